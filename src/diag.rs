@@ -1,0 +1,154 @@
+//! Diagnostics: a problem in a toolkit file with its position, severity and stable code.
+
+use serde::Serialize;
+
+/// How bad a diagnostic is. `Error` makes `toolscope lint` exit with 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// Stable diagnostic codes. The numbers never change meaning; new codes get new numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Code {
+    /// The YAML could not be parsed.
+    Parse,
+    /// A resource limit was exceeded (size, depth, node count).
+    Limit,
+    /// The file could not be read.
+    Io,
+    /// A construct has the wrong shape (not a list, not a mapping, no name, ...).
+    Shape,
+    /// Two declarations of the same kind share a name.
+    DuplicateName,
+    /// One name used by two kinds (an action and a tool called `search`).
+    NameTwoKinds,
+    /// A mapping key written twice (the last one wins, as in PyYAML).
+    DuplicateKey,
+    /// The same edge listed twice.
+    DuplicateEdge,
+    /// A `next` reference (or chain item) naming no action.
+    UnknownAction,
+    /// A tool reference naming no declared tool or group.
+    UnknownTool,
+    /// An operator naming an action that is not in the toolkit.
+    OperatorUnknownAction,
+    /// A score that is not a number.
+    ScoreNotNumber,
+    /// A score that is NaN, infinite or outside [0, 1].
+    ScoreOutOfRange,
+    /// A threshold that is not a number in [0, 1].
+    BadThreshold,
+    /// Hops that are not a whole number from 0 to 1000.
+    BadHops,
+    /// A tool that no action calls.
+    ToolNeverCalled,
+    /// An action no `Next` edge reaches and no operator starts from.
+    ActionNeverReached,
+    /// A Chat2Graph action declared but in no `toolkit:` chain (not a vertex).
+    ActionNotInChain,
+    /// A `scores:` entry naming an edge that does not exist.
+    ScoreEntryNoEdge,
+    /// A Chat2Graph `Next` edge that joins two chains (Chat2Graph flattens the chains).
+    CrossChainEdge,
+    /// A Chat2Graph tool entry whose `type` is neither LOCAL_TOOL nor MCP.
+    UnsupportedToolType,
+}
+
+impl Code {
+    /// The stable code, for example `TS040`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Parse => "TS001",
+            Code::Limit => "TS002",
+            Code::Io => "TS003",
+            Code::Shape => "TS010",
+            Code::DuplicateName => "TS020",
+            Code::NameTwoKinds => "TS021",
+            Code::DuplicateKey => "TS022",
+            Code::DuplicateEdge => "TS023",
+            Code::UnknownAction => "TS030",
+            Code::UnknownTool => "TS031",
+            Code::OperatorUnknownAction => "TS032",
+            Code::ScoreNotNumber => "TS040",
+            Code::ScoreOutOfRange => "TS041",
+            Code::BadThreshold => "TS042",
+            Code::BadHops => "TS043",
+            Code::ToolNeverCalled => "TS050",
+            Code::ActionNeverReached => "TS051",
+            Code::ActionNotInChain => "TS052",
+            Code::ScoreEntryNoEdge => "TS060",
+            Code::CrossChainEdge => "TS061",
+            Code::UnsupportedToolType => "TS062",
+        }
+    }
+
+    /// Every code, for documentation and tests.
+    pub const ALL: [Code; 21] = [
+        Code::Parse,
+        Code::Limit,
+        Code::Io,
+        Code::Shape,
+        Code::DuplicateName,
+        Code::NameTwoKinds,
+        Code::DuplicateKey,
+        Code::DuplicateEdge,
+        Code::UnknownAction,
+        Code::UnknownTool,
+        Code::OperatorUnknownAction,
+        Code::ScoreNotNumber,
+        Code::ScoreOutOfRange,
+        Code::BadThreshold,
+        Code::BadHops,
+        Code::ToolNeverCalled,
+        Code::ActionNeverReached,
+        Code::ActionNotInChain,
+        Code::ScoreEntryNoEdge,
+        Code::CrossChainEdge,
+        Code::UnsupportedToolType,
+    ];
+}
+
+/// One diagnostic, shaped as `toolscope lint --format json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub severity: Severity,
+    #[serde(serialize_with = "code_str")]
+    pub code: Code,
+    pub message: String,
+}
+
+fn code_str<S: serde::Serializer>(code: &Code, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(code.as_str())
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {} {}: {}",
+            self.file,
+            self.line,
+            self.column,
+            self.severity.as_str(),
+            self.code.as_str(),
+            self.message
+        )
+    }
+}

@@ -1,0 +1,10 @@
+//! toolscope: explore, tune and edit the toolkit graphs LLM agents use to pick their next
+//! action and tool.
+//!
+//! The core (`model`, `recommend`, `source`, `lint`, `export`) knows nothing of terminals;
+//! the CLI (`cli`) and the TUI (`tui`) are thin front ends over it.
+
+pub mod diag;
+pub mod model;
+pub mod recommend;
+pub mod source;

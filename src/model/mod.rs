@@ -1,0 +1,405 @@
+//! The toolkit graph: Actions, Tools and ToolGroups joined by `Next`, `Call` and `Has` edges.
+//!
+//! A `petgraph` `StableDiGraph` holds the structure so that node and edge indices stay valid
+//! across removals (the TUI and the edit history keep indices). Names are unique within a
+//! kind; a name index maps each name to its action, tool and group. The graph operations of
+//! Chat2Graph's `Toolkit`/`ToolkitService` live in [`ops`].
+
+pub mod ops;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use petgraph::Direction;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
+use petgraph::visit::EdgeRef;
+
+/// The three kinds of node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeKind {
+    Action,
+    Tool,
+    Group,
+}
+
+impl NodeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Action => "action",
+            NodeKind::Tool => "tool",
+            NodeKind::Group => "group",
+        }
+    }
+
+    fn slot(self) -> usize {
+        self as usize
+    }
+}
+
+/// The three kinds of edge (Chat2Graph's names; `Has` is `Group_Has_Tool`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EdgeKind {
+    Next,
+    Call,
+    Has,
+}
+
+impl EdgeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Next => "next",
+            EdgeKind::Call => "call",
+            EdgeKind::Has => "has",
+        }
+    }
+
+    /// The kind of edge Chat2Graph draws between these node kinds, if any.
+    pub fn between(from: NodeKind, to: NodeKind) -> Option<EdgeKind> {
+        match (from, to) {
+            (NodeKind::Action, NodeKind::Action) => Some(EdgeKind::Next),
+            (NodeKind::Action, NodeKind::Tool | NodeKind::Group) => Some(EdgeKind::Call),
+            (NodeKind::Group, NodeKind::Tool) => Some(EdgeKind::Has),
+            _ => None,
+        }
+    }
+}
+
+/// Where a node, edge or operator was written: a file of [`Toolkit::files`] and a 1-based
+/// line and column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Origin {
+    pub file: u32,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// One declared tool input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Param {
+    pub name: String,
+    pub ty: String,
+    pub required: bool,
+    pub desc: String,
+}
+
+/// What a tool returns.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Returns {
+    pub ty: String,
+    pub desc: String,
+}
+
+/// Properties only tools and groups carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolMeta {
+    /// `LOCAL_TOOL`, `MCP`, ...
+    pub ty: String,
+    pub module_path: String,
+    pub when_to_use: String,
+    pub inputs: Vec<Param>,
+    pub returns: Option<Returns>,
+    pub example: String,
+    pub enabled: bool,
+    pub exclusive: bool,
+    pub takes_control: bool,
+}
+
+impl Default for ToolMeta {
+    fn default() -> Self {
+        ToolMeta {
+            ty: String::new(),
+            module_path: String::new(),
+            when_to_use: String::new(),
+            inputs: Vec::new(),
+            returns: None,
+            example: String::new(),
+            enabled: true,
+            exclusive: false,
+            takes_control: false,
+        }
+    }
+}
+
+/// A vertex of the toolkit graph.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub kind: NodeKind,
+    pub name: String,
+    pub desc: String,
+    /// Tool properties (tools and groups only).
+    pub meta: Option<Box<ToolMeta>>,
+    /// Created because something referred to it, not declared (empty description).
+    pub implicit: bool,
+    pub origin: Option<Origin>,
+}
+
+impl Node {
+    pub fn new(kind: NodeKind, name: impl Into<String>) -> Node {
+        Node {
+            kind,
+            name: name.into(),
+            desc: String::new(),
+            meta: (kind != NodeKind::Action).then(Box::default),
+            implicit: false,
+            origin: None,
+        }
+    }
+
+    pub fn with_desc(mut self, desc: impl Into<String>) -> Node {
+        self.desc = desc.into();
+        self
+    }
+
+    /// `enabled` flag of a tool or group (actions are always enabled).
+    pub fn enabled(&self) -> bool {
+        self.meta.as_ref().is_none_or(|m| m.enabled)
+    }
+
+    pub fn exclusive(&self) -> bool {
+        self.meta.as_ref().is_some_and(|m| m.exclusive)
+    }
+}
+
+/// A weighted edge.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edge {
+    pub kind: EdgeKind,
+    /// Score in [0, 1] when valid; out-of-range values load so lint can report them.
+    pub score: f64,
+    pub origin: Option<Origin>,
+}
+
+/// A named seed set with its own threshold and hops (Chat2Graph's `OperatorConfig`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operator {
+    pub name: String,
+    /// Anchor name of the operator's definition, in Chat2Graph files.
+    pub anchor: Option<String>,
+    pub actions: Vec<String>,
+    pub threshold: f64,
+    pub hops: u32,
+    pub origin: Option<Origin>,
+}
+
+impl Operator {
+    pub const DEFAULT_THRESHOLD: f64 = 0.5;
+    pub const DEFAULT_HOPS: u32 = 0;
+
+    pub fn new(name: impl Into<String>, actions: Vec<String>) -> Operator {
+        Operator {
+            name: name.into(),
+            anchor: None,
+            actions,
+            threshold: Self::DEFAULT_THRESHOLD,
+            hops: Self::DEFAULT_HOPS,
+            origin: None,
+        }
+    }
+
+    /// The name with the anchor, as shown to users: `Query Expert/1 (&query_design_operator)`.
+    pub fn label(&self) -> String {
+        match &self.anchor {
+            Some(a) => format!("{} (&{a})", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+/// The toolkit graph with its operators and the files it was read from.
+#[derive(Debug, Clone, Default)]
+pub struct Toolkit {
+    pub name: Option<String>,
+    pub graph: StableDiGraph<Node, Edge>,
+    /// Name -> node of each kind (indexed by `NodeKind as usize`).
+    names: HashMap<String, [Option<NodeIndex>; 3]>,
+    pub operators: Vec<Operator>,
+    /// Files the graph came from; [`Origin::file`] indexes this list.
+    pub files: Vec<PathBuf>,
+}
+
+impl Toolkit {
+    pub fn new() -> Toolkit {
+        Toolkit::default()
+    }
+
+    /// The node of `kind` called `name`.
+    pub fn find(&self, kind: NodeKind, name: &str) -> Option<NodeIndex> {
+        self.names.get(name).and_then(|slots| slots[kind.slot()])
+    }
+
+    pub fn action(&self, name: &str) -> Option<NodeIndex> {
+        self.find(NodeKind::Action, name)
+    }
+
+    /// Every node called `name`, whatever its kind.
+    pub fn named(&self, name: &str) -> impl Iterator<Item = NodeIndex> + '_ {
+        self.names
+            .get(name)
+            .into_iter()
+            .flat_map(|slots| slots.iter().flatten().copied())
+    }
+
+    /// Whether a name is used by more than one kind.
+    pub fn kinds_of(&self, name: &str) -> usize {
+        self.named(name).count()
+    }
+
+    pub fn node(&self, ix: NodeIndex) -> &Node {
+        &self.graph[ix]
+    }
+
+    pub fn node_mut(&mut self, ix: NodeIndex) -> &mut Node {
+        &mut self.graph[ix]
+    }
+
+    pub fn name(&self, ix: NodeIndex) -> &str {
+        &self.graph[ix].name
+    }
+
+    pub fn kind(&self, ix: NodeIndex) -> NodeKind {
+        self.graph[ix].kind
+    }
+
+    /// Adds a node, or returns the existing node of that kind and name unchanged.
+    pub fn add_node(&mut self, node: Node) -> NodeIndex {
+        if let Some(ix) = self.find(node.kind, &node.name) {
+            return ix;
+        }
+        let slot = node.kind.slot();
+        let name = node.name.clone();
+        let ix = self.graph.add_node(node);
+        self.names.entry(name).or_default()[slot] = Some(ix);
+        ix
+    }
+
+    /// Removes one node (no cascade; see [`Toolkit::remove`] for Chat2Graph's cascade).
+    pub fn remove_node(&mut self, ix: NodeIndex) -> Option<Node> {
+        let node = self.graph.remove_node(ix)?;
+        if let Some(slots) = self.names.get_mut(&node.name) {
+            slots[node.kind.slot()] = None;
+            if slots.iter().all(Option::is_none) {
+                self.names.remove(&node.name);
+            }
+        }
+        Some(node)
+    }
+
+    /// Renames are not offered; this rebuilds the index after bulk changes to `graph`.
+    pub fn reindex(&mut self) {
+        self.names.clear();
+        for ix in self.graph.node_indices() {
+            let n = &self.graph[ix];
+            self.names.entry(n.name.clone()).or_default()[n.kind.slot()] = Some(ix);
+        }
+    }
+
+    /// The edge from `u` to `v`, if any (at most one exists per ordered pair).
+    pub fn edge(&self, u: NodeIndex, v: NodeIndex) -> Option<EdgeIndex> {
+        self.graph.find_edge(u, v)
+    }
+
+    /// Adds the edge `u -> v` with the kind implied by the node kinds, or returns the
+    /// existing edge unchanged (its score kept). `None` if the kinds cannot be joined.
+    pub fn add_edge(
+        &mut self,
+        u: NodeIndex,
+        v: NodeIndex,
+        score: f64,
+        origin: Option<Origin>,
+    ) -> Option<EdgeIndex> {
+        if let Some(e) = self.edge(u, v) {
+            return Some(e);
+        }
+        let kind = EdgeKind::between(self.kind(u), self.kind(v))?;
+        let score = if kind == EdgeKind::Has { 1.0 } else { score };
+        Some(self.graph.add_edge(
+            u,
+            v,
+            Edge {
+                kind,
+                score,
+                origin,
+            },
+        ))
+    }
+
+    /// Chat2Graph's `get_score`: the edge's score, 1.0 when there is no edge.
+    pub fn get_score(&self, u: NodeIndex, v: NodeIndex) -> f64 {
+        self.edge(u, v).map_or(1.0, |e| self.graph[e].score)
+    }
+
+    /// Chat2Graph's `set_score`; returns `false` when there is no such edge.
+    pub fn set_score(&mut self, u: NodeIndex, v: NodeIndex, score: f64) -> bool {
+        match self.edge(u, v) {
+            Some(e) => {
+                self.graph[e].score = score;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Nodes of one kind, in index order.
+    pub fn nodes_of(&self, kind: NodeKind) -> impl Iterator<Item = NodeIndex> + '_ {
+        self.graph
+            .node_indices()
+            .filter(move |ix| self.graph[*ix].kind == kind)
+    }
+
+    /// Outgoing edges of `ix` as (edge, target).
+    pub fn out_edges(&self, ix: NodeIndex) -> impl Iterator<Item = (EdgeIndex, NodeIndex)> + '_ {
+        self.graph
+            .edges_directed(ix, Direction::Outgoing)
+            .map(|e| (e.id(), e.target()))
+    }
+
+    /// Incoming edges of `ix` as (edge, source).
+    pub fn in_edges(&self, ix: NodeIndex) -> impl Iterator<Item = (EdgeIndex, NodeIndex)> + '_ {
+        self.graph
+            .edges_directed(ix, Direction::Incoming)
+            .map(|e| (e.id(), e.source()))
+    }
+
+    pub fn operator(&self, name: &str) -> Option<&Operator> {
+        self.operators
+            .iter()
+            .find(|o| o.name == name || o.anchor.as_deref() == Some(name) || o.label() == name)
+    }
+
+    pub fn operator_mut(&mut self, name: &str) -> Option<&mut Operator> {
+        let i = self
+            .operators
+            .iter()
+            .position(|o| o.name == name || o.anchor.as_deref() == Some(name))?;
+        self.operators.get_mut(i)
+    }
+
+    /// Display path of the file an origin points into.
+    pub fn file_name(&self, origin: Option<Origin>) -> String {
+        origin
+            .and_then(|o| self.files.get(o.file as usize))
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    }
+
+    /// Number of nodes of each kind: (actions, tools, groups).
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let mut c = (0, 0, 0);
+        for ix in self.graph.node_indices() {
+            match self.graph[ix].kind {
+                NodeKind::Action => c.0 += 1,
+                NodeKind::Tool => c.1 += 1,
+                NodeKind::Group => c.2 += 1,
+            }
+        }
+        c
+    }
+
+    /// Edge endpoints as names, for messages: `from -> to`.
+    pub fn edge_label(&self, e: EdgeIndex) -> String {
+        match self.graph.edge_endpoints(e) {
+            Some((u, v)) => format!("{} -> {}", self.name(u), self.name(v)),
+            None => String::from("(removed edge)"),
+        }
+    }
+}

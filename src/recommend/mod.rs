@@ -1,0 +1,180 @@
+//! Chat2Graph's `ToolkitService.recommend_subgraph`, exactly, and the tool filters stage.
+//!
+//! 1. keep = seeds that are actions; 2. `hops` rounds of following `Next` edges with score
+//! `>= t` from the frontier; 3. every Tool (or member-less group) reached from a kept action
+//! by a `Call` edge with score `>= t`; 4. the induced subgraph without edges below `t`.
+
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::NodeIndexable;
+
+use crate::model::{EdgeKind, NodeKind, Toolkit};
+
+/// Parameters of one recommendation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params {
+    pub threshold: f64,
+    pub hops: u32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            threshold: 0.5,
+            hops: 0,
+        }
+    }
+}
+
+/// The recommended subgraph.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Recommendation {
+    /// Recommended actions (seeds included), in index order.
+    pub actions: Vec<NodeIndex>,
+    /// Recommended tools and member-less groups, in index order.
+    pub tools: Vec<NodeIndex>,
+    /// Edges of the induced subgraph with score `>= t`.
+    pub edges: Vec<EdgeIndex>,
+    /// Membership by node index (`node_bound` long).
+    member: Vec<bool>,
+}
+
+impl Recommendation {
+    pub fn contains(&self, ix: NodeIndex) -> bool {
+        self.member.get(ix.index()).copied().unwrap_or(false)
+    }
+
+    pub fn len(&self) -> usize {
+        self.actions.len() + self.tools.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether an edge is part of the recommended subgraph.
+    pub fn has_edge(&self, tk: &Toolkit, e: EdgeIndex, threshold: f64) -> bool {
+        match tk.graph.edge_endpoints(e) {
+            Some((u, v)) => {
+                self.contains(u) && self.contains(v) && tk.graph[e].score >= threshold
+            }
+            None => false,
+        }
+    }
+}
+
+/// Seeds given by name: the action indices, and the names that are no action.
+pub fn resolve_seeds<S: AsRef<str>>(tk: &Toolkit, names: &[S]) -> (Vec<NodeIndex>, Vec<String>) {
+    let mut found = Vec::new();
+    let mut unknown = Vec::new();
+    for name in names {
+        match tk.action(name.as_ref()) {
+            Some(ix) => found.push(ix),
+            None => unknown.push(name.as_ref().to_string()),
+        }
+    }
+    (found, unknown)
+}
+
+/// Whether a node counts as a tool for step 3: a Tool, or a ToolGroup reached by `Call`.
+fn is_tool_like(tk: &Toolkit, ix: NodeIndex) -> bool {
+    matches!(tk.kind(ix), NodeKind::Tool | NodeKind::Group)
+}
+
+/// The recommendation for `seeds` (action indices; others are ignored as Chat2Graph does).
+pub fn recommend(tk: &Toolkit, seeds: &[NodeIndex], params: Params) -> Recommendation {
+    let t = params.threshold;
+    let bound = tk.graph.node_bound();
+    let mut member = vec![false; bound];
+    let mut actions = Vec::new();
+    let mut frontier = Vec::new();
+    for &s in seeds {
+        if tk.graph.contains_node(s) && tk.kind(s) == NodeKind::Action && !member[s.index()] {
+            member[s.index()] = true;
+            actions.push(s);
+            frontier.push(s);
+        }
+    }
+    // Step 2. Chat2Graph's frontier holds every action reached by a walk of exactly k steps;
+    // following only newly reached actions gives the same union (distance <= hops).
+    let mut next = Vec::new();
+    for _ in 0..params.hops {
+        for &u in &frontier {
+            for (e, v) in tk.out_edges(u) {
+                let edge = &tk.graph[e];
+                if edge.kind == EdgeKind::Next && edge.score >= t && !member[v.index()] {
+                    member[v.index()] = true;
+                    actions.push(v);
+                    next.push(v);
+                }
+            }
+        }
+        std::mem::swap(&mut frontier, &mut next);
+        next.clear();
+        if frontier.is_empty() {
+            break;
+        }
+    }
+    // Step 3.
+    let mut tools = Vec::new();
+    for &a in &actions {
+        for (e, v) in tk.out_edges(a) {
+            let edge = &tk.graph[e];
+            if edge.kind == EdgeKind::Call
+                && edge.score >= t
+                && is_tool_like(tk, v)
+                && !member[v.index()]
+            {
+                member[v.index()] = true;
+                tools.push(v);
+            }
+        }
+    }
+    actions.sort();
+    tools.sort();
+    // Step 4: the induced subgraph, edges below t removed.
+    let mut edges = Vec::new();
+    for &u in actions.iter().chain(tools.iter()) {
+        for (e, v) in tk.out_edges(u) {
+            if member[v.index()] && tk.graph[e].score >= t {
+                edges.push(e);
+            }
+        }
+    }
+    edges.sort();
+    Recommendation {
+        actions,
+        tools,
+        edges,
+        member,
+    }
+}
+
+/// Tool filters from tool-manager practice, applied after the recommendation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolFilters {
+    /// Forced tool choices, by name. Empty: no forced choice.
+    pub chosen: Vec<String>,
+}
+
+/// The tools the model would be offered: disabled tools dropped; exclusive tools dropped
+/// unless chosen; with chosen tools, only those stay, and a chosen exclusive tool (the first
+/// by name) stands alone.
+pub fn offered_tools(tk: &Toolkit, rec: &Recommendation, filters: &ToolFilters) -> Vec<NodeIndex> {
+    let chosen = |ix: NodeIndex| filters.chosen.iter().any(|c| c == tk.name(ix));
+    let mut out: Vec<NodeIndex> = rec
+        .tools
+        .iter()
+        .copied()
+        .filter(|&ix| tk.node(ix).enabled())
+        .filter(|&ix| !tk.node(ix).exclusive() || chosen(ix))
+        .filter(|&ix| filters.chosen.is_empty() || chosen(ix))
+        .collect();
+    out.sort_by(|a, b| tk.name(*a).cmp(tk.name(*b)));
+    if let Some(solo) = out.iter().copied().find(|&ix| tk.node(ix).exclusive()) {
+        out = vec![solo];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

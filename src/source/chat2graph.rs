@@ -1,0 +1,435 @@
+//! Chat2Graph's agentic config (SPEC 3.2), read into the graph `AgenticService.load` builds:
+//! only chained actions are vertices; the chains are flattened into one, so `Next` joins
+//! neighbours across chain boundaries too; tools are the ones chained actions call; MCP
+//! entries are groups; operators come from `experts[].workflow` and `leader.actions`; a
+//! top-level `scores:` list overrides the 1.0 default of matching edges.
+
+use std::collections::HashMap;
+
+use petgraph::stable_graph::NodeIndex;
+
+use crate::diag::{Code, Severity};
+use crate::model::{Node, NodeKind, Operator};
+
+use super::ctx::Ctx;
+use super::yaml::NodeId;
+
+/// A `tools:` entry: a local tool, or an MCP server with optionally listed member tools.
+struct ToolEntry {
+    item: NodeId,
+    group: bool,
+    members: Vec<(String, NodeId)>,
+}
+
+struct ActionEntry {
+    item: NodeId,
+    tools: Vec<(String, NodeId)>,
+}
+
+pub fn load(ctx: &mut Ctx<'_, '_>) {
+    if let Some(root) = ctx.doc.root {
+        ctx.duplicate_keys(root);
+    }
+    let tools = tool_entries(ctx);
+    let actions = action_entries(ctx, &tools);
+    let chain = flattened_chain(ctx, &actions);
+    build_graph(ctx, &tools, &actions, &chain);
+    operators(ctx);
+    scores(ctx);
+    report_unchained(ctx, &actions);
+}
+
+fn root_list(ctx: &mut Ctx<'_, '_>, key: &str) -> Vec<NodeId> {
+    match ctx.doc.root {
+        Some(root) if ctx.doc.map(root).is_some() => ctx.list(root, key),
+        _ => Vec::new(),
+    }
+}
+
+fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
+    let mut out = HashMap::new();
+    for item in root_list(ctx, "tools") {
+        if ctx.doc.map(item).is_none() {
+            ctx.diag(
+                item,
+                Severity::Error,
+                Code::Shape,
+                "a tool entry must be a mapping".into(),
+            );
+            continue;
+        }
+        let name = ctx.text(item, "name").unwrap_or_default();
+        let ty = ctx.text(item, "type").unwrap_or_else(|| "LOCAL_TOOL".into());
+        let group = match ty.as_str() {
+            "LOCAL_TOOL" => false,
+            "MCP" => true,
+            other => {
+                ctx.diag(
+                    item,
+                    Severity::Warning,
+                    Code::UnsupportedToolType,
+                    format!("tool `{name}` has type `{other}`, neither LOCAL_TOOL nor MCP; skipped"),
+                );
+                continue;
+            }
+        };
+        let mut members = Vec::new();
+        if group {
+            for m in ctx.list(item, "tools") {
+                if let Some(r) = ctx.reference(m, false) {
+                    members.push((r.name, r.item));
+                }
+            }
+        }
+        if out.contains_key(&name) {
+            ctx.diag(
+                item,
+                Severity::Warning,
+                Code::DuplicateName,
+                format!("tool `{name}` is declared twice; the last one counts, as in Chat2Graph"),
+            );
+        }
+        out.insert(
+            name,
+            ToolEntry {
+                item,
+                group,
+                members,
+            },
+        );
+    }
+    out
+}
+
+fn action_entries(
+    ctx: &mut Ctx<'_, '_>,
+    tools: &HashMap<String, ToolEntry>,
+) -> HashMap<String, ActionEntry> {
+    let mut out = HashMap::new();
+    for item in root_list(ctx, "actions") {
+        if ctx.doc.map(item).is_none() {
+            continue; // Chat2Graph skips non-mapping entries.
+        }
+        let name = ctx.text(item, "name").unwrap_or_default();
+        let mut refs = Vec::new();
+        for t in ctx.list(item, "tools") {
+            let doc = ctx.doc;
+            if doc.map(t).is_none() {
+                continue;
+            }
+            let Some(tool) = ctx.text(t, "name") else {
+                continue;
+            };
+            if tools.contains_key(&tool) {
+                refs.push((tool, t));
+            } else {
+                ctx.diag(
+                    t,
+                    Severity::Warning,
+                    Code::UnknownTool,
+                    format!("action `{name}` refers to unknown tool `{tool}`; dropped, as Chat2Graph drops it"),
+                );
+            }
+        }
+        if out.contains_key(&name) {
+            ctx.diag(
+                item,
+                Severity::Warning,
+                Code::DuplicateName,
+                format!("action `{name}` is declared twice; the last one counts, as in Chat2Graph"),
+            );
+        }
+        out.insert(name, ActionEntry { item, tools: refs });
+    }
+    out
+}
+
+/// The chains flattened in order: (action name, chain item, chain number).
+fn flattened_chain(
+    ctx: &mut Ctx<'_, '_>,
+    actions: &HashMap<String, ActionEntry>,
+) -> Vec<(String, NodeId, usize)> {
+    let mut out = Vec::new();
+    for (n, chain) in root_list(ctx, "toolkit").into_iter().enumerate() {
+        let Some(items) = ctx.doc.seq(chain).map(<[NodeId]>::to_vec) else {
+            ctx.diag(
+                chain,
+                Severity::Error,
+                Code::Shape,
+                "a `toolkit` chain must be a list".into(),
+            );
+            continue;
+        };
+        for item in items {
+            let name = match ctx.doc.map(item) {
+                Some(_) => ctx.text(item, "name"),
+                None => None,
+            };
+            let Some(name) = name else {
+                ctx.diag(
+                    item,
+                    Severity::Error,
+                    Code::Shape,
+                    "a chain item must be an action mapping with `name` (Chat2Graph asserts this)"
+                        .into(),
+                );
+                continue;
+            };
+            if !actions.contains_key(&name) {
+                ctx.diag(
+                    item,
+                    Severity::Error,
+                    Code::UnknownAction,
+                    format!("chain item `{name}` is no action under `actions`; dropped"),
+                );
+                continue;
+            }
+            out.push((name, item, n));
+        }
+    }
+    out
+}
+
+fn build_graph(
+    ctx: &mut Ctx<'_, '_>,
+    tools: &HashMap<String, ToolEntry>,
+    actions: &HashMap<String, ActionEntry>,
+    chain: &[(String, NodeId, usize)],
+) {
+    // Vertices in chain order.
+    for (name, _, _) in chain {
+        if ctx.toolkit.action(name).is_some() {
+            continue;
+        }
+        let entry = &actions[name];
+        let mut node = Node::new(NodeKind::Action, name.clone());
+        node.desc = ctx.text(entry.item, "desc").unwrap_or_default();
+        node.origin = Some(ctx.origin(ctx.doc.resolve(entry.item)));
+        ctx.toolkit.add_node(node);
+    }
+    // Next edges along the flattened chain.
+    for pair in chain.windows(2) {
+        let (from, _, c1) = &pair[0];
+        let (to, item, c2) = &pair[1];
+        let (Some(a), Some(b)) = (ctx.toolkit.action(from), ctx.toolkit.action(to)) else {
+            continue;
+        };
+        if ctx.toolkit.edge(a, b).is_none() {
+            let origin = Some(ctx.origin(*item));
+            ctx.toolkit.add_edge(a, b, 1.0, origin);
+            if c1 != c2 {
+                ctx.diag(
+                    *item,
+                    Severity::Info,
+                    Code::CrossChainEdge,
+                    format!("Chat2Graph joins chains: `{from}` (end of chain {}) -> `{to}` (start of chain {})", c1 + 1, c2 + 1),
+                );
+            }
+        }
+    }
+    // Call edges from each chained action.
+    let mut done = std::collections::HashSet::new();
+    for (name, _, _) in chain {
+        if !done.insert(name.clone()) {
+            continue;
+        }
+        let Some(a) = ctx.toolkit.action(name) else {
+            continue;
+        };
+        for (tool, item) in &actions[name].tools {
+            call_edges(ctx, a, tool, &tools[tool], *item);
+        }
+    }
+}
+
+fn call_edges(ctx: &mut Ctx<'_, '_>, a: NodeIndex, tool: &str, entry: &ToolEntry, item: NodeId) {
+    let origin = Some(ctx.origin(item));
+    let kind = if entry.group {
+        NodeKind::Group
+    } else {
+        NodeKind::Tool
+    };
+    let t = match ctx.toolkit.find(kind, tool) {
+        Some(t) => t,
+        None => {
+            let mut node = Node::new(kind, tool.to_string());
+            node.desc = ctx.text(entry.item, "desc").unwrap_or_default();
+            let default = if entry.group { "MCP" } else { "LOCAL_TOOL" };
+            node.meta = Some(Box::new(ctx.tool_meta(entry.item, default)));
+            node.origin = Some(ctx.origin(ctx.doc.resolve(entry.item)));
+            ctx.toolkit.add_node(node)
+        }
+    };
+    if !entry.group || entry.members.is_empty() {
+        ctx.toolkit.add_edge(a, t, 1.0, origin);
+        return;
+    }
+    for (member, m_item) in &entry.members {
+        let m = match ctx.toolkit.find(NodeKind::Tool, member) {
+            Some(m) => m,
+            None => {
+                let mut node = Node::new(NodeKind::Tool, member.clone());
+                let mut meta = crate::model::ToolMeta {
+                    ty: "MCP".into(),
+                    ..Default::default()
+                };
+                if ctx.doc.map(*m_item).is_some() {
+                    node.desc = ctx.text(*m_item, "desc").unwrap_or_default();
+                    meta = ctx.tool_meta(*m_item, "MCP");
+                }
+                node.meta = Some(Box::new(meta));
+                node.origin = Some(ctx.origin(ctx.doc.resolve(*m_item)));
+                ctx.toolkit.add_node(node)
+            }
+        };
+        let has_origin = Some(ctx.origin(*m_item));
+        ctx.toolkit.add_edge(t, m, 1.0, has_origin);
+        ctx.toolkit.add_edge(a, m, 1.0, origin);
+    }
+}
+
+/// Operators: each `experts[].workflow` operator as `<expert>/<n>`, and `leader`.
+fn operators(ctx: &mut Ctx<'_, '_>) {
+    for expert in root_list(ctx, "experts") {
+        if ctx.doc.map(expert).is_none() {
+            ctx.diag(
+                expert,
+                Severity::Error,
+                Code::Shape,
+                "an expert must be a mapping".into(),
+            );
+            continue;
+        }
+        let profile = ctx.doc.get(expert, "profile");
+        let expert_name = profile
+            .and_then(|p| ctx.text(p, "name"))
+            .unwrap_or_default();
+        let mut n = 0;
+        for chain in ctx.list(expert, "workflow") {
+            let Some(ops) = ctx.doc.seq(chain).map(<[NodeId]>::to_vec) else {
+                ctx.diag(
+                    chain,
+                    Severity::Error,
+                    Code::Shape,
+                    "a workflow entry must be a list of operators".into(),
+                );
+                continue;
+            };
+            for op in ops {
+                if ctx.doc.map(op).is_none() {
+                    ctx.diag(
+                        op,
+                        Severity::Error,
+                        Code::Shape,
+                        "an operator must be a mapping".into(),
+                    );
+                    continue;
+                }
+                n += 1;
+                add_operator(ctx, format!("{expert_name}/{n}"), op);
+            }
+        }
+    }
+    if let Some(leader) = ctx.top("leader")
+        && ctx.doc.map(leader).is_some()
+    {
+        add_operator(ctx, "leader".into(), leader);
+    }
+}
+
+fn add_operator(ctx: &mut Ctx<'_, '_>, name: String, op: NodeId) {
+    let mut actions = Vec::new();
+    for a in ctx.list(op, "actions") {
+        let action = match ctx.doc.map(a) {
+            Some(_) => ctx.text(a, "name"),
+            None => None,
+        };
+        let Some(action) = action else {
+            continue; // Chat2Graph reads only mappings with `name` here.
+        };
+        if ctx.toolkit.action(&action).is_none() {
+            ctx.diag(
+                a,
+                Severity::Error,
+                Code::OperatorUnknownAction,
+                format!("operator `{name}` names `{action}`, which is in no toolkit chain (Chat2Graph fails here)"),
+            );
+        }
+        actions.push(action);
+    }
+    let (threshold, hops) = ctx.tuning(op);
+    let mut operator = Operator::new(name, actions);
+    operator.threshold = threshold;
+    operator.hops = hops;
+    operator.anchor = ctx.doc.anchor_name(op).map(str::to_string);
+    operator.origin = Some(ctx.origin(ctx.doc.resolve(op)));
+    ctx.toolkit.operators.push(operator);
+}
+
+/// The `scores:` list: `{from, to, score}` entries overriding edge scores.
+fn scores(ctx: &mut Ctx<'_, '_>) {
+    for item in root_list(ctx, "scores") {
+        if ctx.doc.map(item).is_none() {
+            ctx.diag(
+                item,
+                Severity::Error,
+                Code::Shape,
+                "a `scores` entry must be a mapping {from, to, score}".into(),
+            );
+            continue;
+        }
+        let (Some(from), Some(to)) = (ctx.text(item, "from"), ctx.text(item, "to")) else {
+            ctx.diag(
+                item,
+                Severity::Error,
+                Code::Shape,
+                "a `scores` entry needs `from` and `to`".into(),
+            );
+            continue;
+        };
+        let Some(v) = ctx.doc.get(item, "score") else {
+            ctx.diag(
+                item,
+                Severity::Error,
+                Code::Shape,
+                "a `scores` entry needs `score`".into(),
+            );
+            continue;
+        };
+        let score = ctx.score(v, &format!("{from} -> {to}"));
+        let edge = ctx.toolkit.action(&from).and_then(|a| {
+            ctx.toolkit
+                .named(&to)
+                .find_map(|b| ctx.toolkit.edge(a, b))
+        });
+        match edge {
+            Some(e) => {
+                ctx.toolkit.graph[e].score = score;
+                ctx.toolkit.graph[e].origin = Some(ctx.origin(item));
+            }
+            None => ctx.diag(
+                item,
+                Severity::Warning,
+                Code::ScoreEntryNoEdge,
+                format!("`scores` names an edge that does not exist: {from} -> {to}"),
+            ),
+        }
+    }
+}
+
+fn report_unchained(ctx: &mut Ctx<'_, '_>, actions: &HashMap<String, ActionEntry>) {
+    let mut unchained: Vec<(&String, NodeId)> = actions
+        .iter()
+        .filter(|(name, _)| ctx.toolkit.action(name).is_none())
+        .map(|(name, e)| (name, e.item))
+        .collect();
+    unchained.sort_by_key(|(_, item)| *item);
+    for (name, item) in unchained {
+        ctx.diag(
+            item,
+            Severity::Warning,
+            Code::ActionNotInChain,
+            format!("action `{name}` is in no `toolkit` chain, so it is not part of the graph"),
+        );
+    }
+}

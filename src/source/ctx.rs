@@ -1,0 +1,279 @@
+//! What both loaders share: the document, the toolkit being built, diagnostics, and readers
+//! for the constructs both formats use (names, references, scores, tool properties).
+
+use std::collections::HashSet;
+
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::model::{Origin, Param, Returns, ToolMeta, Toolkit};
+
+use super::yaml::{Doc, NodeId, Scalar};
+
+pub struct Ctx<'d, 'a> {
+    pub doc: &'d Doc<'a>,
+    pub file: String,
+    pub toolkit: Toolkit,
+    pub diags: Vec<Diagnostic>,
+}
+
+/// A reference to a node by name: a bare name, `{name: X, score: S}`, or an alias of either.
+pub struct Ref {
+    pub name: String,
+    pub score: Option<f64>,
+    /// The list item itself (for positions).
+    pub item: NodeId,
+}
+
+impl<'d, 'a> Ctx<'d, 'a> {
+    pub fn new(doc: &'d Doc<'a>, file: String) -> Self {
+        Ctx {
+            doc,
+            file,
+            toolkit: Toolkit::new(),
+            diags: Vec::new(),
+        }
+    }
+
+    pub fn finish(self) -> (Toolkit, Vec<Diagnostic>) {
+        (self.toolkit, self.diags)
+    }
+
+    pub fn origin(&self, id: NodeId) -> Origin {
+        let n = self.doc.node(id);
+        Origin {
+            file: 0,
+            line: n.line,
+            col: n.col,
+        }
+    }
+
+    pub fn diag(&mut self, id: NodeId, severity: Severity, code: Code, message: String) {
+        let n = self.doc.node(id);
+        self.diags.push(Diagnostic {
+            file: self.file.clone(),
+            line: n.line,
+            column: n.col,
+            severity,
+            code,
+            message,
+        });
+    }
+
+    /// The root mapping's value for `key`.
+    pub fn top(&self, key: &str) -> Option<NodeId> {
+        self.doc.root.and_then(|r| self.doc.get(r, key))
+    }
+
+    /// Items of a list under `key`; a present non-list value is a shape error.
+    pub fn list(&mut self, parent: NodeId, key: &str) -> Vec<NodeId> {
+        let Some(v) = self.doc.get(parent, key) else {
+            return Vec::new();
+        };
+        match self.doc.seq(v) {
+            Some(items) => items.to_vec(),
+            None => {
+                if !matches!(self.doc.scalar(v), Some(Scalar::Null)) {
+                    self.diag(
+                        v,
+                        Severity::Error,
+                        Code::Shape,
+                        format!("`{key}` must be a list"),
+                    );
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    /// A string property (scalars of any type are read as their text).
+    pub fn text(&self, map: NodeId, key: &str) -> Option<String> {
+        let v = self.doc.get(map, key)?;
+        match self.doc.scalar(v)? {
+            Scalar::Null => None,
+            _ => self.doc.str(v).map(str::to_string),
+        }
+    }
+
+    pub fn flag(&mut self, map: NodeId, key: &str, default: bool) -> bool {
+        let Some(v) = self.doc.get(map, key) else {
+            return default;
+        };
+        match self.doc.scalar(v) {
+            Some(Scalar::Bool(b)) => b,
+            Some(Scalar::Null) => default,
+            _ => {
+                self.diag(
+                    v,
+                    Severity::Warning,
+                    Code::Shape,
+                    format!("`{key}` must be true or false; using {default}"),
+                );
+                default
+            }
+        }
+    }
+
+    /// Reads a score value, reporting strings and out-of-range numbers. Out-of-range numbers
+    /// load as written so the user can see and fix them; non-numbers become 1.0.
+    pub fn score(&mut self, v: NodeId, what: &str) -> f64 {
+        match self.doc.scalar(v) {
+            Some(Scalar::Int(i)) => self.check_range(v, i as f64, what),
+            Some(Scalar::Float(f)) => self.check_range(v, f, what),
+            Some(Scalar::Null) => 1.0,
+            _ => {
+                let shown = self.doc.str(v).unwrap_or("a collection").to_string();
+                self.diag(
+                    v,
+                    Severity::Error,
+                    Code::ScoreNotNumber,
+                    format!("score of {what} is not a number: {shown:?}; using 1.0"),
+                );
+                1.0
+            }
+        }
+    }
+
+    fn check_range(&mut self, v: NodeId, s: f64, what: &str) -> f64 {
+        if !(0.0..=1.0).contains(&s) {
+            self.diag(
+                v,
+                Severity::Error,
+                Code::ScoreOutOfRange,
+                format!("score of {what} is {s}, outside [0, 1]"),
+            );
+        }
+        s
+    }
+
+    /// Reads a reference list item. Reports and skips items without a usable name.
+    pub fn reference(&mut self, item: NodeId, scored: bool) -> Option<Ref> {
+        let doc = self.doc;
+        if doc.map(item).is_some() {
+            let Some(name) = self.text(item, "name") else {
+                self.diag(
+                    item,
+                    Severity::Error,
+                    Code::Shape,
+                    "reference without a `name`".into(),
+                );
+                return None;
+            };
+            let score = match (scored, doc.get(item, "score")) {
+                (true, Some(v)) => Some(self.score(v, &format!("`{name}`"))),
+                _ => None,
+            };
+            return Some(Ref { name, score, item });
+        }
+        match doc.scalar(item) {
+            Some(Scalar::Null) | None => {
+                self.diag(
+                    item,
+                    Severity::Error,
+                    Code::Shape,
+                    "a reference must be a name or a mapping with `name`".into(),
+                );
+                None
+            }
+            Some(_) => Some(Ref {
+                name: doc.str(item).unwrap_or_default().to_string(),
+                score: None,
+                item,
+            }),
+        }
+    }
+
+    /// Warns about keys written twice in a mapping.
+    pub fn duplicate_keys(&mut self, map: NodeId) {
+        let Some(entries) = self.doc.map(map) else {
+            return;
+        };
+        let mut seen = HashSet::new();
+        let doc = self.doc;
+        for (k, _) in entries {
+            if let Some(key) = doc.str(*k)
+                && !seen.insert(key)
+            {
+                self.diag(
+                    *k,
+                    Severity::Warning,
+                    Code::DuplicateKey,
+                    format!("key `{key}` is written twice; the last one wins"),
+                );
+            }
+        }
+    }
+
+    /// Tool properties of a tool or group declaration.
+    pub fn tool_meta(&mut self, map: NodeId, default_type: &str) -> ToolMeta {
+        let mut meta = ToolMeta {
+            ty: self
+                .text(map, "type")
+                .unwrap_or_else(|| default_type.to_string()),
+            module_path: self.text(map, "module_path").unwrap_or_default(),
+            when_to_use: self.text(map, "when_to_use").unwrap_or_default(),
+            example: self.text(map, "example").unwrap_or_default(),
+            ..ToolMeta::default()
+        };
+        meta.enabled = self.flag(map, "enabled", true);
+        meta.exclusive = self.flag(map, "exclusive", false);
+        meta.takes_control = self.flag(map, "takes_control", false);
+        for item in self.list(map, "inputs") {
+            if self.doc.map(item).is_none() {
+                continue;
+            }
+            let required = self.flag(item, "required", false);
+            meta.inputs.push(Param {
+                name: self.text(item, "name").unwrap_or_default(),
+                ty: self.text(item, "type").unwrap_or_default(),
+                required,
+                desc: self.text(item, "desc").unwrap_or_default(),
+            });
+        }
+        if let Some(r) = self.doc.get(map, "returns")
+            && self.doc.map(r).is_some()
+        {
+            meta.returns = Some(Returns {
+                ty: self.text(r, "type").unwrap_or_default(),
+                desc: self.text(r, "desc").unwrap_or_default(),
+            });
+        }
+        meta
+    }
+
+    /// Reads an operator's `threshold` and `hops`, reporting bad values and keeping defaults.
+    pub fn tuning(&mut self, map: NodeId) -> (f64, u32) {
+        let mut threshold = crate::model::Operator::DEFAULT_THRESHOLD;
+        let mut hops = crate::model::Operator::DEFAULT_HOPS;
+        if let Some(v) = self.doc.get(map, "threshold") {
+            match self.doc.scalar(v) {
+                Some(Scalar::Int(i)) if (0..=1).contains(&i) => threshold = i as f64,
+                Some(Scalar::Float(f)) if (0.0..=1.0).contains(&f) => threshold = f,
+                Some(Scalar::Null) => {}
+                _ => self.diag(
+                    v,
+                    Severity::Error,
+                    Code::BadThreshold,
+                    format!(
+                        "threshold must be a number in [0, 1], not {:?}; using {threshold}",
+                        self.doc.str(v).unwrap_or("a collection")
+                    ),
+                ),
+            }
+        }
+        if let Some(v) = self.doc.get(map, "hops") {
+            match self.doc.scalar(v) {
+                Some(Scalar::Int(i)) if (0..=1000).contains(&i) => hops = i as u32,
+                Some(Scalar::Null) => {}
+                _ => self.diag(
+                    v,
+                    Severity::Error,
+                    Code::BadHops,
+                    format!(
+                        "hops must be a whole number from 0 to 1000, not {:?}; using {hops}",
+                        self.doc.str(v).unwrap_or("a collection")
+                    ),
+                ),
+            }
+        }
+        (threshold, hops)
+    }
+}

@@ -1,0 +1,300 @@
+//! Reading toolkit files: both YAML formats, format detection, directories and merging.
+//!
+//! Every file is read whole and kept as it was read ([`SourceFile::text`]) so that edits can
+//! be spliced into the exact bytes and so that a save can tell whether the file changed on
+//! disk since it was loaded.
+
+mod chat2graph;
+mod ctx;
+mod native;
+pub mod yaml;
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Toolkit;
+
+pub use yaml::Limits;
+
+/// The two toolkit formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Native,
+    Chat2Graph,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Native => "native",
+            Format::Chat2Graph => "chat2graph",
+        }
+    }
+}
+
+/// The native example toolkit, compiled in: `toolscope` with no path opens it.
+pub const EXAMPLE: &str = include_str!("../../toolkits/graph-db.yaml");
+/// Display name of the compiled-in example.
+pub const EXAMPLE_NAME: &str = "<bundled example: toolkits/graph-db.yaml>";
+
+/// One file as read from disk.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    /// The exact content read (BOM and line endings included).
+    pub text: String,
+    pub format: Format,
+}
+
+/// A loaded toolkit with its files and the problems found while reading it.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub toolkit: Toolkit,
+    pub files: Vec<SourceFile>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A file that could not be loaded at all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadError {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub code: Code,
+    pub message: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+        } else {
+            write!(f, "{}: {}", self.file, self.message)
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl LoadError {
+    fn io(path: &Path, message: impl Into<String>) -> LoadError {
+        LoadError {
+            file: path.display().to_string(),
+            line: 0,
+            col: 0,
+            code: Code::Io,
+            message: message.into(),
+        }
+    }
+
+    /// The error as a lint diagnostic.
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic {
+            file: self.file.clone(),
+            line: self.line.max(1),
+            column: self.col.max(1),
+            severity: crate::diag::Severity::Error,
+            code: self.code,
+            message: self.message.clone(),
+        }
+    }
+}
+
+/// Files named by `paths`: files as given, directories expanded to their `.yml`/`.yaml`
+/// files (recursively, sorted, hidden entries skipped).
+pub fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
+    let mut out = Vec::new();
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|e| LoadError::io(p, e.to_string()))?;
+        if meta.is_dir() {
+            let mut found = Vec::new();
+            collect_yaml(p, &mut found, 0)?;
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>, depth: u32) -> Result<(), LoadError> {
+    if depth > 16 {
+        return Ok(());
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| LoadError::io(dir, e.to_string()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        if hidden {
+            continue;
+        }
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            collect_yaml(&path, out, depth + 1)?;
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("yml" | "yaml")
+        ) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Reads a file as text, refusing what is not a regular readable UTF-8 file within limits.
+pub fn read_file(path: &Path, limits: &Limits) -> Result<String, LoadError> {
+    let meta = std::fs::metadata(path).map_err(|e| LoadError::io(path, e.to_string()))?;
+    if !meta.is_file() {
+        return Err(LoadError::io(
+            path,
+            if meta.is_dir() {
+                "is a directory".to_string()
+            } else {
+                "not a regular file (a FIFO, socket or device)".to_string()
+            },
+        ));
+    }
+    if meta.len() > limits.max_bytes as u64 {
+        return Err(LoadError {
+            code: Code::Limit,
+            ..LoadError::io(
+                path,
+                format!(
+                    "file is {} bytes, over the limit of {} bytes",
+                    meta.len(),
+                    limits.max_bytes
+                ),
+            )
+        });
+    }
+    let bytes = std::fs::read(path).map_err(|e| LoadError::io(path, e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let before = &e.as_bytes()[..valid];
+        let line = before.iter().filter(|b| **b == b'\n').count() as u32 + 1;
+        let col = before.iter().rev().take_while(|b| **b != b'\n').count() as u32 + 1;
+        LoadError {
+            file: path.display().to_string(),
+            line,
+            col,
+            code: Code::Parse,
+            message: format!("invalid UTF-8 at byte {valid}"),
+        }
+    })
+}
+
+/// Loads one or more files or directories, merged in order.
+pub fn load_paths(paths: &[PathBuf], forced: Option<Format>) -> Result<Loaded, LoadError> {
+    let limits = Limits::default();
+    let files = expand_paths(paths)?;
+    if files.is_empty() {
+        return Err(LoadError::io(
+            paths.first().map_or(Path::new("."), |p| p.as_path()),
+            "no .yml or .yaml files found",
+        ));
+    }
+    let mut loaded = Loaded {
+        toolkit: Toolkit::new(),
+        files: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    for path in files {
+        let text = read_file(&path, &limits)?;
+        let file = load_text(&path, text, forced, &limits)?;
+        add_file(&mut loaded, file);
+    }
+    Ok(loaded)
+}
+
+/// Loads the compiled-in example.
+pub fn load_example() -> Loaded {
+    let file = load_text(
+        Path::new(EXAMPLE_NAME),
+        EXAMPLE.to_string(),
+        Some(Format::Native),
+        &Limits::default(),
+    );
+    let mut loaded = Loaded {
+        toolkit: Toolkit::new(),
+        files: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    // The example is checked by the test suite; an error here is a build defect.
+    if let Ok(file) = file {
+        add_file(&mut loaded, file);
+    }
+    loaded
+}
+
+/// One file's result: its toolkit (with `files` = that one path) and diagnostics.
+pub struct FileLoad {
+    pub source: SourceFile,
+    pub toolkit: Toolkit,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn add_file(loaded: &mut Loaded, file: FileLoad) {
+    if loaded.files.is_empty() {
+        loaded.toolkit = file.toolkit;
+    } else {
+        loaded.toolkit.merge(&file.toolkit);
+    }
+    loaded.files.push(file.source);
+    loaded.diagnostics.extend(file.diagnostics);
+}
+
+/// Parses one file's text in the given or detected format.
+pub fn load_text(
+    path: &Path,
+    text: String,
+    forced: Option<Format>,
+    limits: &Limits,
+) -> Result<FileLoad, LoadError> {
+    let name = path.display().to_string();
+    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let doc = yaml::parse(body, limits).map_err(|e| LoadError {
+        file: name.clone(),
+        line: e.line,
+        col: e.col,
+        code: if e.message.contains("limit") || e.message.contains("deeper") || e.message.contains("recursion") {
+            Code::Limit
+        } else {
+            Code::Parse
+        },
+        message: e.message,
+    })?;
+    let format = forced.unwrap_or_else(|| detect(&doc));
+    let mut ctx = ctx::Ctx::new(&doc, name);
+    ctx.toolkit.files.push(path.to_path_buf());
+    match format {
+        Format::Native => native::load(&mut ctx),
+        Format::Chat2Graph => chat2graph::load(&mut ctx),
+    }
+    let (toolkit, diagnostics) = ctx.finish();
+    Ok(FileLoad {
+        source: SourceFile {
+            path: path.to_path_buf(),
+            text,
+            format,
+        },
+        toolkit,
+        diagnostics,
+    })
+}
+
+/// Chat2Graph format when the top level has `toolkit:` holding a list of lists.
+pub fn detect(doc: &yaml::Doc<'_>) -> Format {
+    let is_c2g = doc
+        .root
+        .and_then(|r| doc.get(r, "toolkit"))
+        .and_then(|t| doc.seq(t))
+        .is_some_and(|items| items.iter().all(|i| doc.seq(*i).is_some()));
+    if is_c2g {
+        Format::Chat2Graph
+    } else {
+        Format::Native
+    }
+}
