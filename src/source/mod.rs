@@ -7,6 +7,8 @@
 mod chat2graph;
 mod ctx;
 mod native;
+pub mod patch;
+pub mod save;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,186 @@
+//! Edits as values (helix-style transactions): one [`Edit`] says what changes, applies to the
+//! in-memory [`Toolkit`] and, through the format patchers, to the YAML text as a few
+//! byte splices; [`Edit::inverse`] gives the graph side of undo (the text side of undo is
+//! the inverse of the splices, exact to the byte).
+//!
+//! Edits name nodes by kind and name, never by index, so pending edits can be reapplied
+//! onto a file reloaded from disk.
+
+mod c2g;
+mod doc;
+mod graph;
+mod native;
+pub mod workspace;
+
+use std::fmt;
+
+use crate::model::{EdgeKind, Node, NodeKind, Origin, Toolkit};
+use crate::source::patch::Splice;
+use crate::source::{Format, Limits, SourceFile, yaml};
+
+pub use workspace::{Applied, ReapplyReport, SaveError, SaveErrorKind, Workspace};
+
+/// One change to a toolkit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// Score of the edge `from -> to` (`to` of kind `to_kind`).
+    SetScore {
+        from: String,
+        to: String,
+        to_kind: NodeKind,
+        score: f64,
+    },
+    SetThreshold {
+        operator: String,
+        value: f64,
+    },
+    SetHops {
+        operator: String,
+        value: u32,
+    },
+    /// A node's description.
+    SetDesc {
+        kind: NodeKind,
+        name: String,
+        text: String,
+    },
+    /// A `Next` (to an action) or `Call` (to a tool or group) edge.
+    AddEdge {
+        from: String,
+        to: String,
+        to_kind: NodeKind,
+        score: f64,
+    },
+    RemoveEdge {
+        from: String,
+        to: String,
+        to_kind: NodeKind,
+    },
+    AddAction {
+        name: String,
+        desc: String,
+    },
+    /// A tool with the actions that call it and their scores.
+    AddTool {
+        name: String,
+        desc: String,
+        callers: Vec<(String, f64)>,
+    },
+    /// A node with Chat2Graph's one-way cascade (see `Toolkit::cascade`).
+    RemoveNode {
+        kind: NodeKind,
+        name: String,
+    },
+    /// Puts back what a `RemoveNode` removed: the graph side of its undo. It has no text
+    /// form of its own (undo restores the text from the recorded splices).
+    Restore(Box<Removed>),
+}
+
+/// Nodes and edges taken out by a removal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Removed {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<RemovedEdge>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemovedEdge {
+    pub from: (NodeKind, String),
+    pub to: (NodeKind, String),
+    pub kind: EdgeKind,
+    pub score: f64,
+    pub origin: Option<Origin>,
+}
+
+/// Why an edit cannot be made.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditError {
+    /// A node, edge or operator the edit names does not exist.
+    NotFound(String),
+    /// A value out of range or an edit that makes no sense (e.g. an edge that exists).
+    Invalid(String),
+    /// The file's shape or format cannot hold this edit losslessly.
+    Unsupported(String),
+    /// The file no longer parses.
+    Parse(String),
+}
+
+impl fmt::Display for EditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EditError::NotFound(m) => write!(f, "not found: {m}"),
+            EditError::Invalid(m) => write!(f, "invalid edit: {m}"),
+            EditError::Unsupported(m) => write!(f, "cannot write this edit: {m}"),
+            EditError::Parse(m) => write!(f, "the file does not parse: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
+/// The text side of an edit: splices on the file body and notes for the user.
+#[derive(Debug, Clone, Default)]
+pub struct Patch {
+    pub splices: Vec<Splice>,
+    /// For example that the edit went through an alias into an anchored definition.
+    pub notes: Vec<String>,
+}
+
+impl Edit {
+    /// A short description for status lines and undo menus.
+    pub fn describe(&self) -> String {
+        match self {
+            Edit::SetScore {
+                from, to, score, ..
+            } => format!("score {from} -> {to} = {score}"),
+            Edit::SetThreshold { operator, value } => format!("threshold of {operator} = {value}"),
+            Edit::SetHops { operator, value } => format!("hops of {operator} = {value}"),
+            Edit::SetDesc { kind, name, .. } => format!("description of {} {name}", kind.as_str()),
+            Edit::AddEdge {
+                from, to, score, ..
+            } => format!("add edge {from} -> {to} ({score})"),
+            Edit::RemoveEdge { from, to, .. } => format!("remove edge {from} -> {to}"),
+            Edit::AddAction { name, .. } => format!("add action {name}"),
+            Edit::AddTool { name, .. } => format!("add tool {name}"),
+            Edit::RemoveNode { kind, name } => format!("remove {} {name}", kind.as_str()),
+            Edit::Restore(r) => format!("restore {} nodes", r.nodes.len()),
+        }
+    }
+
+    /// Computes the splices that make this edit in `file`, whose current graph is `tk`
+    /// (the graph of this file alone, before the edit).
+    pub fn patch(&self, file: &SourceFile, tk: &Toolkit) -> Result<Patch, EditError> {
+        let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
+        let doc =
+            yaml::parse(body, &Limits::default()).map_err(|e| EditError::Parse(e.to_string()))?;
+        let nav = doc::Nav {
+            text: body,
+            doc: &doc,
+        };
+        match file.format {
+            Format::Native => native::patch(&nav, tk, self),
+            Format::Chat2Graph => c2g::patch(&nav, tk, self),
+        }
+    }
+
+    /// Applies the graph side to `tk`.
+    pub fn apply_graph(&self, tk: &mut Toolkit) -> Result<(), EditError> {
+        graph::apply(tk, self)
+    }
+
+    /// The edit that undoes this one on the graph, computed on `tk` before applying.
+    pub fn inverse(&self, tk: &Toolkit) -> Result<Edit, EditError> {
+        graph::inverse(tk, self)
+    }
+}
+
+/// Checks a score or threshold: a finite number in [0, 1].
+pub fn check_unit(what: &str, v: f64) -> Result<(), EditError> {
+    if v.is_finite() && (0.0..=1.0).contains(&v) {
+        Ok(())
+    } else {
+        Err(EditError::Invalid(format!(
+            "{what} must be a number in [0, 1], not {v}"
+        )))
+    }
+}

@@ -1,0 +1,481 @@
+//! The editing session the TUI and `toolscope set` drive: loaded files with their own
+//! graphs, the merged toolkit the user sees, undo/redo, verified atomic saves, conflict
+//! detection, reload and reapplying pending edits onto new content.
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diagnostic;
+use crate::model::Toolkit;
+use crate::source::patch::{self, Splice};
+use crate::source::save::{check_unchanged, write_atomic};
+use crate::source::{self, Format, Limits, LoadError, SourceFile};
+
+pub use crate::source::save::{SaveError, SaveErrorKind};
+
+use super::{Edit, EditError};
+
+/// Files up to this size are verified on every edit (a refused edit changes nothing);
+/// larger ones only before writing.
+const VERIFY_EACH_EDIT_BYTES: usize = 1 << 20;
+
+/// One loaded file.
+#[derive(Debug, Clone)]
+pub struct WsFile {
+    /// Path, format and the current (possibly edited) text.
+    pub source: SourceFile,
+    /// The text on disk when loaded or last saved.
+    pub disk: String,
+    /// The graph this file alone gives, with the edits made to it.
+    pub own: Toolkit,
+    /// Edits made since the last save or load, in order, with their history ids.
+    pending: Vec<(u64, Edit)>,
+    /// Not on disk (the bundled example): only `save_as` writes it.
+    pub detached: bool,
+}
+
+impl WsFile {
+    pub fn dirty(&self) -> bool {
+        self.source.text != self.disk
+    }
+
+    /// The edits not yet saved, in order.
+    pub fn pending(&self) -> impl Iterator<Item = &Edit> {
+        self.pending.iter().map(|(_, e)| e)
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Step {
+    id: u64,
+    file: usize,
+    edit: Edit,
+    inverse: Edit,
+    /// Splices on the whole file text (BOM included) that redo and undo the step.
+    forward: Vec<Splice>,
+    backward: Vec<Splice>,
+}
+
+/// What an applied edit changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    pub file: usize,
+    pub path: PathBuf,
+    /// Notes for the user, e.g. that an anchored definition changed for every use.
+    pub notes: Vec<String>,
+    /// Whether the file text changed (a score set to its current value changes nothing).
+    pub text_changed: bool,
+}
+
+/// Result of reapplying pending edits onto content reloaded from disk.
+#[derive(Debug, Clone, Default)]
+pub struct ReapplyReport {
+    pub reapplied: Vec<Edit>,
+    /// Edits that no longer apply, with the reason.
+    pub dropped: Vec<(Edit, String)>,
+}
+
+/// An editing session over one or more toolkit files.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    /// The merged graph of all files, as the user sees it.
+    pub toolkit: Toolkit,
+    pub diagnostics: Vec<Diagnostic>,
+    files: Vec<WsFile>,
+    forced: Option<Format>,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
+    next_id: u64,
+}
+
+impl Workspace {
+    /// Loads files or directories (merged in order).
+    pub fn open(paths: &[PathBuf], forced: Option<Format>) -> Result<Workspace, LoadError> {
+        let limits = Limits::default();
+        let mut files = Vec::new();
+        for path in source::expand_paths(paths)? {
+            let text = source::read_file(&path, &limits)?;
+            files.push(load_file(&path, text, forced, false)?);
+        }
+        Ok(Workspace::from_files(files, forced))
+    }
+
+    /// The bundled example, detached from disk (save it with [`Workspace::save_as`]).
+    pub fn example() -> Result<Workspace, LoadError> {
+        let path = Path::new(source::EXAMPLE_NAME);
+        let file = load_file(
+            path,
+            source::EXAMPLE.to_string(),
+            Some(Format::Native),
+            true,
+        )?;
+        Ok(Workspace::from_files(vec![file], Some(Format::Native)))
+    }
+
+    /// A session over one text that did not come from disk (tests, stdin).
+    pub fn from_text(
+        path: &Path,
+        text: String,
+        forced: Option<Format>,
+    ) -> Result<Workspace, LoadError> {
+        let file = load_file(path, text, forced, false)?;
+        Ok(Workspace::from_files(vec![file], forced))
+    }
+
+    fn from_files(files: Vec<(WsFile, Vec<Diagnostic>)>, forced: Option<Format>) -> Workspace {
+        let mut ws = Workspace {
+            toolkit: Toolkit::new(),
+            diagnostics: Vec::new(),
+            files: Vec::new(),
+            forced,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            next_id: 1,
+        };
+        for (f, d) in files {
+            ws.files.push(f);
+            ws.diagnostics.extend(d);
+        }
+        ws.rebuild();
+        ws
+    }
+
+    pub fn files(&self) -> &[WsFile] {
+        &self.files
+    }
+
+    /// Paths of files with unsaved edits.
+    pub fn dirty_files(&self) -> Vec<PathBuf> {
+        self.files
+            .iter()
+            .filter(|f| f.dirty())
+            .map(|f| f.source.path.clone())
+            .collect()
+    }
+
+    pub fn is_dirty(&self) -> bool {
+        self.files.iter().any(WsFile::dirty)
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    fn rebuild(&mut self) {
+        let mut tk = Toolkit::new();
+        for (i, f) in self.files.iter().enumerate() {
+            if i == 0 {
+                tk = f.own.clone();
+            } else {
+                tk.merge(&f.own);
+            }
+        }
+        self.toolkit = tk;
+    }
+
+    /// The file an edit belongs to: the first whose own graph holds what it names.
+    pub fn target_file(&self, edit: &Edit) -> Result<usize, EditError> {
+        if self.files.len() == 1 {
+            return Ok(0);
+        }
+        let mut probe_err = None;
+        for (i, f) in self.files.iter().enumerate() {
+            let mut tk = f.own.clone();
+            match edit.apply_graph(&mut tk) {
+                Ok(()) => return Ok(i),
+                Err(e) => probe_err = probe_err.or(Some(e)),
+            }
+        }
+        Err(probe_err.unwrap_or_else(|| EditError::NotFound("no file is loaded".into())))
+    }
+
+    /// Applies an edit to the graph and to the text of the file it belongs to.
+    pub fn apply(&mut self, edit: Edit) -> Result<Applied, EditError> {
+        let file = self.target_file(&edit)?;
+        let (step, notes) = self.prepare(file, &edit)?;
+        let f = &mut self.files[file];
+        let text_changed = !step.forward.is_empty();
+        f.pending.push((step.id, edit.clone()));
+        self.finish(step, true);
+        self.redo.clear();
+        Ok(Applied {
+            file,
+            path: self.files[file].source.path.clone(),
+            notes,
+            text_changed,
+        })
+    }
+
+    /// Computes (and checks) a step without changing anything.
+    fn prepare(&mut self, file: usize, edit: &Edit) -> Result<(Step, Vec<String>), EditError> {
+        let f = &self.files[file];
+        let inverse = edit.inverse(&f.own)?;
+        let mut own = f.own.clone();
+        edit.apply_graph(&mut own)?;
+        let patch = edit.patch(&f.source, &f.own)?;
+        let offset = bom_len(&f.source.text);
+        let (new_text, backward) =
+            patch::apply(&f.source.text, &patch.splices, offset).map_err(EditError::Unsupported)?;
+        if f.source.text.len() <= VERIFY_EACH_EDIT_BYTES {
+            verify(&f.source, &new_text, &own).map_err(|e| EditError::Unsupported(e.message))?;
+        }
+        let forward = patch
+            .splices
+            .iter()
+            .map(|s| Splice::new(s.at.start + offset..s.at.end + offset, s.with.clone()))
+            .collect();
+        let id = self.next_id;
+        self.next_id += 1;
+        let step = Step {
+            id,
+            file,
+            edit: edit.clone(),
+            inverse,
+            forward,
+            backward,
+        };
+        Ok((step, patch.notes))
+    }
+
+    /// Makes a prepared step (or redoes one): text and both graphs.
+    fn finish(&mut self, step: Step, forward: bool) {
+        let f = &mut self.files[step.file];
+        let (splices, edit) = if forward {
+            (&step.forward, &step.edit)
+        } else {
+            (&step.backward, &step.inverse)
+        };
+        if let Ok((text, _)) = patch::apply(&f.source.text, splices, 0) {
+            f.source.text = text;
+        }
+        let _ = edit.apply_graph(&mut f.own);
+        if self.files.len() == 1 {
+            if edit.apply_graph(&mut self.toolkit).is_err() {
+                self.rebuild();
+            }
+        } else {
+            self.rebuild();
+        }
+        if forward {
+            self.undo.push(step);
+        } else {
+            self.redo.push(step);
+        }
+    }
+
+    /// Undoes the last edit; returns it.
+    pub fn undo(&mut self) -> Option<Edit> {
+        let step = self.undo.pop()?;
+        let f = &mut self.files[step.file];
+        if f.pending.last().is_some_and(|(id, _)| *id == step.id) {
+            f.pending.pop();
+        } else {
+            f.pending.push((step.id, step.inverse.clone()));
+        }
+        let edit = step.edit.clone();
+        self.finish(step, false);
+        Some(edit)
+    }
+
+    /// Redoes the last undone edit; returns it.
+    pub fn redo(&mut self) -> Option<Edit> {
+        let step = self.redo.pop()?;
+        self.files[step.file]
+            .pending
+            .push((step.id, step.edit.clone()));
+        let edit = step.edit.clone();
+        self.finish(step, true);
+        Some(edit)
+    }
+
+    /// Checks that a file's current text loads back into its expected graph.
+    pub fn verify(&self, file: usize) -> Result<Toolkit, SaveError> {
+        let f = &self.files[file];
+        verify(&f.source, &f.source.text, &f.own)
+    }
+
+    /// Files whose content on disk differs from what was loaded (or last saved).
+    pub fn conflicts(&self) -> Vec<PathBuf> {
+        self.files
+            .iter()
+            .filter(|f| !f.detached && check_unchanged(&f.source.path, &f.disk).is_err())
+            .map(|f| f.source.path.clone())
+            .collect()
+    }
+
+    /// Saves every changed file: verified, conflict-checked, atomic. Stops at the first
+    /// refusal (files saved before it stay saved). Returns the paths written.
+    pub fn save_all(&mut self) -> Result<Vec<PathBuf>, SaveError> {
+        self.save_dirty(false)
+    }
+
+    /// Like [`Workspace::save_all`] but overwrites files changed on disk.
+    pub fn save_all_overwrite(&mut self) -> Result<Vec<PathBuf>, SaveError> {
+        self.save_dirty(true)
+    }
+
+    fn save_dirty(&mut self, overwrite: bool) -> Result<Vec<PathBuf>, SaveError> {
+        let mut written = Vec::new();
+        for i in 0..self.files.len() {
+            if !self.files[i].dirty() || self.files[i].detached {
+                continue;
+            }
+            let checked = self.verify(i)?;
+            let f = &self.files[i];
+            if !overwrite {
+                check_unchanged(&f.source.path, &f.disk)?;
+            }
+            write_atomic(&f.source.path, &f.source.text)?;
+            written.push(f.source.path.clone());
+            self.saved(i, checked);
+        }
+        Ok(written)
+    }
+
+    fn saved(&mut self, file: usize, checked: Toolkit) {
+        let f = &mut self.files[file];
+        f.disk.clone_from(&f.source.text);
+        f.pending.clear();
+        f.own = checked;
+        if self.files.len() == 1 {
+            // Positions only changed; keep the edited graph, refresh origins.
+            self.toolkit = self.files[0].own.clone();
+        } else {
+            self.rebuild();
+        }
+    }
+
+    /// Writes file `file` to a new path (the bundled example, or "save as"); the file then
+    /// lives there. Refuses an existing path unless `overwrite`.
+    pub fn save_as(&mut self, file: usize, path: &Path, overwrite: bool) -> Result<(), SaveError> {
+        if !overwrite && path.exists() {
+            return Err(SaveError::new(
+                path,
+                SaveErrorKind::Exists,
+                "the file exists; use overwrite",
+            ));
+        }
+        let checked = self.verify(file)?;
+        write_atomic(path, &self.files[file].source.text)?;
+        let f = &mut self.files[file];
+        f.source.path = path.to_path_buf();
+        f.detached = false;
+        self.saved(file, checked);
+        Ok(())
+    }
+
+    /// Reloads every file from disk, dropping unsaved edits and the history.
+    pub fn reload(&mut self) -> Result<(), LoadError> {
+        self.reload_with(false).map(|_| ())
+    }
+
+    /// Reloads every file from disk and reapplies the pending edits onto the new content,
+    /// reporting those that no longer apply. The history restarts from the reapplied edits.
+    pub fn reapply(&mut self) -> Result<ReapplyReport, LoadError> {
+        self.reload_with(true)
+    }
+
+    fn reload_with(&mut self, reapply: bool) -> Result<ReapplyReport, LoadError> {
+        let limits = Limits::default();
+        let mut fresh = Vec::new();
+        for f in &self.files {
+            if f.detached {
+                fresh.push((f.clone(), Vec::new()));
+                continue;
+            }
+            let text = source::read_file(&f.source.path, &limits)?;
+            let (mut nf, d) = load_file(
+                &f.source.path,
+                text,
+                self.forced.or(Some(f.source.format)),
+                false,
+            )?;
+            nf.pending = if reapply {
+                f.pending.clone()
+            } else {
+                Vec::new()
+            };
+            fresh.push((nf, d));
+        }
+        let mut report = ReapplyReport::default();
+        let pending: Vec<(usize, Edit)> = fresh
+            .iter_mut()
+            .enumerate()
+            .flat_map(|(i, (f, _))| {
+                std::mem::take(&mut f.pending)
+                    .into_iter()
+                    .map(move |(_, e)| (i, e))
+            })
+            .collect();
+        *self = Workspace::from_files(fresh, self.forced);
+        for (file, edit) in pending {
+            let result = self.prepare(file, &edit).map(|(step, _)| step);
+            match result {
+                Ok(step) => {
+                    self.files[file].pending.push((step.id, edit.clone()));
+                    self.finish(step, true);
+                    report.reapplied.push(edit);
+                }
+                Err(e) => report.dropped.push((edit, e.to_string())),
+            }
+        }
+        Ok(report)
+    }
+
+    /// A unified diff of a file's unsaved changes (for `--dry-run` and previews).
+    pub fn diff(&self, file: usize) -> String {
+        let f = &self.files[file];
+        let name = f.source.path.display().to_string();
+        similar::TextDiff::from_lines(&f.disk, &f.source.text)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{name}"), &format!("b/{name}"))
+            .to_string()
+    }
+}
+
+fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    }
+}
+
+fn load_file(
+    path: &Path,
+    text: String,
+    forced: Option<Format>,
+    detached: bool,
+) -> Result<(WsFile, Vec<Diagnostic>), LoadError> {
+    let load = source::load_text(path, text, forced, &Limits::default())?;
+    let file = WsFile {
+        disk: load.source.text.clone(),
+        source: load.source,
+        own: load.toolkit,
+        pending: Vec::new(),
+        detached,
+    };
+    Ok((file, load.diagnostics))
+}
+
+/// Loads `new_text` as `file` and compares it with the expected graph.
+fn verify(file: &SourceFile, new_text: &str, expected: &Toolkit) -> Result<Toolkit, SaveError> {
+    let fail = |m: String| SaveError::new(&file.path, SaveErrorKind::Verify, m);
+    let load = source::load_text(
+        &file.path,
+        new_text.to_string(),
+        Some(file.format),
+        &Limits::default(),
+    )
+    .map_err(|e| fail(format!("the new text does not parse: {e}")))?;
+    match expected.difference(&load.toolkit) {
+        None => Ok(load.toolkit),
+        Some(d) => Err(fail(format!(
+            "the written file would not give the graph you see: {d}"
+        ))),
+    }
+}
