@@ -37,6 +37,7 @@ pub fn load(ctx: &mut Ctx<'_, '_>) {
     operators(ctx);
     scores(ctx);
     report_unchained(ctx, &actions);
+    report_uncalled(ctx, &tools);
 }
 
 fn root_list(ctx: &mut Ctx<'_, '_>, key: &str) -> Vec<NodeId> {
@@ -59,7 +60,9 @@ fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
             continue;
         }
         let name = ctx.text(item, "name").unwrap_or_default();
-        let ty = ctx.text(item, "type").unwrap_or_else(|| "LOCAL_TOOL".into());
+        let ty = ctx
+            .text(item, "type")
+            .unwrap_or_else(|| "LOCAL_TOOL".into());
         let group = match ty.as_str() {
             "LOCAL_TOOL" => false,
             "MCP" => true,
@@ -68,7 +71,9 @@ fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
                     item,
                     Severity::Warning,
                     Code::UnsupportedToolType,
-                    format!("tool `{name}` has type `{other}`, neither LOCAL_TOOL nor MCP; skipped"),
+                    format!(
+                        "tool `{name}` has type `{other}`, neither LOCAL_TOOL nor MCP; skipped"
+                    ),
                 );
                 continue;
             }
@@ -397,11 +402,10 @@ fn scores(ctx: &mut Ctx<'_, '_>) {
             continue;
         };
         let score = ctx.score(v, &format!("{from} -> {to}"));
-        let edge = ctx.toolkit.action(&from).and_then(|a| {
-            ctx.toolkit
-                .named(&to)
-                .find_map(|b| ctx.toolkit.edge(a, b))
-        });
+        let edge = ctx
+            .toolkit
+            .action(&from)
+            .and_then(|a| ctx.toolkit.named(&to).find_map(|b| ctx.toolkit.edge(a, b)));
         match edge {
             Some(e) => {
                 ctx.toolkit.graph[e].score = score;
@@ -430,6 +434,31 @@ fn report_unchained(ctx: &mut Ctx<'_, '_>, actions: &HashMap<String, ActionEntry
             Severity::Warning,
             Code::ActionNotInChain,
             format!("action `{name}` is in no `toolkit` chain, so it is not part of the graph"),
+        );
+    }
+}
+
+/// Tools no chained action calls: Chat2Graph drops them from the graph, so say so.
+fn report_uncalled(ctx: &mut Ctx<'_, '_>, tools: &HashMap<String, ToolEntry>) {
+    let mut uncalled: Vec<(&String, NodeId)> = tools
+        .iter()
+        .filter(|(name, e)| {
+            let kind = if e.group {
+                NodeKind::Group
+            } else {
+                NodeKind::Tool
+            };
+            ctx.toolkit.find(kind, name).is_none()
+        })
+        .map(|(name, e)| (name, e.item))
+        .collect();
+    uncalled.sort_by_key(|(_, item)| *item);
+    for (name, item) in uncalled {
+        ctx.diag(
+            item,
+            Severity::Warning,
+            Code::ToolNeverCalled,
+            format!("no chained action calls tool `{name}`, so it is not part of the graph"),
         );
     }
 }
