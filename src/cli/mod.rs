@@ -9,6 +9,7 @@ mod export;
 mod generate;
 mod lint;
 mod recommend;
+mod set;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -57,6 +58,8 @@ enum Command {
     Gen(generate::Args),
     /// Convert a Chat2Graph config into a native toolkit.
     Convert(convert::Args),
+    /// Make one lossless edit to a toolkit file (score, threshold, hops, description).
+    Set(set::Args),
 }
 
 /// Parses the command line and runs it.
@@ -70,6 +73,7 @@ pub fn main() -> ExitCode {
         Some(Command::Export(args)) => export::run(&args),
         Some(Command::Gen(args)) => generate::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
+        Some(Command::Set(args)) => set::run(&args),
     }
 }
 

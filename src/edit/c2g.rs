@@ -229,7 +229,7 @@ fn add_call(
             nav.doc.node(v).span.start
         });
     let item = match anchor {
-        Some((a, _)) if nav.doc.node(tool).span.start < at => format!("*{a}"),
+        Some(b) if nav.doc.node(tool).span.start < at => format!("*{}", b.0),
         _ => format!("{{name: {}}}", name_text(to)),
     };
     let nl = patch::newline(nav.text);

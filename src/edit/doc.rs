@@ -47,7 +47,11 @@ impl<'d, 'a> Nav<'d, 'a> {
         let mut found = items
             .into_iter()
             .filter(|i| self.doc.map(*i).is_some() && self.name_of(*i) == Some(name));
-        if last { found.next_back() } else { found.next() }
+        if last {
+            found.next_back()
+        } else {
+            found.next()
+        }
     }
 
     /// The entry written in this mapping itself (not through a merge key), last one wins.

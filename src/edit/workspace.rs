@@ -428,7 +428,8 @@ impl Workspace {
     /// A unified diff of a file's unsaved changes (for `--dry-run` and previews).
     pub fn diff(&self, file: usize) -> String {
         let f = &self.files[file];
-        let name = f.source.path.display().to_string();
+        let shown = f.source.path.display().to_string();
+        let name = shown.trim_start_matches('/');
         similar::TextDiff::from_lines(&f.disk, &f.source.text)
             .unified_diff()
             .context_radius(3)

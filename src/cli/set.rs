@@ -1,0 +1,180 @@
+//! `toolscope set PATH score|threshold|hops|desc ...`: one lossless edit from a script.
+//!
+//! The edit is verified (the new text must load back into the expected graph) and written
+//! atomically; `--dry-run` prints the unified diff instead. A description is read from
+//! stdin: a single line loses its final line break, multi-line text is kept as given.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Subcommand, ValueEnum};
+
+use crate::edit::{Edit, Workspace};
+use crate::model::{NodeKind, Toolkit};
+use crate::source::Format;
+
+use super::common::{InputFormat, parse_threshold};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The toolkit file to edit.
+    #[arg(value_name = "PATH")]
+    path: PathBuf,
+    #[command(subcommand)]
+    what: What,
+    /// Print the unified diff of the edit instead of writing the file.
+    #[arg(long, global = true)]
+    dry_run: bool,
+    /// Force the input format instead of detecting it.
+    #[arg(long, value_enum, global = true)]
+    input_format: Option<InputFormat>,
+}
+
+#[derive(Debug, Subcommand)]
+enum What {
+    /// Set the score of the edge FROM -> TO (a number in [0, 1]).
+    Score {
+        from: String,
+        to: String,
+        #[arg(value_parser = parse_threshold)]
+        value: f64,
+    },
+    /// Set an operator's threshold (a number in [0, 1]).
+    Threshold {
+        operator: String,
+        #[arg(value_parser = parse_threshold)]
+        value: f64,
+    },
+    /// Set an operator's hop count.
+    Hops {
+        operator: String,
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=1000))]
+        value: u32,
+    },
+    /// Replace a node's description with the text read from stdin.
+    Desc {
+        node: String,
+        /// The node's kind, when the name is used by more than one kind.
+        #[arg(long, value_enum)]
+        kind: Option<Kind>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Kind {
+    Action,
+    Tool,
+    Group,
+}
+
+impl From<Kind> for NodeKind {
+    fn from(k: Kind) -> NodeKind {
+        match k {
+            Kind::Action => NodeKind::Action,
+            Kind::Tool => NodeKind::Tool,
+            Kind::Group => NodeKind::Group,
+        }
+    }
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    match execute(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn execute(args: &Args) -> Result<(), String> {
+    if args.path.is_dir() {
+        return Err(format!(
+            "{} is a directory; `set` edits one file",
+            args.path.display()
+        ));
+    }
+    let forced = args.input_format.map(Format::from);
+    let mut ws =
+        Workspace::open(std::slice::from_ref(&args.path), forced).map_err(|e| e.to_string())?;
+    let edit = build_edit(&args.what, &ws.toolkit)?;
+    let applied = ws.apply(edit).map_err(|e| e.to_string())?;
+    for note in &applied.notes {
+        eprintln!("note: {note}");
+    }
+    if !applied.text_changed {
+        eprintln!("no change: the file already says so");
+        return Ok(());
+    }
+    if args.dry_run {
+        print!("{}", ws.diff(applied.file));
+        return Ok(());
+    }
+    ws.save_all().map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+fn build_edit(what: &What, tk: &Toolkit) -> Result<Edit, String> {
+    Ok(match what {
+        What::Score { from, to, value } => {
+            let a = tk
+                .action(from)
+                .ok_or_else(|| format!("no action `{from}`"))?;
+            let to_kind = tk
+                .named(to)
+                .find(|b| tk.edge(a, *b).is_some())
+                .map(|b| tk.kind(b))
+                .ok_or_else(|| format!("no edge {from} -> {to}"))?;
+            Edit::SetScore {
+                from: from.clone(),
+                to: to.clone(),
+                to_kind,
+                score: *value,
+            }
+        }
+        What::Threshold { operator, value } => Edit::SetThreshold {
+            operator: operator.clone(),
+            value: *value,
+        },
+        What::Hops { operator, value } => Edit::SetHops {
+            operator: operator.clone(),
+            value: *value,
+        },
+        What::Desc { node, kind } => {
+            let kind = node_kind(tk, node, kind.map(NodeKind::from))?;
+            Edit::SetDesc {
+                kind,
+                name: node.clone(),
+                text: read_stdin()?,
+            }
+        }
+    })
+}
+
+fn node_kind(tk: &Toolkit, name: &str, given: Option<NodeKind>) -> Result<NodeKind, String> {
+    let kinds: Vec<NodeKind> = tk.named(name).map(|ix| tk.kind(ix)).collect();
+    match (given, kinds.as_slice()) {
+        (Some(k), _) if kinds.contains(&k) => Ok(k),
+        (Some(k), _) => Err(format!("no {} `{name}`", k.as_str())),
+        (None, [k]) => Ok(*k),
+        (None, []) => Err(format!("no node `{name}`")),
+        (None, _) => Err(format!(
+            "`{name}` names more than one kind of node; pass --kind"
+        )),
+    }
+}
+
+fn read_stdin() -> Result<String, String> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| format!("reading the description from stdin: {e}"))?;
+    let text = text.replace("\r\n", "\n");
+    let single = text.trim_end_matches('\n').lines().count() <= 1;
+    Ok(if single {
+        text.trim_end_matches('\n').to_string()
+    } else {
+        text
+    })
+}
