@@ -323,7 +323,7 @@ mod tests {
         let text = "\u{feff}a: 1\nb: 2\n";
         let (new, undo) = apply(
             text,
-            &[Splice::new(3..4, "0.5"), Splice::insert(9, "c: 3\n")],
+            &[Splice::new(3..4, "0.5"), Splice::insert(10, "c: 3\n")],
             3,
         )
         .unwrap();
