@@ -1,0 +1,286 @@
+//! Write-back beyond the examples: CRLF, BOM, tabs in comments, a missing final newline,
+//! aliases in flow lists, undo/redo, refused saves and reapplying edits after a reload.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use toolscope::edit::{Edit, SaveErrorKind, Workspace};
+use toolscope::model::NodeKind;
+
+const ANCHORED: &str = "\u{feff}# toolkit\t\twith tabs in a comment\r
+tools:\r
+  - &sg {name: SchemaGetter, desc: Reads the schema}\r
+  - name: Cypher\r
+    desc: |\r
+      Runs Cypher.\r
+      Returns rows.\r
+\r
+actions:\r
+  - name: plan   # the planner\r
+    desc: Plans.\r
+    tools: [*sg, Cypher]\r
+    next:\r
+      - run  # bare name\r
+  - name: run\r
+    desc: Runs.\r
+    tools: [*sg]\r
+operators:\r
+  - name: main\r
+    actions: [plan]\r
+    hops: 1";
+
+fn temp_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    fs::write(&p, text).unwrap();
+    p
+}
+
+fn score(from: &str, to: &str, kind: NodeKind, s: f64) -> Edit {
+    Edit::SetScore {
+        from: from.into(),
+        to: to.into(),
+        to_kind: kind,
+        score: s,
+    }
+}
+
+#[test]
+fn crlf_bom_alias_in_flow_list_and_no_final_newline() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = temp_file(dir.path(), "t.yaml", ANCHORED);
+    let mut ws = Workspace::open(&[p.clone()], None).unwrap();
+    let applied = ws
+        .apply(score("plan", "SchemaGetter", NodeKind::Tool, 0.75))
+        .unwrap();
+    assert!(
+        applied.notes.iter().any(|n| n.contains("alias")),
+        "{:?}",
+        applied.notes
+    );
+    ws.apply(score("plan", "run", NodeKind::Action, 0.5))
+        .unwrap();
+    ws.apply(Edit::SetDesc {
+        kind: NodeKind::Tool,
+        name: "Cypher".into(),
+        text: "Runs a statement.\nReturns the rows.\nOr an error.\n".into(),
+    })
+    .unwrap();
+    ws.apply(Edit::SetThreshold {
+        operator: "main".into(),
+        value: 0.25,
+    })
+    .unwrap();
+    ws.apply(Edit::SetDesc {
+        kind: NodeKind::Tool,
+        name: "SchemaGetter".into(),
+        text: "null".into(),
+    })
+    .unwrap();
+    ws.save_all().unwrap();
+    let expected = "\u{feff}# toolkit\t\twith tabs in a comment\r
+tools:\r
+  - &sg {name: SchemaGetter, desc: \"null\"}\r
+  - name: Cypher\r
+    desc: |\r
+      Runs a statement.\r
+      Returns the rows.\r
+      Or an error.\r
+\r
+actions:\r
+  - name: plan   # the planner\r
+    desc: Plans.\r
+    tools: [{name: SchemaGetter, score: 0.75}, Cypher]\r
+    next:\r
+      - {name: run, score: 0.5}  # bare name\r
+  - name: run\r
+    desc: Runs.\r
+    tools: [*sg]\r
+operators:\r
+  - name: main\r
+    actions: [plan]\r
+    hops: 1\r
+    threshold: 0.25";
+    assert_eq!(fs::read_to_string(&p).unwrap(), expected);
+    let reloaded = Workspace::open(&[p], None).unwrap();
+    assert_eq!(ws.toolkit.difference(&reloaded.toolkit), None);
+}
+
+#[test]
+fn undo_and_redo_restore_the_exact_bytes() {
+    let mut ws = Workspace::from_text(Path::new("t.yaml"), ANCHORED.to_string(), None).unwrap();
+    let edits = vec![
+        score("plan", "Cypher", NodeKind::Tool, 0.4),
+        Edit::AddEdge {
+            from: "run".into(),
+            to: "plan".into(),
+            to_kind: NodeKind::Action,
+            score: 0.3,
+        },
+        Edit::AddAction {
+            name: "review".into(),
+            desc: "Looks again.".into(),
+        },
+        Edit::RemoveNode {
+            kind: NodeKind::Action,
+            name: "plan".into(),
+        },
+    ];
+    let mut texts = vec![ws.files()[0].source.text.clone()];
+    let mut graphs = vec![ws.toolkit.clone()];
+    for e in edits {
+        ws.apply(e).unwrap();
+        texts.push(ws.files()[0].source.text.clone());
+        graphs.push(ws.toolkit.clone());
+    }
+    for i in (0..texts.len() - 1).rev() {
+        ws.undo().unwrap();
+        assert_eq!(ws.files()[0].source.text, texts[i], "undo to step {i}");
+        assert_eq!(
+            graphs[i].difference(&ws.toolkit),
+            None,
+            "graph after undo to {i}"
+        );
+    }
+    assert!(!ws.is_dirty());
+    for (i, text) in texts.iter().enumerate().skip(1) {
+        ws.redo().unwrap();
+        assert_eq!(&ws.files()[0].source.text, text, "redo to step {i}");
+        assert_eq!(graphs[i].difference(&ws.toolkit), None);
+    }
+}
+
+#[test]
+fn a_file_changed_on_disk_is_not_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = temp_file(dir.path(), "t.yaml", ANCHORED);
+    let mut ws = Workspace::open(&[p.clone()], None).unwrap();
+    ws.apply(score("plan", "Cypher", NodeKind::Tool, 0.4))
+        .unwrap();
+    let theirs = ANCHORED.replace("desc: Runs.", "desc: Runs it.");
+    fs::write(&p, &theirs).unwrap();
+    let err = ws.save_all().unwrap_err();
+    assert_eq!(err.kind, SaveErrorKind::Conflict, "{err}");
+    assert_eq!(fs::read_to_string(&p).unwrap(), theirs);
+    // Reapply the pending edit onto their content, then save both changes.
+    let report = ws.reapply().unwrap();
+    assert_eq!(report.reapplied.len(), 1);
+    assert!(report.dropped.is_empty());
+    ws.save_all().unwrap();
+    let text = fs::read_to_string(&p).unwrap();
+    assert!(text.contains("desc: Runs it."));
+    assert!(text.contains("tools: [*sg, {name: Cypher, score: 0.4}]"));
+}
+
+#[test]
+fn reapply_reports_edits_that_no_longer_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = temp_file(dir.path(), "t.yaml", ANCHORED);
+    let mut ws = Workspace::open(&[p.clone()], None).unwrap();
+    ws.apply(score("plan", "Cypher", NodeKind::Tool, 0.4))
+        .unwrap();
+    ws.apply(Edit::SetHops {
+        operator: "main".into(),
+        value: 3,
+    })
+    .unwrap();
+    fs::write(&p, ANCHORED.replace("tools: [*sg, Cypher]", "tools: [*sg]")).unwrap();
+    let report = ws.reapply().unwrap();
+    assert_eq!(
+        report.reapplied,
+        vec![Edit::SetHops {
+            operator: "main".into(),
+            value: 3
+        }]
+    );
+    assert_eq!(report.dropped.len(), 1, "{:?}", report.dropped);
+    // Overwrite is the third choice: it writes ours over theirs.
+    fs::write(&p, "tools: []\n").unwrap();
+    assert_eq!(ws.save_all().unwrap_err().kind, SaveErrorKind::Conflict);
+    ws.save_all_overwrite().unwrap();
+    assert!(fs::read_to_string(&p).unwrap().contains("hops: 3"));
+}
+
+#[test]
+fn a_read_only_file_is_refused_and_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = temp_file(dir.path(), "t.yaml", ANCHORED);
+    let mut perms = fs::metadata(&p).unwrap().permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(&p, perms).unwrap();
+    let mut ws = Workspace::open(&[p.clone()], None).unwrap();
+    ws.apply(score("plan", "Cypher", NodeKind::Tool, 0.4))
+        .unwrap();
+    assert_eq!(ws.save_all().unwrap_err().kind, SaveErrorKind::ReadOnly);
+    assert_eq!(fs::read_to_string(&p).unwrap(), ANCHORED);
+    assert!(ws.is_dirty());
+}
+
+#[test]
+fn a_verification_failure_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = temp_file(dir.path(), "t.yaml", ANCHORED);
+    let mut ws = Workspace::open(&[p.clone()], None).unwrap();
+    ws.apply(score("plan", "Cypher", NodeKind::Tool, 0.4))
+        .unwrap();
+    // The graph the user sees no longer matches what the text gives.
+    let tk = ws.expected_mut(0);
+    let a = tk.action("plan").unwrap();
+    let t = tk.find(NodeKind::Tool, "Cypher").unwrap();
+    tk.set_score(a, t, 0.9);
+    let err = ws.save_all().unwrap_err();
+    assert_eq!(err.kind, SaveErrorKind::Verify);
+    assert!(err.message.contains("plan -> Cypher"), "{err}");
+    assert_eq!(fs::read_to_string(&p).unwrap(), ANCHORED);
+}
+
+#[test]
+fn unsupported_edits_change_nothing() {
+    let c2g = fs::read_to_string("toolkits/chat2graph-mini.yml").unwrap();
+    let mut ws = Workspace::from_text(Path::new("c.yml"), c2g.clone(), None).unwrap();
+    let before = ws.toolkit.clone();
+    let err = ws
+        .apply(Edit::AddEdge {
+            from: "web_research".into(),
+            to: "query_intention".into(),
+            to_kind: NodeKind::Action,
+            score: 0.5,
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("chains"), "{err}");
+    assert!(ws.apply(score("nope", "x", NodeKind::Tool, 0.5)).is_err());
+    assert!(
+        ws.apply(score(
+            "query_execution",
+            "CypherExecutor",
+            NodeKind::Tool,
+            1.5
+        ))
+        .is_err()
+    );
+    assert_eq!(ws.files()[0].source.text, c2g);
+    assert_eq!(before.difference(&ws.toolkit), None);
+    assert!(!ws.can_undo());
+}
+
+#[test]
+fn the_bundled_example_is_saved_as_a_new_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ws = Workspace::example().unwrap();
+    ws.apply(Edit::SetHops {
+        operator: "qa".into(),
+        value: 2,
+    })
+    .unwrap();
+    assert!(
+        ws.save_all().unwrap().is_empty(),
+        "the example has no file to save to"
+    );
+    let p = dir.path().join("mine.yaml");
+    ws.save_as(0, &p, false).unwrap();
+    assert!(fs::read_to_string(&p).unwrap().ends_with("    hops: 2\n"));
+    assert_eq!(
+        ws.save_as(0, &p, false).unwrap_err().kind,
+        SaveErrorKind::Exists
+    );
+    assert!(!ws.is_dirty());
+}
