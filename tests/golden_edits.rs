@@ -32,8 +32,9 @@ fn body(diff: &str) -> String {
     diff.lines().skip(2).map(|l| format!("{l}\n")).collect()
 }
 
-const NATIVE: &str = "toolkits/graph-db.yaml";
-const C2G: &str = "toolkits/chat2graph-mini.yml";
+/// Frozen copies of the examples, so that golden diffs do not move when the examples do.
+const NATIVE: &str = "tests/golden/graph-db.yaml";
+const C2G: &str = "tests/golden/chat2graph-mini.yml";
 
 fn score(from: &str, to: &str, kind: NodeKind, s: f64) -> Edit {
     Edit::SetScore {

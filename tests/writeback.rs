@@ -48,7 +48,7 @@ fn score(from: &str, to: &str, kind: NodeKind, s: f64) -> Edit {
 fn crlf_bom_alias_in_flow_list_and_no_final_newline() {
     let dir = tempfile::tempdir().unwrap();
     let p = temp_file(dir.path(), "t.yaml", ANCHORED);
-    let mut ws = Workspace::open(&[p.clone()], None).unwrap();
+    let mut ws = Workspace::open(std::slice::from_ref(&p), None).unwrap();
     let applied = ws
         .apply(score("plan", "SchemaGetter", NodeKind::Tool, 0.75))
         .unwrap();
@@ -153,7 +153,7 @@ fn undo_and_redo_restore_the_exact_bytes() {
 fn a_file_changed_on_disk_is_not_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     let p = temp_file(dir.path(), "t.yaml", ANCHORED);
-    let mut ws = Workspace::open(&[p.clone()], None).unwrap();
+    let mut ws = Workspace::open(std::slice::from_ref(&p), None).unwrap();
     ws.apply(score("plan", "Cypher", NodeKind::Tool, 0.4))
         .unwrap();
     let theirs = ANCHORED.replace("desc: Runs.", "desc: Runs it.");
@@ -175,7 +175,7 @@ fn a_file_changed_on_disk_is_not_overwritten() {
 fn reapply_reports_edits_that_no_longer_apply() {
     let dir = tempfile::tempdir().unwrap();
     let p = temp_file(dir.path(), "t.yaml", ANCHORED);
-    let mut ws = Workspace::open(&[p.clone()], None).unwrap();
+    let mut ws = Workspace::open(std::slice::from_ref(&p), None).unwrap();
     ws.apply(score("plan", "Cypher", NodeKind::Tool, 0.4))
         .unwrap();
     ws.apply(Edit::SetHops {
@@ -207,7 +207,7 @@ fn a_read_only_file_is_refused_and_untouched() {
     let mut perms = fs::metadata(&p).unwrap().permissions();
     perms.set_readonly(true);
     fs::set_permissions(&p, perms).unwrap();
-    let mut ws = Workspace::open(&[p.clone()], None).unwrap();
+    let mut ws = Workspace::open(std::slice::from_ref(&p), None).unwrap();
     ws.apply(score("plan", "Cypher", NodeKind::Tool, 0.4))
         .unwrap();
     assert_eq!(ws.save_all().unwrap_err().kind, SaveErrorKind::ReadOnly);
@@ -219,7 +219,7 @@ fn a_read_only_file_is_refused_and_untouched() {
 fn a_verification_failure_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let p = temp_file(dir.path(), "t.yaml", ANCHORED);
-    let mut ws = Workspace::open(&[p.clone()], None).unwrap();
+    let mut ws = Workspace::open(std::slice::from_ref(&p), None).unwrap();
     ws.apply(score("plan", "Cypher", NodeKind::Tool, 0.4))
         .unwrap();
     // The graph the user sees no longer matches what the text gives.
@@ -283,4 +283,34 @@ fn the_bundled_example_is_saved_as_a_new_file() {
         SaveErrorKind::Exists
     );
     assert!(!ws.is_dirty());
+}
+
+#[test]
+fn lists_emptied_by_removals_take_new_items_again() {
+    let text = "tools:\n  # only tool\n  - name: t\n\nactions:\n  - name: a\n    tools: [t]\noperators: []\n";
+    let mut ws = Workspace::from_text(Path::new("t.yaml"), text.to_string(), None).unwrap();
+    ws.apply(Edit::RemoveNode {
+        kind: NodeKind::Action,
+        name: "a".into(),
+    })
+    .unwrap();
+    assert_eq!(
+        ws.files()[0].source.text,
+        "tools:\n  # only tool\n\nactions:\noperators: []\n"
+    );
+    ws.apply(Edit::AddAction {
+        name: "b".into(),
+        desc: "B.".into(),
+    })
+    .unwrap();
+    ws.apply(Edit::AddTool {
+        name: "u".into(),
+        desc: "U.".into(),
+        callers: vec![("b".into(), 0.5)],
+    })
+    .unwrap();
+    assert_eq!(
+        ws.files()[0].source.text,
+        "tools:\n  - name: u\n    desc: U.\n  # only tool\n\nactions:\n  - name: b\n    desc: B.\n    tools:\n      - {name: u, score: 0.5}\noperators: []\n"
+    );
 }

@@ -125,7 +125,7 @@ fn set_score(
         {
             Ok(vec![nav.append_item(nav.doc.resolve(list), &item)?])
         }
-        Some((k, v)) if nav.doc.str(v) == Some("") => {
+        Some((k, v)) if nav.is_empty_value(v) => {
             let key_end = nav.doc.node(k).span.end;
             let colon = nav.text[key_end..]
                 .find(':')

@@ -74,6 +74,12 @@ impl<'d, 'a> Nav<'d, 'a> {
             .any(|n| matches!(n.value, Value::Alias(t) if t == id))
     }
 
+    /// An empty value (`key:` with nothing after it).
+    pub fn is_empty_value(&self, id: NodeId) -> bool {
+        let n = self.doc.node(id);
+        n.span.is_empty() && matches!(n.value, Value::Scalar { .. })
+    }
+
     pub fn is_alias(&self, id: NodeId) -> bool {
         matches!(self.doc.node(id).value, Value::Alias(_))
     }
@@ -105,7 +111,12 @@ impl<'d, 'a> Nav<'d, 'a> {
         if node.span.is_empty() {
             let from = self.doc.node(key).span.end;
             let colon = self.text[from..].find(':').map_or(from, |i| from + i + 1);
-            return Splice::insert(colon, format!(" {with}"));
+            let sep = if with.starts_with(['\r', '\n']) {
+                ""
+            } else {
+                " "
+            };
+            return Splice::insert(colon, format!("{sep}{with}"));
         }
         let end = patch::content_end(self.text, &node.span).max(node.span.start);
         Splice::new(node.span.start..end, with)

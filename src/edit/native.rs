@@ -265,7 +265,7 @@ fn add_ref(
         {
             nav.append_item(nav.doc.resolve(list), &item)
         }
-        Some((k, list)) if nav.doc.seq(list).is_none() && nav.doc.str(list) == Some("") => {
+        Some((k, list)) if nav.is_empty_value(list) => {
             Ok(nav.replace_value(k, list, &format!("[{item}]")))
         }
         Some(_) => Err(EditError::Unsupported(format!("`{key}` is not a list"))),
@@ -301,7 +301,7 @@ fn add_declaration(
             desc_text(desc, &format!("{indent}      "), nl)
         );
         return match nav.own_entry(root, list) {
-            Some((k, v)) if nav.doc.str(v) == Some("") => Ok(nav.replace_value(
+            Some((k, v)) if nav.is_empty_value(v) => Ok(nav.replace_value(
                 k,
                 v,
                 &format!(
