@@ -18,7 +18,8 @@ use crate::model::{EdgeKind, Node, NodeKind, Origin, Toolkit};
 use crate::source::patch::Splice;
 use crate::source::{Format, Limits, SourceFile, yaml};
 
-pub use workspace::{Applied, ReapplyReport, SaveError, SaveErrorKind, Workspace};
+pub use graph::removal;
+pub use workspace::{Applied, ReapplyReport, SaveError, SaveErrorKind, Workspace, WsFile};
 
 /// One change to a toolkit.
 #[derive(Debug, Clone, PartialEq)]

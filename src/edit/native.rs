@@ -35,6 +35,11 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
             to_kind,
             score,
         } => {
+            if has_members(tk, *to_kind, to) {
+                return Err(EditError::Unsupported(format!(
+                    "a reference to group `{to}` calls each of its member tools; add edges to them"
+                )));
+            }
             let item = declaration(nav, NodeKind::Action, from)?;
             out.splices
                 .push(add_ref(nav, item, list_key(*to_kind), to, *score)?);
@@ -435,4 +440,12 @@ pub fn current_score(tk: &Toolkit, from: &str, to: &str, to_kind: NodeKind) -> O
     let a = tk.action(from)?;
     let b = tk.find(to_kind, to)?;
     tk.edge(a, b).map(|e| tk.graph[e].score)
+}
+
+/// Whether `name` is a group with member tools.
+fn has_members(tk: &Toolkit, kind: NodeKind, name: &str) -> bool {
+    tk.find(kind, name).is_some_and(|g| {
+        tk.out_edges(g)
+            .any(|(e, _)| tk.graph[e].kind == crate::model::EdgeKind::Has)
+    })
 }

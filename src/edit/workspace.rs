@@ -196,10 +196,10 @@ impl Workspace {
     pub fn apply(&mut self, edit: Edit) -> Result<Applied, EditError> {
         let file = self.target_file(&edit)?;
         let (step, notes) = self.prepare(file, &edit)?;
-        let f = &mut self.files[file];
         let text_changed = !step.forward.is_empty();
-        f.pending.push((step.id, edit.clone()));
-        self.finish(step, true);
+        let id = step.id;
+        self.finish(step, true)?;
+        self.files[file].pending.push((id, edit));
         self.redo.clear();
         Ok(Applied {
             file,
@@ -213,13 +213,13 @@ impl Workspace {
     fn prepare(&mut self, file: usize, edit: &Edit) -> Result<(Step, Vec<String>), EditError> {
         let f = &self.files[file];
         let inverse = edit.inverse(&f.own)?;
-        let mut own = f.own.clone();
-        edit.apply_graph(&mut own)?;
         let patch = edit.patch(&f.source, &f.own)?;
         let offset = bom_len(&f.source.text);
         let (new_text, backward) =
             patch::apply(&f.source.text, &patch.splices, offset).map_err(EditError::Unsupported)?;
         if f.source.text.len() <= VERIFY_EACH_EDIT_BYTES {
+            let mut own = f.own.clone();
+            edit.apply_graph(&mut own)?;
             verify(&f.source, &new_text, &own).map_err(|e| EditError::Unsupported(e.message))?;
         }
         let forward = patch
@@ -240,18 +240,18 @@ impl Workspace {
         Ok((step, patch.notes))
     }
 
-    /// Makes a prepared step (or redoes one): text and both graphs.
-    fn finish(&mut self, step: Step, forward: bool) {
+    /// Makes a prepared step, or redoes or undoes one: the file's graph first (an edit the
+    /// graph refuses changes nothing), then its text and the merged graph.
+    fn finish(&mut self, step: Step, forward: bool) -> Result<(), EditError> {
         let f = &mut self.files[step.file];
         let (splices, edit) = if forward {
             (&step.forward, &step.edit)
         } else {
             (&step.backward, &step.inverse)
         };
-        if let Ok((text, _)) = patch::apply(&f.source.text, splices, 0) {
-            f.source.text = text;
-        }
-        let _ = edit.apply_graph(&mut f.own);
+        let (text, _) = patch::apply(&f.source.text, splices, 0).map_err(EditError::Unsupported)?;
+        edit.apply_graph(&mut f.own)?;
+        f.source.text = text;
         if self.files.len() == 1 {
             if edit.apply_graph(&mut self.toolkit).is_err() {
                 self.rebuild();
@@ -264,30 +264,30 @@ impl Workspace {
         } else {
             self.redo.push(step);
         }
+        Ok(())
     }
 
     /// Undoes the last edit; returns it.
     pub fn undo(&mut self) -> Option<Edit> {
         let step = self.undo.pop()?;
-        let f = &mut self.files[step.file];
-        if f.pending.last().is_some_and(|(id, _)| *id == step.id) {
+        let (file, id) = (step.file, step.id);
+        let (edit, inverse) = (step.edit.clone(), step.inverse.clone());
+        self.finish(step, false).ok()?;
+        let f = &mut self.files[file];
+        if f.pending.last().is_some_and(|(p, _)| *p == id) {
             f.pending.pop();
         } else {
-            f.pending.push((step.id, step.inverse.clone()));
+            f.pending.push((id, inverse));
         }
-        let edit = step.edit.clone();
-        self.finish(step, false);
         Some(edit)
     }
 
     /// Redoes the last undone edit; returns it.
     pub fn redo(&mut self) -> Option<Edit> {
         let step = self.redo.pop()?;
-        self.files[step.file]
-            .pending
-            .push((step.id, step.edit.clone()));
-        let edit = step.edit.clone();
-        self.finish(step, true);
+        let (file, id, edit) = (step.file, step.id, step.edit.clone());
+        self.finish(step, true).ok()?;
+        self.files[file].pending.push((id, edit.clone()));
         Some(edit)
     }
 
@@ -420,10 +420,10 @@ impl Workspace {
         *self = Workspace::from_files(fresh, self.forced);
         for (file, edit) in pending {
             let result = self.prepare(file, &edit).map(|(step, _)| step);
-            match result {
-                Ok(step) => {
-                    self.files[file].pending.push((step.id, edit.clone()));
-                    self.finish(step, true);
+            let id = result.as_ref().map_or(0, |s| s.id);
+            match result.and_then(|step| self.finish(step, true)) {
+                Ok(()) => {
+                    self.files[file].pending.push((id, edit.clone()));
                     report.reapplied.push(edit);
                 }
                 Err(e) => report.dropped.push((edit, e.to_string())),
