@@ -21,7 +21,7 @@ fn edit_verify_save_100k_actions() {
     let mut ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
     let load = t0.elapsed();
     let tk = &ws.toolkit;
-    let e = tk.graph.edge_indices().last().unwrap();
+    let e = tk.graph.edge_indices().next_back().unwrap();
     let (u, v) = tk.graph.edge_endpoints(e).unwrap();
     let edit = Edit::SetScore {
         from: tk.name(u).to_string(),
