@@ -314,3 +314,42 @@ fn lists_emptied_by_removals_take_new_items_again() {
         "tools:\n  - name: u\n    desc: U.\n  # only tool\n\nactions:\n  - name: b\n    desc: B.\n    tools:\n      - {name: u, score: 0.5}\noperators: []\n"
     );
 }
+
+#[test]
+fn group_references_and_operator_leftovers_are_explained() {
+    let text = fs::read_to_string("tests/golden/graph-db.yaml").unwrap();
+    let mut ws = Workspace::from_text(Path::new("g.yaml"), text.clone(), None).unwrap();
+    let err = ws
+        .apply(Edit::AddEdge {
+            from: "query_design".into(),
+            to: "web".into(),
+            to_kind: NodeKind::Group,
+            score: 0.5,
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("member tools"), "{err}");
+    let err = ws
+        .apply(score(
+            "knowledge_retrieval",
+            "browser_read",
+            NodeKind::Tool,
+            0.5,
+        ))
+        .unwrap_err();
+    assert!(err.to_string().contains("group"), "{err}");
+    assert_eq!(ws.files()[0].source.text, text);
+    let applied = ws
+        .apply(Edit::RemoveNode {
+            kind: NodeKind::Action,
+            name: "query_intention".into(),
+        })
+        .unwrap();
+    assert!(
+        applied
+            .notes
+            .iter()
+            .any(|n| n.contains("operator `query` still names query_intention")),
+        "{:?}",
+        applied.notes
+    );
+}

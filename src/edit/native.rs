@@ -421,6 +421,21 @@ fn remove_node(
         out.notes
             .push(format!("the cascade also removed {}", names.join(", ")));
     }
+    for op in &tk.operators {
+        let named: Vec<&str> = op
+            .actions
+            .iter()
+            .filter(|a| gone(NodeKind::Action, a))
+            .map(String::as_str)
+            .collect();
+        if !named.is_empty() {
+            out.notes.push(format!(
+                "operator `{}` still names {} (left as written; lint reports it)",
+                op.name,
+                named.join(", ")
+            ));
+        }
+    }
     Ok(())
 }
 
