@@ -353,3 +353,36 @@ fn group_references_and_operator_leftovers_are_explained() {
         applied.notes
     );
 }
+
+#[test]
+fn non_ascii_text_at_the_end_of_constructs() {
+    let text = "actions:\n  - name: größe\n    desc: Maß é\n    next: [ziel]\n  - name: ziel\n    desc: Ende ü\noperators:\n  - name: ö\n    actions: [größe]\n    hops: 1 # ü";
+    let mut ws = Workspace::from_text(Path::new("u.yaml"), text.to_string(), None).unwrap();
+    ws.apply(Edit::SetThreshold {
+        operator: "ö".into(),
+        value: 0.75,
+    })
+    .unwrap();
+    ws.apply(Edit::AddTool {
+        name: "wérk".into(),
+        desc: "Ünïcode".into(),
+        callers: vec![("ziel".into(), 0.5)],
+    })
+    .unwrap();
+    ws.apply(Edit::RemoveEdge {
+        from: "größe".into(),
+        to: "ziel".into(),
+        to_kind: NodeKind::Action,
+    })
+    .unwrap();
+    ws.apply(Edit::SetDesc {
+        kind: NodeKind::Action,
+        name: "größe".into(),
+        text: "Zwei\nZeilen é\n".into(),
+    })
+    .unwrap();
+    assert_eq!(
+        ws.files()[0].source.text,
+        "actions:\n  - name: größe\n    desc: |\n      Zwei\n      Zeilen é\n    next: []\n  - name: ziel\n    desc: Ende ü\n    tools:\n      - {name: wérk, score: 0.5}\noperators:\n  - name: ö\n    actions: [größe]\n    hops: 1 # ü\n    threshold: 0.75\ntools:\n  - name: wérk\n    desc: Ünïcode"
+    );
+}

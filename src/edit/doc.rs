@@ -246,7 +246,7 @@ impl<'d, 'a> Nav<'d, 'a> {
                     "removing an item that shares its line with another".into(),
                 ));
             }
-            let to = patch::next_line(self.text, end(i).saturating_sub(1).max(start(i)));
+            let to = patch::next_line(self.text, end(i).max(start(i)));
             out.push(Splice::new(from..to, ""));
         }
         Ok(out)

@@ -108,7 +108,7 @@ pub fn content_end(text: &str, span: &Range<usize>) -> usize {
 /// comment on that line). `None` when the node ends the file without a final line break.
 pub fn after_line(text: &str, span: &Range<usize>) -> Option<usize> {
     let end = content_end(text, span);
-    let at = next_line(text, end.saturating_sub(1).max(span.start));
+    let at = next_line(text, end.max(span.start));
     (at <= text.len() && text[..at].ends_with('\n')).then_some(at)
 }
 
