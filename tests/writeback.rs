@@ -386,3 +386,21 @@ fn non_ascii_text_at_the_end_of_constructs() {
         "actions:\n  - name: größe\n    desc: |\n      Zwei\n      Zeilen é\n    next: []\n  - name: ziel\n    desc: Ende ü\n    tools:\n      - {name: wérk, score: 0.5}\noperators:\n  - name: ö\n    actions: [größe]\n    hops: 1 # ü\n    threshold: 0.75\ntools:\n  - name: wérk\n    desc: Ünïcode"
     );
 }
+
+#[test]
+fn folded_keep_and_indicator_blocks_are_replaced_as_blocks() {
+    let text = "actions:\n  - name: a\n    desc: >\n      folded\n      text\n  - name: b\n    desc: |+\n      kept\n\n  - name: c\n    desc: |2\n        indented\n      less\n";
+    let mut ws = Workspace::from_text(Path::new("b.yaml"), text.to_string(), None).unwrap();
+    for name in ["a", "b", "c"] {
+        ws.apply(Edit::SetDesc {
+            kind: NodeKind::Action,
+            name: name.into(),
+            text: format!("New {name}.\nSecond.\n"),
+        })
+        .unwrap();
+    }
+    assert_eq!(
+        ws.files()[0].source.text,
+        "actions:\n  - name: a\n    desc: |\n      New a.\n      Second.\n  - name: b\n    desc: |\n      New b.\n      Second.\n\n  - name: c\n    desc: |\n      New c.\n      Second.\n"
+    );
+}
