@@ -241,3 +241,18 @@ fn c2g_edits() {
         ]
     ));
 }
+
+#[test]
+fn c2g_add_tool_with_callers() {
+    insta::assert_snapshot!(run(
+        C2G,
+        vec![Edit::AddTool {
+            name: "GraphPainter".into(),
+            desc: "Draws the graph.".into(),
+            callers: vec![
+                ("schema_design".into(), 0.7),
+                ("deep_recognition".into(), 1.0)
+            ],
+        }]
+    ));
+}

@@ -52,6 +52,11 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
         Edit::RemoveEdge { from, to, to_kind } if *to_kind != NodeKind::Action => {
             remove_call(nav, tk, from, to, *to_kind, &mut out)?;
         }
+        Edit::AddTool {
+            name,
+            desc,
+            callers,
+        } => add_tool(nav, name, desc, callers, &mut out)?,
         other => {
             return Err(EditError::Unsupported(format!(
                 "{}: in a Chat2Graph config, actions and `Next` edges come from the `toolkit:` chains; edit those in your editor",
@@ -95,35 +100,52 @@ fn set_score(
     to: &str,
     score: f64,
 ) -> Result<Vec<Splice>, EditError> {
-    let value = patch::float(score);
-    let entry = nav.top_list("scores").into_iter().rev().find(|e| {
-        let text = |k: &str| nav.doc.get(*e, k).and_then(|v| nav.doc.str(v));
-        nav.doc.map(*e).is_some() && text("from") == Some(from) && text("to") == Some(to)
-    });
-    if let Some(entry) = entry {
-        return Ok(vec![nav.set_entry(
-            nav.doc.resolve(entry),
-            "score",
-            &value,
-        )?]);
+    set_scores(nav, &[(from, to, score)])
+}
+
+/// Writes several edge scores: existing entries updated in place, new ones added together
+/// (so that a `scores:` list created at the end of the file is created once).
+fn set_scores(nav: &Nav<'_, '_>, edges: &[(&str, &str, f64)]) -> Result<Vec<Splice>, EditError> {
+    let mut out = Vec::new();
+    let mut new_items = Vec::new();
+    for (from, to, score) in edges {
+        let value = patch::float(*score);
+        let entry = nav.top_list("scores").into_iter().rev().find(|e| {
+            let text = |k: &str| nav.doc.get(*e, k).and_then(|v| nav.doc.str(v));
+            nav.doc.map(*e).is_some() && text("from") == Some(from) && text("to") == Some(to)
+        });
+        match entry {
+            Some(entry) => out.push(nav.set_entry(nav.doc.resolve(entry), "score", &value)?),
+            None => new_items.push(format!(
+                "{{from: {}, to: {}, score: {value}}}",
+                name_text(from),
+                name_text(to)
+            )),
+        }
     }
-    let item = format!(
-        "{{from: {}, to: {}, score: {value}}}",
-        name_text(from),
-        name_text(to)
-    );
+    if new_items.is_empty() {
+        return Ok(out);
+    }
     let nl = patch::newline(nav.text);
     let root = nav
         .root()
         .ok_or_else(|| EditError::Unsupported("the file is not a mapping".into()))?;
-    match nav.own_entry(root, "scores") {
+    let block_items = |indent: &str| new_items.join(&format!("{nl}{indent}- "));
+    out.push(match nav.own_entry(root, "scores") {
         Some((_, list))
-            if nav
+            if nav.doc.node(nav.doc.resolve(list)).flow && nav.doc.seq(list).is_some() =>
+        {
+            nav.append_item(nav.doc.resolve(list), &new_items.join(", "))?
+        }
+        Some((_, list)) if nav.doc.seq(list).is_some_and(|s| !s.is_empty()) => {
+            let list = nav.doc.resolve(list);
+            let first = nav
                 .doc
                 .seq(list)
-                .is_some_and(|s| !s.is_empty() || nav.doc.node(list).flow) =>
-        {
-            Ok(vec![nav.append_item(nav.doc.resolve(list), &item)?])
+                .map_or(0, |s| nav.doc.node(s[0]).span.start);
+            let dash = patch::dash_before(nav.text, first)
+                .ok_or_else(|| EditError::Unsupported("list item dash not found".into()))?;
+            nav.append_item(list, &block_items(&patch::indent_at(nav.text, dash)))?
         }
         Some((k, v)) if nav.is_empty_value(v) => {
             let key_end = nav.doc.node(k).span.end;
@@ -131,14 +153,12 @@ fn set_score(
                 .find(':')
                 .map_or(key_end, |i| key_end + i + 1);
             let line_end = patch::line_end(nav.text, colon);
-            Ok(vec![Splice::insert(line_end, format!("{nl}  - {item}"))])
+            Splice::insert(line_end, format!("{nl}  - {}", block_items("  ")))
         }
-        Some(_) => Err(EditError::Unsupported("`scores` is not a list".into())),
-        None => Ok(vec![new_section(
-            nav.text,
-            &format!("scores:{nl}  - {item}"),
-        )]),
-    }
+        Some(_) => return Err(EditError::Unsupported("`scores` is not a list".into())),
+        None => new_section(nav.text, &format!("scores:{nl}  - {}", block_items("  "))),
+    });
+    Ok(out)
 }
 
 /// A new top-level section at the very end of the file, after a blank line.
@@ -222,44 +242,164 @@ fn add_call(
     let tool = nav.decl("tools", to, true).ok_or_else(|| {
         EditError::Unsupported(format!("`{to}` has no `tools:` entry to refer to"))
     })?;
-    let anchor = nav.doc.node(tool).anchor.clone();
-    let at = nav
-        .own_entry(action, "tools")
-        .map_or(nav.doc.node(action).span.end, |(_, v)| {
-            nav.doc.node(v).span.start
-        });
+    let anchor = nav.doc.node(tool).anchor.as_ref().map(|b| b.0.clone());
+    let defined_at = nav.doc.node(tool).span.start;
+    out.splices.push(tool_ref(
+        nav,
+        action,
+        from,
+        to,
+        anchor.as_deref(),
+        defined_at,
+    )?);
+    if score != 1.0 {
+        out.splices.extend(set_score(nav, from, to, score)?);
+    }
+    Ok(())
+}
+
+/// Adds a reference to tool `to` to an action's `tools` list: an alias of its anchor when
+/// the anchor is defined before, else `{name: X}`.
+fn tool_ref(
+    nav: &Nav<'_, '_>,
+    action: NodeId,
+    from: &str,
+    to: &str,
+    anchor: Option<&str>,
+    defined_at: usize,
+) -> Result<Splice, EditError> {
+    let list = nav.own_entry(action, "tools");
+    let at = list.map_or(nav.doc.node(action).span.start, |(_, v)| {
+        nav.doc.node(v).span.start
+    });
     let item = match anchor {
-        Some(b) if nav.doc.node(tool).span.start < at => format!("*{}", b.0),
+        Some(a) if defined_at < at => format!("*{a}"),
         _ => format!("{{name: {}}}", name_text(to)),
     };
     let nl = patch::newline(nav.text);
-    let splice = match nav.own_entry(action, "tools") {
+    match list {
         Some((_, list))
             if nav
                 .doc
                 .seq(list)
                 .is_some_and(|s| !s.is_empty() || nav.doc.node(list).flow) =>
         {
-            nav.append_item(nav.doc.resolve(list), &item)?
+            nav.append_item(nav.doc.resolve(list), &item)
         }
-        Some(_) => {
-            return Err(EditError::Unsupported(format!(
-                "`tools` of `{from}` is not a list"
-            )));
-        }
-        None if nav.doc.node(action).flow => {
-            nav.add_entry(action, "tools", &format!("[{item}]"))?
-        }
+        Some((k, v)) if nav.is_empty_value(v) => Ok(nav.replace_value(k, v, &format!("[{item}]"))),
+        Some(_) => Err(EditError::Unsupported(format!(
+            "`tools` of `{from}` is not a list"
+        ))),
+        None if nav.doc.node(action).flow => nav.add_entry(action, "tools", &format!("[{item}]")),
         None => {
             let indent = format!("{}  ", nav.key_indent(action));
-            nav.add_entry(action, "tools", &format!("{nl}{indent}- {item}"))?
+            nav.add_entry(action, "tools", &format!("{nl}{indent}- {item}"))
         }
-    };
-    out.splices.push(splice);
-    if score != 1.0 {
-        out.splices.extend(set_score(nav, from, to, score)?);
     }
+}
+
+/// A new `tools:` entry (anchored, shaped like the last one) and references to it from its
+/// callers, with their scores. Chat2Graph keeps only tools some chained action calls.
+fn add_tool(
+    nav: &Nav<'_, '_>,
+    name: &str,
+    desc: &str,
+    callers: &[(String, f64)],
+    out: &mut Patch,
+) -> Result<(), EditError> {
+    if callers.is_empty() {
+        return Err(EditError::Unsupported(
+            "in a Chat2Graph config a tool is part of the graph only when an action calls it; name a caller".into(),
+        ));
+    }
+    let list = nav
+        .root()
+        .and_then(|r| nav.doc.get(r, "tools"))
+        .map(|l| nav.doc.resolve(l))
+        .filter(|l| nav.doc.seq(*l).is_some_and(|s| !s.is_empty()) && !nav.doc.node(*l).flow)
+        .ok_or_else(|| {
+            EditError::Unsupported("no block `tools:` list to add the tool to".into())
+        })?;
+    let items = nav.doc.seq(list).unwrap_or_default();
+    let (first, last) = (items[0], items[items.len() - 1]);
+    let anchor = new_anchor(nav, name);
+    let style = nav
+        .doc
+        .get(last, "name")
+        .and_then(|n| match &nav.doc.node(n).value {
+            crate::source::yaml::Value::Scalar { style, .. } => Some(*style),
+            _ => None,
+        })
+        .unwrap_or(Style::Plain);
+    let nl = patch::newline(nav.text);
+    let dash = patch::dash_before(nav.text, nav.doc.node(first).span.start)
+        .ok_or_else(|| EditError::Unsupported("list item dash not found".into()))?;
+    let indent = patch::indent_at(nav.text, dash);
+    let inner = format!("{indent}  ");
+    let desc_text = if desc.contains('\n') {
+        patch::block(desc, &format!("{inner}  "), nl).unwrap_or_else(|| patch::double_quoted(desc))
+    } else {
+        patch::string(desc, style)
+    };
+    let body = format!(
+        "- &{anchor}{nl}{inner}name: {}{nl}{inner}desc: {desc_text}",
+        patch::string(name, style)
+    );
+    let spaced = items.len() > 1 && {
+        let prev = nav.doc.node(items[items.len() - 2]).span.clone();
+        let gap = &nav.text[patch::content_end(nav.text, &prev)..nav.doc.node(last).span.start];
+        gap.contains("\n\n") || gap.contains("\n\r\n")
+    };
+    let mut splice = patch::insert_line_after(nav.text, &nav.doc.node(last).span, &indent, &body);
+    if spaced {
+        splice.with.insert_str(0, nl);
+    }
+    let defined_at = splice.at.start;
+    out.splices.push(splice);
+    let mut scores = Vec::new();
+    for (caller, score) in callers {
+        let action = nav.doc.resolve(declaration(nav, NodeKind::Action, caller)?);
+        out.splices.push(tool_ref(
+            nav,
+            action,
+            caller,
+            name,
+            Some(&anchor),
+            defined_at,
+        )?);
+        if *score != 1.0 {
+            scores.push((caller.as_str(), name, *score));
+        }
+    }
+    out.splices.extend(set_scores(nav, &scores)?);
     Ok(())
+}
+
+/// An anchor name for a new tool that no node uses yet: `<name>_tool`, then numbered.
+fn new_anchor(nav: &Nav<'_, '_>, name: &str) -> String {
+    let base: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let taken = |a: &str| {
+        nav.doc
+            .nodes
+            .iter()
+            .any(|n| n.anchor.as_ref().is_some_and(|b| b.0 == a))
+    };
+    let mut anchor = format!("{base}_tool");
+    let mut n = 2;
+    while taken(&anchor) {
+        anchor = format!("{base}_tool_{n}");
+        n += 1;
+    }
+    anchor
 }
 
 fn remove_call(
