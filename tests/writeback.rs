@@ -404,3 +404,30 @@ fn folded_keep_and_indicator_blocks_are_replaced_as_blocks() {
         "actions:\n  - name: a\n    desc: |\n      New a.\n      Second.\n  - name: b\n    desc: |\n      New b.\n      Second.\n\n  - name: c\n    desc: |\n      New c.\n      Second.\n"
     );
 }
+
+#[test]
+fn edits_go_to_the_file_that_defines_the_construct() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = "actions:\n  - name: a\n    next: [b]\n  - name: b\n";
+    let two = "actions:\n  - name: c\n    next: [{name: d, score: 0.5}]\n  - name: d\noperators:\n  - name: op\n    actions: [c]\n";
+    temp_file(dir.path(), "1.yaml", one);
+    let p2 = temp_file(dir.path(), "2.yaml", two);
+    let mut ws = Workspace::open(&[dir.path().to_path_buf()], None).unwrap();
+    let applied = ws.apply(score("c", "d", NodeKind::Action, 0.25)).unwrap();
+    assert_eq!(applied.path, p2);
+    ws.apply(Edit::SetHops {
+        operator: "op".into(),
+        value: 2,
+    })
+    .unwrap();
+    assert_eq!(ws.dirty_files(), vec![p2.clone()]);
+    ws.save_all().unwrap();
+    assert_eq!(fs::read_to_string(dir.path().join("1.yaml")).unwrap(), one);
+    assert_eq!(
+        fs::read_to_string(&p2).unwrap(),
+        "actions:\n  - name: c\n    next: [{name: d, score: 0.25}]\n  - name: d\noperators:\n  - name: op\n    actions: [c]\n    hops: 2\n"
+    );
+    let a = ws.toolkit.action("c").unwrap();
+    let d = ws.toolkit.action("d").unwrap();
+    assert_eq!(ws.toolkit.get_score(a, d), 0.25);
+}

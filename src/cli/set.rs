@@ -7,6 +7,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::{Subcommand, ValueEnum};
 
@@ -29,6 +30,9 @@ pub struct Args {
     /// Force the input format instead of detecting it.
     #[arg(long, value_enum, global = true)]
     input_format: Option<InputFormat>,
+    /// Print `load_ms`, `edit_ms` and `verify_save_ms` to stderr.
+    #[arg(long, global = true)]
+    timings: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -96,10 +100,14 @@ fn execute(args: &Args) -> Result<(), String> {
         ));
     }
     let forced = args.input_format.map(Format::from);
+    let clock = Instant::now();
     let mut ws =
         Workspace::open(std::slice::from_ref(&args.path), forced).map_err(|e| e.to_string())?;
+    let load = clock.elapsed();
     let edit = build_edit(&args.what, &ws.toolkit)?;
+    let clock = Instant::now();
     let applied = ws.apply(edit).map_err(|e| e.to_string())?;
+    let edit_time = clock.elapsed();
     for note in &applied.notes {
         eprintln!("note: {note}");
     }
@@ -111,7 +119,14 @@ fn execute(args: &Args) -> Result<(), String> {
         print!("{}", ws.diff(applied.file));
         return Ok(());
     }
+    let clock = Instant::now();
     ws.save_all().map_err(|e| e.to_string())?;
+    if args.timings {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        eprintln!("load_ms: {:.1}", ms(load));
+        eprintln!("edit_ms: {:.1}", ms(edit_time));
+        eprintln!("verify_save_ms: {:.1}", ms(clock.elapsed()));
+    }
     Ok(())
 }
 
