@@ -10,6 +10,9 @@ use super::EditError;
 pub struct Nav<'d, 'a> {
     pub text: &'a str,
     pub doc: &'d Doc<'a>,
+    /// The text is one declaration cut out of a large file (see `window`): its root is a
+    /// sequence holding that declaration, whatever list it came from.
+    pub window: bool,
 }
 
 impl<'d, 'a> Nav<'d, 'a> {
@@ -43,7 +46,15 @@ impl<'d, 'a> Nav<'d, 'a> {
 
     /// The declaration called `name` in a top-level list: the first or the last one.
     pub fn decl(&self, list: &str, name: &str, last: bool) -> Option<NodeId> {
-        let items = self.top_list(list);
+        let items = match self.window {
+            true => self
+                .doc
+                .root
+                .and_then(|r| self.doc.seq(r))
+                .map(<[NodeId]>::to_vec)
+                .unwrap_or_default(),
+            false => self.top_list(list),
+        };
         let mut found = items
             .into_iter()
             .filter(|i| self.doc.map(*i).is_some() && self.name_of(*i) == Some(name));

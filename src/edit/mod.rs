@@ -10,6 +10,7 @@ mod c2g;
 mod doc;
 mod graph;
 mod native;
+mod window;
 pub mod workspace;
 
 use std::fmt;
@@ -157,6 +158,7 @@ impl Edit {
         let nav = doc::Nav {
             text: body,
             doc: &doc,
+            window: false,
         };
         match file.format {
             Format::Native => native::patch(&nav, tk, self),

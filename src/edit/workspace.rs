@@ -213,7 +213,14 @@ impl Workspace {
     fn prepare(&mut self, file: usize, edit: &Edit) -> Result<(Step, Vec<String>), EditError> {
         let f = &self.files[file];
         let inverse = edit.inverse(&f.own)?;
-        let patch = edit.patch(&f.source, &f.own)?;
+        // Large files with fresh positions: parse only the edited declaration.
+        let fast = (f.source.text.len() > VERIFY_EACH_EDIT_BYTES && f.pending.is_empty())
+            .then(|| super::window::patch(edit, &f.source, &f.own))
+            .flatten();
+        let patch = match fast {
+            Some(p) => p,
+            None => edit.patch(&f.source, &f.own)?,
+        };
         let offset = bom_len(&f.source.text);
         let (new_text, backward) =
             patch::apply(&f.source.text, &patch.splices, offset).map_err(EditError::Unsupported)?;
