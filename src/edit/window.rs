@@ -102,7 +102,7 @@ mod tests {
     #[test]
     fn the_cut_out_gives_the_same_splices_as_the_full_parse() {
         let mut text = generate(GenOptions {
-            actions: 300,
+            actions: 100,
             tools: None,
             seed: 7,
         });
@@ -112,7 +112,7 @@ mod tests {
         let load = load_text(Path::new("g.yaml"), text, None, &Limits::default()).unwrap();
         let (file, tk) = (load.source, load.toolkit);
         let mut checked = 0;
-        for e in tk.graph.edge_indices().step_by(31) {
+        for e in tk.graph.edge_indices().step_by(9) {
             let (u, v) = tk.graph.edge_endpoints(e).unwrap();
             let (from, to, to_kind) = (tk.name(u).to_string(), tk.name(v).to_string(), tk.kind(v));
             let edits = [
@@ -160,6 +160,6 @@ mod tests {
             let fast = patch(&edit, &file, &tk).expect("operator window");
             assert_eq!(Ok(fast.splices), edit.patch(&file, &tk).map(|p| p.splices));
         }
-        assert!(checked > 60, "only {checked} edits took the fast path");
+        assert!(checked > 40, "only {checked} edits took the fast path");
     }
 }
