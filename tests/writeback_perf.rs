@@ -44,5 +44,7 @@ fn edit_verify_save_100k_actions() {
         (apply + save).as_secs_f64() * 1e3
     );
     let back = Workspace::open(std::slice::from_ref(&path), None).unwrap();
+    let t3 = Instant::now();
     assert_eq!(ws.toolkit.difference(&back.toolkit), None);
+    println!("difference_ms: {:.1}", t3.elapsed().as_secs_f64() * 1e3);
 }

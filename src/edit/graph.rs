@@ -263,3 +263,103 @@ pub fn inverse(tk: &Toolkit, edit: &Edit) -> Result<Edit, EditError> {
         },
     })
 }
+
+/// Whether two toolkits hold the same nodes (with descriptions and properties), edges (with
+/// kinds and scores) and operators: what `Toolkit::difference` compares, in linear time
+/// through the name index, without naming the difference.
+pub fn same_graph(a: &Toolkit, b: &Toolkit) -> bool {
+    if a.graph.node_count() != b.graph.node_count() || a.graph.edge_count() != b.graph.edge_count()
+    {
+        return false;
+    }
+    let counterpart = |ix: NodeIndex| {
+        let n = a.node(ix);
+        b.find(n.kind, &n.name)
+    };
+    let nodes_match = a.graph.node_indices().all(|ix| {
+        counterpart(ix).is_some_and(|o| {
+            let (n, m) = (a.node(ix), b.node(o));
+            n.desc == m.desc && n.meta == m.meta
+        })
+    });
+    let edges_match = nodes_match
+        && a.graph.edge_indices().all(|e| {
+            let Some((u, v)) = a.graph.edge_endpoints(e) else {
+                return false;
+            };
+            let other = counterpart(u)
+                .zip(counterpart(v))
+                .and_then(|(x, y)| b.edge(x, y));
+            other.is_some_and(|f| {
+                let (x, y) = (&a.graph[e], &b.graph[f]);
+                x.kind == y.kind && x.score.to_bits() == y.score.to_bits()
+            })
+        });
+    fn ops(t: &Toolkit) -> Vec<(&str, &Vec<String>, u64, u32)> {
+        let mut v: Vec<_> = t
+            .operators
+            .iter()
+            .map(|o| (o.name.as_str(), &o.actions, o.threshold.to_bits(), o.hops))
+            .collect();
+        v.sort();
+        v
+    }
+    edges_match && ops(a) == ops(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{Limits, load_text};
+    use std::path::Path;
+
+    fn example() -> Toolkit {
+        let text = include_str!("../../tests/golden/graph-db.yaml").to_string();
+        load_text(Path::new("g.yaml"), text, None, &Limits::default())
+            .unwrap()
+            .toolkit
+    }
+
+    #[test]
+    fn same_graph_agrees_with_difference() {
+        let base = example();
+        assert!(same_graph(&base, &example()));
+        let changes: Vec<Box<dyn Fn(&mut Toolkit)>> = vec![
+            Box::new(|t| {
+                let (a, b) = (
+                    t.action("query_design").unwrap(),
+                    t.action("query_execution").unwrap(),
+                );
+                t.set_score(a, b, 0.91);
+            }),
+            Box::new(|t| {
+                let a = t.action("query_design").unwrap();
+                t.node_mut(a).desc.push('!');
+            }),
+            Box::new(|t| {
+                let g = t.find(NodeKind::Tool, "GraphDropper").unwrap();
+                if let Some(m) = t.node_mut(g).meta.as_mut() {
+                    m.enabled = true;
+                }
+            }),
+            Box::new(|t| t.operators[0].hops += 1),
+            Box::new(|t| {
+                let e = t.graph.edge_indices().next().unwrap();
+                t.graph.remove_edge(e);
+            }),
+            Box::new(|t| {
+                let (a, b) = (
+                    t.action("data_import").unwrap(),
+                    t.action("query_design").unwrap(),
+                );
+                t.add_edge(a, b, 1.0, None);
+            }),
+        ];
+        for (i, change) in changes.iter().enumerate() {
+            let mut t = example();
+            change(&mut t);
+            assert!(!same_graph(&base, &t), "change {i} not seen");
+            assert!(base.difference(&t).is_some(), "change {i}");
+        }
+    }
+}
