@@ -324,7 +324,8 @@ mod tests {
     fn same_graph_agrees_with_difference() {
         let base = example();
         assert!(same_graph(&base, &example()));
-        let changes: Vec<Box<dyn Fn(&mut Toolkit)>> = vec![
+        type Change = Box<dyn Fn(&mut Toolkit)>;
+        let changes: Vec<Change> = vec![
             Box::new(|t| {
                 let (a, b) = (
                     t.action("query_design").unwrap(),
