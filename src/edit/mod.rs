@@ -5,6 +5,30 @@
 //!
 //! Edits name nodes by kind and name, never by index, so pending edits can be reapplied
 //! onto a file reloaded from disk.
+//!
+//! How edits are written (SPEC 3.3, and choices where it is silent):
+//! - Text is spliced at parser positions (`source::patch`), not regenerated: bytes outside
+//!   the edited construct never change, and new lines copy their neighbours' indentation,
+//!   dash column, flow/block style and line ending.
+//! - Through an alias the anchored definition is edited and [`Patch::notes`] says so. A bare
+//!   name or alias list item whose score changes becomes `{name: X, score: S}` (that item
+//!   only, comments after it kept). Setting a value it already has writes nothing.
+//! - New references are a bare name at score 1.0, else `{name: X, score: S}`; a missing
+//!   `tools:`/`next:` key is added as a block list (a flow list in a flow mapping).
+//! - Descriptions keep their quoting style when it can hold the text. A block scalar stays a
+//!   block scalar: `|` with the chomping the new text needs (`>` becomes `|`, which keeps
+//!   line breaks exactly); multi-line text replacing a one-line value in a block mapping
+//!   becomes a `|` block. Text a literal block cannot hold exactly is double-quoted.
+//! - Strings are plain only when no YAML 1.1 or 1.2 reader can misread them; floats always
+//!   have a decimal point.
+//! - Chat2Graph configs: scores go to the last matching `scores:` entry, or a new entry (the
+//!   list is created once at the end of the file, after a blank line); threshold and hops go
+//!   to the operator's own mapping (the anchored definition). `Call` edges can be added and
+//!   removed and tools added with callers; actions, `Next` edges and removals are refused
+//!   with a reason, since they come from the `toolkit:` chains.
+//! - Removing a node in a native file removes its declaration, the cascade's declarations
+//!   and every reference to them (whole lines in block lists, with their comma in flow
+//!   lists); operators naming a removed action keep the name (a note says so).
 
 mod c2g;
 mod doc;
