@@ -431,3 +431,23 @@ fn edits_go_to_the_file_that_defines_the_construct() {
     let d = ws.toolkit.action("d").unwrap();
     assert_eq!(ws.toolkit.get_score(a, d), 0.25);
 }
+
+#[test]
+fn saving_refreshes_diagnostics() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = temp_file(dir.path(), "t.yaml", ANCHORED);
+    let mut ws = Workspace::open(std::slice::from_ref(&p), None).unwrap();
+    let before = ws.diagnostics.len();
+    ws.apply(Edit::RemoveNode {
+        kind: NodeKind::Action,
+        name: "plan".into(),
+    })
+    .unwrap();
+    ws.save_all().unwrap();
+    assert!(ws.diagnostics.len() > before, "{:?}", ws.diagnostics);
+    assert!(
+        ws.diagnostics.iter().any(|d| d.message.contains("plan")),
+        "{:?}",
+        ws.diagnostics
+    );
+}

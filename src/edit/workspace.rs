@@ -8,7 +8,7 @@ use crate::diag::Diagnostic;
 use crate::model::Toolkit;
 use crate::source::patch::{self, Splice};
 use crate::source::save::{check_unchanged, write_atomic};
-use crate::source::{self, Format, Limits, LoadError, SourceFile};
+use crate::source::{self, FileLoad, Format, Limits, LoadError, SourceFile};
 
 pub use crate::source::save::{SaveError, SaveErrorKind};
 
@@ -308,7 +308,7 @@ impl Workspace {
     /// Checks that a file's current text loads back into its expected graph.
     pub fn verify(&self, file: usize) -> Result<Toolkit, SaveError> {
         let f = &self.files[file];
-        verify(&f.source, &f.source.text, &f.own)
+        verify(&f.source, &f.source.text, &f.own).map(|load| load.toolkit)
     }
 
     /// Files whose content on disk differs from what was loaded (or last saved).
@@ -337,23 +337,29 @@ impl Workspace {
             if !self.files[i].dirty() || self.files[i].detached {
                 continue;
             }
-            let checked = self.verify(i)?;
+            let f = &self.files[i];
+            let checked = verify(&f.source, &f.source.text, &f.own)?;
             let f = &self.files[i];
             if !overwrite {
                 check_unchanged(&f.source.path, &f.disk)?;
             }
             write_atomic(&f.source.path, &f.source.text)?;
             written.push(f.source.path.clone());
-            self.saved(i, checked);
+            let name = f.source.path.display().to_string();
+            self.saved(i, checked, &name);
         }
         Ok(written)
     }
 
-    fn saved(&mut self, file: usize, checked: Toolkit) {
+    /// Records a written file: its text is the disk text, its graph and diagnostics are
+    /// the ones just verified (fresh positions).
+    fn saved(&mut self, file: usize, checked: FileLoad, old_name: &str) {
+        self.diagnostics.retain(|d| d.file != old_name);
+        self.diagnostics.extend(checked.diagnostics);
         let f = &mut self.files[file];
         f.disk.clone_from(&f.source.text);
         f.pending.clear();
-        f.own = checked;
+        f.own = checked.toolkit;
         if self.files.len() == 1 {
             // Positions only changed; keep the edited graph, refresh origins.
             self.toolkit = self.files[0].own.clone();
@@ -372,12 +378,21 @@ impl Workspace {
                 "the file exists; use overwrite",
             ));
         }
-        let checked = self.verify(file)?;
+        let f = &self.files[file];
+        let old_name = f.source.path.display().to_string();
+        let mut checked = verify(&f.source, &f.source.text, &f.own)?;
+        let new_name = path.display().to_string();
+        for d in &mut checked.diagnostics {
+            d.file.clone_from(&new_name);
+        }
+        for p in &mut checked.toolkit.files {
+            *p = path.to_path_buf();
+        }
         write_atomic(path, &self.files[file].source.text)?;
         let f = &mut self.files[file];
         f.source.path = path.to_path_buf();
         f.detached = false;
-        self.saved(file, checked);
+        self.saved(file, checked, &old_name);
         Ok(())
     }
 
@@ -478,7 +493,7 @@ fn load_file(
 }
 
 /// Loads `new_text` as `file` and compares it with the expected graph.
-fn verify(file: &SourceFile, new_text: &str, expected: &Toolkit) -> Result<Toolkit, SaveError> {
+fn verify(file: &SourceFile, new_text: &str, expected: &Toolkit) -> Result<FileLoad, SaveError> {
     let fail = |m: String| SaveError::new(&file.path, SaveErrorKind::Verify, m);
     let load = source::load_text(
         &file.path,
@@ -488,7 +503,7 @@ fn verify(file: &SourceFile, new_text: &str, expected: &Toolkit) -> Result<Toolk
     )
     .map_err(|e| fail(format!("the new text does not parse: {e}")))?;
     if super::graph::same_graph(expected, &load.toolkit) {
-        return Ok(load.toolkit);
+        return Ok(load);
     }
     let d = expected
         .difference(&load.toolkit)
