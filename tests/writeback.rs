@@ -451,3 +451,67 @@ fn saving_refreshes_diagnostics() {
         ws.diagnostics
     );
 }
+
+/// Every score, operator and description of both examples, each edited alone: each edit
+/// verifies (the workspace re-loads the text) and changes at most the edited lines.
+#[test]
+fn every_construct_of_both_examples_can_be_edited() {
+    for path in [
+        "tests/golden/graph-db.yaml",
+        "tests/golden/chat2graph-mini.yml",
+    ] {
+        let text = fs::read_to_string(path).unwrap();
+        let base = Workspace::from_text(Path::new(path), text.clone(), None).unwrap();
+        let tk = &base.toolkit;
+        let mut edits = Vec::new();
+        for e in tk.graph.edge_indices() {
+            let (u, v) = tk.graph.edge_endpoints(e).unwrap();
+            if tk.kind(u) == NodeKind::Action {
+                edits.push(score(tk.name(u), tk.name(v), tk.kind(v), 0.35));
+            }
+        }
+        for op in &tk.operators {
+            edits.push(Edit::SetThreshold {
+                operator: op.name.clone(),
+                value: 0.45,
+            });
+            edits.push(Edit::SetHops {
+                operator: op.name.clone(),
+                value: 5,
+            });
+        }
+        for ix in tk.graph.node_indices() {
+            let n = tk.node(ix);
+            edits.push(Edit::SetDesc {
+                kind: n.kind,
+                name: n.name.clone(),
+                text: "Two\nlines.\n".into(),
+            });
+        }
+        let mut applied = 0;
+        for edit in edits {
+            let mut ws = base.clone();
+            match ws.apply(edit.clone()) {
+                Ok(_) => applied += 1,
+                Err(e) => {
+                    let group_edge = e.to_string().contains("group");
+                    let implicit = e.to_string().contains("no declaration");
+                    assert!(group_edge || implicit, "{path}: {}: {e}", edit.describe());
+                    continue;
+                }
+            }
+            let after = &ws.files()[0].source.text;
+            let diff = similar::TextDiff::from_lines(text.as_str(), after.as_str());
+            let removed = diff
+                .iter_all_changes()
+                .filter(|c| c.tag() == similar::ChangeTag::Delete)
+                .count();
+            assert!(
+                removed <= 3,
+                "{path}: {} removed {removed} lines",
+                edit.describe()
+            );
+        }
+        assert!(applied > 30, "{path}: only {applied} edits applied");
+    }
+}
