@@ -256,3 +256,20 @@ fn c2g_add_tool_with_callers() {
         }]
     ));
 }
+
+#[test]
+fn c2g_remove_tools() {
+    insta::assert_snapshot!(run(
+        C2G,
+        vec![
+            Edit::RemoveNode {
+                kind: NodeKind::Tool,
+                name: "SchemaGetter".into()
+            },
+            Edit::RemoveNode {
+                kind: NodeKind::Group,
+                name: "BrowserTool".into()
+            },
+        ]
+    ));
+}

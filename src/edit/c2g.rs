@@ -1,8 +1,9 @@
 //! Patching Chat2Graph agentic configs (SPEC 3.2) so that Chat2Graph still loads them:
 //! edge scores go to the top-level `scores:` list, threshold and hops into the operator's
 //! own (usually anchored) mapping, descriptions into the `actions:`/`tools:` entries.
-//! Structural edits beyond `Call` edges (chains, actions, tools) are left to the user's editor:
-//! the graph Chat2Graph builds from chains cannot express them one construct at a time.
+//! `Call` edges and tools can be added and removed; actions and `Next` edges come from the
+//! `toolkit:` chains, whose flattening cannot express them one construct at a time, so those
+//! edits are refused with a reason.
 
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 use crate::source::patch::{self, Splice};
@@ -52,6 +53,7 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
         Edit::RemoveEdge { from, to, to_kind } if *to_kind != NodeKind::Action => {
             remove_call(nav, tk, from, to, *to_kind, &mut out)?;
         }
+        Edit::RemoveNode { kind, name } => remove_tool(nav, tk, *kind, name, &mut out)?,
         Edit::AddTool {
             name,
             desc,
@@ -440,26 +442,90 @@ fn remove_call(
         .map(|(i, _)| i)
         .collect();
     out.splices.extend(nav.remove_items(list, &hits)?);
-    if let Some(scores) = nav
+    out.splices
+        .extend(remove_scores(nav, |f, t| f == from && t == to)?);
+    Ok(())
+}
+
+/// Removes the `scores:` entries whose (from, to) match.
+fn remove_scores(
+    nav: &Nav<'_, '_>,
+    matches: impl Fn(&str, &str) -> bool,
+) -> Result<Vec<Splice>, EditError> {
+    let Some(scores) = nav
         .root()
         .and_then(|r| nav.doc.get(r, "scores"))
         .map(|s| nav.doc.resolve(s))
-    {
-        let stale: Vec<usize> = nav
+    else {
+        return Ok(Vec::new());
+    };
+    let stale: Vec<usize> = nav
+        .doc
+        .seq(scores)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            let text = |k: &str| nav.doc.get(**e, k).and_then(|v| nav.doc.str(v));
+            text("from")
+                .zip(text("to"))
+                .is_some_and(|(f, t)| matches(f, t))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if stale.is_empty() {
+        return Ok(Vec::new());
+    }
+    nav.remove_items(scores, &stale)
+}
+
+/// Removes a tool (or a member-less MCP group) from the graph: every action's reference to
+/// it and its `scores:` entries. Its `tools:` entry stays: Chat2Graph ignores tools that no
+/// chained action calls, and other files of the config may alias it.
+fn remove_tool(
+    nav: &Nav<'_, '_>,
+    tk: &Toolkit,
+    kind: NodeKind,
+    name: &str,
+    out: &mut Patch,
+) -> Result<(), EditError> {
+    let ix = tk
+        .find(kind, name)
+        .ok_or_else(|| EditError::NotFound(format!("{} `{name}`", kind.as_str())))?;
+    let has = tk
+        .out_edges(ix)
+        .chain(tk.in_edges(ix))
+        .any(|(e, _)| tk.graph[e].kind == EdgeKind::Has);
+    if kind == NodeKind::Action || has {
+        return Err(EditError::Unsupported(format!(
+            "in a Chat2Graph config `{name}` is part of the `toolkit:` chains or of an MCP group; edit the config in your editor"
+        )));
+    }
+    let mut lists: Vec<NodeId> = Vec::new();
+    for action in nav.top_list("actions") {
+        let Some(list) = nav.doc.get(action, "tools").map(|l| nav.doc.resolve(l)) else {
+            continue;
+        };
+        if lists.contains(&list) {
+            continue;
+        }
+        lists.push(list);
+        let hits: Vec<usize> = nav
             .doc
-            .seq(scores)
+            .seq(list)
             .unwrap_or_default()
             .iter()
             .enumerate()
-            .filter(|(_, e)| {
-                let text = |k: &str| nav.doc.get(**e, k).and_then(|v| nav.doc.str(v));
-                text("from") == Some(from) && text("to") == Some(to)
-            })
+            .filter(|(_, i)| nav.doc.map(**i).is_some() && nav.name_of(**i) == Some(name))
             .map(|(i, _)| i)
             .collect();
-        if !stale.is_empty() {
-            out.splices.extend(nav.remove_items(scores, &stale)?);
+        if !hits.is_empty() {
+            out.splices.extend(nav.remove_items(list, &hits)?);
         }
     }
+    out.splices.extend(remove_scores(nav, |_, t| t == name)?);
+    out.notes.push(format!(
+        "the `tools:` entry of `{name}` stays; Chat2Graph ignores tools no chained action calls"
+    ));
     Ok(())
 }

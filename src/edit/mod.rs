@@ -24,8 +24,9 @@
 //! - Chat2Graph configs: scores go to the last matching `scores:` entry, or a new entry (the
 //!   list is created once at the end of the file, after a blank line); threshold and hops go
 //!   to the operator's own mapping (the anchored definition). `Call` edges can be added and
-//!   removed and tools added with callers; actions, `Next` edges and removals are refused
-//!   with a reason, since they come from the `toolkit:` chains.
+//!   removed, tools added with callers and removed (their references and scores go; the
+//!   `tools:` entry stays); adding or removing actions and `Next` edges is refused with a
+//!   reason, since those come from the `toolkit:` chains.
 //! - Removing a node in a native file removes its declaration, the cascade's declarations
 //!   and every reference to them (whole lines in block lists, with their comma in flow
 //!   lists); operators naming a removed action keep the name (a note says so).
