@@ -515,3 +515,63 @@ fn every_construct_of_both_examples_can_be_edited() {
         assert!(applied > 30, "{path}: only {applied} edits applied");
     }
 }
+
+/// A file over the per-edit verification size: edits take the one-declaration fast path
+/// while positions are fresh, the full parse after lines moved; the save verifies all.
+#[test]
+fn large_files_edit_fast_and_still_verify() {
+    let text = toolscope::synth::generate(toolscope::synth::GenOptions {
+        actions: 6000,
+        tools: None,
+        seed: 3,
+    });
+    assert!(text.len() > 1 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let p = temp_file(dir.path(), "big.yaml", &text);
+    let mut ws = Workspace::open(std::slice::from_ref(&p), None).unwrap();
+    let edges: Vec<(String, String, NodeKind)> = {
+        let tk = &ws.toolkit;
+        tk.graph
+            .edge_indices()
+            .step_by(997)
+            .filter_map(|e| {
+                let (u, v) = tk.graph.edge_endpoints(e)?;
+                let member = tk
+                    .in_edges(v)
+                    .any(|(f, _)| tk.graph[f].kind == toolscope::model::EdgeKind::Has);
+                (tk.kind(u) == NodeKind::Action && !member)
+                    .then(|| (tk.name(u).to_string(), tk.name(v).to_string(), tk.kind(v)))
+            })
+            .collect()
+    };
+    for (i, (from, to, kind)) in edges.iter().enumerate() {
+        let edit = match i % 4 {
+            // Moves the lines after it: later edits take the full parse.
+            _ if i + 2 == edges.len() => Edit::SetDesc {
+                kind: NodeKind::Action,
+                name: from.clone(),
+                text: "Two\nlines\n".into(),
+            },
+            3 => Edit::RemoveEdge {
+                from: from.clone(),
+                to: to.clone(),
+                to_kind: *kind,
+            },
+            _ => score(from, to, *kind, 0.125 + i as f64 / 100.0),
+        };
+        ws.apply(edit).unwrap();
+    }
+    ws.save_all().unwrap();
+    let back = Workspace::open(std::slice::from_ref(&p), None).unwrap();
+    assert_eq!(ws.toolkit.difference(&back.toolkit), None);
+    let changed =
+        similar::TextDiff::from_lines(text.as_str(), fs::read_to_string(&p).unwrap().as_str())
+            .iter_all_changes()
+            .filter(|c| c.tag() == similar::ChangeTag::Delete)
+            .count();
+    assert!(
+        changed <= edges.len() + 1,
+        "{changed} lines changed for {} edits",
+        edges.len()
+    );
+}

@@ -29,6 +29,8 @@ pub struct WsFile {
     pub own: Toolkit,
     /// Edits made since the last save or load, in order, with their history ids.
     pending: Vec<(u64, Edit)>,
+    /// An edit since the positions were read added or removed lines.
+    shifted: bool,
     /// Not on disk (the bundled example): only `save_as` writes it.
     pub detached: bool,
 }
@@ -214,7 +216,7 @@ impl Workspace {
         let f = &self.files[file];
         let inverse = edit.inverse(&f.own)?;
         // Large files with fresh positions: parse only the edited declaration.
-        let fast = (f.source.text.len() > VERIFY_EACH_EDIT_BYTES && f.pending.is_empty())
+        let fast = (f.source.text.len() > VERIFY_EACH_EDIT_BYTES && !f.shifted)
             .then(|| super::window::patch(edit, &f.source, &f.own))
             .flatten();
         let patch = match fast {
@@ -258,6 +260,13 @@ impl Workspace {
         };
         let (text, _) = patch::apply(&f.source.text, splices, 0).map_err(EditError::Unsupported)?;
         edit.apply_graph(&mut f.own)?;
+        f.shifted |= splices.iter().any(|s| {
+            s.with.contains('\n')
+                || f.source
+                    .text
+                    .get(s.at.clone())
+                    .is_some_and(|o| o.contains('\n'))
+        });
         f.source.text = text;
         if self.files.len() == 1 {
             if edit.apply_graph(&mut self.toolkit).is_err() {
@@ -359,6 +368,7 @@ impl Workspace {
         let f = &mut self.files[file];
         f.disk.clone_from(&f.source.text);
         f.pending.clear();
+        f.shifted = false;
         f.own = checked.toolkit;
         if self.files.len() == 1 {
             // Positions only changed; keep the edited graph, refresh origins.
@@ -487,6 +497,7 @@ fn load_file(
         source: load.source,
         own: load.toolkit,
         pending: Vec::new(),
+        shifted: false,
         detached,
     };
     Ok((file, load.diagnostics))
