@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 
 fn copy(dir: &Path, name: &str) -> PathBuf {
     let from = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("toolkits")
+        .join("tests/golden")
         .join(name);
     let to = dir.join(name);
     fs::copy(from, &to).unwrap();
