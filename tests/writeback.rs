@@ -456,11 +456,15 @@ fn saving_refreshes_diagnostics() {
 /// verifies (the workspace re-loads the text) and changes at most the edited lines.
 #[test]
 fn every_construct_of_both_examples_can_be_edited() {
-    for path in [
+    let paths = [
         "tests/golden/graph-db.yaml",
         "tests/golden/chat2graph-mini.yml",
-    ] {
-        let text = fs::read_to_string(path).unwrap();
+    ];
+    for (path, crlf) in paths.iter().flat_map(|p| [(*p, false), (*p, true)]) {
+        let mut text = fs::read_to_string(path).unwrap();
+        if crlf {
+            text = text.replace('\n', "\r\n");
+        }
         let base = Workspace::from_text(Path::new(path), text.clone(), None).unwrap();
         let tk = &base.toolkit;
         let mut edits = Vec::new();
@@ -501,6 +505,13 @@ fn every_construct_of_both_examples_can_be_edited() {
                 }
             }
             let after = &ws.files()[0].source.text;
+            let bare_lf = after.matches('\n').count() - after.matches("\r\n").count();
+            assert_eq!(
+                bare_lf == 0,
+                crlf,
+                "{path}: {} mixed line endings",
+                edit.describe()
+            );
             let diff = similar::TextDiff::from_lines(text.as_str(), after.as_str());
             let removed = diff
                 .iter_all_changes()
