@@ -1,8 +1,10 @@
 //! Chat2Graph's `ToolkitService.recommend_subgraph`, exactly, and the tool filters stage.
 //!
-//! 1. keep = seeds that are actions; 2. `hops` rounds of following `Next` edges with score
-//! `>= t` from the frontier; 3. every Tool (or member-less group) reached from a kept action
-//! by a `Call` edge with score `>= t`; 4. the induced subgraph without edges below `t`.
+//! 1. keep = seeds that are actions;
+//! 2. `hops` rounds of following `Next` edges with score `>= t` from the frontier;
+//! 3. every Tool (or member-less group) reached from a kept action by a `Call` edge with
+//!    score `>= t`;
+//! 4. the induced subgraph without edges below `t`.
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
@@ -54,9 +56,7 @@ impl Recommendation {
     /// Whether an edge is part of the recommended subgraph.
     pub fn has_edge(&self, tk: &Toolkit, e: EdgeIndex, threshold: f64) -> bool {
         match tk.graph.edge_endpoints(e) {
-            Some((u, v)) => {
-                self.contains(u) && self.contains(v) && tk.graph[e].score >= threshold
-            }
+            Some((u, v)) => self.contains(u) && self.contains(v) && tk.graph[e].score >= threshold,
             None => false,
         }
     }
@@ -178,3 +178,12 @@ pub fn offered_tools(tk: &Toolkit, rec: &Recommendation, filters: &ToolFilters) 
 
 #[cfg(test)]
 mod tests;
+
+pub mod critical;
+pub mod explain;
+
+pub use critical::{Critical, HopCounts, Insight, Step, Sweep};
+pub use explain::{Explanation, FilterNote, PathStep, Reason, explain, explain_with};
+
+#[cfg(test)]
+mod insight_tests;

@@ -1,0 +1,357 @@
+//! Critical values, fewest hops and the threshold sweep.
+//!
+//! For fixed seeds and hops `h`, a node is recommended at threshold `t` exactly when its
+//! **critical value** is `>= t`: for an action, the best over walks of at most `h` `Next`
+//! edges from a seed of the smallest score on the walk (seeds: `+inf`); for a tool (or a
+//! group reached by `Call`), the best over its calling actions of the smaller of the
+//! action's critical value and the `Call` score. A node that no threshold brings in has
+//! `-inf`. The **sweep** is the step function of the recommended counts over the threshold
+//! that these values give.
+//!
+//! Computation: a bounded-hop widest-path dynamic programme, `h` rounds in which only the
+//! nodes whose value rose in the previous round relax their out-edges, over flat arrays
+//! indexed by node index. A NaN score never passes a threshold and counts as `-inf`.
+
+use std::collections::VecDeque;
+
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::NodeIndexable;
+
+use crate::model::{EdgeKind, NodeKind, Toolkit};
+
+/// A score as the threshold comparison sees it: NaN passes no threshold.
+pub(crate) fn passable(score: f64) -> f64 {
+    if score.is_nan() {
+        f64::NEG_INFINITY
+    } else {
+        score
+    }
+}
+
+/// The seeds that count: existing actions, as `recommend` keeps them.
+pub(crate) fn seed_actions(tk: &Toolkit, seeds: &[NodeIndex]) -> Vec<NodeIndex> {
+    let mut out: Vec<NodeIndex> = seeds
+        .iter()
+        .copied()
+        .filter(|&s| tk.graph.contains_node(s) && tk.kind(s) == NodeKind::Action)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Whether `e` is a `Call` edge into a tool-like node (a Tool, or a Group standing in for
+/// its unknown members), the edges step 3 of `recommend` follows.
+pub(crate) fn is_tool_call(tk: &Toolkit, e: EdgeIndex, target: NodeIndex) -> bool {
+    tk.graph[e].kind == EdgeKind::Call
+        && matches!(tk.kind(target), NodeKind::Tool | NodeKind::Group)
+}
+
+/// Critical values of every node for one seed set and hop count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Critical {
+    hops: u32,
+    /// By node index; `-inf`: never recommended; `+inf`: always (seeds).
+    value: Vec<f64>,
+}
+
+impl Critical {
+    /// Computes the critical value of every node for `seeds` and `hops`.
+    pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], hops: u32) -> Critical {
+        let mut value = vec![f64::NEG_INFINITY; tk.graph.node_bound()];
+        let mut frontier: Vec<(NodeIndex, f64)> = Vec::new();
+        for s in seed_actions(tk, seeds) {
+            value[s.index()] = f64::INFINITY;
+            frontier.push((s, f64::INFINITY));
+        }
+        widen_actions(tk, &mut value, frontier, hops);
+        widen_tools(tk, &mut value);
+        Critical { hops, value }
+    }
+
+    /// The hop count these values are for.
+    pub fn hops(&self) -> u32 {
+        self.hops
+    }
+
+    /// The highest threshold at which `ix` is recommended: `None` when no threshold brings
+    /// it in, `Some(+inf)` for seeds.
+    pub fn get(&self, ix: NodeIndex) -> Option<f64> {
+        let v = self.raw(ix);
+        (v > f64::NEG_INFINITY).then_some(v)
+    }
+
+    /// The critical value with `-inf` for "never".
+    pub fn raw(&self, ix: NodeIndex) -> f64 {
+        self.value
+            .get(ix.index())
+            .copied()
+            .unwrap_or(f64::NEG_INFINITY)
+    }
+
+    /// Whether `ix` is recommended at threshold `t` (same answer as `recommend`).
+    pub fn recommended_at(&self, ix: NodeIndex, t: f64) -> bool {
+        self.raw(ix) >= t
+    }
+
+    /// The sweep: recommended counts as a step function of the threshold.
+    pub fn sweep(&self, tk: &Toolkit) -> Sweep {
+        let mut always = (0, 0);
+        let mut finite: Vec<(f64, bool)> = Vec::new();
+        for ix in tk.graph.node_indices() {
+            let v = self.raw(ix);
+            if v == f64::NEG_INFINITY {
+                continue;
+            }
+            let is_action = tk.kind(ix) == NodeKind::Action;
+            if v == f64::INFINITY {
+                bump(&mut always, is_action);
+            } else {
+                finite.push((v, is_action));
+            }
+        }
+        finite.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+        let mut steps: Vec<Step> = Vec::new();
+        let mut counts = always;
+        for (v, is_action) in finite {
+            bump(&mut counts, is_action);
+            match steps.last_mut() {
+                Some(last) if last.threshold == v => {
+                    (last.actions, last.tools) = counts;
+                }
+                _ => steps.push(Step {
+                    threshold: v,
+                    actions: counts.0,
+                    tools: counts.1,
+                }),
+            }
+        }
+        Sweep {
+            hops: self.hops,
+            always,
+            steps,
+        }
+    }
+}
+
+fn bump(counts: &mut (usize, usize), is_action: bool) {
+    if is_action {
+        counts.0 += 1;
+    } else {
+        counts.1 += 1;
+    }
+}
+
+/// `hops` rounds of widest-path relaxation over `Next` edges. Each round relaxes only from
+/// the nodes whose value rose in the previous round, with the value they had then, so a
+/// value never travels more than one edge per round.
+fn widen_actions(tk: &Toolkit, value: &mut [f64], mut frontier: Vec<(NodeIndex, f64)>, hops: u32) {
+    let mut queued = vec![false; value.len()];
+    let mut changed: Vec<NodeIndex> = Vec::new();
+    for _ in 0..hops {
+        if frontier.is_empty() {
+            break;
+        }
+        for &(u, width) in &frontier {
+            for (e, v) in tk.out_edges(u) {
+                let edge = &tk.graph[e];
+                if edge.kind != EdgeKind::Next {
+                    continue;
+                }
+                let cand = width.min(passable(edge.score));
+                if cand > value[v.index()] {
+                    value[v.index()] = cand;
+                    if !queued[v.index()] {
+                        queued[v.index()] = true;
+                        changed.push(v);
+                    }
+                }
+            }
+        }
+        frontier.clear();
+        for v in changed.drain(..) {
+            queued[v.index()] = false;
+            frontier.push((v, value[v.index()]));
+        }
+    }
+}
+
+/// Step 3: a tool's value is the best over reached callers of `min(caller, Call score)`.
+fn widen_tools(tk: &Toolkit, value: &mut [f64]) {
+    for a in tk.graph.node_indices() {
+        let width = value[a.index()];
+        if width == f64::NEG_INFINITY || tk.kind(a) != NodeKind::Action {
+            continue;
+        }
+        for (e, v) in tk.out_edges(a) {
+            if !is_tool_call(tk, e, v) {
+                continue;
+            }
+            let cand = width.min(passable(tk.graph[e].score));
+            if cand > value[v.index()] {
+                value[v.index()] = cand;
+            }
+        }
+    }
+}
+
+/// One step of the sweep: the counts recommended at `threshold` (and at every threshold
+/// down to the next step's).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step {
+    pub threshold: f64,
+    pub actions: usize,
+    pub tools: usize,
+}
+
+/// Recommended counts as an exact step function of the threshold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep {
+    pub hops: u32,
+    /// Counts recommended at every threshold: the seeds (and anything reached only over
+    /// infinite scores).
+    pub always: (usize, usize),
+    /// One step per distinct finite critical value, thresholds descending.
+    pub steps: Vec<Step>,
+}
+
+impl Sweep {
+    /// Recommended (actions, tools) at threshold `t`: the counts of the smallest step
+    /// threshold `>= t`, or [`Sweep::always`] above every step.
+    pub fn counts_at(&self, t: f64) -> (usize, usize) {
+        // Steps descend: the steps with threshold >= t form a prefix.
+        let n = self.steps.partition_point(|s| s.threshold >= t);
+        match n.checked_sub(1).and_then(|i| self.steps.get(i)) {
+            Some(s) => (s.actions, s.tools),
+            None => self.always,
+        }
+    }
+
+    /// The SPEC 5 JSON: `{"hops": h, "steps": [{"threshold", "actions", "tools"}]}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let steps: Vec<serde_json::Value> = self
+            .steps
+            .iter()
+            .map(|s| {
+                serde_json::json!({
+                    "threshold": s.threshold,
+                    "actions": s.actions,
+                    "tools": s.tools,
+                })
+            })
+            .collect();
+        serde_json::json!({ "hops": self.hops, "steps": steps })
+    }
+}
+
+/// Fewest `Next` hops from a seed per node at one threshold (no hop limit).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HopCounts {
+    threshold: f64,
+    /// By node index; `u32::MAX`: not reachable at this threshold.
+    dist: Vec<u32>,
+    /// The edge each node was first reached by (for paths).
+    via: Vec<Option<EdgeIndex>>,
+}
+
+impl HopCounts {
+    /// Breadth-first search from the seeds over `Next` edges with score `>= threshold`;
+    /// a tool needs the hops of its nearest caller whose `Call` edge passes.
+    pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], threshold: f64) -> HopCounts {
+        let bound = tk.graph.node_bound();
+        let mut dist = vec![u32::MAX; bound];
+        let mut via = vec![None; bound];
+        let mut queue = VecDeque::new();
+        for s in seed_actions(tk, seeds) {
+            dist[s.index()] = 0;
+            queue.push_back(s);
+        }
+        while let Some(u) = queue.pop_front() {
+            let d = dist[u.index()];
+            for (e, v) in tk.out_edges(u) {
+                let edge = &tk.graph[e];
+                if edge.kind == EdgeKind::Next
+                    && passable(edge.score) >= threshold
+                    && dist[v.index()] == u32::MAX
+                {
+                    dist[v.index()] = d + 1;
+                    via[v.index()] = Some(e);
+                    queue.push_back(v);
+                }
+            }
+        }
+        let mut hc = HopCounts {
+            threshold,
+            dist,
+            via,
+        };
+        hc.reach_tools(tk);
+        hc
+    }
+
+    fn reach_tools(&mut self, tk: &Toolkit) {
+        for a in tk.graph.node_indices() {
+            let d = self.dist[a.index()];
+            if d == u32::MAX || tk.kind(a) != NodeKind::Action {
+                continue;
+            }
+            for (e, v) in tk.out_edges(a) {
+                if is_tool_call(tk, e, v)
+                    && passable(tk.graph[e].score) >= self.threshold
+                    && d < self.dist[v.index()]
+                {
+                    self.dist[v.index()] = d;
+                    self.via[v.index()] = Some(e);
+                }
+            }
+        }
+    }
+
+    pub fn threshold(&self) -> f64 {
+        self.threshold
+    }
+
+    /// Fewest hops `ix` needs at this threshold; `None`: no number of hops brings it in.
+    pub fn get(&self, ix: NodeIndex) -> Option<u32> {
+        self.dist
+            .get(ix.index())
+            .copied()
+            .filter(|&d| d != u32::MAX)
+    }
+
+    /// A shortest qualifying path from a seed to `ix`, as edges in walking order (for a
+    /// tool, ending with its `Call` edge). Empty for seeds and unreachable nodes.
+    pub fn path(&self, tk: &Toolkit, ix: NodeIndex) -> Vec<EdgeIndex> {
+        let mut path = Vec::new();
+        let mut at = ix;
+        while let Some(e) = self.via.get(at.index()).copied().flatten() {
+            path.push(e);
+            match tk.graph.edge_endpoints(e) {
+                Some((u, _)) => at = u,
+                None => break,
+            }
+            if path.len() > self.via.len() {
+                break;
+            }
+        }
+        path.reverse();
+        path
+    }
+}
+
+/// Critical values at the current hops together with the fewest hops at the current
+/// threshold: what the inspector and the parameter bar show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Insight {
+    pub critical: Critical,
+    pub hops_needed: HopCounts,
+}
+
+impl Insight {
+    pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], params: super::Params) -> Insight {
+        Insight {
+            critical: Critical::compute(tk, seeds, params.hops),
+            hops_needed: HopCounts::compute(tk, seeds, params.threshold),
+        }
+    }
+}
