@@ -1,0 +1,28 @@
+//! `toolscope gen`: a synthetic native toolkit on stdout.
+
+use std::process::ExitCode;
+
+use crate::synth::{GenOptions, generate};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Number of actions.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    actions: u64,
+    /// Number of tools (default: a quarter of the actions).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    tools: Option<u64>,
+    /// Random seed; the same seed gives the same toolkit.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let text = generate(GenOptions {
+        actions: args.actions as usize,
+        tools: args.tools.map(|t| t as usize),
+        seed: args.seed,
+    });
+    print!("{text}");
+    ExitCode::SUCCESS
+}
