@@ -11,6 +11,7 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use serde_json::{Value, json};
 
 use crate::model::{EdgeKind, NodeKind, Operator, ToolMeta, Toolkit};
+use crate::recommend::explain::num;
 use crate::recommend::{Params, Recommendation};
 
 /// A node by kind and name, valid across toolkits. Orders by name, then kind.
@@ -269,7 +270,7 @@ fn operator_text(o: &Operator) -> String {
     format!(
         "[{}] threshold {} hops {}",
         o.actions.join(", "),
-        o.threshold,
+        num(o.threshold),
         o.hops
     )
 }
@@ -352,18 +353,21 @@ impl StructuralDiff {
         out.extend(
             self.edges_added
                 .iter()
-                .map(|s| format!("+ edge {} score {}", s.edge.text(), s.score)),
+                .map(|s| format!("+ edge {} score {}", s.edge.text(), num(s.score))),
         );
         out.extend(
             self.edges_removed
                 .iter()
-                .map(|s| format!("- edge {} score {}", s.edge.text(), s.score)),
+                .map(|s| format!("- edge {} score {}", s.edge.text(), num(s.score))),
         );
-        out.extend(
-            self.scores_changed
-                .iter()
-                .map(|c| format!("~ score {}: {} -> {}", c.edge.text(), c.old, c.new)),
-        );
+        out.extend(self.scores_changed.iter().map(|c| {
+            format!(
+                "~ score {}: {} -> {}",
+                c.edge.text(),
+                num(c.old),
+                num(c.new)
+            )
+        }));
         out.extend(
             self.descriptions_changed
                 .iter()

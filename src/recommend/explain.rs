@@ -294,12 +294,31 @@ fn widest(tk: &Toolkit, seeds: &[NodeIndex], node: NodeIndex) -> f64 {
         .fold(f64::NEG_INFINITY, f64::max)
 }
 
+/// A score or threshold as users write it: at least one decimal (`1.0`, `0.75`).
+pub fn num(x: f64) -> String {
+    let s = format!("{x}");
+    if x.is_finite() && !s.contains('.') && !s.contains('e') {
+        s + ".0"
+    } else {
+        s
+    }
+}
+
 /// A threshold for people: `+inf` as "always".
 fn fmt_threshold(t: f64) -> String {
     if t == f64::INFINITY {
         "always".to_string()
     } else {
-        format!("{t}")
+        num(t)
+    }
+}
+
+/// `1 hop`, `3 hops`.
+fn hops_text(n: usize) -> String {
+    if n == 1 {
+        "1 hop".to_string()
+    } else {
+        format!("{n} hops")
     }
 }
 
@@ -315,13 +334,22 @@ pub fn path_text(tk: &Toolkit, path: &[PathStep]) -> String {
         } else {
             "call "
         };
-        s.push_str(&format!(" -[{kind}{}]-> {}", step.score, tk.name(step.to)));
+        s.push_str(&format!(
+            " -[{kind}{}]-> {}",
+            num(step.score),
+            tk.name(step.to)
+        ));
     }
     s
 }
 
 fn edge_text(tk: &Toolkit, s: &PathStep) -> String {
-    format!("{} -> {} ({})", tk.name(s.from), tk.name(s.to), s.score)
+    format!(
+        "{} -> {} ({})",
+        tk.name(s.from),
+        tk.name(s.to),
+        num(s.score)
+    )
 }
 
 fn next_hops(path: &[PathStep]) -> usize {
@@ -342,7 +370,7 @@ impl Explanation {
             Reason::Seed => out.push(format!("{name} ({kind}) is a seed: always recommended.")),
             Reason::Recommended { path } => {
                 out.push(format!("{name} ({kind}) is recommended at threshold {t}, hops {h}."));
-                out.push(format!("path ({} hops): {}", next_hops(path), path_text(tk, path)));
+                out.push(format!("path ({}): {}", hops_text(next_hops(path)), path_text(tk, path)));
             }
             Reason::GroupNotCalled => out.push(format!(
                 "{name} ({kind}) is never recommended: no action calls the group itself, and a group \
@@ -358,21 +386,22 @@ impl Explanation {
                     names.join(", ")
                 ));
                 match (enter_at, with_more_hops) {
-                    (Some(c), _) => out.push(format!("it would enter at threshold {c} with hops {h}.")),
+                    (Some(c), _) => out.push(format!("it would enter at threshold {} with hops {h}.", num(*c))),
                     (None, Some((c, k))) => out.push(format!(
-                        "hops {h} are too few at any threshold; it would enter at threshold {c} with hops {k}."
+                        "hops {h} are too few at any threshold; it would enter at threshold {} with hops {k}.",
+                        num(*c)
                     )),
                     (None, None) => {}
                 }
-                out.push(format!("path ({} hops): {}", next_hops(path), path_text(tk, path)));
+                out.push(format!("path ({}): {}", hops_text(next_hops(path)), path_text(tk, path)));
             }
             Reason::NeedsHops { hops, path, enter_at } => {
                 out.push(format!(
                     "{name} ({kind}) is not recommended: at threshold {t} it needs {hops} hops (hops is {h})."
                 ));
-                out.push(format!("path ({hops} hops): {}", path_text(tk, path)));
+                out.push(format!("path ({}): {}", hops_text(*hops as usize), path_text(tk, path)));
                 if let Some(c) = enter_at {
-                    out.push(format!("with hops {h} it would enter at threshold {c}."));
+                    out.push(format!("with hops {h} it would enter at threshold {}.", num(*c)));
                 }
             }
         }
