@@ -14,8 +14,9 @@
 
 use std::collections::VecDeque;
 
+use petgraph::Direction;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::NodeIndexable;
+use petgraph::visit::{EdgeRef, NodeIndexable};
 
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 
@@ -43,8 +44,11 @@ pub(crate) fn seed_actions(tk: &Toolkit, seeds: &[NodeIndex]) -> Vec<NodeIndex> 
 /// Whether `e` is a `Call` edge into a tool-like node (a Tool, or a Group standing in for
 /// its unknown members), the edges step 3 of `recommend` follows.
 pub(crate) fn is_tool_call(tk: &Toolkit, e: EdgeIndex, target: NodeIndex) -> bool {
-    tk.graph[e].kind == EdgeKind::Call
-        && matches!(tk.kind(target), NodeKind::Tool | NodeKind::Group)
+    tk.graph[e].kind == EdgeKind::Call && tool_like(tk, target)
+}
+
+fn tool_like(tk: &Toolkit, ix: NodeIndex) -> bool {
+    matches!(tk.kind(ix), NodeKind::Tool | NodeKind::Group)
 }
 
 /// Critical values of every node for one seed set and hop count.
@@ -53,6 +57,8 @@ pub struct Critical {
     hops: u32,
     /// By node index; `-inf`: never recommended; `+inf`: always (seeds).
     value: Vec<f64>,
+    /// The nodes with a value above `-inf`, in the order they were reached.
+    reached: Vec<NodeIndex>,
 }
 
 impl Critical {
@@ -60,13 +66,19 @@ impl Critical {
     pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], hops: u32) -> Critical {
         let mut value = vec![f64::NEG_INFINITY; tk.graph.node_bound()];
         let mut frontier: Vec<(NodeIndex, f64)> = Vec::new();
+        let mut reached = Vec::new();
         for s in seed_actions(tk, seeds) {
             value[s.index()] = f64::INFINITY;
             frontier.push((s, f64::INFINITY));
+            reached.push(s);
         }
-        widen_actions(tk, &mut value, frontier, hops);
-        widen_tools(tk, &mut value);
-        Critical { hops, value }
+        widen_actions(tk, &mut value, &mut reached, frontier, hops);
+        widen_tools(tk, &mut value, &mut reached);
+        Critical {
+            hops,
+            value,
+            reached,
+        }
     }
 
     /// The hop count these values are for.
@@ -98,11 +110,8 @@ impl Critical {
     pub fn sweep(&self, tk: &Toolkit) -> Sweep {
         let mut always = (0, 0);
         let mut finite: Vec<(f64, bool)> = Vec::new();
-        for ix in tk.graph.node_indices() {
+        for &ix in &self.reached {
             let v = self.raw(ix);
-            if v == f64::NEG_INFINITY {
-                continue;
-            }
             let is_action = tk.kind(ix) == NodeKind::Action;
             if v == f64::INFINITY {
                 bump(&mut always, is_action);
@@ -145,7 +154,13 @@ fn bump(counts: &mut (usize, usize), is_action: bool) {
 /// `hops` rounds of widest-path relaxation over `Next` edges. Each round relaxes only from
 /// the nodes whose value rose in the previous round, with the value they had then, so a
 /// value never travels more than one edge per round.
-fn widen_actions(tk: &Toolkit, value: &mut [f64], mut frontier: Vec<(NodeIndex, f64)>, hops: u32) {
+fn widen_actions(
+    tk: &Toolkit,
+    value: &mut [f64],
+    reached: &mut Vec<NodeIndex>,
+    mut frontier: Vec<(NodeIndex, f64)>,
+    hops: u32,
+) {
     let mut queued = vec![false; value.len()];
     let mut changed: Vec<NodeIndex> = Vec::new();
     for _ in 0..hops {
@@ -153,13 +168,16 @@ fn widen_actions(tk: &Toolkit, value: &mut [f64], mut frontier: Vec<(NodeIndex, 
             break;
         }
         for &(u, width) in &frontier {
-            for (e, v) in tk.out_edges(u) {
-                let edge = &tk.graph[e];
+            for e in tk.graph.edges_directed(u, Direction::Outgoing) {
+                let (v, edge) = (e.target(), e.weight());
                 if edge.kind != EdgeKind::Next {
                     continue;
                 }
                 let cand = width.min(passable(edge.score));
                 if cand > value[v.index()] {
+                    if value[v.index()] == f64::NEG_INFINITY {
+                        reached.push(v);
+                    }
                     value[v.index()] = cand;
                     if !queued[v.index()] {
                         queued[v.index()] = true;
@@ -177,18 +195,21 @@ fn widen_actions(tk: &Toolkit, value: &mut [f64], mut frontier: Vec<(NodeIndex, 
 }
 
 /// Step 3: a tool's value is the best over reached callers of `min(caller, Call score)`.
-fn widen_tools(tk: &Toolkit, value: &mut [f64]) {
-    for a in tk.graph.node_indices() {
+fn widen_tools(tk: &Toolkit, value: &mut [f64], reached: &mut Vec<NodeIndex>) {
+    let actions = reached.len();
+    for i in 0..actions {
+        let a = reached[i];
         let width = value[a.index()];
-        if width == f64::NEG_INFINITY || tk.kind(a) != NodeKind::Action {
-            continue;
-        }
-        for (e, v) in tk.out_edges(a) {
-            if !is_tool_call(tk, e, v) {
+        for e in tk.graph.edges_directed(a, Direction::Outgoing) {
+            let v = e.target();
+            if e.weight().kind != EdgeKind::Call || !tool_like(tk, v) {
                 continue;
             }
-            let cand = width.min(passable(tk.graph[e].score));
+            let cand = width.min(passable(e.weight().score));
             if cand > value[v.index()] {
+                if value[v.index()] == f64::NEG_INFINITY {
+                    reached.push(v);
+                }
                 value[v.index()] = cand;
             }
         }
@@ -256,7 +277,8 @@ pub struct HopCounts {
 
 impl HopCounts {
     /// Breadth-first search from the seeds over `Next` edges with score `>= threshold`;
-    /// a tool needs the hops of its nearest caller whose `Call` edge passes.
+    /// a tool needs the hops of its nearest caller whose `Call` edge passes (the search
+    /// visits callers in order of distance, so the first such caller is the nearest).
     pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], threshold: f64) -> HopCounts {
         let bound = tk.graph.node_bound();
         let mut dist = vec![u32::MAX; bound];
@@ -268,42 +290,27 @@ impl HopCounts {
         }
         while let Some(u) = queue.pop_front() {
             let d = dist[u.index()];
-            for (e, v) in tk.out_edges(u) {
-                let edge = &tk.graph[e];
-                if edge.kind == EdgeKind::Next
-                    && passable(edge.score) >= threshold
-                    && dist[v.index()] == u32::MAX
-                {
-                    dist[v.index()] = d + 1;
-                    via[v.index()] = Some(e);
-                    queue.push_back(v);
+            for e in tk.graph.edges_directed(u, Direction::Outgoing) {
+                let v = e.target();
+                let passes = passable(e.weight().score) >= threshold;
+                if dist[v.index()] != u32::MAX || !passes {
+                    continue;
                 }
+                match e.weight().kind {
+                    EdgeKind::Next => {
+                        dist[v.index()] = d + 1;
+                        queue.push_back(v);
+                    }
+                    EdgeKind::Call if tool_like(tk, v) => dist[v.index()] = d,
+                    _ => continue,
+                }
+                via[v.index()] = Some(e.id());
             }
         }
-        let mut hc = HopCounts {
+        HopCounts {
             threshold,
             dist,
             via,
-        };
-        hc.reach_tools(tk);
-        hc
-    }
-
-    fn reach_tools(&mut self, tk: &Toolkit) {
-        for a in tk.graph.node_indices() {
-            let d = self.dist[a.index()];
-            if d == u32::MAX || tk.kind(a) != NodeKind::Action {
-                continue;
-            }
-            for (e, v) in tk.out_edges(a) {
-                if is_tool_call(tk, e, v)
-                    && passable(tk.graph[e].score) >= self.threshold
-                    && d < self.dist[v.index()]
-                {
-                    self.dist[v.index()] = d;
-                    self.via[v.index()] = Some(e);
-                }
-            }
         }
     }
 
