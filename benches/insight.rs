@@ -6,7 +6,7 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use petgraph::stable_graph::NodeIndex;
 use toolscope::model::{Node, NodeKind, Toolkit};
-use toolscope::recommend::{Critical, Insight, Params, explain};
+use toolscope::recommend::{Adjacency, Critical, Insight, Params, explain};
 
 /// A small deterministic generator (xorshift), so runs are comparable.
 struct Rng(u64);
@@ -64,12 +64,21 @@ fn bench(c: &mut Criterion) {
     group.sample_size(20);
     for size in [10_000usize, 100_000] {
         let tk = toolkit(size);
+        group.bench_function(BenchmarkId::new("adjacency", size), |b| {
+            b.iter(|| Adjacency::new(black_box(&tk)))
+        });
+        let adj = Adjacency::new(&tk);
         for n_seeds in [10usize, 1000] {
             let s = seeds(&tk, n_seeds);
             let id = format!("{size}/{n_seeds}seeds");
             group.bench_with_input(BenchmarkId::new("sweep_h3", &id), &s, |b, s| {
                 b.iter(|| Critical::compute(&tk, black_box(s), 3).sweep(&tk))
             });
+            group.bench_with_input(
+                BenchmarkId::new("sweep_h3_kept_adjacency", &id),
+                &s,
+                |b, s| b.iter(|| Critical::compute_in(&tk, &adj, black_box(s), 3).sweep(&tk)),
+            );
             let p = Params {
                 threshold: 0.5,
                 hops: 3,

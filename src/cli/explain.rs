@@ -6,7 +6,7 @@ use clap::ValueEnum;
 
 use super::common::{InputFormat, Inputs, SeedArgs, print_json};
 use crate::model::NodeKind;
-use crate::recommend::{Insight, explain_with};
+use crate::recommend::{Adjacency, Insight, explain_with};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -96,10 +96,11 @@ pub fn run(args: &Args) -> ExitCode {
         eprintln!("error: no node named `{node}`");
         return ExitCode::from(1);
     }
-    let insight = Insight::compute(tk, &query.seeds, query.params);
+    let adj = Adjacency::new(tk);
+    let insight = Insight::compute_in(tk, &adj, &query.seeds, query.params);
     let explanations: Vec<_> = nodes
         .iter()
-        .filter_map(|&ix| explain_with(tk, &query.seeds, query.params, &insight, ix))
+        .filter_map(|&ix| explain_with(tk, &adj, &query.seeds, query.params, &insight, ix))
         .collect();
     match args.format {
         Format::Json => {

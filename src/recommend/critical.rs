@@ -14,9 +14,10 @@
 
 use std::collections::VecDeque;
 
-use petgraph::Direction;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::{EdgeRef, NodeIndexable};
+use petgraph::visit::NodeIndexable;
+
+use super::adjacency::Adjacency;
 
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 
@@ -64,7 +65,12 @@ pub struct Critical {
 impl Critical {
     /// Computes the critical value of every node for `seeds` and `hops`.
     pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], hops: u32) -> Critical {
-        let mut value = vec![f64::NEG_INFINITY; tk.graph.node_bound()];
+        Critical::compute_in(tk, &Adjacency::new(tk), seeds, hops)
+    }
+
+    /// Like [`Critical::compute`], over an [`Adjacency`] built from `tk` and kept.
+    pub fn compute_in(tk: &Toolkit, adj: &Adjacency, seeds: &[NodeIndex], hops: u32) -> Critical {
+        let mut value = vec![f64::NEG_INFINITY; tk.graph.node_bound().max(adj.bound())];
         let mut frontier: Vec<(NodeIndex, f64)> = Vec::new();
         let mut reached = Vec::new();
         for s in seed_actions(tk, seeds) {
@@ -72,8 +78,8 @@ impl Critical {
             frontier.push((s, f64::INFINITY));
             reached.push(s);
         }
-        widen_actions(tk, &mut value, &mut reached, frontier, hops);
-        widen_tools(tk, &mut value, &mut reached);
+        widen_actions(adj, &mut value, &mut reached, frontier, hops);
+        widen_tools(adj, &mut value, &mut reached);
         Critical {
             hops,
             value,
@@ -155,7 +161,7 @@ fn bump(counts: &mut (usize, usize), is_action: bool) {
 /// the nodes whose value rose in the previous round, with the value they had then, so a
 /// value never travels more than one edge per round.
 fn widen_actions(
-    tk: &Toolkit,
+    adj: &Adjacency,
     value: &mut [f64],
     reached: &mut Vec<NodeIndex>,
     mut frontier: Vec<(NodeIndex, f64)>,
@@ -168,12 +174,8 @@ fn widen_actions(
             break;
         }
         for &(u, width) in &frontier {
-            for e in tk.graph.edges_directed(u, Direction::Outgoing) {
-                let (v, edge) = (e.target(), e.weight());
-                if edge.kind != EdgeKind::Next {
-                    continue;
-                }
-                let cand = width.min(passable(edge.score));
+            for (v, score, _) in adj.next.of(u) {
+                let cand = width.min(score);
                 if cand > value[v.index()] {
                     if value[v.index()] == f64::NEG_INFINITY {
                         reached.push(v);
@@ -195,17 +197,13 @@ fn widen_actions(
 }
 
 /// Step 3: a tool's value is the best over reached callers of `min(caller, Call score)`.
-fn widen_tools(tk: &Toolkit, value: &mut [f64], reached: &mut Vec<NodeIndex>) {
+fn widen_tools(adj: &Adjacency, value: &mut [f64], reached: &mut Vec<NodeIndex>) {
     let actions = reached.len();
     for i in 0..actions {
         let a = reached[i];
         let width = value[a.index()];
-        for e in tk.graph.edges_directed(a, Direction::Outgoing) {
-            let v = e.target();
-            if e.weight().kind != EdgeKind::Call || !tool_like(tk, v) {
-                continue;
-            }
-            let cand = width.min(passable(e.weight().score));
+        for (v, score, _) in adj.call.of(a) {
+            let cand = width.min(score);
             if cand > value[v.index()] {
                 if value[v.index()] == f64::NEG_INFINITY {
                     reached.push(v);
@@ -280,7 +278,17 @@ impl HopCounts {
     /// a tool needs the hops of its nearest caller whose `Call` edge passes (the search
     /// visits callers in order of distance, so the first such caller is the nearest).
     pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], threshold: f64) -> HopCounts {
-        let bound = tk.graph.node_bound();
+        HopCounts::compute_in(tk, &Adjacency::new(tk), seeds, threshold)
+    }
+
+    /// Like [`HopCounts::compute`], over an [`Adjacency`] built from `tk` and kept.
+    pub fn compute_in(
+        tk: &Toolkit,
+        adj: &Adjacency,
+        seeds: &[NodeIndex],
+        threshold: f64,
+    ) -> HopCounts {
+        let bound = tk.graph.node_bound().max(adj.bound());
         let mut dist = vec![u32::MAX; bound];
         let mut via = vec![None; bound];
         let mut queue = VecDeque::new();
@@ -290,21 +298,18 @@ impl HopCounts {
         }
         while let Some(u) = queue.pop_front() {
             let d = dist[u.index()];
-            for e in tk.graph.edges_directed(u, Direction::Outgoing) {
-                let v = e.target();
-                let passes = passable(e.weight().score) >= threshold;
-                if dist[v.index()] != u32::MAX || !passes {
-                    continue;
+            for (v, score, e) in adj.next.of(u) {
+                if score >= threshold && dist[v.index()] == u32::MAX {
+                    dist[v.index()] = d + 1;
+                    via[v.index()] = Some(e);
+                    queue.push_back(v);
                 }
-                match e.weight().kind {
-                    EdgeKind::Next => {
-                        dist[v.index()] = d + 1;
-                        queue.push_back(v);
-                    }
-                    EdgeKind::Call if tool_like(tk, v) => dist[v.index()] = d,
-                    _ => continue,
+            }
+            for (v, score, e) in adj.call.of(u) {
+                if score >= threshold && dist[v.index()] == u32::MAX {
+                    dist[v.index()] = d;
+                    via[v.index()] = Some(e);
                 }
-                via[v.index()] = Some(e.id());
             }
         }
         HopCounts {
@@ -356,9 +361,19 @@ pub struct Insight {
 
 impl Insight {
     pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], params: super::Params) -> Insight {
+        Insight::compute_in(tk, &Adjacency::new(tk), seeds, params)
+    }
+
+    /// Like [`Insight::compute`], over an [`Adjacency`] built from `tk` and kept.
+    pub fn compute_in(
+        tk: &Toolkit,
+        adj: &Adjacency,
+        seeds: &[NodeIndex],
+        params: super::Params,
+    ) -> Insight {
         Insight {
-            critical: Critical::compute(tk, seeds, params.hops),
-            hops_needed: HopCounts::compute(tk, seeds, params.threshold),
+            critical: Critical::compute_in(tk, adj, seeds, params.hops),
+            hops_needed: HopCounts::compute_in(tk, adj, seeds, params.threshold),
         }
     }
 }

@@ -14,6 +14,7 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
 
 use super::Params;
+use super::adjacency::Adjacency;
 use super::critical::{HopCounts, Insight, is_tool_call, passable, seed_actions};
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 
@@ -110,14 +111,17 @@ pub fn explain(
     params: Params,
     node: NodeIndex,
 ) -> Option<Explanation> {
-    let insight = Insight::compute(tk, seeds, params);
-    explain_with(tk, seeds, params, &insight, node)
+    let adj = Adjacency::new(tk);
+    let insight = Insight::compute_in(tk, &adj, seeds, params);
+    explain_with(tk, &adj, seeds, params, &insight, node)
 }
 
-/// Like [`explain`], reusing an [`Insight`] computed for the same seeds and parameters
-/// (the TUI keeps one per parameter change).
+/// Like [`explain`], reusing an [`Adjacency`] of `tk` (kept until the graph or a score
+/// changes) and an [`Insight`] computed for the same seeds and parameters (kept until they
+/// change).
 pub fn explain_with(
     tk: &Toolkit,
+    adj: &Adjacency,
     seeds: &[NodeIndex],
     params: Params,
     insight: &Insight,
@@ -127,7 +131,7 @@ pub fn explain_with(
         return None;
     }
     let fewest_hops = insight.hops_needed.get(node);
-    let reason = reason(tk, seeds, params, insight, node);
+    let reason = reason(tk, adj, seeds, params, insight, node);
     let recommended = matches!(reason, Reason::Seed | Reason::Recommended { .. });
     Some(Explanation {
         node,
@@ -145,6 +149,7 @@ pub fn explain_with(
 
 fn reason(
     tk: &Toolkit,
+    adj: &Adjacency,
     seeds: &[NodeIndex],
     params: Params,
     insight: &Insight,
@@ -163,13 +168,14 @@ fn reason(
             path: steps(tk, &hc.path(tk, node)),
             enter_at: insight.critical.get(node),
         },
-        None => left_out(tk, seeds, params, insight, node),
+        None => left_out(tk, adj, seeds, params, insight, node),
     }
 }
 
 /// A node not reachable at the threshold: unreachable, a group nobody calls, or blocked.
 fn left_out(
     tk: &Toolkit,
+    adj: &Adjacency,
     seeds: &[NodeIndex],
     params: Params,
     insight: &Insight,
@@ -180,20 +186,16 @@ fn left_out(
     {
         return Reason::GroupNotCalled;
     }
-    let (width, with_more_hops) = match insight.critical.get(node) {
-        Some(c) => (c, None),
-        None => {
-            let w = widest(tk, seeds, node);
-            if w == f64::NEG_INFINITY {
-                return Reason::Unreachable;
-            }
-            let k = HopCounts::compute(tk, seeds, w)
-                .get(node)
-                .unwrap_or(u32::MAX);
-            (w, Some((w, k)))
-        }
+    let (width, more_hops) = match insight.critical.get(node) {
+        Some(c) => (c, false),
+        None => match widest(tk, adj, seeds, node) {
+            f64::NEG_INFINITY => return Reason::Unreachable,
+            w => (w, true),
+        },
     };
-    let path = steps(tk, &HopCounts::compute(tk, seeds, width).path(tk, node));
+    let at_width = HopCounts::compute_in(tk, adj, seeds, width);
+    let with_more_hops = more_hops.then(|| (width, at_width.get(node).unwrap_or(u32::MAX)));
+    let path = steps(tk, &at_width.path(tk, node));
     let mut blocking: Vec<PathStep> = path
         .iter()
         .copied()
@@ -262,8 +264,8 @@ impl Ord for Width {
 
 /// The best threshold at which `node` is recommended with unlimited hops (`-inf`: never):
 /// a widest-path search from the seeds over `Next` edges, then the node's `Call` edge.
-fn widest(tk: &Toolkit, seeds: &[NodeIndex], node: NodeIndex) -> f64 {
-    let mut best = vec![f64::NEG_INFINITY; tk.graph.node_bound()];
+fn widest(tk: &Toolkit, adj: &Adjacency, seeds: &[NodeIndex], node: NodeIndex) -> f64 {
+    let mut best = vec![f64::NEG_INFINITY; tk.graph.node_bound().max(adj.bound())];
     let mut heap = BinaryHeap::new();
     for s in seed_actions(tk, seeds) {
         best[s.index()] = f64::INFINITY;
@@ -273,12 +275,8 @@ fn widest(tk: &Toolkit, seeds: &[NodeIndex], node: NodeIndex) -> f64 {
         if w < best[u.index()] {
             continue;
         }
-        for (e, v) in tk.out_edges(u) {
-            let edge = &tk.graph[e];
-            if edge.kind != EdgeKind::Next {
-                continue;
-            }
-            let cand = w.min(passable(edge.score));
+        for (v, score, _) in adj.next.of(u) {
+            let cand = w.min(score);
             if cand > best[v.index()] {
                 best[v.index()] = cand;
                 heap.push(Width(cand, v));

@@ -179,9 +179,11 @@ pub fn offered_tools(tk: &Toolkit, rec: &Recommendation, filters: &ToolFilters) 
 #[cfg(test)]
 mod tests;
 
+pub mod adjacency;
 pub mod critical;
 pub mod explain;
 
+pub use adjacency::Adjacency;
 pub use critical::{Critical, HopCounts, Insight, Step, Sweep};
 pub use explain::{Explanation, FilterNote, PathStep, Reason, explain, explain_with};
 
