@@ -1,6 +1,7 @@
 //! `toolscope sweep`: recommended counts as an exact step function of the threshold.
 
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::ValueEnum;
 
@@ -23,13 +24,21 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Print `load_ms` and `sweep_ms` (critical values and sweep) to stderr.
+    #[arg(long)]
+    timings: bool,
+    /// Compute the sweep N times after one load; `sweep_ms` is the median.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
 }
 
 pub fn run(args: &Args) -> ExitCode {
+    let started = Instant::now();
     let loaded = match args.inputs.load() {
         Ok(l) => l,
         Err(code) => return code,
     };
+    let load_ms = started.elapsed().as_secs_f64() * 1000.0;
     let tk = &loaded.toolkit;
     if !args.seeds.any() {
         eprintln!("error: give seeds with --seeds a,b, --seed NAME or --operator NAME");
@@ -42,7 +51,21 @@ pub fn run(args: &Args) -> ExitCode {
         Ok(q) => q,
         Err(code) => return code,
     };
-    let sweep = Critical::compute(tk, &query.seeds, query.params.hops).sweep(tk);
+    let mut times = Vec::with_capacity(args.repeat as usize);
+    let mut sweep = None;
+    for _ in 0..args.repeat {
+        let t0 = Instant::now();
+        sweep = Some(Critical::compute(tk, &query.seeds, query.params.hops).sweep(tk));
+        times.push(t0.elapsed().as_secs_f64() * 1000.0);
+    }
+    let Some(sweep) = sweep else {
+        return ExitCode::from(1);
+    };
+    if args.timings {
+        times.sort_by(f64::total_cmp);
+        eprintln!("load_ms: {load_ms:.3}");
+        eprintln!("sweep_ms: {:.3}", times[times.len() / 2]);
+    }
     match args.format {
         Format::Json => print_json(&sweep.to_json()),
         Format::Text => print!("{}", text(&sweep, &query.seed_names)),

@@ -246,6 +246,30 @@ impl Sweep {
         }
     }
 
+    /// Counts sampled at `n` evenly spaced thresholds from `lo` to `hi` (both included), for
+    /// a chart with one column per sample: `(threshold, actions, tools)`.
+    pub fn samples(&self, lo: f64, hi: f64, n: usize) -> Vec<(f64, usize, usize)> {
+        (0..n)
+            .map(|i| {
+                let t = if n <= 1 {
+                    lo
+                } else {
+                    lo + (hi - lo) * i as f64 / (n - 1) as f64
+                };
+                let (a, tools) = self.counts_at(t);
+                (t, a, tools)
+            })
+            .collect()
+    }
+
+    /// The largest count of recommended nodes (actions plus tools) at any threshold, to scale
+    /// a chart.
+    pub fn max_total(&self) -> usize {
+        self.steps
+            .last()
+            .map_or(self.always.0 + self.always.1, |s| s.actions + s.tools)
+    }
+
     /// The SPEC 5 JSON: `{"hops": h, "steps": [{"threshold", "actions", "tools"}]}`.
     pub fn to_json(&self) -> serde_json::Value {
         let steps: Vec<serde_json::Value> = self

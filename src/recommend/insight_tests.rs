@@ -151,6 +151,11 @@ proptest! {
                 }
                 prop_assert_eq!(sweep.counts_at(t), (r.actions.len(), r.tools.len()), "t {} h {}", t, h);
             }
+            for (t, a, tools) in sweep.samples(-0.5, 1.5, 9) {
+                let r = rec(&tk, &seeds, t, h);
+                prop_assert_eq!((a, tools), (r.actions.len(), r.tools.len()), "sample at {}", t);
+                prop_assert!(a + tools <= sweep.max_total());
+            }
             let top = rec(&tk, &seeds, 1e9, h);
             prop_assert_eq!(sweep.always, (top.actions.len(), top.tools.len()));
         }
