@@ -6,8 +6,9 @@
 //! One sequential pass over the edges builds these arrays, after which every search reads
 //! contiguous memory. Build one per graph and scores (the TUI keeps it until an edit).
 
+use petgraph::Direction;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::NodeIndexable;
+use petgraph::visit::{EdgeRef, NodeIndexable};
 
 use super::critical::passable;
 use crate::model::{EdgeKind, NodeKind, Toolkit};
@@ -78,6 +79,10 @@ pub struct Adjacency {
 impl Adjacency {
     pub fn new(tk: &Toolkit) -> Adjacency {
         let bound = tk.graph.node_bound();
+        let mut tools = vec![false; bound];
+        for ix in tk.graph.node_indices() {
+            tools[ix.index()] = tool_like(tk, ix);
+        }
         let (mut next, mut call) = (Vec::new(), Vec::new());
         for e in tk.graph.edge_indices() {
             let Some((u, v)) = tk.graph.edge_endpoints(e) else {
@@ -92,9 +97,7 @@ impl Adjacency {
             );
             match edge.kind {
                 EdgeKind::Next => next.push(row),
-                EdgeKind::Call if matches!(tk.kind(v), NodeKind::Tool | NodeKind::Group) => {
-                    call.push(row)
-                }
+                EdgeKind::Call if tools[v.index()] => call.push(row),
                 _ => {}
             }
         }
@@ -109,4 +112,61 @@ impl Adjacency {
     pub fn bound(&self) -> usize {
         self.bound
     }
+}
+
+/// The out-edges the searches follow: read from petgraph directly (no set-up, best when
+/// the search stays near the seeds) or from a kept [`Adjacency`] (best for searches over
+/// most of a large graph).
+pub trait OutEdges {
+    /// An upper bound of the node indices.
+    fn bound(&self) -> usize;
+    /// Calls `f(target, passable score, edge)` for each `Next` edge out of `u`.
+    fn for_next(&self, u: NodeIndex, f: impl FnMut(NodeIndex, f64, EdgeIndex));
+    /// Calls `f(target, passable score, edge)` for each `Call` edge out of `u` into a tool
+    /// or group.
+    fn for_calls(&self, u: NodeIndex, f: impl FnMut(NodeIndex, f64, EdgeIndex));
+}
+
+impl OutEdges for Adjacency {
+    fn bound(&self) -> usize {
+        self.bound
+    }
+
+    fn for_next(&self, u: NodeIndex, mut f: impl FnMut(NodeIndex, f64, EdgeIndex)) {
+        for (v, s, e) in self.next.of(u) {
+            f(v, s, e);
+        }
+    }
+
+    fn for_calls(&self, u: NodeIndex, mut f: impl FnMut(NodeIndex, f64, EdgeIndex)) {
+        for (v, s, e) in self.call.of(u) {
+            f(v, s, e);
+        }
+    }
+}
+
+impl OutEdges for Toolkit {
+    fn bound(&self) -> usize {
+        self.graph.node_bound()
+    }
+
+    fn for_next(&self, u: NodeIndex, mut f: impl FnMut(NodeIndex, f64, EdgeIndex)) {
+        for e in self.graph.edges_directed(u, Direction::Outgoing) {
+            if e.weight().kind == EdgeKind::Next {
+                f(e.target(), passable(e.weight().score), e.id());
+            }
+        }
+    }
+
+    fn for_calls(&self, u: NodeIndex, mut f: impl FnMut(NodeIndex, f64, EdgeIndex)) {
+        for e in self.graph.edges_directed(u, Direction::Outgoing) {
+            if e.weight().kind == EdgeKind::Call && tool_like(self, e.target()) {
+                f(e.target(), passable(e.weight().score), e.id());
+            }
+        }
+    }
+}
+
+fn tool_like(tk: &Toolkit, ix: NodeIndex) -> bool {
+    matches!(tk.kind(ix), NodeKind::Tool | NodeKind::Group)
 }

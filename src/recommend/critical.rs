@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
 
-use super::adjacency::Adjacency;
+use super::adjacency::OutEdges;
 
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 
@@ -65,12 +65,13 @@ pub struct Critical {
 impl Critical {
     /// Computes the critical value of every node for `seeds` and `hops`.
     pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], hops: u32) -> Critical {
-        Critical::compute_in(tk, &Adjacency::new(tk), seeds, hops)
+        Critical::compute_in(tk, tk, seeds, hops)
     }
 
-    /// Like [`Critical::compute`], over an [`Adjacency`] built from `tk` and kept.
-    pub fn compute_in(tk: &Toolkit, adj: &Adjacency, seeds: &[NodeIndex], hops: u32) -> Critical {
-        let mut value = vec![f64::NEG_INFINITY; tk.graph.node_bound().max(adj.bound())];
+    /// Like [`Critical::compute`], over the out-edges of `g`: `tk` itself, or an
+    /// [`Adjacency`](super::Adjacency) built from it and kept.
+    pub fn compute_in(tk: &Toolkit, g: &impl OutEdges, seeds: &[NodeIndex], hops: u32) -> Critical {
+        let mut value = vec![f64::NEG_INFINITY; tk.graph.node_bound().max(g.bound())];
         let mut frontier: Vec<(NodeIndex, f64)> = Vec::new();
         let mut reached = Vec::new();
         for s in seed_actions(tk, seeds) {
@@ -78,8 +79,8 @@ impl Critical {
             frontier.push((s, f64::INFINITY));
             reached.push(s);
         }
-        widen_actions(adj, &mut value, &mut reached, frontier, hops);
-        widen_tools(adj, &mut value, &mut reached);
+        widen_actions(g, &mut value, &mut reached, frontier, hops);
+        widen_tools(g, &mut value, &mut reached);
         Critical {
             hops,
             value,
@@ -161,7 +162,7 @@ fn bump(counts: &mut (usize, usize), is_action: bool) {
 /// the nodes whose value rose in the previous round, with the value they had then, so a
 /// value never travels more than one edge per round.
 fn widen_actions(
-    adj: &Adjacency,
+    g: &impl OutEdges,
     value: &mut [f64],
     reached: &mut Vec<NodeIndex>,
     mut frontier: Vec<(NodeIndex, f64)>,
@@ -174,7 +175,7 @@ fn widen_actions(
             break;
         }
         for &(u, width) in &frontier {
-            for (v, score, _) in adj.next.of(u) {
+            g.for_next(u, |v, score, _| {
                 let cand = width.min(score);
                 if cand > value[v.index()] {
                     if value[v.index()] == f64::NEG_INFINITY {
@@ -186,7 +187,7 @@ fn widen_actions(
                         changed.push(v);
                     }
                 }
-            }
+            });
         }
         frontier.clear();
         for v in changed.drain(..) {
@@ -197,12 +198,12 @@ fn widen_actions(
 }
 
 /// Step 3: a tool's value is the best over reached callers of `min(caller, Call score)`.
-fn widen_tools(adj: &Adjacency, value: &mut [f64], reached: &mut Vec<NodeIndex>) {
+fn widen_tools(g: &impl OutEdges, value: &mut [f64], reached: &mut Vec<NodeIndex>) {
     let actions = reached.len();
     for i in 0..actions {
         let a = reached[i];
         let width = value[a.index()];
-        for (v, score, _) in adj.call.of(a) {
+        g.for_calls(a, |v, score, _| {
             let cand = width.min(score);
             if cand > value[v.index()] {
                 if value[v.index()] == f64::NEG_INFINITY {
@@ -210,7 +211,7 @@ fn widen_tools(adj: &Adjacency, value: &mut [f64], reached: &mut Vec<NodeIndex>)
                 }
                 value[v.index()] = cand;
             }
-        }
+        });
     }
 }
 
@@ -302,17 +303,18 @@ impl HopCounts {
     /// a tool needs the hops of its nearest caller whose `Call` edge passes (the search
     /// visits callers in order of distance, so the first such caller is the nearest).
     pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], threshold: f64) -> HopCounts {
-        HopCounts::compute_in(tk, &Adjacency::new(tk), seeds, threshold)
+        HopCounts::compute_in(tk, tk, seeds, threshold)
     }
 
-    /// Like [`HopCounts::compute`], over an [`Adjacency`] built from `tk` and kept.
+    /// Like [`HopCounts::compute`], over the out-edges of `g`: `tk` itself, or an
+    /// [`Adjacency`](super::Adjacency) built from it and kept.
     pub fn compute_in(
         tk: &Toolkit,
-        adj: &Adjacency,
+        g: &impl OutEdges,
         seeds: &[NodeIndex],
         threshold: f64,
     ) -> HopCounts {
-        let bound = tk.graph.node_bound().max(adj.bound());
+        let bound = tk.graph.node_bound().max(g.bound());
         let mut dist = vec![u32::MAX; bound];
         let mut via = vec![None; bound];
         let mut queue = VecDeque::new();
@@ -322,19 +324,19 @@ impl HopCounts {
         }
         while let Some(u) = queue.pop_front() {
             let d = dist[u.index()];
-            for (v, score, e) in adj.next.of(u) {
+            g.for_next(u, |v, score, e| {
                 if score >= threshold && dist[v.index()] == u32::MAX {
                     dist[v.index()] = d + 1;
                     via[v.index()] = Some(e);
                     queue.push_back(v);
                 }
-            }
-            for (v, score, e) in adj.call.of(u) {
+            });
+            g.for_calls(u, |v, score, e| {
                 if score >= threshold && dist[v.index()] == u32::MAX {
                     dist[v.index()] = d;
                     via[v.index()] = Some(e);
                 }
-            }
+            });
         }
         HopCounts {
             threshold,
@@ -385,19 +387,20 @@ pub struct Insight {
 
 impl Insight {
     pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], params: super::Params) -> Insight {
-        Insight::compute_in(tk, &Adjacency::new(tk), seeds, params)
+        Insight::compute_in(tk, tk, seeds, params)
     }
 
-    /// Like [`Insight::compute`], over an [`Adjacency`] built from `tk` and kept.
+    /// Like [`Insight::compute`], over the out-edges of `g`: `tk` itself, or an
+    /// [`Adjacency`](super::Adjacency) built from it and kept.
     pub fn compute_in(
         tk: &Toolkit,
-        adj: &Adjacency,
+        g: &impl OutEdges,
         seeds: &[NodeIndex],
         params: super::Params,
     ) -> Insight {
         Insight {
-            critical: Critical::compute_in(tk, adj, seeds, params.hops),
-            hops_needed: HopCounts::compute_in(tk, adj, seeds, params.threshold),
+            critical: Critical::compute_in(tk, g, seeds, params.hops),
+            hops_needed: HopCounts::compute_in(tk, g, seeds, params.threshold),
         }
     }
 }

@@ -14,7 +14,7 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
 
 use super::Params;
-use super::adjacency::Adjacency;
+use super::adjacency::OutEdges;
 use super::critical::{HopCounts, Insight, is_tool_call, passable, seed_actions};
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 
@@ -111,17 +111,16 @@ pub fn explain(
     params: Params,
     node: NodeIndex,
 ) -> Option<Explanation> {
-    let adj = Adjacency::new(tk);
-    let insight = Insight::compute_in(tk, &adj, seeds, params);
-    explain_with(tk, &adj, seeds, params, &insight, node)
+    let insight = Insight::compute(tk, seeds, params);
+    explain_with(tk, tk, seeds, params, &insight, node)
 }
 
-/// Like [`explain`], reusing an [`Adjacency`] of `tk` (kept until the graph or a score
-/// changes) and an [`Insight`] computed for the same seeds and parameters (kept until they
-/// change).
+/// Like [`explain`], over the out-edges of `g` (`tk` itself, or an
+/// [`Adjacency`](super::Adjacency) of it kept until the graph or a score changes), reusing
+/// an [`Insight`] computed for the same seeds and parameters (kept until they change).
 pub fn explain_with(
     tk: &Toolkit,
-    adj: &Adjacency,
+    g: &impl OutEdges,
     seeds: &[NodeIndex],
     params: Params,
     insight: &Insight,
@@ -131,7 +130,7 @@ pub fn explain_with(
         return None;
     }
     let fewest_hops = insight.hops_needed.get(node);
-    let reason = reason(tk, adj, seeds, params, insight, node);
+    let reason = reason(tk, g, seeds, params, insight, node);
     let recommended = matches!(reason, Reason::Seed | Reason::Recommended { .. });
     Some(Explanation {
         node,
@@ -149,7 +148,7 @@ pub fn explain_with(
 
 fn reason(
     tk: &Toolkit,
-    adj: &Adjacency,
+    g: &impl OutEdges,
     seeds: &[NodeIndex],
     params: Params,
     insight: &Insight,
@@ -168,14 +167,14 @@ fn reason(
             path: steps(tk, &hc.path(tk, node)),
             enter_at: insight.critical.get(node),
         },
-        None => left_out(tk, adj, seeds, params, insight, node),
+        None => left_out(tk, g, seeds, params, insight, node),
     }
 }
 
 /// A node not reachable at the threshold: unreachable, a group nobody calls, or blocked.
 fn left_out(
     tk: &Toolkit,
-    adj: &Adjacency,
+    g: &impl OutEdges,
     seeds: &[NodeIndex],
     params: Params,
     insight: &Insight,
@@ -188,12 +187,12 @@ fn left_out(
     }
     let (width, more_hops) = match insight.critical.get(node) {
         Some(c) => (c, false),
-        None => match widest(tk, adj, seeds, node) {
+        None => match widest(tk, g, seeds, node) {
             f64::NEG_INFINITY => return Reason::Unreachable,
             w => (w, true),
         },
     };
-    let at_width = HopCounts::compute_in(tk, adj, seeds, width);
+    let at_width = HopCounts::compute_in(tk, g, seeds, width);
     let with_more_hops = more_hops.then(|| (width, at_width.get(node).unwrap_or(u32::MAX)));
     let path = steps(tk, &at_width.path(tk, node));
     let mut blocking: Vec<PathStep> = path
@@ -264,8 +263,8 @@ impl Ord for Width {
 
 /// The best threshold at which `node` is recommended with unlimited hops (`-inf`: never):
 /// a widest-path search from the seeds over `Next` edges, then the node's `Call` edge.
-fn widest(tk: &Toolkit, adj: &Adjacency, seeds: &[NodeIndex], node: NodeIndex) -> f64 {
-    let mut best = vec![f64::NEG_INFINITY; tk.graph.node_bound().max(adj.bound())];
+fn widest(tk: &Toolkit, g: &impl OutEdges, seeds: &[NodeIndex], node: NodeIndex) -> f64 {
+    let mut best = vec![f64::NEG_INFINITY; tk.graph.node_bound().max(g.bound())];
     let mut heap = BinaryHeap::new();
     for s in seed_actions(tk, seeds) {
         best[s.index()] = f64::INFINITY;
@@ -275,13 +274,13 @@ fn widest(tk: &Toolkit, adj: &Adjacency, seeds: &[NodeIndex], node: NodeIndex) -
         if w < best[u.index()] {
             continue;
         }
-        for (v, score, _) in adj.next.of(u) {
+        g.for_next(u, |v, score, _| {
             let cand = w.min(score);
             if cand > best[v.index()] {
                 best[v.index()] = cand;
                 heap.push(Width(cand, v));
             }
-        }
+        });
     }
     if tk.kind(node) == NodeKind::Action {
         return best[node.index()];

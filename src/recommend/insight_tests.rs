@@ -137,6 +137,11 @@ proptest! {
         for h in 0..=4 {
             let crit = Critical::compute(&tk, &seeds, h);
             let sweep = crit.sweep(&tk);
+            let flat = Critical::compute_in(&tk, &Adjacency::new(&tk), &seeds, h);
+            prop_assert_eq!(flat.sweep(&tk), sweep.clone(), "same sweep over flat rows");
+            for ix in tk.graph.node_indices() {
+                prop_assert_eq!(flat.get(ix), crit.get(ix));
+            }
             for w in sweep.steps.windows(2) {
                 prop_assert!(w[0].threshold > w[1].threshold, "steps descend strictly");
             }
@@ -167,8 +172,10 @@ proptest! {
         let ts = thresholds(&tk);
         let t = ts[ti % ts.len()];
         let hc = HopCounts::compute(&tk, &seeds, t);
+        let flat = HopCounts::compute_in(&tk, &Adjacency::new(&tk), &seeds, t);
         for ix in tk.graph.node_indices() {
             prop_assert_eq!(hc.get(ix), fewest(&tk, &seeds, ix, t), "node {}", tk.name(ix));
+            prop_assert_eq!(flat.get(ix), hc.get(ix));
         }
     }
 
@@ -180,10 +187,14 @@ proptest! {
         let params = Params { threshold: t, hops: h };
         let r = recommend(&tk, &seeds, params);
         let before = r.clone();
+        let adj = Adjacency::new(&tk);
+        let insight = Insight::compute_in(&tk, &adj, &seeds, params);
         for ix in tk.graph.node_indices() {
             let ex = explain(&tk, &seeds, params, ix).expect("node exists");
             prop_assert_eq!(ex.is_recommended(), r.contains(ix), "node {}", tk.name(ix));
             check_reason(&tk, &seeds, params, ix, &ex)?;
+            let flat = explain_with(&tk, &adj, &seeds, params, &insight, ix).expect("node exists");
+            check_reason(&tk, &seeds, params, ix, &flat)?;
         }
         prop_assert_eq!(recommend(&tk, &seeds, params), before, "explain changes nothing");
     }

@@ -183,7 +183,7 @@ pub mod adjacency;
 pub mod critical;
 pub mod explain;
 
-pub use adjacency::Adjacency;
+pub use adjacency::{Adjacency, OutEdges};
 pub use critical::{Critical, HopCounts, Insight, Step, Sweep};
 pub use explain::{Explanation, FilterNote, PathStep, Reason, explain, explain_with};
 
