@@ -6,7 +6,7 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use petgraph::stable_graph::NodeIndex;
 use toolscope::model::{Node, NodeKind, Toolkit};
-use toolscope::recommend::{Adjacency, Critical, Insight, Params, explain};
+use toolscope::recommend::{Adjacency, Critical, Insight, Params, explain, explain_with};
 
 /// A small deterministic generator (xorshift), so runs are comparable.
 struct Rng(u64);
@@ -86,6 +86,11 @@ fn bench(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new("insight_h3_t0.5", &id), &s, |b, s| {
                 b.iter(|| Insight::compute(&tk, black_box(s), p))
             });
+            group.bench_with_input(
+                BenchmarkId::new("insight_h3_t0.5_kept_adjacency", &id),
+                &s,
+                |b, s| b.iter(|| Insight::compute_in(&tk, &adj, black_box(s), p)),
+            );
         }
         let s = seeds(&tk, 10);
         let far = tk
@@ -97,6 +102,10 @@ fn bench(c: &mut Criterion) {
         };
         group.bench_function(BenchmarkId::new("explain_far_node", size), |b| {
             b.iter(|| explain(&tk, black_box(&s), p, far))
+        });
+        let insight = Insight::compute_in(&tk, &adj, &s, p);
+        group.bench_function(BenchmarkId::new("explain_far_node_kept", size), |b| {
+            b.iter(|| explain_with(&tk, &adj, black_box(&s), p, &insight, far))
         });
     }
     group.finish();
