@@ -8,7 +8,7 @@
 
 use petgraph::Direction;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::{EdgeRef, NodeIndexable};
+use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
 
 use super::critical::passable;
 use crate::model::{EdgeKind, NodeKind, Toolkit};
@@ -25,28 +25,30 @@ pub struct Rows {
 }
 
 impl Rows {
-    fn build(bound: usize, edges: &[(u32, u32, f64, u32)]) -> Rows {
-        let mut start = vec![0u32; bound + 1];
-        for &(u, ..) in edges {
-            start[u as usize + 1] += 1;
+    /// Empty rows with room for `count[u]` edges out of each node `u`.
+    fn with_counts(count: Vec<u32>) -> Rows {
+        let mut start = count;
+        start.push(0);
+        let mut sum = 0u32;
+        for c in start.iter_mut() {
+            let here = *c;
+            *c = sum;
+            sum += here;
         }
-        for i in 0..bound {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let n = edges.len();
-        let (mut target, mut score, mut edge) = (vec![0; n], vec![0.0; n], vec![0; n]);
-        for &(u, v, s, e) in edges {
-            let at = fill[u as usize] as usize;
-            fill[u as usize] += 1;
-            (target[at], score[at], edge[at]) = (v, s, e);
-        }
+        let n = sum as usize;
         Rows {
             start,
-            target,
-            score,
-            edge,
+            target: vec![0; n],
+            score: vec![0.0; n],
+            edge: vec![0; n],
         }
+    }
+
+    /// Places an edge of `u`; `fill` holds each row's next free slot.
+    fn place(&mut self, fill: &mut [u32], u: usize, v: u32, score: f64, e: u32) {
+        let at = fill[u] as usize;
+        fill[u] += 1;
+        (self.target[at], self.score[at], self.edge[at]) = (v, score, e);
     }
 
     /// The out-edges of `u`: (target, passable score, edge).
@@ -77,35 +79,38 @@ pub struct Adjacency {
 }
 
 impl Adjacency {
+    /// Two sequential passes over the edges: count each node's edges, then place them.
     pub fn new(tk: &Toolkit) -> Adjacency {
         let bound = tk.graph.node_bound();
         let mut tools = vec![false; bound];
         for ix in tk.graph.node_indices() {
             tools[ix.index()] = tool_like(tk, ix);
         }
-        let (mut next, mut call) = (Vec::new(), Vec::new());
-        for e in tk.graph.edge_indices() {
-            let Some((u, v)) = tk.graph.edge_endpoints(e) else {
-                continue;
-            };
-            let edge = &tk.graph[e];
-            let row = (
-                u.index() as u32,
-                v.index() as u32,
-                passable(edge.score),
-                e.index() as u32,
-            );
-            match edge.kind {
-                EdgeKind::Next => next.push(row),
-                EdgeKind::Call if tools[v.index()] => call.push(row),
-                _ => {}
+        let class = |kind: EdgeKind, v: usize| match kind {
+            EdgeKind::Next => Some(true),
+            EdgeKind::Call if tools[v] => Some(false),
+            _ => None,
+        };
+        let (mut n_next, mut n_call) = (vec![0u32; bound], vec![0u32; bound]);
+        for e in (&tk.graph).edge_references() {
+            match class(e.weight().kind, e.target().index()) {
+                Some(true) => n_next[e.source().index()] += 1,
+                Some(false) => n_call[e.source().index()] += 1,
+                None => {}
             }
         }
-        Adjacency {
-            next: Rows::build(bound, &next),
-            call: Rows::build(bound, &call),
-            bound,
+        let (mut next, mut call) = (Rows::with_counts(n_next), Rows::with_counts(n_call));
+        let (mut fill_next, mut fill_call) = (next.start.clone(), call.start.clone());
+        for e in (&tk.graph).edge_references() {
+            let (u, v) = (e.source().index(), e.target().index());
+            let (score, id) = (passable(e.weight().score), e.id().index() as u32);
+            match class(e.weight().kind, v) {
+                Some(true) => next.place(&mut fill_next, u, v as u32, score, id),
+                Some(false) => call.place(&mut fill_call, u, v as u32, score, id),
+                None => {}
+            }
         }
+        Adjacency { next, call, bound }
     }
 
     /// `node_bound` of the graph it was built from.
@@ -125,6 +130,11 @@ pub trait OutEdges {
     /// Calls `f(target, passable score, edge)` for each `Call` edge out of `u` into a tool
     /// or group.
     fn for_calls(&self, u: NodeIndex, f: impl FnMut(NodeIndex, f64, EdgeIndex));
+    /// Calls `f(target, passable score, edge, is_next)` for both kinds at once.
+    fn for_out(&self, u: NodeIndex, mut f: impl FnMut(NodeIndex, f64, EdgeIndex, bool)) {
+        self.for_next(u, |v, s, e| f(v, s, e, true));
+        self.for_calls(u, |v, s, e| f(v, s, e, false));
+    }
 }
 
 impl OutEdges for Adjacency {
@@ -162,6 +172,17 @@ impl OutEdges for Toolkit {
         for e in self.graph.edges_directed(u, Direction::Outgoing) {
             if e.weight().kind == EdgeKind::Call && tool_like(self, e.target()) {
                 f(e.target(), passable(e.weight().score), e.id());
+            }
+        }
+    }
+
+    fn for_out(&self, u: NodeIndex, mut f: impl FnMut(NodeIndex, f64, EdgeIndex, bool)) {
+        for e in self.graph.edges_directed(u, Direction::Outgoing) {
+            let (v, w) = (e.target(), e.weight());
+            match w.kind {
+                EdgeKind::Next => f(v, passable(w.score), e.id(), true),
+                EdgeKind::Call if tool_like(self, v) => f(v, passable(w.score), e.id(), false),
+                _ => {}
             }
         }
     }

@@ -324,17 +324,13 @@ impl HopCounts {
         }
         while let Some(u) = queue.pop_front() {
             let d = dist[u.index()];
-            g.for_next(u, |v, score, e| {
+            g.for_out(u, |v, score, e, is_next| {
                 if score >= threshold && dist[v.index()] == u32::MAX {
-                    dist[v.index()] = d + 1;
+                    dist[v.index()] = if is_next { d + 1 } else { d };
                     via[v.index()] = Some(e);
-                    queue.push_back(v);
-                }
-            });
-            g.for_calls(u, |v, score, e| {
-                if score >= threshold && dist[v.index()] == u32::MAX {
-                    dist[v.index()] = d;
-                    via[v.index()] = Some(e);
+                    if is_next {
+                        queue.push_back(v);
+                    }
                 }
             });
         }
