@@ -11,6 +11,13 @@
 //! Computation: a bounded-hop widest-path dynamic programme, `h` rounds in which only the
 //! nodes whose value rose in the previous round relax their out-edges, over flat arrays
 //! indexed by node index. A NaN score never passes a threshold and counts as `-inf`.
+//!
+//! Front ends that recompute often (the TUI) keep an [`Adjacency`](super::Adjacency) until
+//! the graph or a score changes, recompute [`Critical`] and its [`Sweep`] when the seeds or
+//! hops change (critical values do not depend on the threshold), [`HopCounts`] when the
+//! threshold changes, and call [`explain_with`](super::explain_with) for the selected node.
+//! The one-shot functions (`compute`) walk petgraph directly, which is cheapest when the
+//! search stays near the seeds.
 
 use std::collections::VecDeque;
 
