@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
 
-use super::adjacency::OutEdges;
+use super::adjacency::{Adjacency, OutEdges};
 
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 
@@ -70,29 +70,43 @@ pub struct Critical {
 }
 
 impl Critical {
-    /// Computes the critical value of every node for `seeds` and `hops`.
+    /// Computes the critical value of every node for `seeds` and `hops`. Starts on petgraph
+    /// and, once a round's frontier covers a sizeable part of the graph, builds an
+    /// [`Adjacency`] for the remaining rounds.
     pub fn compute(tk: &Toolkit, seeds: &[NodeIndex], hops: u32) -> Critical {
-        Critical::compute_in(tk, tk, seeds, hops)
+        Critical::compute_switching(tk, seeds, hops, tk.graph.node_bound() / 32)
+    }
+
+    /// [`Critical::compute`] switching to flat rows once the frontier exceeds `big` nodes.
+    pub(crate) fn compute_switching(
+        tk: &Toolkit,
+        seeds: &[NodeIndex],
+        hops: u32,
+        big: usize,
+    ) -> Critical {
+        let mut w = Widening::new(tk, tk, seeds);
+        let mut left = hops;
+        while left > 0 && !w.frontier.is_empty() && w.frontier.len() <= big {
+            w.round(tk);
+            left -= 1;
+        }
+        if left > 0 && !w.frontier.is_empty() {
+            let adj = Adjacency::new(tk);
+            w.rounds(&adj, left);
+            w.tools(&adj);
+        } else {
+            w.tools(tk);
+        }
+        w.finish(hops)
     }
 
     /// Like [`Critical::compute`], over the out-edges of `g`: `tk` itself, or an
-    /// [`Adjacency`](super::Adjacency) built from it and kept.
+    /// [`Adjacency`] built from it and kept.
     pub fn compute_in(tk: &Toolkit, g: &impl OutEdges, seeds: &[NodeIndex], hops: u32) -> Critical {
-        let mut value = vec![f64::NEG_INFINITY; tk.graph.node_bound().max(g.bound())];
-        let mut frontier: Vec<(NodeIndex, f64)> = Vec::new();
-        let mut reached = Vec::new();
-        for s in seed_actions(tk, seeds) {
-            value[s.index()] = f64::INFINITY;
-            frontier.push((s, f64::INFINITY));
-            reached.push(s);
-        }
-        widen_actions(g, &mut value, &mut reached, frontier, hops);
-        widen_tools(g, &mut value, &mut reached);
-        Critical {
-            hops,
-            value,
-            reached,
-        }
+        let mut w = Widening::new(tk, g, seeds);
+        w.rounds(g, hops);
+        w.tools(g);
+        w.finish(hops)
     }
 
     /// The hop count these values are for.
@@ -165,23 +179,55 @@ fn bump(counts: &mut (usize, usize), is_action: bool) {
     }
 }
 
-/// `hops` rounds of widest-path relaxation over `Next` edges. Each round relaxes only from
-/// the nodes whose value rose in the previous round, with the value they had then, so a
-/// value never travels more than one edge per round.
-fn widen_actions(
-    g: &impl OutEdges,
-    value: &mut [f64],
-    reached: &mut Vec<NodeIndex>,
-    mut frontier: Vec<(NodeIndex, f64)>,
-    hops: u32,
-) {
-    let mut queued = vec![false; value.len()];
-    let mut changed: Vec<NodeIndex> = Vec::new();
-    for _ in 0..hops {
-        if frontier.is_empty() {
-            break;
+/// The state of the widest-path programme: values by node index, the nodes reached, and the
+/// frontier of nodes whose value rose in the last round, with that value.
+struct Widening {
+    value: Vec<f64>,
+    reached: Vec<NodeIndex>,
+    frontier: Vec<(NodeIndex, f64)>,
+    queued: Vec<bool>,
+    changed: Vec<NodeIndex>,
+}
+
+impl Widening {
+    fn new(tk: &Toolkit, g: &impl OutEdges, seeds: &[NodeIndex]) -> Widening {
+        let bound = tk.graph.node_bound().max(g.bound());
+        let mut w = Widening {
+            value: vec![f64::NEG_INFINITY; bound],
+            reached: Vec::new(),
+            frontier: Vec::new(),
+            queued: vec![false; bound],
+            changed: Vec::new(),
+        };
+        for s in seed_actions(tk, seeds) {
+            w.value[s.index()] = f64::INFINITY;
+            w.frontier.push((s, f64::INFINITY));
+            w.reached.push(s);
         }
-        for &(u, width) in &frontier {
+        w
+    }
+
+    /// Up to `n` rounds, stopping early when nothing rose.
+    fn rounds(&mut self, g: &impl OutEdges, n: u32) {
+        for _ in 0..n {
+            if self.frontier.is_empty() {
+                break;
+            }
+            self.round(g);
+        }
+    }
+
+    /// One round over `Next` edges. Frontier nodes relax with the value they had at the end
+    /// of the previous round, so a value never travels more than one edge per round.
+    fn round(&mut self, g: &impl OutEdges) {
+        let Widening {
+            value,
+            reached,
+            frontier,
+            queued,
+            changed,
+        } = self;
+        for &(u, width) in frontier.iter() {
             g.for_next(u, |v, score, _| {
                 let cand = width.min(score);
                 if cand > value[v.index()] {
@@ -202,23 +248,32 @@ fn widen_actions(
             frontier.push((v, value[v.index()]));
         }
     }
-}
 
-/// Step 3: a tool's value is the best over reached callers of `min(caller, Call score)`.
-fn widen_tools(g: &impl OutEdges, value: &mut [f64], reached: &mut Vec<NodeIndex>) {
-    let actions = reached.len();
-    for i in 0..actions {
-        let a = reached[i];
-        let width = value[a.index()];
-        g.for_calls(a, |v, score, _| {
-            let cand = width.min(score);
-            if cand > value[v.index()] {
-                if value[v.index()] == f64::NEG_INFINITY {
-                    reached.push(v);
+    /// Step 3: a tool's value is the best over reached callers of `min(caller, Call score)`.
+    fn tools(&mut self, g: &impl OutEdges) {
+        let actions = self.reached.len();
+        for i in 0..actions {
+            let a = self.reached[i];
+            let width = self.value[a.index()];
+            let (value, reached) = (&mut self.value, &mut self.reached);
+            g.for_calls(a, |v, score, _| {
+                let cand = width.min(score);
+                if cand > value[v.index()] {
+                    if value[v.index()] == f64::NEG_INFINITY {
+                        reached.push(v);
+                    }
+                    value[v.index()] = cand;
                 }
-                value[v.index()] = cand;
-            }
-        });
+            });
+        }
+    }
+
+    fn finish(self, hops: u32) -> Critical {
+        Critical {
+            hops,
+            value: self.value,
+            reached: self.reached,
+        }
     }
 }
 
@@ -314,7 +369,7 @@ impl HopCounts {
     }
 
     /// Like [`HopCounts::compute`], over the out-edges of `g`: `tk` itself, or an
-    /// [`Adjacency`](super::Adjacency) built from it and kept.
+    /// [`Adjacency`] built from it and kept.
     pub fn compute_in(
         tk: &Toolkit,
         g: &impl OutEdges,
@@ -394,7 +449,7 @@ impl Insight {
     }
 
     /// Like [`Insight::compute`], over the out-edges of `g`: `tk` itself, or an
-    /// [`Adjacency`](super::Adjacency) built from it and kept.
+    /// [`Adjacency`] built from it and kept.
     pub fn compute_in(
         tk: &Toolkit,
         g: &impl OutEdges,

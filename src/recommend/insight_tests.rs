@@ -139,8 +139,13 @@ proptest! {
             let sweep = crit.sweep(&tk);
             let flat = Critical::compute_in(&tk, &Adjacency::new(&tk), &seeds, h);
             prop_assert_eq!(flat.sweep(&tk), sweep.clone(), "same sweep over flat rows");
-            for ix in tk.graph.node_indices() {
-                prop_assert_eq!(flat.get(ix), crit.get(ix));
+            let mut others = vec![flat, Critical::compute_in(&tk, &tk, &seeds, h)];
+            others.extend((0..4).map(|big| Critical::compute_switching(&tk, &seeds, h, big)));
+            for other in &others {
+                prop_assert_eq!(other.sweep(&tk), sweep.clone(), "same sweep on every path");
+                for ix in tk.graph.node_indices() {
+                    prop_assert_eq!(other.get(ix), crit.get(ix));
+                }
             }
             for w in sweep.steps.windows(2) {
                 prop_assert!(w[0].threshold > w[1].threshold, "steps descend strictly");
