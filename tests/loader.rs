@@ -39,6 +39,7 @@ tools:
     type: MCP
     tools: [{name: fetch, desc: Fetches a page}, open]
   - {name: Weird, type: PLUGIN}
+  - {name: Unused, module_path: m}
 actions:
   - &a {name: a, desc: first, tools: [*reader, {name: Missing}]}
   - &b {name: b, desc: second, tools: [*mcp]}
@@ -101,6 +102,7 @@ fn chat2graph_builds_the_agentic_service_graph() {
         Code::ScoreEntryNoEdge,
         Code::OperatorUnknownAction,
         Code::ActionNotInChain,
+        Code::ToolNeverCalled,
     ] {
         assert!(c.contains(&want), "missing {want:?} in {c:?}");
     }

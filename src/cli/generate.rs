@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::synth::{GenOptions, generate};
+use crate::synth::{GenOptions, generate, generate_chat2graph};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -15,14 +15,27 @@ pub struct Args {
     /// Random seed; the same seed gives the same toolkit.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "native")]
+    format: GenFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum GenFormat {
+    Native,
+    Chat2graph,
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    let text = generate(GenOptions {
+    let opts = GenOptions {
         actions: args.actions as usize,
         tools: args.tools.map(|t| t as usize),
         seed: args.seed,
-    });
+    };
+    let text = match args.format {
+        GenFormat::Native => generate(opts),
+        GenFormat::Chat2graph => generate_chat2graph(opts),
+    };
     print!("{text}");
     ExitCode::SUCCESS
 }
