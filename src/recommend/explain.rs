@@ -310,6 +310,9 @@ fn fmt_threshold(t: f64) -> String {
     }
 }
 
+/// How many blocking edges the text names (the lowest first); JSON lists them all.
+const SHOWN_BLOCKING: usize = 5;
+
 /// `1 hop`, `3 hops`.
 fn hops_text(n: usize) -> String {
     if n == 1 {
@@ -377,7 +380,14 @@ impl Explanation {
                 "{name} ({kind}) is not recommended: no path from the seeds reaches it at any threshold or hop count."
             )),
             Reason::Blocked { path, blocking, enter_at, with_more_hops } => {
-                let names: Vec<String> = blocking.iter().map(|s| edge_text(tk, s)).collect();
+                let mut names: Vec<String> = blocking
+                    .iter()
+                    .take(SHOWN_BLOCKING)
+                    .map(|s| edge_text(tk, s))
+                    .collect();
+                if blocking.len() > SHOWN_BLOCKING {
+                    names.push(format!("{} more", blocking.len() - SHOWN_BLOCKING));
+                }
                 out.push(format!(
                     "{name} ({kind}) is not recommended: blocked at threshold {t} by {}.",
                     names.join(", ")
