@@ -12,3 +12,4 @@ pub mod model;
 pub mod recommend;
 pub mod source;
 pub mod synth;
+pub mod watch;
