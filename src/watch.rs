@@ -22,13 +22,54 @@
 //!   [`Watcher::expect_own_write`] with the bytes it is about to write; an event for that
 //!   file whose current content is exactly those bytes is swallowed.
 //!
+//! # Wiring it into the TUI
+//!
+//! The sink runs on notify's debouncer thread; make it a channel send into the TUI's
+//! one message channel, and keep the [`Watcher`] alive in the app state (dropping it
+//! stops watching):
+//!
+//! ```no_run
+//! # use std::{path::PathBuf, sync::mpsc};
+//! # use toolscope::watch::{WatchEvent, Watcher};
+//! enum Msg { Watch(WatchEvent) /* , Key(..), Tick, .. */ }
+//! let (tx, rx) = mpsc::channel::<Msg>();
+//! let files: Vec<PathBuf> = vec!["toolkit.yml".into()];
+//! let watch_tx = tx.clone();
+//! let watcher = Watcher::new(&files, move |ev| {
+//!     let _ = watch_tx.send(Msg::Watch(ev));
+//! })?;
+//! // saving: announce the bytes, then write them (atomically)
+//! let bytes = b"actions: []\n";
+//! watcher.expect_own_write(&files[0], bytes);
+//! // ... write; on failure: watcher.forget_own_write(&files[0]);
+//! # Ok::<(), toolscope::watch::WatchError>(())
+//! ```
+//!
 //! # Contract for the consumer
 //!
-//! Re-read every file named in every `Changed` event, and keep the last good graph when
-//! the read or parse fails (a file can be caught half-written, or missing between a
-//! delete and a recreate). Every write that lands after an event was emitted produces a
-//! later event, so the final content is always read eventually. Reading a file never
-//! produces an event, so reloading cannot loop.
+//! - Re-read every file named in every `Changed` event, and keep the last good graph
+//!   when the read or parse fails: a file can be caught half-written, or missing
+//!   between a delete and a recreate. Every write that lands after an event was
+//!   emitted produces a later event, so the final content is always read eventually.
+//! - Reading a file never produces an event, so reloading cannot loop.
+//! - Under a burst of writes (a file rewritten 100 times a second) events keep coming,
+//!   at most one per debouncer tick (a quarter of the debounce, so up to 80 a second).
+//!   Do not reload per message: handle every message already queued, collecting the
+//!   changed paths, then reload each of them once and draw, so a slow reload never
+//!   falls behind.
+//! - `Rescan`: reload everything. `Error`: show it; watching continues.
+//! - Paths are reported exactly as given to [`Watcher::new`]/[`Watcher::watch`] (files
+//!   under an opened directory as `dir.join(relative)`, as
+//!   [`crate::source::expand_paths`] lists them); pass the same paths to
+//!   [`Watcher::expect_own_write`].
+//!
+//! # Limits
+//!
+//! - If a watched *directory* is removed or renamed, its files are reported once (the
+//!   consumer then sees them missing) but the directory is not watched again when it
+//!   comes back; call [`Watcher::watch`] again to resume.
+//! - Symlinks *inside* an opened directory are not resolved: a change to their target
+//!   is seen only if the target also lies under a watched directory.
 
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
@@ -124,8 +165,61 @@ struct State {
     dirs: Vec<(PathBuf, PathBuf)>,
     /// Directories under watch and how.
     watched: HashMap<PathBuf, RecursiveMode>,
-    /// Own writes not yet seen on disk, by caller's path.
-    own: HashMap<PathBuf, Fingerprint>,
+    /// Own writes, by caller's path.
+    own: HashMap<PathBuf, OwnWrites>,
+}
+
+/// How many recent own writes to one file are remembered (quick successive saves).
+const OWN_WRITES_KEPT: usize = 4;
+
+/// toolscope's recent writes to one file.
+///
+/// Content equal to any of them is swallowed. Other content is reported; it ends the
+/// expectation only once the latest write has been seen on disk, so an external change
+/// that is processed just before our save lands does not un-suppress the save's echo.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct OwnWrites {
+    /// Oldest first; the last one is the latest write.
+    recent: Vec<Fingerprint>,
+    /// The latest write has been seen on disk.
+    seen: bool,
+}
+
+/// What to do with an event for a file we wrote to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OwnVerdict {
+    /// The file holds what we wrote: swallow the event.
+    Ours,
+    /// Foreign content: report the event, keep expecting our write.
+    Foreign,
+    /// Foreign content after our write was seen: report, forget our writes.
+    ForeignAfterOurs,
+}
+
+impl OwnWrites {
+    /// Remembers one more write (the latest).
+    fn push(&mut self, fp: Fingerprint) {
+        if self.recent.len() == OWN_WRITES_KEPT {
+            self.recent.remove(0);
+        }
+        self.recent.push(fp);
+        self.seen = false;
+    }
+
+    /// Judges the content found on disk (`None`: unreadable or gone), noting when
+    /// the latest write is seen.
+    fn judge(&mut self, found: Option<Fingerprint>) -> OwnVerdict {
+        match found {
+            Some(fp) if self.recent.contains(&fp) => {
+                if self.recent.last() == Some(&fp) {
+                    self.seen = true;
+                }
+                OwnVerdict::Ours
+            }
+            _ if self.seen => OwnVerdict::ForeignAfterOurs,
+            _ => OwnVerdict::Foreign,
+        }
+    }
 }
 
 impl Watcher {
@@ -200,15 +294,25 @@ impl Watcher {
         Ok(())
     }
 
-    /// Declares that toolscope is about to write `bytes` to `path` (the path as given
-    /// to the watcher). Events for `path` are swallowed while its content on disk is
-    /// exactly `bytes`; the first event that finds other content is reported and ends
-    /// the expectation. Call it *before* writing. A failed save needs no undo: the
-    /// next external change has other content and is reported.
+    /// Declares that toolscope is about to write `bytes` to `path` (the path exactly as
+    /// the watcher reports it). Call it *before* writing.
+    ///
+    /// Events for `path` are swallowed while its content on disk is exactly `bytes`
+    /// (or one of the few writes before it). Once that content has been seen, the first
+    /// event finding other content is reported and ends the expectation, so a later
+    /// external write is never mistaken for ours. Content is compared, not timestamps.
     pub fn expect_own_write(&self, path: &Path, bytes: &[u8]) {
         lock(&self.state)
             .own
-            .insert(path.to_path_buf(), Fingerprint::of(bytes));
+            .entry(path.to_path_buf())
+            .or_default()
+            .push(Fingerprint::of(bytes));
+    }
+
+    /// Forgets the writes announced for `path`: call it when a save failed, so that
+    /// an external write of the same bytes is not swallowed.
+    pub fn forget_own_write(&self, path: &Path) {
+        lock(&self.state).own.remove(path);
     }
 
     /// Watches a directory unless it is already covered.
@@ -426,23 +530,29 @@ fn relink(
     Ok(())
 }
 
-/// Removes from `changed` the files whose content is exactly what we last wrote; ends
-/// the expectation of those found with other content.
+/// Removes from `changed` the files that hold what we wrote (see [`OwnWrites`]).
 fn drop_own_writes(state: &Mutex<State>, changed: &mut BTreeSet<PathBuf>) {
-    let expected: Vec<(PathBuf, Fingerprint)> = {
+    let ours: Vec<PathBuf> = {
         let st = lock(state);
         changed
             .iter()
-            .filter_map(|p| st.own.get(p).map(|fp| (p.clone(), *fp)))
+            .filter(|p| st.own.contains_key(*p))
+            .cloned()
             .collect()
     };
-    for (path, fp) in expected {
-        let ours = std::fs::read(&path).is_ok_and(|now| Fingerprint::of(&now) == fp);
-        if ours {
-            changed.remove(&path);
-        } else {
-            let mut st = lock(state);
-            if st.own.get(&path) == Some(&fp) {
+    for path in ours {
+        // Read outside the lock: the file may be large.
+        let found = std::fs::read(&path).ok().map(|b| Fingerprint::of(&b));
+        let mut st = lock(state);
+        let Some(own) = st.own.get_mut(&path) else {
+            continue;
+        };
+        match own.judge(found) {
+            OwnVerdict::Ours => {
+                changed.remove(&path);
+            }
+            OwnVerdict::Foreign => {}
+            OwnVerdict::ForeignAfterOurs => {
                 st.own.remove(&path);
             }
         }
@@ -480,6 +590,36 @@ mod tests {
         assert!(is_change(&EventKind::Modify(ModifyKind::Data(
             DataChange::Any
         ))));
+    }
+
+    #[test]
+    fn own_writes_end_only_after_being_seen() {
+        let (a, b, x) = (
+            Fingerprint::of(b"a"),
+            Fingerprint::of(b"b"),
+            Fingerprint::of(b"x"),
+        );
+        let mut own = OwnWrites::default();
+        own.push(a);
+        // an external change processed before our save landed
+        assert_eq!(own.judge(Some(x)), OwnVerdict::Foreign);
+        assert_eq!(own.judge(Some(a)), OwnVerdict::Ours);
+        assert_eq!(own.judge(Some(x)), OwnVerdict::ForeignAfterOurs);
+        // two quick saves: the first one's echo is still ours
+        let mut own = OwnWrites::default();
+        own.push(a);
+        own.push(b);
+        assert_eq!(own.judge(Some(a)), OwnVerdict::Ours);
+        assert!(!own.seen);
+        assert_eq!(own.judge(Some(b)), OwnVerdict::Ours);
+        assert_eq!(own.judge(None), OwnVerdict::ForeignAfterOurs);
+        // only the last few are kept
+        let mut own = OwnWrites::default();
+        for i in 0..10u8 {
+            own.push(Fingerprint::of(&[i]));
+        }
+        assert_eq!(own.recent.len(), OWN_WRITES_KEPT);
+        assert_eq!(own.judge(Some(Fingerprint::of(&[0]))), OwnVerdict::Foreign);
     }
 
     #[test]

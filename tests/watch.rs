@@ -331,6 +331,7 @@ fn stress_rapid_rewrites_end_on_the_final_content() {
         .collect();
 
     let span = last_write - begin;
+    eprintln!("{writes} writes in {span:?}: {} events", stamps.len());
     assert!(
         stamps.len() >= 5,
         "only {} events in {span:?}",
@@ -378,6 +379,7 @@ fn stress_directory_churn_is_coalesced() {
         .iter()
         .filter(|(_, e)| matches!(e, WatchEvent::Changed(_)))
         .count();
+    eprintln!("1,000 files created and removed: {changed} events, rescan: {rescan}");
     assert!(changed < 500, "{changed} events for 2,000 operations");
     assert!(
         rescan || files.iter().all(|f| names(&events, f)),
@@ -410,4 +412,40 @@ fn latency_write_to_event() {
         samples[samples.len() / 2],
         samples[samples.len() - 1]
     );
+}
+
+#[test]
+fn quick_successive_own_saves_are_not_reported() {
+    let (_dir, file) = dir_with_file();
+    let (w, rx) = start(std::slice::from_ref(&file));
+    for text in ["actions: [one]\n", "actions: [one, two]\n"] {
+        w.expect_own_write(&file, text.as_bytes());
+        rename_over(&file, text);
+    }
+    let echo = drain(&rx, QUIET);
+    assert!(!names(&echo, &file), "own saves echoed: {echo:?}");
+}
+
+#[test]
+fn forgotten_own_write_is_reported() {
+    let (_dir, file) = dir_with_file();
+    let (w, rx) = start(std::slice::from_ref(&file));
+    let text = "actions: [failed save]\n";
+    w.expect_own_write(&file, text.as_bytes());
+    w.forget_own_write(&file);
+    // someone else writes exactly what our failed save meant to write
+    truncate_write(&file, text);
+    wait_for(&rx, &file);
+}
+
+#[test]
+fn removed_directory_reports_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    fs::create_dir(&sub).unwrap();
+    let file = sub.join("a.yml");
+    fs::write(&file, "actions: []\n").unwrap();
+    let (_w, rx) = start(std::slice::from_ref(&file));
+    fs::rename(&sub, dir.path().join("gone")).unwrap();
+    wait_for(&rx, &file);
 }
