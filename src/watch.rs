@@ -622,6 +622,73 @@ mod tests {
         assert_eq!(own.judge(Some(Fingerprint::of(&[0]))), OwnVerdict::Foreign);
     }
 
+    /// Runs the handler on one debouncer result over a state watching `/w/a.yml`.
+    fn run(result: DebounceEventResult) -> Vec<WatchEvent> {
+        let state = Mutex::new(State {
+            files: vec![FileTarget {
+                user: PathBuf::from("a.yml"),
+                key: PathBuf::from("/w/a.yml"),
+                target: None,
+            }],
+            ..State::default()
+        });
+        let mut out = Vec::new();
+        handle(&state, &Weak::new(), result, &mut |ev| out.push(ev));
+        out
+    }
+
+    fn event(kind: EventKind, path: &str) -> DebouncedEvent {
+        DebouncedEvent::new(
+            notify::Event::new(kind).add_path(PathBuf::from(path)),
+            std::time::Instant::now(),
+        )
+    }
+
+    #[test]
+    fn handler_forwards_errors_rescans_and_only_relevant_changes() {
+        use notify::event::{DataChange, RemoveKind};
+        let out = run(Err(vec![notify::Error::generic("inotify limit reached")]));
+        assert_eq!(
+            out,
+            vec![WatchEvent::Error("inotify limit reached".to_string())]
+        );
+
+        let rescan = DebouncedEvent::new(
+            notify::Event::new(EventKind::Other).set_flag(notify::event::Flag::Rescan),
+            std::time::Instant::now(),
+        );
+        assert_eq!(run(Ok(vec![rescan])), vec![WatchEvent::Rescan]);
+
+        let noise = vec![
+            event(
+                EventKind::Access(AccessKind::Open(AccessMode::Any)),
+                "/w/a.yml",
+            ),
+            event(
+                EventKind::Modify(ModifyKind::Data(DataChange::Any)),
+                "/w/b.yml",
+            ),
+        ];
+        assert_eq!(run(Ok(noise)), vec![]);
+
+        let batch = vec![
+            event(
+                EventKind::Modify(ModifyKind::Data(DataChange::Any)),
+                "/w/a.yml",
+            ),
+            event(EventKind::Remove(RemoveKind::Any), "/w/a.yml"),
+        ];
+        let one = BTreeSet::from([PathBuf::from("a.yml")]);
+        assert_eq!(run(Ok(batch)), vec![WatchEvent::Changed(one.clone())]);
+
+        // the directory itself renamed away
+        let gone = vec![event(
+            EventKind::Modify(ModifyKind::Name(notify::event::RenameMode::From)),
+            "/w",
+        )];
+        assert_eq!(run(Ok(gone)), vec![WatchEvent::Changed(one)]);
+    }
+
     #[test]
     fn fingerprint_tells_contents_apart() {
         assert_eq!(Fingerprint::of(b"abc"), Fingerprint::of(b"abc"));
