@@ -206,13 +206,15 @@ impl OwnWrites {
         self.seen = false;
     }
 
-    /// Judges the content found on disk (`None`: unreadable or gone), noting when
-    /// the latest write is seen.
+    /// Judges the content found on disk (`None`: unreadable or gone). Once the latest
+    /// write is seen, the older ones are dropped: seeing them again would mean someone
+    /// else wrote them (an editor's undo, say), and that must be reported.
     fn judge(&mut self, found: Option<Fingerprint>) -> OwnVerdict {
         match found {
             Some(fp) if self.recent.contains(&fp) => {
                 if self.recent.last() == Some(&fp) {
                     self.seen = true;
+                    self.recent = vec![fp];
                 }
                 OwnVerdict::Ours
             }
@@ -612,6 +614,11 @@ mod tests {
         assert_eq!(own.judge(Some(a)), OwnVerdict::Ours);
         assert!(!own.seen);
         assert_eq!(own.judge(Some(b)), OwnVerdict::Ours);
+        // once the latest is on disk, an older one coming back is someone else's
+        assert_eq!(own.judge(Some(a)), OwnVerdict::ForeignAfterOurs);
+        let mut own = OwnWrites::default();
+        own.push(a);
+        assert_eq!(own.judge(Some(a)), OwnVerdict::Ours);
         assert_eq!(own.judge(None), OwnVerdict::ForeignAfterOurs);
         // only the last few are kept
         let mut own = OwnWrites::default();
