@@ -391,6 +391,8 @@ fn stress_directory_churn_is_coalesced() {
 
 /// File change to watcher event, median of 20 writes. Run in release:
 /// `cargo test --release --test watch -- --ignored --nocapture latency`
+/// (measured on the shared 2-core machine: median 51.6 ms, max 52.5 ms; the 50 ms
+/// debounce is nearly all of it).
 #[test]
 #[ignore]
 fn latency_write_to_event() {
