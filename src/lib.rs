@@ -13,3 +13,4 @@ pub mod model;
 pub mod recommend;
 pub mod source;
 pub mod synth;
+pub mod watch;
