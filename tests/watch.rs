@@ -389,33 +389,6 @@ fn stress_directory_churn_is_coalesced() {
     wait_for(&rx, &keep);
 }
 
-/// File change to watcher event, median of 20 writes. Run in release:
-/// `cargo test --release --test watch -- --ignored --nocapture latency`
-/// (measured on the shared 2-core machine: median 51.6 ms, max 52.5 ms; the 50 ms
-/// debounce is nearly all of it).
-#[test]
-#[ignore]
-fn latency_write_to_event() {
-    let (_dir, file) = dir_with_file();
-    let (_w, rx) = start(std::slice::from_ref(&file));
-    let mut samples = Vec::new();
-    for i in 0..20 {
-        let t0 = Instant::now();
-        rename_over(&file, &format!("actions: [v{i}]\n"));
-        let at = wait_for(&rx, &file);
-        samples.push(at - t0);
-        drain(&rx, Duration::from_millis(150));
-    }
-    samples.sort();
-    println!(
-        "write-to-event latency over {} writes: min {:?}, median {:?}, max {:?}",
-        samples.len(),
-        samples[0],
-        samples[samples.len() / 2],
-        samples[samples.len() - 1]
-    );
-}
-
 #[test]
 fn quick_successive_own_saves_are_not_reported() {
     let (_dir, file) = dir_with_file();
