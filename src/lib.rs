@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod diag;
+pub mod diff;
 pub mod edit;
 pub mod export;
 pub mod lint;
@@ -13,3 +14,4 @@ pub mod model;
 pub mod recommend;
 pub mod source;
 pub mod synth;
+pub mod watch;

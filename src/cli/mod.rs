@@ -5,11 +5,15 @@
 
 pub mod common;
 mod convert;
+mod describe;
+mod diff;
+mod explain;
 mod export;
 mod generate;
 mod lint;
 mod recommend;
 mod set;
+mod sweep;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,6 +64,14 @@ enum Command {
     Convert(convert::Args),
     /// Make one lossless edit to a toolkit file (score, threshold, hops, description).
     Set(set::Args),
+    /// Explain why a node is, or is not, recommended.
+    Explain(explain::Args),
+    /// Recommended counts at every threshold: the exact step function.
+    Sweep(sweep::Args),
+    /// Structural diff of two toolkits and, with seeds, the recommendation diff.
+    Diff(diff::Args),
+    /// Tool descriptions for a prompt (markdown, short or function-calling JSON).
+    Describe(describe::Args),
 }
 
 /// Parses the command line and runs it.
@@ -74,6 +86,10 @@ pub fn main() -> ExitCode {
         Some(Command::Gen(args)) => generate::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
         Some(Command::Set(args)) => set::run(&args),
+        Some(Command::Explain(args)) => explain::run(&args),
+        Some(Command::Sweep(args)) => sweep::run(&args),
+        Some(Command::Diff(args)) => diff::run(&args),
+        Some(Command::Describe(args)) => describe::run(&args),
     }
 }
 
