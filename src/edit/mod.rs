@@ -32,6 +32,7 @@
 //!   lists); operators naming a removed action keep the name (a note says so).
 
 mod c2g;
+mod c2g_tools;
 mod doc;
 mod graph;
 mod native;
