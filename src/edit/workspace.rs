@@ -1,6 +1,35 @@
 //! The editing session the TUI and `toolscope set` drive: loaded files with their own
 //! graphs, the merged toolkit the user sees, undo/redo, verified atomic saves, conflict
 //! detection, reload and reapplying pending edits onto new content.
+//!
+//! ```no_run
+//! use toolscope::edit::{Edit, SaveErrorKind, Workspace};
+//! use toolscope::model::NodeKind;
+//!
+//! let mut ws = Workspace::open(&["toolkit.yaml".into()], None)?;
+//! let applied = ws.apply(Edit::SetScore {
+//!     from: "plan".into(),
+//!     to: "search".into(),
+//!     to_kind: NodeKind::Tool,
+//!     score: 0.75,
+//! })?;
+//! for note in &applied.notes {
+//!     println!("{note}"); // e.g. an anchored definition changed for every use
+//! }
+//! ws.undo();
+//! ws.redo();
+//! match ws.save_all() {
+//!     Ok(_) => {}
+//!     // Changed on disk since loaded: reload (drop edits), reapply them, or overwrite.
+//!     Err(e) if e.kind == SaveErrorKind::Conflict => {
+//!         let report = ws.reapply()?;
+//!         println!("{} edits no longer apply", report.dropped.len());
+//!         ws.save_all()?;
+//!     }
+//!     Err(e) => return Err(e.into()),
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::path::{Path, PathBuf};
 
