@@ -376,3 +376,60 @@ fn generated_texts_load_cleanly() {
         assert!(ws.toolkit.counts().0 >= 2, "{text}");
     }
 }
+
+/// Mutates an example by deleting, duplicating or re-indenting random lines.
+fn mutate(text: &str, ops: &[(u8, usize)]) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for &(op, at) in ops {
+        if lines.is_empty() {
+            break;
+        }
+        let i = at % lines.len();
+        match op % 4 {
+            0 => {
+                lines.remove(i);
+            }
+            1 => {
+                let l = lines[i].clone();
+                lines.insert(i, l);
+            }
+            2 => lines[i] = format!("  {}", lines[i]),
+            _ => lines[i] = lines[i].trim_start().to_string(),
+        }
+    }
+    lines.join("\n")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48),
+        ..ProptestConfig::default()
+    })]
+    /// Odd but loadable files: edits either apply (and then verify, files being small) or
+    /// are refused leaving everything as it was; never a panic.
+    #[test]
+    fn edits_on_mutated_examples_never_panic(
+        which in any::<bool>(),
+        ops in proptest::collection::vec((any::<u8>(), any::<usize>()), 1..6),
+        edits in proptest::collection::vec((any::<u8>(), 0usize..50, 0usize..50, 0usize..50), 1..6),
+    ) {
+        let path = if which { "tests/golden/graph-db.yaml" } else { "tests/golden/chat2graph-mini.yml" };
+        let text = mutate(&fs::read_to_string(path).unwrap(), &ops);
+        let Ok(mut ws) = Workspace::from_text(Path::new(path), text, None) else {
+            return Ok(());
+        };
+        for &(k, a, b, c) in &edits {
+            let Some(edit) = pick_edit(&ws.toolkit, k, a, b, c) else { continue };
+            let before = ws.files()[0].source.text.clone();
+            let result = ws.apply(edit);
+            if std::env::var("PROP_VERBOSE").is_ok() {
+                eprintln!("mutated: {}", if result.is_ok() { "applied" } else { "refused" });
+            }
+            if result.is_err() {
+                prop_assert_eq!(&ws.files()[0].source.text, &before);
+            } else {
+                prop_assert!(ws.verify(0).is_ok());
+            }
+        }
+    }
+}
