@@ -39,25 +39,33 @@ pub struct Args {
 enum What {
     /// Set the score of the edge FROM -> TO (a number in [0, 1]).
     Score {
+        /// The action the edge leaves.
         from: String,
+        /// The action, tool or group it reaches.
         to: String,
+        /// The new score.
         #[arg(value_parser = parse_threshold)]
         value: f64,
     },
     /// Set an operator's threshold (a number in [0, 1]).
     Threshold {
+        /// Operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name).
         operator: String,
+        /// The new threshold.
         #[arg(value_parser = parse_threshold)]
         value: f64,
     },
     /// Set an operator's hop count.
     Hops {
+        /// Operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name).
         operator: String,
+        /// The new hop count, 0 to 1000.
         #[arg(value_parser = clap::value_parser!(u32).range(0..=1000))]
         value: u32,
     },
     /// Replace a node's description with the text read from stdin.
     Desc {
+        /// The action, tool or group.
         node: String,
         /// The node's kind, when the name is used by more than one kind.
         #[arg(long, value_enum)]
