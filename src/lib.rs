@@ -5,6 +5,7 @@
 //! the CLI (`cli`) and the TUI (`tui`) are thin front ends over it.
 
 pub mod diag;
+pub mod layout;
 pub mod model;
 pub mod recommend;
 pub mod source;

@@ -365,7 +365,10 @@ mod tests {
         assert_eq!(tk.graph[tk.edge(g, nav).unwrap()].kind, EdgeKind::Has);
         assert_eq!(tk.get_score(g, nav), 1.0);
         assert_eq!(tk.get_score(a3, nav), 0.4);
-        assert!(tk.edge(a3, g).is_none(), "members known: no call to the group");
+        assert!(
+            tk.edge(a3, g).is_none(),
+            "members known: no call to the group"
+        );
         let empty = tk.add_tool_group(Node::new(NodeKind::Group, "remote"), vec![], &[("a1", 0.7)]);
         assert_eq!(tk.get_score(tk.action("a1").unwrap(), empty), 0.7);
     }
@@ -408,7 +411,10 @@ mod tests {
             .map(|n| n.name)
             .collect();
         assert_eq!(removed, vec!["a1", "t1"]);
-        assert!(tk.find(NodeKind::Tool, "shared").is_some(), "a2 still calls it");
+        assert!(
+            tk.find(NodeKind::Tool, "shared").is_some(),
+            "a2 still calls it"
+        );
         assert!(tk.action("a1").is_none());
     }
 
@@ -420,7 +426,11 @@ mod tests {
             vec![tool("x"), tool("y")],
             &[("a1", 1.0)],
         );
-        tk.add_tool_group(Node::new(NodeKind::Group, "solo"), vec![tool("z")], &[("a2", 1.0)]);
+        tk.add_tool_group(
+            Node::new(NodeKind::Group, "solo"),
+            vec![tool("z")],
+            &[("a2", 1.0)],
+        );
         let g = tk.find(NodeKind::Group, "g").unwrap();
         let names: Vec<String> = tk.remove(g).into_iter().map(|n| n.name).collect();
         let got: BTreeSet<&str> = names.iter().map(String::as_str).collect();

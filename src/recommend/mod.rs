@@ -54,9 +54,7 @@ impl Recommendation {
     /// Whether an edge is part of the recommended subgraph.
     pub fn has_edge(&self, tk: &Toolkit, e: EdgeIndex, threshold: f64) -> bool {
         match tk.graph.edge_endpoints(e) {
-            Some((u, v)) => {
-                self.contains(u) && self.contains(v) && tk.graph[e].score >= threshold
-            }
+            Some((u, v)) => self.contains(u) && self.contains(v) && tk.graph[e].score >= threshold,
             None => false,
         }
     }

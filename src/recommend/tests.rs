@@ -20,7 +20,12 @@ fn fixture() -> Toolkit {
     ] {
         tk.add_action(Node::new(NodeKind::Action, u), &[(v, s)], &[]);
     }
-    for (a, t, s) in [("a1", "t1", 0.9), ("a2", "t2", 0.8), ("a3", "t3", 0.9), ("a4", "t4", 0.8)] {
+    for (a, t, s) in [
+        ("a1", "t1", 0.9),
+        ("a2", "t2", 0.8),
+        ("a3", "t3", 0.9),
+        ("a4", "t4", 0.8),
+    ] {
         tk.add_tool(Node::new(NodeKind::Tool, t), &[(a, s)]);
     }
     tk
@@ -36,7 +41,14 @@ fn names(tk: &Toolkit, rec: &Recommendation) -> BTreeSet<String> {
 
 fn run(tk: &Toolkit, seeds: &[&str], t: f64, h: u32) -> Recommendation {
     let (seeds, _) = resolve_seeds(tk, seeds);
-    recommend(tk, &seeds, Params { threshold: t, hops: h })
+    recommend(
+        tk,
+        &seeds,
+        Params {
+            threshold: t,
+            hops: h,
+        },
+    )
 }
 
 fn set(items: &[&str]) -> BTreeSet<String> {
@@ -150,7 +162,11 @@ fn filters_drop_disabled_and_exclusive_and_honour_choices() {
     let chosen = ToolFilters {
         chosen: vec!["t1".into(), "t3".into()],
     };
-    assert_eq!(offered(&chosen), vec!["t3"], "a chosen exclusive tool stands alone");
+    assert_eq!(
+        offered(&chosen),
+        vec!["t3"],
+        "a chosen exclusive tool stands alone"
+    );
     let chosen = ToolFilters {
         chosen: vec!["t1".into()],
     };
@@ -159,13 +175,22 @@ fn filters_drop_disabled_and_exclusive_and_honour_choices() {
 
 /// The algorithm exactly as Chat2Graph writes it, over names: frontier sets of walks,
 /// re-visits included, early stop on an empty frontier.
-fn reference(tk: &Toolkit, seeds: &[String], t: f64, h: u32) -> (BTreeSet<String>, BTreeSet<(String, String)>) {
+fn reference(
+    tk: &Toolkit,
+    seeds: &[String],
+    t: f64,
+    h: u32,
+) -> (BTreeSet<String>, BTreeSet<(String, String)>) {
     let is_action = |n: &str| tk.action(n).is_some();
     let succ = |n: &str| -> Vec<(String, f64, bool)> {
         let mut v = Vec::new();
         for ix in tk.named(n) {
             for (e, w) in tk.out_edges(ix) {
-                v.push((tk.name(w).to_string(), tk.graph[e].score, tk.kind(w) == NodeKind::Action));
+                v.push((
+                    tk.name(w).to_string(),
+                    tk.graph[e].score,
+                    tk.kind(w) == NodeKind::Action,
+                ));
             }
         }
         v
@@ -216,13 +241,19 @@ fn random_toolkit() -> impl Strategy<Value = Toolkit> {
                 tk.add_action(Node::new(NodeKind::Action, format!("a{i}")), &[], &[]);
             }
             for (u, v, s) in next {
-                let (u, v) = (tk.action(&format!("a{u}")).unwrap(), tk.action(&format!("a{v}")).unwrap());
+                let (u, v) = (
+                    tk.action(&format!("a{u}")).unwrap(),
+                    tk.action(&format!("a{v}")).unwrap(),
+                );
                 tk.add_edge(u, v, f64::from(s) / 10.0, None);
             }
             if nt > 0 {
                 for (a, t, s) in call {
                     let name = format!("t{t}");
-                    tk.add_tool(Node::new(NodeKind::Tool, name), &[(&format!("a{a}"), f64::from(s) / 10.0)]);
+                    tk.add_tool(
+                        Node::new(NodeKind::Tool, name),
+                        &[(&format!("a{a}"), f64::from(s) / 10.0)],
+                    );
                 }
             }
             tk

@@ -59,7 +59,9 @@ fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
             continue;
         }
         let name = ctx.text(item, "name").unwrap_or_default();
-        let ty = ctx.text(item, "type").unwrap_or_else(|| "LOCAL_TOOL".into());
+        let ty = ctx
+            .text(item, "type")
+            .unwrap_or_else(|| "LOCAL_TOOL".into());
         let group = match ty.as_str() {
             "LOCAL_TOOL" => false,
             "MCP" => true,
@@ -68,7 +70,9 @@ fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
                     item,
                     Severity::Warning,
                     Code::UnsupportedToolType,
-                    format!("tool `{name}` has type `{other}`, neither LOCAL_TOOL nor MCP; skipped"),
+                    format!(
+                        "tool `{name}` has type `{other}`, neither LOCAL_TOOL nor MCP; skipped"
+                    ),
                 );
                 continue;
             }
@@ -397,11 +401,10 @@ fn scores(ctx: &mut Ctx<'_, '_>) {
             continue;
         };
         let score = ctx.score(v, &format!("{from} -> {to}"));
-        let edge = ctx.toolkit.action(&from).and_then(|a| {
-            ctx.toolkit
-                .named(&to)
-                .find_map(|b| ctx.toolkit.edge(a, b))
-        });
+        let edge = ctx
+            .toolkit
+            .action(&from)
+            .and_then(|a| ctx.toolkit.named(&to).find_map(|b| ctx.toolkit.edge(a, b)));
         match edge {
             Some(e) => {
                 ctx.toolkit.graph[e].score = score;

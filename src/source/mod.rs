@@ -67,7 +67,11 @@ pub struct LoadError {
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.line > 0 {
-            write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.col, self.message
+            )
         } else {
             write!(f, "{}: {}", self.file, self.message)
         }
@@ -259,7 +263,10 @@ pub fn load_text(
         file: name.clone(),
         line: e.line,
         col: e.col,
-        code: if e.message.contains("limit") || e.message.contains("deeper") || e.message.contains("recursion") {
+        code: if e.message.contains("limit")
+            || e.message.contains("deeper")
+            || e.message.contains("recursion")
+        {
             Code::Limit
         } else {
             Code::Parse

@@ -22,7 +22,9 @@ pub fn load(ctx: &mut Ctx<'_, '_>) {
         }
         ctx.duplicate_keys(root);
     }
-    ctx.toolkit.name = ctx.top("name").and_then(|n| ctx.doc.str(n).map(str::to_string));
+    ctx.toolkit.name = ctx
+        .top("name")
+        .and_then(|n| ctx.doc.str(n).map(str::to_string));
     let tools = ctx.top_list("tools");
     let groups = ctx.top_list("groups");
     let actions = ctx.top_list("actions");
@@ -189,9 +191,9 @@ fn action_edges(
         };
         let score = r.score.unwrap_or(1.0);
         let origin = Some(ctx.origin(r.item));
-        let group_members = members.get(&r.name).filter(|_| {
-            ctx.toolkit.find(NodeKind::Tool, &r.name).is_none()
-        });
+        let group_members = members
+            .get(&r.name)
+            .filter(|_| ctx.toolkit.find(NodeKind::Tool, &r.name).is_none());
         let targets = match group_members {
             Some(m) if !m.is_empty() => m
                 .iter()

@@ -45,7 +45,10 @@ impl Default for Limits {
 /// What a node holds.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value<'a> {
-    Scalar { text: Cow<'a, str>, style: Style },
+    Scalar {
+        text: Cow<'a, str>,
+        style: Style,
+    },
     Seq(Vec<NodeId>),
     /// Key/value pairs in source order (duplicate keys kept; lookups take the last).
     Map(Vec<(NodeId, NodeId)>),
@@ -550,7 +553,10 @@ mod tests {
     fn deep_nesting_is_refused_quickly() {
         let text = "[".repeat(100_000);
         let err = parse(&text, &Limits::default()).unwrap_err();
-        assert!(err.message.contains("recursion") || err.message.contains("deep"), "{err}");
+        assert!(
+            err.message.contains("recursion") || err.message.contains("deep"),
+            "{err}"
+        );
         let text = "{a: ".repeat(100_000);
         assert!(parse(&text, &Limits::default()).is_err());
         let text = "- ".repeat(100_000);
