@@ -9,3 +9,4 @@ pub mod layout;
 pub mod model;
 pub mod recommend;
 pub mod source;
+pub mod tui;

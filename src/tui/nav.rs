@@ -1,0 +1,117 @@
+//! The navigator's rows: operators, actions, tools and groups, each section sorted by name
+//! and filtered by a case-insensitive substring. Rows are rebuilt only when the filter or
+//! the toolkit changes, not on every frame.
+
+use petgraph::stable_graph::NodeIndex;
+
+use crate::model::{NodeKind, Toolkit};
+
+/// One row of the navigator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    Header(&'static str),
+    Operator(usize),
+    Node(NodeIndex),
+}
+
+impl Row {
+    pub fn selectable(self) -> bool {
+        !matches!(self, Row::Header(_))
+    }
+}
+
+/// Rows, filter and cursor.
+#[derive(Debug, Clone, Default)]
+pub struct Navigator {
+    pub filter: String,
+    pub rows: Vec<Row>,
+    /// Index into `rows` of the highlighted row.
+    pub cursor: usize,
+    /// First row drawn.
+    pub offset: usize,
+}
+
+impl Navigator {
+    /// Rebuilds the rows for the current filter, keeping the cursor on the same item.
+    pub fn rebuild(&mut self, tk: &Toolkit) {
+        let keep = self.rows.get(self.cursor).copied();
+        let needle = self.filter.to_lowercase();
+        let hit = |name: &str| needle.is_empty() || name.to_lowercase().contains(&needle);
+        let mut rows = Vec::new();
+        let mut ops: Vec<usize> = (0..tk.operators.len())
+            .filter(|&i| hit(&tk.operators[i].label()))
+            .collect();
+        ops.sort_by(|a, b| tk.operators[*a].name.cmp(&tk.operators[*b].name));
+        if !ops.is_empty() {
+            rows.push(Row::Header("Operators"));
+            rows.extend(ops.into_iter().map(Row::Operator));
+        }
+        for (kind, title) in [
+            (NodeKind::Action, "Actions"),
+            (NodeKind::Tool, "Tools"),
+            (NodeKind::Group, "Groups"),
+        ] {
+            let mut nodes: Vec<NodeIndex> =
+                tk.nodes_of(kind).filter(|&ix| hit(tk.name(ix))).collect();
+            nodes.sort_by(|a, b| tk.name(*a).cmp(tk.name(*b)));
+            if !nodes.is_empty() {
+                rows.push(Row::Header(title));
+                rows.extend(nodes.into_iter().map(Row::Node));
+            }
+        }
+        self.rows = rows;
+        self.cursor = keep
+            .and_then(|r| self.rows.iter().position(|x| *x == r))
+            .unwrap_or(0);
+        self.snap_forward();
+    }
+
+    /// Moves the cursor to the row of node `ix`, if it is listed.
+    pub fn point_at(&mut self, ix: NodeIndex) {
+        if let Some(i) = self.rows.iter().position(|r| *r == Row::Node(ix)) {
+            self.cursor = i;
+        }
+    }
+
+    /// Moves the cursor by `delta` selectable rows (clamped).
+    pub fn step(&mut self, delta: isize) {
+        let sel: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| self.rows[i].selectable())
+            .collect();
+        if sel.is_empty() {
+            return;
+        }
+        let here = sel
+            .iter()
+            .position(|&i| i >= self.cursor)
+            .unwrap_or(sel.len() - 1);
+        let to = (here as isize + delta).clamp(0, sel.len() as isize - 1) as usize;
+        self.cursor = sel[to];
+    }
+
+    /// The row under the cursor.
+    pub fn current(&self) -> Option<Row> {
+        self.rows
+            .get(self.cursor)
+            .copied()
+            .filter(|r| r.selectable())
+    }
+
+    /// Keeps the drawn window (height `h`) around the cursor.
+    pub fn scroll_to_cursor(&mut self, h: usize) {
+        if h == 0 {
+            return;
+        }
+        if self.cursor < self.offset {
+            self.offset = self.cursor.saturating_sub(1);
+        } else if self.cursor >= self.offset + h {
+            self.offset = self.cursor + 1 - h;
+        }
+    }
+
+    fn snap_forward(&mut self) {
+        if self.rows.get(self.cursor).is_some_and(|r| !r.selectable()) {
+            self.step(0);
+        }
+    }
+}

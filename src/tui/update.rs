@@ -1,0 +1,368 @@
+//! `update`: the only place the app state changes in response to a message.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use petgraph::stable_graph::NodeIndex;
+
+use crate::model::{EdgeKind, NodeKind};
+
+use super::app::{App, Focus, Overlay, PromptKind, Viewport, Zoom};
+use super::geometry::Geometry;
+use super::keymap::{self, Cmd, Context};
+use super::msg::Msg;
+use super::nav::Row;
+use super::panes::{self, Panes};
+
+const STEP: f64 = 0.05;
+const FINE: f64 = 0.01;
+
+/// Applies one message.
+pub fn update(app: &mut App, msg: Msg) {
+    match msg {
+        Msg::Key(k) => key(app, k),
+        Msg::Mouse(m) => mouse(app, m),
+        Msg::Resize(w, h) => {
+            app.size = (w, h);
+            app.ensure_selection_visible();
+        }
+        Msg::Cmd(c) => apply(app, c),
+        Msg::InputClosed(_) => app.quit = true,
+    }
+}
+
+fn key(app: &mut App, k: KeyEvent) {
+    if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
+        app.quit = true;
+        return;
+    }
+    match app.overlay.take() {
+        Some(Overlay::Help) => {
+            let close = matches!(
+                k.code,
+                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter
+            );
+            if !close {
+                app.overlay = Some(Overlay::Help);
+            }
+        }
+        Some(Overlay::Prompt { kind, text }) => prompt_key(app, kind, text, k),
+        None => {
+            let ctx = match app.focus {
+                Focus::Graph => Context::Graph,
+                Focus::Navigator | Focus::Inspector => Context::List,
+            };
+            if let Some(cmd) = keymap::lookup(&k, ctx) {
+                apply(app, cmd);
+            }
+        }
+    }
+}
+
+fn prompt_key(app: &mut App, kind: PromptKind, mut text: String, k: KeyEvent) {
+    match k.code {
+        KeyCode::Esc => {
+            if kind == PromptKind::Filter {
+                set_filter(app, String::new());
+            }
+            return;
+        }
+        KeyCode::Enter => {
+            if kind == PromptKind::Command {
+                super::commands::run(app, &text);
+            }
+            return;
+        }
+        KeyCode::Backspace => {
+            text.pop();
+        }
+        KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => text.push(c),
+        _ => {}
+    }
+    if kind == PromptKind::Filter {
+        set_filter(app, text.clone());
+    }
+    app.overlay = Some(Overlay::Prompt { kind, text });
+}
+
+fn set_filter(app: &mut App, filter: String) {
+    app.nav.filter = filter;
+    app.nav.rebuild(&app.tk);
+    if let Some(Row::Node(ix)) = app.nav.current() {
+        app.select(ix);
+        app.ensure_selection_visible();
+    }
+}
+
+/// Runs a named command.
+pub fn apply(app: &mut App, cmd: Cmd) {
+    match cmd {
+        Cmd::Quit => app.quit = true,
+        Cmd::Help => app.overlay = Some(Overlay::Help),
+        Cmd::CommandLine => open_prompt(app, PromptKind::Command, String::new()),
+        Cmd::Filter => {
+            app.focus = Focus::Navigator;
+            open_prompt(app, PromptKind::Filter, app.nav.filter.clone());
+        }
+        Cmd::FocusNext => app.focus = app.focus.next(),
+        Cmd::FocusPrev => app.focus = app.focus.prev(),
+        Cmd::Escape => escape(app),
+        Cmd::ThresholdUp => nudge_threshold(app, STEP),
+        Cmd::ThresholdDown => nudge_threshold(app, -STEP),
+        Cmd::ThresholdUpFine => nudge_threshold(app, FINE),
+        Cmd::ThresholdDownFine => nudge_threshold(app, -FINE),
+        Cmd::HopsUp => set_hops(app, app.params.hops.saturating_add(1).min(1000)),
+        Cmd::HopsDown => set_hops(app, app.params.hops.saturating_sub(1)),
+        Cmd::ToggleSeed => {
+            if let Some(ix) = app.selected {
+                toggle_seed(app, ix);
+            }
+        }
+        Cmd::ClearSeeds => {
+            app.seeds.clear();
+            app.seeds_edited = true;
+            app.recompute();
+        }
+        Cmd::NextOperator => cycle_operator(app, 1),
+        Cmd::PrevOperator => cycle_operator(app, -1),
+        Cmd::ToggleScores => keep_centre(app, |a| a.show_scores = !a.show_scores),
+        Cmd::ToggleZoom => keep_centre(app, |a| {
+            a.zoom = match a.zoom {
+                Zoom::Detailed => Zoom::Overview,
+                Zoom::Overview => Zoom::Detailed,
+            }
+        }),
+        Cmd::ToggleNeighbourhood => toggle_neighbourhood(app),
+        Cmd::RadiusUp => set_radius(app, app.radius.saturating_add(1).min(50)),
+        Cmd::RadiusDown => set_radius(app, app.radius.saturating_sub(1).max(1)),
+        Cmd::Centre => app.centre_on_selection(),
+        Cmd::Parent => walk(app, false),
+        Cmd::Child => walk(app, true),
+        Cmd::PanLeft => pan(app, -8, 0),
+        Cmd::PanRight => pan(app, 8, 0),
+        Cmd::PanUp => pan(app, 0, -3),
+        Cmd::PanDown => pan(app, 0, 3),
+        Cmd::CursorUp => list_step(app, -1),
+        Cmd::CursorDown => list_step(app, 1),
+        Cmd::PageUp => list_step(app, -page(app)),
+        Cmd::PageDown => list_step(app, page(app)),
+        Cmd::Home => list_step(app, isize::MIN / 2),
+        Cmd::End => list_step(app, isize::MAX / 2),
+        Cmd::Open => open(app),
+    }
+}
+
+fn open_prompt(app: &mut App, kind: PromptKind, text: String) {
+    app.overlay = Some(Overlay::Prompt { kind, text });
+}
+
+fn escape(app: &mut App) {
+    if app.neighbourhood.is_some() {
+        app.neighbourhood = None;
+        app.centre_on_selection();
+    } else if !app.nav.filter.is_empty() {
+        set_filter(app, String::new());
+    }
+}
+
+fn nudge_threshold(app: &mut App, delta: f64) {
+    let t = ((app.params.threshold + delta) * 100.0).round() / 100.0;
+    app.params.threshold = t.clamp(0.0, 1.0);
+    app.recompute();
+}
+
+fn set_hops(app: &mut App, h: u32) {
+    app.params.hops = h;
+    app.recompute();
+}
+
+/// Adds or removes an action from the seeds.
+pub fn toggle_seed(app: &mut App, ix: NodeIndex) {
+    if app.tk.kind(ix) != NodeKind::Action {
+        app.set_status(super::app::Level::Error, "only actions can be seeds");
+        return;
+    }
+    match app.seeds.iter().position(|&s| s == ix) {
+        Some(i) => {
+            app.seeds.remove(i);
+        }
+        None => app.seeds.push(ix),
+    }
+    app.seeds_edited = true;
+    app.recompute();
+}
+
+fn cycle_operator(app: &mut App, delta: isize) {
+    let n = app.tk.operators.len() as isize;
+    if n == 0 {
+        app.set_status(super::app::Level::Info, "this toolkit has no operators");
+        return;
+    }
+    let i = match app.operator {
+        Some(i) => (i as isize + delta).rem_euclid(n),
+        None => 0,
+    };
+    app.activate_operator(i as usize);
+}
+
+/// Changes a view setting while keeping the selection at the same place on screen.
+fn keep_centre(app: &mut App, f: impl FnOnce(&mut App)) {
+    f(app);
+    app.centre_on_selection();
+}
+
+fn toggle_neighbourhood(app: &mut App) {
+    if app.neighbourhood.is_some() {
+        app.neighbourhood = None;
+        app.centre_on_selection();
+    } else if let Some(ix) = app.selected {
+        app.open_neighbourhood(ix, app.radius);
+    }
+}
+
+fn set_radius(app: &mut App, r: u32) {
+    app.radius = r;
+    if let (Some(n), Some(ix)) = (&app.neighbourhood, app.selected) {
+        let _ = n;
+        app.open_neighbourhood(ix, r);
+    }
+}
+
+/// Selects a neighbour: along outgoing (`forward`) or incoming edges, `Next` first.
+fn walk(app: &mut App, forward: bool) {
+    let Some(ix) = app.selected else { return };
+    let mut around: Vec<(bool, String, NodeIndex)> = if forward {
+        app.tk
+            .out_edges(ix)
+            .map(|(e, v)| {
+                (
+                    app.tk.graph[e].kind != EdgeKind::Next,
+                    app.tk.name(v).to_string(),
+                    v,
+                )
+            })
+            .collect()
+    } else {
+        app.tk
+            .in_edges(ix)
+            .map(|(e, v)| {
+                (
+                    app.tk.graph[e].kind != EdgeKind::Next,
+                    app.tk.name(v).to_string(),
+                    v,
+                )
+            })
+            .collect()
+    };
+    around.sort();
+    match around.first() {
+        Some(&(_, _, v)) => {
+            app.select(v);
+            app.ensure_selection_visible();
+        }
+        None => app.set_status(
+            super::app::Level::Info,
+            if forward { "no child" } else { "no parent" },
+        ),
+    }
+}
+
+fn pan(app: &mut App, dx: i32, dy: i32) {
+    app.view.x += dx;
+    app.view.y += dy;
+}
+
+fn page(app: &App) -> isize {
+    let p = Panes::new(app.size, app.layout_hint());
+    (p.nav_inner().height as isize - 1).max(1)
+}
+
+fn list_step(app: &mut App, delta: isize) {
+    match app.focus {
+        Focus::Inspector => {
+            let s = i64::from(app.inspector_scroll) + delta.clamp(-1000, 1000) as i64;
+            app.inspector_scroll = s.clamp(0, i64::from(u16::MAX)) as u16;
+        }
+        _ => {
+            app.nav.step(delta);
+            let h = Panes::new(app.size, app.layout_hint()).nav_inner().height as usize;
+            app.nav.scroll_to_cursor(h);
+            if let Some(Row::Node(ix)) = app.nav.current() {
+                app.select(ix);
+                app.ensure_selection_visible();
+            }
+        }
+    }
+}
+
+fn open(app: &mut App) {
+    match app.nav.current() {
+        Some(Row::Operator(i)) if app.focus == Focus::Navigator => app.activate_operator(i),
+        Some(Row::Node(ix)) if app.focus == Focus::Navigator => {
+            app.select(ix);
+            app.centre_on_selection();
+        }
+        _ => app.centre_on_selection(),
+    }
+}
+
+fn mouse(app: &mut App, m: MouseEvent) {
+    let p = Panes::new(app.size, app.layout_hint());
+    let g = p.graph_inner();
+    let in_graph = panes::contains(g, m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) if in_graph => {
+            app.focus = Focus::Graph;
+            let (wx, wy) = (
+                app.view.x + i32::from(m.column - g.x),
+                app.view.y + i32::from(m.row - g.y),
+            );
+            let geo = Geometry::new(app);
+            match geo.hit(app.layout(), &app.tk, wx, wy) {
+                Some(ix) => app.select(ix),
+                None => app.drag = Some(((m.column, m.row), app.view)),
+            }
+        }
+        MouseEventKind::Down(MouseButton::Left)
+            if panes::contains(p.nav_inner(), m.column, m.row) =>
+        {
+            app.focus = Focus::Navigator;
+            let row = app.nav.offset + usize::from(m.row - p.nav_inner().y);
+            if app.nav.rows.get(row).is_some_and(|r| r.selectable()) {
+                app.nav.cursor = row;
+                if let Some(Row::Node(ix)) = app.nav.current() {
+                    app.select(ix);
+                    app.ensure_selection_visible();
+                }
+            }
+        }
+        MouseEventKind::Down(MouseButton::Left)
+            if panes::contains(p.inspector, m.column, m.row) =>
+        {
+            app.focus = Focus::Inspector;
+        }
+        MouseEventKind::Drag(MouseButton::Left) => {
+            if let Some(((x0, y0), v)) = app.drag {
+                app.view = Viewport {
+                    x: v.x - (i32::from(m.column) - i32::from(x0)),
+                    y: v.y - (i32::from(m.row) - i32::from(y0)),
+                };
+            }
+        }
+        MouseEventKind::Up(_) => app.drag = None,
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let d: i32 = if m.kind == MouseEventKind::ScrollDown {
+                1
+            } else {
+                -1
+            };
+            if in_graph {
+                pan(app, 0, 3 * d);
+            } else if panes::contains(p.nav, m.column, m.row) {
+                app.nav.offset = (app.nav.offset as i64 + i64::from(3 * d))
+                    .clamp(0, app.nav.rows.len() as i64) as usize;
+            } else if panes::contains(p.inspector, m.column, m.row) {
+                app.inspector_scroll = (i32::from(app.inspector_scroll) + 3 * d).max(0) as u16;
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,240 @@
+//! The graph pane: edges routed on a line canvas (box-drawing junctions merge where routes
+//! meet), arrowheads, optional score labels, then node boxes on top. Only the visible
+//! window is rasterised; boxes are found by column and row range, edges by bounding box.
+
+use petgraph::stable_graph::NodeIndex;
+use petgraph::visit::{EdgeRef, IntoEdgeReferences};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+
+use crate::model::NodeKind;
+use crate::tui::app::App;
+use crate::tui::geometry::{Geometry, WRect};
+use crate::tui::sanitize::sanitize;
+use crate::tui::theme::{Level, Theme};
+
+use super::canvas::{Canvas, Mark};
+
+/// Draws the graph of `app` into its area.
+pub struct GraphWidget<'a> {
+    pub app: &'a App,
+}
+
+impl Widget for GraphWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.app;
+        let geo = Geometry::new(app);
+        let view = WRect {
+            x: app.view.x,
+            y: app.view.y,
+            w: i32::from(area.width),
+            h: i32::from(area.height),
+        };
+        let mut canvas = Canvas::new(view);
+        route_edges(app, &geo, &mut canvas);
+        canvas.draw(buf, area, &app.theme);
+        draw_boxes(app, &geo, view, area, buf);
+    }
+}
+
+fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
+    let t = app.params.threshold;
+    if app.rec.has_edge(&app.tk, e, t) {
+        Level::Recommended
+    } else if app.tk.graph[e].score < t {
+        Level::Dimmed
+    } else {
+        Level::Normal
+    }
+}
+
+/// Adds every edge whose route may cross the view to the canvas.
+fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
+    let layout = app.layout();
+    for e in app.tk.graph.edge_references() {
+        let (u, v) = (e.source(), e.target());
+        if u == v {
+            continue;
+        }
+        let (Some(su), Some(sv)) = (layout.slot(u), layout.slot(v)) else {
+            continue;
+        };
+        let (Some(ru), Some(rv)) = (
+            geo.node_rect(layout, &app.tk, u),
+            geo.node_rect(layout, &app.tk, v),
+        ) else {
+            continue;
+        };
+        let route = plan(
+            geo,
+            su.layer as usize,
+            sv.layer as usize,
+            sv.order,
+            su.order,
+            ru,
+            rv,
+        );
+        if !canvas.touches(&route.points) {
+            continue;
+        }
+        let level = edge_level(app, e.id());
+        canvas.polyline(&route.points, level);
+        canvas.mark(route.head, Mark::Arrow(route.down), level);
+        if app.show_scores {
+            let label = format!("{:.2}", e.weight().score);
+            canvas.mark(route.label, Mark::Text(label), level);
+        }
+    }
+}
+
+/// A routed edge: its polyline, where its arrowhead goes and where a score label fits.
+struct Route {
+    points: Vec<(i32, i32)>,
+    head: (i32, i32),
+    down: bool,
+    label: (i32, i32),
+}
+
+/// Routes `u -> v`. Forward edges enter the target from the left through a lane in the gap
+/// before its column; longer and backward edges travel along the free row above the target.
+fn plan(geo: &Geometry, lu: usize, lv: usize, ov: u32, ou: u32, ru: WRect, rv: WRect) -> Route {
+    let mid = geo.box_h / 2;
+    let (yu, yv) = (ru.y + mid, rv.y + mid);
+    let start = (ru.x + ru.w, yu);
+    let lanes = geo.lanes.max(1);
+    let out_lane = geo.col_x[lu] + geo.col_w[lu] + 1 + (ou as i32 % lanes);
+    let free_row = rv.y - 1;
+    if lv > lu {
+        let in_lane = geo.col_x[lv] - 2 - geo.label_room - (ov as i32 % lanes);
+        let head = (geo.col_x[lv] - 1, yv);
+        let mut points = vec![start];
+        if lv > lu + 1 {
+            points.extend([(out_lane, yu), (out_lane, free_row), (in_lane, free_row)]);
+        } else {
+            points.push((in_lane, yu));
+        }
+        points.extend([(in_lane, yv), head]);
+        Route {
+            points,
+            head,
+            down: false,
+            label: (in_lane + 1, yv),
+        }
+    } else {
+        let tx = rv.x + 2 + (ou as i32 % 3);
+        let head = (tx, free_row);
+        let points = vec![start, (out_lane, yu), (out_lane, free_row), head];
+        Route {
+            points,
+            head,
+            down: true,
+            label: (tx + 2, free_row),
+        }
+    }
+}
+
+/// Draws the boxes of the nodes inside the view.
+fn draw_boxes(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffer) {
+    let layout = app.layout();
+    let first_col = geo
+        .col_x
+        .partition_point(|&x| x + geo.col_w[0].max(0) < view.x);
+    let first_col = first_col.saturating_sub(1);
+    let row_lo = ((view.y - 1).div_euclid(geo.row_h)).max(0) as usize;
+    let row_hi = ((view.y + view.h).div_euclid(geo.row_h) + 1).max(0) as usize;
+    for l in first_col..layout.layers.len() {
+        if geo.col_x[l] > view.x + view.w {
+            break;
+        }
+        let layer = &layout.layers[l];
+        for &ix in layer.iter().take(row_hi.min(layer.len())).skip(row_lo) {
+            if let Some(r) = geo.node_rect(layout, &app.tk, ix) {
+                draw_box(app, geo, ix, r, view, area, buf);
+            }
+        }
+    }
+}
+
+fn draw_box(
+    app: &App,
+    geo: &Geometry,
+    ix: NodeIndex,
+    r: WRect,
+    view: WRect,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let seed = app.is_seed(ix);
+    let recommended = app.rec.contains(ix);
+    let level = if recommended {
+        Level::Recommended
+    } else {
+        Level::Normal
+    };
+    let mut style = app.theme.node(level, seed);
+    if app.selected == Some(ix) {
+        style = style.patch(app.theme.selected());
+    }
+    let g = app.theme.glyphs();
+    let set = match (recommended, app.tk.kind(ix)) {
+        (true, _) => g.box_heavy,
+        (false, NodeKind::Action) => g.box_thin,
+        (false, NodeKind::Tool) => g.box_round,
+        (false, NodeKind::Group) => g.box_double,
+    };
+    let inner = (r.w - 2).max(0) as usize;
+    let label = fit(
+        &sanitize(app.tk.name(ix)),
+        inner.saturating_sub(3),
+        g.ellipsis,
+    );
+    let marker = Theme::marker(seed, recommended);
+    let text = format!("{marker} {label:<w$} ", w = inner.saturating_sub(3));
+    let put = |buf: &mut Buffer, x: i32, y: i32, s: &str| put_str(buf, area, view, x, y, s, style);
+    if geo.box_h == 1 {
+        put(buf, r.x, r.y, set[5]);
+        put(buf, r.x + 1, r.y, &text);
+        put(buf, r.x + r.w - 1, r.y, set[5]);
+        return;
+    }
+    let hline = set[4].repeat(inner);
+    put(buf, r.x, r.y, &format!("{}{hline}{}", set[0], set[1]));
+    put(buf, r.x, r.y + 1, set[5]);
+    put(buf, r.x + 1, r.y + 1, &text);
+    put(buf, r.x + r.w - 1, r.y + 1, set[5]);
+    put(buf, r.x, r.y + 2, &format!("{}{hline}{}", set[2], set[3]));
+}
+
+/// `s` cut to `width` chars, ending in an ellipsis when cut.
+pub fn fit(s: &str, width: usize, ellipsis: &str) -> String {
+    if s.chars().count() <= width {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    out.push_str(ellipsis);
+    out
+}
+
+/// Writes `s` at world position (x, y), clipped to the view.
+pub fn put_str(buf: &mut Buffer, area: Rect, view: WRect, x: i32, y: i32, s: &str, style: Style) {
+    if y < view.y || y >= view.y + view.h {
+        return;
+    }
+    let sy = area.y + (y - view.y) as u16;
+    let mut cx = x;
+    for c in s.chars() {
+        if cx >= view.x + view.w {
+            break;
+        }
+        if cx >= view.x {
+            let sx = area.x + (cx - view.x) as u16;
+            if let Some(cell) = buf.cell_mut((sx, sy)) {
+                let mut tmp = [0u8; 4];
+                cell.set_symbol(c.encode_utf8(&mut tmp)).set_style(style);
+            }
+        }
+        cx += 1;
+    }
+}

@@ -1,0 +1,79 @@
+//! Overlays: the help (generated from the keymap) and the one-line prompt.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use crate::tui::app::{App, PromptKind};
+use crate::tui::keymap::{self, BINDINGS};
+use crate::tui::sanitize::sanitize;
+
+/// The help overlay: every binding, by section.
+pub fn help(frame: &mut Frame, app: &App, area: Rect) {
+    let mut lines = Vec::new();
+    for section in keymap::sections() {
+        lines.push(Line::styled(section, app.theme.title()));
+        for b in BINDINGS.iter().filter(|b| b.section == section) {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {:<12}", keymap::keys_label(b)), app.theme.key()),
+                Span::raw(b.help),
+            ]));
+        }
+    }
+    lines.push(Line::styled(
+        "Marks: * seed  + recommended; heavy lines: recommended, dashed: below threshold",
+        Style::new().add_modifier(Modifier::ITALIC),
+    ));
+    let w = area.width.saturating_sub(4).min(86);
+    let h = area.height.saturating_sub(2).min(lines.len() as u16 + 2);
+    let rect = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    frame.render_widget(Clear, rect);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Help (Esc closes) ")
+        .border_style(app.theme.key());
+    let two_cols = lines.len() as u16 + 2 > h;
+    if two_cols {
+        let inner = block.inner(rect);
+        frame.render_widget(block, rect);
+        let half = inner.height as usize;
+        let (a, b) = lines.split_at(half.min(lines.len()));
+        let cw = inner.width / 2;
+        frame.render_widget(
+            Paragraph::new(a.to_vec()),
+            Rect::new(inner.x, inner.y, cw, inner.height),
+        );
+        frame.render_widget(
+            Paragraph::new(b.to_vec()),
+            Rect::new(inner.x + cw, inner.y, inner.width - cw, inner.height),
+        );
+    } else {
+        frame.render_widget(Paragraph::new(lines).block(block), rect);
+    }
+}
+
+/// The prompt replaces the hint line at the bottom.
+pub fn prompt(frame: &mut Frame, app: &App, bar: Rect, kind: PromptKind, text: &str) {
+    let Some(y) = (bar.y + bar.height).checked_sub(1) else {
+        return;
+    };
+    let rect = Rect::new(bar.x, y, bar.width, 1);
+    let lead = match kind {
+        PromptKind::Command => ":",
+        PromptKind::Filter => "/",
+    };
+    let line = Line::from(vec![
+        Span::styled(lead, app.theme.key()),
+        Span::raw(sanitize(text).into_owned()),
+        Span::styled(" ", Style::new().add_modifier(Modifier::REVERSED)),
+    ]);
+    frame.render_widget(Clear, rect);
+    frame.render_widget(Paragraph::new(line), rect);
+}
