@@ -4,9 +4,13 @@
 //! The core (`model`, `recommend`, `source`, `lint`, `export`) knows nothing of terminals;
 //! the CLI (`cli`) and the TUI (`tui`) are thin front ends over it.
 
+pub mod cli;
 pub mod diag;
+pub mod export;
 pub mod layout;
+pub mod lint;
 pub mod model;
 pub mod recommend;
 pub mod source;
+pub mod synth;
 pub mod tui;

@@ -1,1 +1,5 @@
-fn main() {}
+//! The `toolscope` binary: the CLI and TUI front ends live in the library.
+
+fn main() -> std::process::ExitCode {
+    toolscope::cli::main()
+}

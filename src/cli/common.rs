@@ -107,7 +107,11 @@ impl SeedArgs {
                 let known: Vec<String> = tk.operators.iter().map(|o| o.name.clone()).collect();
                 eprintln!(
                     "error: no operator named `{op_name}`; operators: {}",
-                    if known.is_empty() { "(none)".into() } else { known.join(", ") }
+                    if known.is_empty() {
+                        "(none)".into()
+                    } else {
+                        known.join(", ")
+                    }
                 );
                 return Err(ExitCode::from(1));
             };

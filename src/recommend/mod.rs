@@ -1,8 +1,10 @@
 //! Chat2Graph's `ToolkitService.recommend_subgraph`, exactly, and the tool filters stage.
 //!
-//! 1. keep = seeds that are actions; 2. `hops` rounds of following `Next` edges with score
-//! `>= t` from the frontier; 3. every Tool (or member-less group) reached from a kept action
-//! by a `Call` edge with score `>= t`; 4. the induced subgraph without edges below `t`.
+//! 1. keep = the seeds that are actions;
+//! 2. `hops` rounds of following `Next` edges with score `>= t` from the frontier;
+//! 3. every Tool (or member-less group) reached from a kept action by a `Call` edge with
+//!    score `>= t`;
+//! 4. the induced subgraph without edges below `t`.
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;

@@ -37,6 +37,7 @@ pub fn load(ctx: &mut Ctx<'_, '_>) {
     operators(ctx);
     scores(ctx);
     report_unchained(ctx, &actions);
+    report_uncalled(ctx, &tools);
 }
 
 fn root_list(ctx: &mut Ctx<'_, '_>, key: &str) -> Vec<NodeId> {
@@ -433,6 +434,27 @@ fn report_unchained(ctx: &mut Ctx<'_, '_>, actions: &HashMap<String, ActionEntry
             Severity::Warning,
             Code::ActionNotInChain,
             format!("action `{name}` is in no `toolkit` chain, so it is not part of the graph"),
+        );
+    }
+}
+
+/// Tools no chained action calls: Chat2Graph drops them from the graph, so say so.
+fn report_uncalled(ctx: &mut Ctx<'_, '_>, tools: &HashMap<String, ToolEntry>) {
+    let mut uncalled: Vec<(&String, NodeId)> = tools
+        .iter()
+        .filter(|(name, e)| {
+            let kind = if e.group { NodeKind::Group } else { NodeKind::Tool };
+            ctx.toolkit.find(kind, name).is_none()
+        })
+        .map(|(name, e)| (name, e.item))
+        .collect();
+    uncalled.sort_by_key(|(_, item)| *item);
+    for (name, item) in uncalled {
+        ctx.diag(
+            item,
+            Severity::Warning,
+            Code::ToolNeverCalled,
+            format!("no chained action calls tool `{name}`, so it is not part of the graph"),
         );
     }
 }

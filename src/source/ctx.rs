@@ -1,8 +1,6 @@
 //! What both loaders share: the document, the toolkit being built, diagnostics, and readers
 //! for the constructs both formats use (names, references, scores, tool properties).
 
-use std::collections::HashSet;
-
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::model::{Origin, Param, Returns, ToolMeta, Toolkit};
 
@@ -186,12 +184,11 @@ impl<'d, 'a> Ctx<'d, 'a> {
         let Some(entries) = self.doc.map(map) else {
             return;
         };
-        let mut seen = HashSet::new();
         let doc = self.doc;
-        for (k, _) in entries {
-            if let Some(key) = doc.str(*k)
-                && !seen.insert(key)
-            {
+        for (i, (k, _)) in entries.iter().enumerate() {
+            let Some(key) = doc.str(*k) else { continue };
+            // Mappings here are small: a scan beats hashing.
+            if entries[..i].iter().any(|(p, _)| doc.str(*p) == Some(key)) {
                 self.diag(
                     *k,
                     Severity::Warning,

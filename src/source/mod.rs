@@ -6,6 +6,7 @@
 
 mod chat2graph;
 mod ctx;
+pub mod emit;
 mod native;
 pub mod yaml;
 

@@ -1,0 +1,80 @@
+//! The headless CLI: one file per subcommand, each a thin layer over the core.
+//!
+//! Exit codes: 0 success, 1 when lint finds errors or a command fails, 2 on usage errors
+//! (clap's own exit code).
+
+pub mod common;
+mod convert;
+mod export;
+mod generate;
+mod lint;
+mod recommend;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Explore, tune and edit the toolkit graphs LLM agents use to pick their next action and
+/// tool. With no subcommand, opens the terminal UI on PATH... (or on a bundled example).
+#[derive(Debug, Parser)]
+#[command(name = "toolscope", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    tui: TuiArgs,
+}
+
+/// Arguments of the terminal UI.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TuiArgs {
+    /// Toolkit files or directories; none opens the bundled example.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Force the input format instead of detecting it.
+    #[arg(long, value_enum)]
+    pub input_format: Option<common::InputFormat>,
+    /// Draw without colour (also when NO_COLOR is set).
+    #[arg(long)]
+    pub no_color: bool,
+    /// Draw with ASCII characters only.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Open the terminal UI (the default).
+    Tui(TuiArgs),
+    /// Print the recommended subgraph for seeds, a threshold and hops.
+    Recommend(recommend::Args),
+    /// Report problems with stable codes and positions.
+    Lint(lint::Args),
+    /// Write the graph (or the recommendation highlighted) as dot, mermaid or json.
+    Export(export::Args),
+    /// Print a synthetic native toolkit, for benchmarks and demos.
+    Gen(generate::Args),
+    /// Convert a Chat2Graph config into a native toolkit.
+    Convert(convert::Args),
+}
+
+/// Parses the command line and runs it.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => run_tui(cli.tui),
+        Some(Command::Tui(args)) => run_tui(args),
+        Some(Command::Recommend(args)) => recommend::run(&args),
+        Some(Command::Lint(args)) => lint::run(&args),
+        Some(Command::Export(args)) => export::run(&args),
+        Some(Command::Gen(args)) => generate::run(&args),
+        Some(Command::Convert(args)) => convert::run(&args),
+    }
+}
+
+fn run_tui(args: TuiArgs) -> ExitCode {
+    let _ = args;
+    eprintln!("error: the terminal UI is not part of this build yet");
+    ExitCode::from(1)
+}

@@ -1,0 +1,190 @@
+//! `toolscope recommend`: the SPEC 2 result as text, JSON or markdown.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::ValueEnum;
+
+use super::common::{Inputs, SeedArgs, print_json};
+use crate::export::json::recommendation_json;
+use crate::model::Toolkit;
+use crate::recommend::{Recommendation, ToolFilters, offered_tools, recommend};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    inputs: Inputs,
+    #[command(flatten)]
+    seeds: SeedArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Apply the tool filters stage (disabled and exclusive tools) and list offered tools.
+    #[arg(long)]
+    offered: bool,
+    /// A forced tool choice (repeatable); implies --offered.
+    #[arg(long, value_name = "TOOL")]
+    choose: Vec<String>,
+    /// Print `load_ms` and `recommend_ms` to stderr.
+    #[arg(long)]
+    timings: bool,
+    /// Run the query N times after one load; `recommend_ms` is the median.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let started = Instant::now();
+    let loaded = match args.inputs.load() {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let load_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let tk = &loaded.toolkit;
+    if !args.seeds.any() {
+        eprintln!("error: give seeds with --seeds a,b, --seed NAME or --operator NAME");
+        return ExitCode::from(2);
+    }
+    let query = match args.seeds.resolve(tk) {
+        Ok(q) => q,
+        Err(code) => return code,
+    };
+    let mut times = Vec::with_capacity(args.repeat as usize);
+    let mut rec = Recommendation::default();
+    for _ in 0..args.repeat {
+        let t0 = Instant::now();
+        rec = recommend(tk, &query.seeds, query.params);
+        times.push(t0.elapsed().as_secs_f64() * 1000.0);
+    }
+    if args.timings {
+        times.sort_by(f64::total_cmp);
+        eprintln!("load_ms: {load_ms:.3}");
+        eprintln!("recommend_ms: {:.3}", times[times.len() / 2]);
+    }
+    let filters = (args.offered || !args.choose.is_empty()).then(|| ToolFilters {
+        chosen: args.choose.clone(),
+    });
+    let offered = filters.as_ref().map(|f| offered_tools(tk, &rec, f));
+    match args.format {
+        Format::Json => print_json(&recommendation_json(
+            tk,
+            &rec,
+            query.params.threshold,
+            offered.as_deref(),
+        )),
+        Format::Text => print!("{}", text(tk, &rec, &query, offered.as_deref())),
+        Format::Markdown => print!("{}", markdown(tk, &rec, &query, offered.as_deref())),
+    }
+    ExitCode::SUCCESS
+}
+
+fn names(tk: &Toolkit, ixs: &[petgraph::stable_graph::NodeIndex]) -> Vec<String> {
+    let mut v: Vec<String> = ixs.iter().map(|ix| tk.name(*ix).to_string()).collect();
+    v.sort();
+    v
+}
+
+fn header(q: &super::common::Query) -> String {
+    format!(
+        "threshold {}, hops {}, seeds: {}",
+        q.params.threshold,
+        q.params.hops,
+        q.seed_names.join(", ")
+    )
+}
+
+fn text(
+    tk: &Toolkit,
+    rec: &Recommendation,
+    q: &super::common::Query,
+    offered: Option<&[petgraph::stable_graph::NodeIndex]>,
+) -> String {
+    let (na, nt, ng) = tk.counts();
+    let mut out = format!("{}\n", header(q));
+    out += &format!(
+        "actions ({}/{na}): {}\n",
+        rec.actions.len(),
+        names(tk, &rec.actions).join(", ")
+    );
+    out += &format!(
+        "tools ({}/{}): {}\n",
+        rec.tools.len(),
+        nt + ng,
+        names(tk, &rec.tools).join(", ")
+    );
+    if let Some(off) = offered {
+        out += &format!(
+            "offered tools ({}): {}\n",
+            off.len(),
+            names(tk, off).join(", ")
+        );
+    }
+    out += &format!("edges ({}):\n", rec.edges.len());
+    for row in crate::export::json::edge_rows(tk, &rec.edges) {
+        out += &format!(
+            "  {} -> {}  {} {}\n",
+            row.from,
+            row.to,
+            row.kind,
+            fmt_score(row.score)
+        );
+    }
+    out
+}
+
+/// Scores as users write them: at least one decimal, no float noise.
+pub fn fmt_score(s: f64) -> String {
+    let t = format!("{s}");
+    if t.contains('.') || t.contains('e') || !s.is_finite() {
+        t
+    } else {
+        format!("{t}.0")
+    }
+}
+
+fn markdown(
+    tk: &Toolkit,
+    rec: &Recommendation,
+    q: &super::common::Query,
+    offered: Option<&[petgraph::stable_graph::NodeIndex]>,
+) -> String {
+    let mut out = format!("# Recommendation\n\n{}\n\n## Actions\n\n", header(q));
+    let mut actions = rec.actions.clone();
+    actions.sort_by(|a, b| tk.name(*a).cmp(tk.name(*b)));
+    for a in actions {
+        out += &format!("- **{}**: {}\n", tk.name(a), one_line(&tk.node(a).desc));
+    }
+    let tools = offered.map_or_else(|| rec.tools.clone(), <[_]>::to_vec);
+    out += if offered.is_some() {
+        "\n## Offered tools\n\n"
+    } else {
+        "\n## Tools\n\n"
+    };
+    let mut tools = tools;
+    tools.sort_by(|a, b| tk.name(*a).cmp(tk.name(*b)));
+    for t in tools {
+        out += &format!("- **{}**: {}\n", tk.name(t), one_line(&tk.node(t).desc));
+    }
+    out += "\n## Edges\n\n| from | to | kind | score |\n|---|---|---|---|\n";
+    for row in crate::export::json::edge_rows(tk, &rec.edges) {
+        out += &format!(
+            "| {} | {} | {} | {} |\n",
+            row.from,
+            row.to,
+            row.kind,
+            fmt_score(row.score)
+        );
+    }
+    out
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

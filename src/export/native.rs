@@ -1,0 +1,154 @@
+//! A toolkit written in the native format (`toolscope convert --to native`).
+
+use std::fmt::Write;
+
+use petgraph::stable_graph::NodeIndex;
+
+use crate::model::{EdgeKind, NodeKind, Toolkit};
+use crate::source::emit::{block_ok, float, literal_block, string};
+
+pub fn to_native(tk: &Toolkit) -> String {
+    let mut out = String::new();
+    if let Some(name) = &tk.name {
+        let _ = writeln!(out, "name: {}", string(name));
+    }
+    section(&mut out, tk, NodeKind::Tool, "tools", tool);
+    section(&mut out, tk, NodeKind::Group, "groups", group);
+    section(&mut out, tk, NodeKind::Action, "actions", action);
+    if !tk.operators.is_empty() {
+        out.push_str("operators:\n");
+        for op in &tk.operators {
+            let _ = writeln!(out, "  - name: {}", string(&op.name));
+            let actions: Vec<String> = op.actions.iter().map(|a| string(a)).collect();
+            let _ = writeln!(out, "    actions: [{}]", actions.join(", "));
+            let _ = writeln!(out, "    threshold: {}", float(op.threshold));
+            let _ = writeln!(out, "    hops: {}", op.hops);
+        }
+    }
+    out
+}
+
+fn section(
+    out: &mut String,
+    tk: &Toolkit,
+    kind: NodeKind,
+    key: &str,
+    write: fn(&mut String, &Toolkit, NodeIndex),
+) {
+    let nodes: Vec<NodeIndex> = tk.nodes_of(kind).collect();
+    if nodes.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{key}:");
+    for ix in nodes {
+        write(out, tk, ix);
+    }
+}
+
+fn desc(out: &mut String, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    if block_ok(text) {
+        let _ = writeln!(out, "    desc: {}", literal_block(text, 6, "\n"));
+    } else {
+        let _ = writeln!(out, "    desc: {}", string(text));
+    }
+}
+
+fn tool(out: &mut String, tk: &Toolkit, ix: NodeIndex) {
+    let node = tk.node(ix);
+    let _ = writeln!(out, "  - name: {}", string(&node.name));
+    desc(out, &node.desc);
+    let Some(m) = &node.meta else { return };
+    let texts = [
+        ("type", &m.ty),
+        ("module_path", &m.module_path),
+        ("when_to_use", &m.when_to_use),
+        ("example", &m.example),
+    ];
+    for (k, v) in texts {
+        if !v.is_empty() {
+            let _ = writeln!(out, "    {k}: {}", string(v));
+        }
+    }
+    if !m.inputs.is_empty() {
+        out.push_str("    inputs:\n");
+        for p in &m.inputs {
+            let _ = writeln!(
+                out,
+                "      - {{name: {}, type: {}, required: {}, desc: {}}}",
+                string(&p.name),
+                string(&p.ty),
+                p.required,
+                string(&p.desc)
+            );
+        }
+    }
+    if let Some(r) = &m.returns {
+        let _ = writeln!(
+            out,
+            "    returns: {{type: {}, desc: {}}}",
+            string(&r.ty),
+            string(&r.desc)
+        );
+    }
+    for (k, v, default) in [
+        ("enabled", m.enabled, true),
+        ("exclusive", m.exclusive, false),
+        ("takes_control", m.takes_control, false),
+    ] {
+        if v != default {
+            let _ = writeln!(out, "    {k}: {v}");
+        }
+    }
+}
+
+fn group(out: &mut String, tk: &Toolkit, g: NodeIndex) {
+    let node = tk.node(g);
+    let _ = writeln!(out, "  - name: {}", string(&node.name));
+    desc(out, &node.desc);
+    if let Some(m) = &node.meta
+        && !m.ty.is_empty()
+    {
+        let _ = writeln!(out, "    type: {}", string(&m.ty));
+    }
+    let members: Vec<String> = tk
+        .out_edges(g)
+        .filter(|(e, _)| tk.graph[*e].kind == EdgeKind::Has)
+        .map(|(_, t)| string(tk.name(t)))
+        .collect();
+    if !members.is_empty() {
+        let _ = writeln!(out, "    tools: [{}]", members.join(", "));
+    }
+}
+
+fn action(out: &mut String, tk: &Toolkit, a: NodeIndex) {
+    let node = tk.node(a);
+    let _ = writeln!(out, "  - name: {}", string(&node.name));
+    desc(out, &node.desc);
+    for (key, kind) in [("tools", EdgeKind::Call), ("next", EdgeKind::Next)] {
+        let mut refs: Vec<(NodeIndex, f64)> = tk
+            .out_edges(a)
+            .filter(|(e, _)| tk.graph[*e].kind == kind)
+            .map(|(e, v)| (v, tk.graph[e].score))
+            .collect();
+        if refs.is_empty() {
+            continue;
+        }
+        refs.sort_by_key(|(v, _)| v.index());
+        let _ = writeln!(out, "    {key}:");
+        for (v, score) in refs {
+            if score == 1.0 {
+                let _ = writeln!(out, "      - {}", string(tk.name(v)));
+            } else {
+                let _ = writeln!(
+                    out,
+                    "      - {{name: {}, score: {}}}",
+                    string(tk.name(v)),
+                    float(score)
+                );
+            }
+        }
+    }
+}
