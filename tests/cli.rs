@@ -72,7 +72,10 @@ fn recommend_chat2graph_operator_json() {
     let v = stdout_json(&out);
     // threshold 0.6 and hops 1 come from the operator mapping; the scores: list sets
     // content_understanding -> deep_recognition to 0.8.
-    assert_eq!(v["actions"], json!(["content_understanding", "deep_recognition"]));
+    assert_eq!(
+        v["actions"],
+        json!(["content_understanding", "deep_recognition"])
+    );
     assert_eq!(v["tools"], json!(["DocumentReader"]));
     assert_eq!(v["edges"].as_array().map(Vec::len), Some(2));
 }
@@ -104,7 +107,12 @@ fn chat2graph_chains_are_flattened_across_boundaries() {
         "json",
     ]);
     assert_eq!(stdout_json(&out)["tools"], json!(["BrowserTool"]));
-    let out = run(&["recommend", &example("chat2graph-mini.yml"), "--operator", "leader"]);
+    let out = run(&[
+        "recommend",
+        &example("chat2graph-mini.yml"),
+        "--operator",
+        "leader",
+    ]);
     assert!(out.status.success());
 }
 
@@ -141,7 +149,11 @@ fn offered_tools_apply_filters() {
     ]);
     let v = stdout_json(&out);
     assert_eq!(v["tools"], json!(["GraphDropper", "SchemaGetter"]));
-    assert_eq!(v["offered_tools"], json!(["SchemaGetter"]), "GraphDropper is disabled");
+    assert_eq!(
+        v["offered_tools"],
+        json!(["SchemaGetter"]),
+        "GraphDropper is disabled"
+    );
 }
 
 #[test]
@@ -149,7 +161,10 @@ fn recommend_text_and_markdown() {
     let out = run(&["recommend", &example("graph-db.yaml"), "--operator", "qa"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("actions (2/"), "{text}");
-    assert!(text.contains("knowledge_retrieval -> answer_synthesis  next 0.8"), "{text}");
+    assert!(
+        text.contains("knowledge_retrieval -> answer_synthesis  next 0.8"),
+        "{text}"
+    );
     let out = run(&[
         "recommend",
         &example("graph-db.yaml"),
@@ -160,7 +175,10 @@ fn recommend_text_and_markdown() {
     ]);
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(md.starts_with("# Recommendation"), "{md}");
-    assert!(md.contains("| knowledge_retrieval | answer_synthesis | next | 0.8 |"), "{md}");
+    assert!(
+        md.contains("| knowledge_retrieval | answer_synthesis | next | 0.8 |"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -191,12 +209,22 @@ fn timings_go_to_stderr() {
 fn usage_errors_exit_2_and_failures_exit_1() {
     assert_eq!(run(&["recommend"]).status.code(), Some(2));
     assert_eq!(
-        run(&["recommend", &example("graph-db.yaml"), "--seeds", "a", "-t", "1.5"])
-            .status
-            .code(),
+        run(&[
+            "recommend",
+            &example("graph-db.yaml"),
+            "--seeds",
+            "a",
+            "-t",
+            "1.5"
+        ])
+        .status
+        .code(),
         Some(2)
     );
-    assert_eq!(run(&["recommend", &example("graph-db.yaml")]).status.code(), Some(2));
+    assert_eq!(
+        run(&["recommend", &example("graph-db.yaml")]).status.code(),
+        Some(2)
+    );
     let missing = run(&["recommend", "/nonexistent/x.yaml", "--seeds", "a"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/x.yaml"));
@@ -244,7 +272,12 @@ fn lint_reports_errors_with_positions_and_exit_1() {
         .as_array()
         .expect("list")
         .iter()
-        .map(|d| (d["code"].as_str().unwrap_or(""), d["line"].as_u64().unwrap_or(0)))
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or(""),
+                d["line"].as_u64().unwrap_or(0),
+            )
+        })
         .collect();
     for want in [
         ("TS041", 4),
@@ -264,7 +297,11 @@ fn lint_reports_errors_with_positions_and_exit_1() {
 fn malformed_yaml_names_file_line_and_column() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("broken.yaml");
-    std::fs::write(&path, "actions:\n  - name: a\n    next: [b, c\n  - name: d\n").expect("write");
+    std::fs::write(
+        &path,
+        "actions:\n  - name: a\n    next: [b, c\n  - name: d\n",
+    )
+    .expect("write");
     let out = run(&["recommend", &path.display().to_string(), "--seeds", "a"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -288,7 +325,10 @@ fn export_formats() {
     for key in ["actions", "tools", "groups", "edges", "operators"] {
         assert!(v[key].is_array(), "{key}");
     }
-    assert_eq!(v["groups"][0], json!({"name": "web", "tools": ["browser_navigate", "browser_read", "browser_search"]}));
+    assert_eq!(
+        v["groups"][0],
+        json!({"name": "web", "tools": ["browser_navigate", "browser_read", "browser_search"]})
+    );
     let names: Vec<&str> = v["actions"]
         .as_array()
         .expect("list")
@@ -301,9 +341,20 @@ fn export_formats() {
     assert!(v["actions"][0]["line"].as_u64() > Some(0));
     let dir = tempfile::tempdir().expect("tempdir");
     let out_path = dir.path().join("g.dot");
-    let out = run(&["export", &path, "--to", "dot", "-o", &out_path.display().to_string()]);
+    let out = run(&[
+        "export",
+        &path,
+        "--to",
+        "dot",
+        "-o",
+        &out_path.display().to_string(),
+    ]);
     assert!(out.status.success());
-    assert!(std::fs::read_to_string(&out_path).expect("written").contains("digraph"));
+    assert!(
+        std::fs::read_to_string(&out_path)
+            .expect("written")
+            .contains("digraph")
+    );
 }
 
 #[test]
@@ -314,10 +365,20 @@ fn gen_is_deterministic_and_loads() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("g.yaml");
     std::fs::write(&path, &a.stdout).expect("write");
-    let v = stdout_json(&run(&["export", &path.display().to_string(), "--to", "json"]));
+    let v = stdout_json(&run(&[
+        "export",
+        &path.display().to_string(),
+        "--to",
+        "json",
+    ]));
     assert_eq!(v["actions"].as_array().map(Vec::len), Some(300));
     let out = run(&["lint", &path.display().to_string()]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 #[test]
@@ -325,15 +386,31 @@ fn convert_keeps_the_graph() {
     let dir = tempfile::tempdir().expect("tempdir");
     let converted = dir.path().join("native.yaml");
     let src = example("chat2graph-mini.yml");
-    let out = run(&["convert", &src, "--to", "native", "-o", &converted.display().to_string()]);
+    let out = run(&[
+        "convert",
+        &src,
+        "--to",
+        "native",
+        "-o",
+        &converted.display().to_string(),
+    ]);
     assert!(out.status.success());
     let a = stdout_json(&run(&["export", &src, "--to", "json"]));
-    let b = stdout_json(&run(&["export", &converted.display().to_string(), "--to", "json"]));
+    let b = stdout_json(&run(&[
+        "export",
+        &converted.display().to_string(),
+        "--to",
+        "json",
+    ]));
     assert_eq!(a["edges"], b["edges"]);
     assert_eq!(a["operators"], b["operators"]);
     assert_eq!(a["groups"], b["groups"]);
     let names = |v: &Value, k: &str| -> Vec<Value> {
-        v[k].as_array().expect("list").iter().map(|x| x["name"].clone()).collect()
+        v[k].as_array()
+            .expect("list")
+            .iter()
+            .map(|x| x["name"].clone())
+            .collect()
     };
     assert_eq!(names(&a, "actions"), names(&b, "actions"));
     assert_eq!(names(&a, "tools"), names(&b, "tools"));
@@ -352,7 +429,12 @@ fn directories_are_merged() {
         "actions:\n  - name: y\n    next: [z]\n  - name: x\n    next: [{name: y, score: 0.9}]\n  - name: z\n",
     )
     .expect("write");
-    let v = stdout_json(&run(&["export", &dir.path().display().to_string(), "--to", "json"]));
+    let v = stdout_json(&run(&[
+        "export",
+        &dir.path().display().to_string(),
+        "--to",
+        "json",
+    ]));
     assert_eq!(v["actions"].as_array().map(Vec::len), Some(3));
     let xy = v["edges"]
         .as_array()

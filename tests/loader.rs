@@ -8,7 +8,13 @@ use toolscope::model::{EdgeKind, NodeKind, Toolkit};
 use toolscope::source::{FileLoad, Format, Limits, load_text};
 
 fn load(text: &str) -> FileLoad {
-    load_text(Path::new("t.yaml"), text.to_string(), None, &Limits::default()).expect("loads")
+    load_text(
+        Path::new("t.yaml"),
+        text.to_string(),
+        None,
+        &Limits::default(),
+    )
+    .expect("loads")
 }
 
 fn codes(d: &[Diagnostic]) -> Vec<Code> {
@@ -17,7 +23,9 @@ fn codes(d: &[Diagnostic]) -> Vec<Code> {
 
 fn score(tk: &Toolkit, from: &str, to: &str) -> Option<f64> {
     let a = tk.action(from)?;
-    tk.named(to).find_map(|b| tk.edge(a, b)).map(|e| tk.graph[e].score)
+    tk.named(to)
+        .find_map(|b| tk.edge(a, b))
+        .map(|e| tk.graph[e].score)
 }
 
 const C2G: &str = r#"
@@ -64,7 +72,11 @@ fn chat2graph_builds_the_agentic_service_graph() {
     let tk = &f.toolkit;
     // Only chained actions are vertices; the chains flatten into a -> b -> c -> a.
     assert!(tk.action("lonely").is_none());
-    assert_eq!(score(tk, "a", "b"), Some(0.4), "scores: overrides the 1.0 default");
+    assert_eq!(
+        score(tk, "a", "b"),
+        Some(0.4),
+        "scores: overrides the 1.0 default"
+    );
     assert_eq!(score(tk, "b", "c"), Some(1.0), "cross-chain edge");
     assert_eq!(score(tk, "c", "a"), Some(1.0));
     assert_eq!(score(tk, "b", "Browser"), Some(0.3));
@@ -72,7 +84,10 @@ fn chat2graph_builds_the_agentic_service_graph() {
     assert!(tk.find(NodeKind::Group, "Browser").is_some());
     let remote = tk.find(NodeKind::Group, "Remote").expect("group");
     let fetch = tk.find(NodeKind::Tool, "fetch").expect("member tool");
-    assert_eq!(tk.graph[tk.edge(remote, fetch).expect("has")].kind, EdgeKind::Has);
+    assert_eq!(
+        tk.graph[tk.edge(remote, fetch).expect("has")].kind,
+        EdgeKind::Has
+    );
     assert_eq!(tk.node(fetch).desc, "Fetches a page");
     assert!(score(tk, "c", "fetch").is_some() && score(tk, "c", "open").is_some());
     assert!(score(tk, "c", "Remote").is_none());
@@ -110,7 +125,10 @@ fn chat2graph_operators_are_numbered_per_expert_with_anchor_and_leader() {
     assert_eq!((op.threshold, op.hops), (0.25, 2));
     assert_eq!(op.actions, vec!["a"]);
     let leader = f.toolkit.operator("leader").expect("leader");
-    assert_eq!((leader.threshold, leader.hops, leader.actions.clone()), (0.5, 0, vec!["b".to_string()]));
+    assert_eq!(
+        (leader.threshold, leader.hops, leader.actions.clone()),
+        (0.5, 0, vec!["b".to_string()])
+    );
 }
 
 #[test]
@@ -121,10 +139,18 @@ fn native_refs_groups_and_positions() {
     assert_eq!(f.source.format, Format::Native);
     assert_eq!(score(tk, "x", "S"), Some(1.0), "alias item");
     assert_eq!(score(tk, "x", "m1"), Some(1.0), "group expands to members");
-    assert_eq!(score(tk, "x", "empty"), Some(0.3), "member-less group called directly");
+    assert_eq!(
+        score(tk, "x", "empty"),
+        Some(0.3),
+        "member-less group called directly"
+    );
     let ghost = tk.find(NodeKind::Tool, "ghost").expect("implicit");
     assert!(tk.node(ghost).implicit);
-    assert_eq!(score(tk, "x", "y"), Some(0.7), "first listing of a duplicate edge counts");
+    assert_eq!(
+        score(tk, "x", "y"),
+        Some(0.7),
+        "first listing of a duplicate edge counts"
+    );
     let c = codes(&f.diagnostics);
     assert!(c.contains(&Code::DuplicateEdge));
     assert!(c.contains(&Code::UnknownTool));
@@ -152,12 +178,20 @@ fn bom_and_crlf_load() {
 
 fn assert_fast_error(text: &str) {
     let start = Instant::now();
-    let r = load_text(Path::new("h.yaml"), text.to_string(), None, &Limits::default());
+    let r = load_text(
+        Path::new("h.yaml"),
+        text.to_string(),
+        None,
+        &Limits::default(),
+    );
     let took = start.elapsed();
     assert!(took < Duration::from_secs(2), "took {took:?}");
     match r {
         Err(e) => assert!(!e.message.is_empty()),
-        Ok(f) => panic!("loaded hostile input with {} nodes", f.toolkit.graph.node_count()),
+        Ok(f) => panic!(
+            "loaded hostile input with {} nodes",
+            f.toolkit.graph.node_count()
+        ),
     }
 }
 
@@ -166,7 +200,9 @@ fn hostile_nesting_is_refused_fast() {
     assert_fast_error(&"[".repeat(100_000));
     assert_fast_error(&"{a: ".repeat(100_000));
     assert_fast_error(&"- ".repeat(100_000));
-    let deep_block: String = (0..200).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect();
+    let deep_block: String = (0..200)
+        .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+        .collect();
     assert_fast_error(&deep_block);
 }
 
@@ -200,7 +236,11 @@ fn scores_that_are_not_numbers_or_out_of_range() {
     let c = codes(&f.diagnostics);
     assert_eq!(c.iter().filter(|c| **c == Code::ScoreNotNumber).count(), 2);
     assert_eq!(c.iter().filter(|c| **c == Code::ScoreOutOfRange).count(), 2);
-    assert_eq!(score(&f.toolkit, "a", "d"), Some(-0.1), "out-of-range loads as written");
+    assert_eq!(
+        score(&f.toolkit, "a", "d"),
+        Some(-0.1),
+        "out-of-range loads as written"
+    );
     assert_eq!(score(&f.toolkit, "a", "b"), Some(1.0));
 }
 

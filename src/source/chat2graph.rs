@@ -443,7 +443,11 @@ fn report_uncalled(ctx: &mut Ctx<'_, '_>, tools: &HashMap<String, ToolEntry>) {
     let mut uncalled: Vec<(&String, NodeId)> = tools
         .iter()
         .filter(|(name, e)| {
-            let kind = if e.group { NodeKind::Group } else { NodeKind::Tool };
+            let kind = if e.group {
+                NodeKind::Group
+            } else {
+                NodeKind::Tool
+            };
             ctx.toolkit.find(kind, name).is_none()
         })
         .map(|(name, e)| (name, e.item))

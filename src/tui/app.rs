@@ -163,7 +163,7 @@ impl App {
             .or_else(|| app.tk.graph.node_indices().next());
         if let Some(ix) = first {
             app.select(ix);
-            app.centre_on_selection();
+            app.ensure_selection_visible();
         }
         app.recompute();
         app
@@ -256,8 +256,10 @@ impl App {
             return;
         };
         let area = super::panes::Panes::new(self.size, self.layout_hint()).graph_inner();
-        self.view.x = r.x + r.w / 2 - i32::from(area.width) / 2;
-        self.view.y = r.y + r.h / 2 - i32::from(area.height) / 2;
+        let (ew, eh) = geo.extent(self.layout());
+        let (w, h) = (i32::from(area.width), i32::from(area.height));
+        self.view.x = clamp_axis(r.x + r.w / 2 - w / 2, ew, w);
+        self.view.y = clamp_axis(r.y + r.h / 2 - h / 2, eh, h);
     }
 
     /// Centres only when the selected node is not fully visible.
@@ -280,7 +282,7 @@ impl App {
 
     /// What the pane split depends on besides the size (nothing yet; kept for resizable panes).
     pub fn layout_hint(&self) -> super::panes::Split {
-        super::panes::Split::default()
+        super::panes::Split
     }
 
     /// Total (tools + groups) and recommended counts, for the parameter bar.
@@ -297,6 +299,15 @@ impl App {
             text: text.into(),
             level,
         });
+    }
+}
+
+/// A centred offset kept inside the drawing: 0 when the drawing fits the view.
+fn clamp_axis(want: i32, extent: i32, view: i32) -> i32 {
+    if extent <= view {
+        0
+    } else {
+        want.clamp(0, extent - view)
     }
 }
 

@@ -51,11 +51,12 @@ impl Geometry {
     }
 
     pub fn for_layout(layout: &Layout, zoom: Zoom, scores: bool) -> Geometry {
-        let (box_h, gap, max_label) = match zoom {
-            Zoom::Detailed => (3, 6, MAX_LABEL),
-            Zoom::Overview => (1, 4, OVERVIEW_LABEL),
+        let (box_h, lanes, max_label) = match zoom {
+            Zoom::Detailed => (3, 3, MAX_LABEL),
+            Zoom::Overview => (1, 1, OVERVIEW_LABEL),
         };
-        let lanes = gap - 3;
+        // Out-lanes, a free cell, in-lanes, the arrowhead.
+        let gap = 2 * lanes + 3;
         let label_room = if scores { 5 } else { 0 };
         let gap = gap + label_room;
         let mut col_x = Vec::with_capacity(layout.layers.len());

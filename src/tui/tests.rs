@@ -1,1 +1,347 @@
-//! placeholder
+//! Whole-screen snapshots on `TestBackend` and key sequences driven through `update`.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+
+use super::app::{App, Focus, Overlay, Zoom};
+use super::msg::Msg;
+use super::theme::Theme;
+use super::update::update;
+use super::view;
+use crate::source::{EXAMPLE_NAME, load_example};
+
+fn app_with(theme: Theme, w: u16, h: u16) -> App {
+    App::new(load_example(), EXAMPLE_NAME.into(), theme, (w, h))
+}
+
+fn app(w: u16, h: u16) -> App {
+    app_with(Theme::default(), w, h)
+}
+
+/// Sends keys written like `"+<Tab>j<Space>"`.
+fn press(app: &mut App, keys: &str) {
+    let mut rest = keys;
+    while let Some(c) = rest.chars().next() {
+        let (code, len) = if c == '<' {
+            let end = rest.find('>').expect("closed key name");
+            let code = match &rest[1..end] {
+                "Tab" => KeyCode::Tab,
+                "Esc" => KeyCode::Esc,
+                "Enter" => KeyCode::Enter,
+                "Space" => KeyCode::Char(' '),
+                "BS" => KeyCode::Backspace,
+                "Down" => KeyCode::Down,
+                "Up" => KeyCode::Up,
+                "lt" => KeyCode::Char('<'),
+                other => panic!("unknown key {other}"),
+            };
+            (code, end + 1)
+        } else {
+            (KeyCode::Char(c), c.len_utf8())
+        };
+        rest = &rest[len..];
+        update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+}
+
+fn render(app: &App) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("test backend");
+    t.draw(|f| view::draw(f, app)).expect("draw");
+    t
+}
+
+fn text(buf: &Buffer) -> String {
+    let mut s = String::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn screen(app: &App) -> String {
+    text(render(app).backend().buffer())
+}
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
+
+#[test]
+fn snapshot_default() {
+    for (w, h) in SIZES {
+        let a = app(w, h);
+        insta::assert_snapshot!(format!("default_{w}x{h}"), screen(&a));
+    }
+}
+
+#[test]
+fn snapshot_threshold_raised() {
+    for (w, h) in SIZES {
+        let mut a = app(w, h);
+        press(&mut a, "+++");
+        assert_eq!(a.params.threshold, 0.75);
+        insta::assert_snapshot!(format!("threshold_{w}x{h}"), screen(&a));
+    }
+}
+
+#[test]
+fn snapshot_hop_added() {
+    for (w, h) in SIZES {
+        let mut a = app(w, h);
+        press(&mut a, "]");
+        assert_eq!(a.params.hops, 3);
+        insta::assert_snapshot!(format!("hops_{w}x{h}"), screen(&a));
+    }
+}
+
+#[test]
+fn snapshot_no_color_has_no_colour_and_keeps_the_marks() {
+    for (w, h) in SIZES {
+        let a = app_with(
+            Theme {
+                color: false,
+                ascii: false,
+            },
+            w,
+            h,
+        );
+        let t = render(&a);
+        let buf = t.backend().buffer();
+        for cell in buf.content() {
+            assert_eq!(cell.fg, Color::Reset, "colour in NO_COLOR mode");
+            assert_eq!(cell.bg, Color::Reset, "colour in NO_COLOR mode");
+        }
+        let s = text(buf);
+        assert!(s.contains("* content_understanding"));
+        assert!(s.contains('┏'), "recommended boxes are heavy");
+        insta::assert_snapshot!(format!("no_color_{w}x{h}"), s);
+    }
+}
+
+#[test]
+fn snapshot_ascii() {
+    let a = app_with(
+        Theme {
+            color: false,
+            ascii: true,
+        },
+        160,
+        48,
+    );
+    let s = screen(&a);
+    assert!(s.is_ascii(), "pure ASCII:\n{s}");
+    insta::assert_snapshot!("ascii_160x48", s);
+}
+
+#[test]
+fn snapshot_help() {
+    for (w, h) in SIZES {
+        let mut a = app(w, h);
+        press(&mut a, "?");
+        assert_eq!(a.overlay, Some(Overlay::Help));
+        let s = screen(&a);
+        assert!(s.contains("threshold + 0.05"));
+        insta::assert_snapshot!(format!("help_{w}x{h}"), s);
+        press(&mut a, "<Esc>");
+        assert_eq!(a.overlay, None);
+    }
+}
+
+#[test]
+fn snapshot_neighbourhood() {
+    for (w, h) in SIZES {
+        let mut a = app(w, h);
+        press(&mut a, ":goto query_design<Enter>N");
+        let n = a.neighbourhood.as_ref().expect("neighbourhood open");
+        assert_eq!(n.layout.layers.iter().map(Vec::len).sum::<usize>(), 4);
+        let s = screen(&a);
+        assert!(w < 100 || s.contains("neighbourhood of query_design"));
+        insta::assert_snapshot!(format!("neighbourhood_{w}x{h}"), s);
+    }
+}
+
+#[test]
+fn snapshot_too_small() {
+    let a = app(40, 10);
+    let s = screen(&a);
+    assert!(s.contains("too small"));
+    insta::assert_snapshot!("too_small_40x10", s);
+}
+
+#[test]
+fn threshold_keys_step_and_clamp() {
+    let mut a = app(160, 48);
+    let t0 = a.params.threshold;
+    press(&mut a, "+");
+    assert!((a.params.threshold - (t0 + 0.05)).abs() < 1e-9);
+    press(&mut a, "<lt><lt>");
+    assert!((a.params.threshold - (t0 + 0.03)).abs() < 1e-9);
+    press(&mut a, &"+".repeat(30));
+    assert_eq!(a.params.threshold, 1.0);
+    press(&mut a, &"-".repeat(30));
+    assert_eq!(a.params.threshold, 0.0);
+}
+
+#[test]
+fn raising_the_threshold_shrinks_counts_on_screen() {
+    let mut a = app(160, 48);
+    let before = a.counts();
+    assert!(screen(&a).contains(&format!(
+        "actions {}/{}",
+        before.actions.0, before.actions.1
+    )));
+    press(&mut a, "+++++");
+    let after = a.counts();
+    assert!(
+        after.actions.0 < before.actions.0,
+        "{before:?} -> {after:?}"
+    );
+    assert!(screen(&a).contains(&format!("actions {}/{}", after.actions.0, after.actions.1)));
+}
+
+#[test]
+fn seed_toggle_changes_highlight() {
+    let mut a = app(160, 48);
+    press(&mut a, ":goto query_intention<Enter>");
+    let q = a.tk.action("query_intention").expect("action");
+    assert!(!a.rec.contains(q));
+    press(&mut a, "<Space>");
+    assert!(a.is_seed(q) && a.rec.contains(q) && a.seeds_edited);
+    let s = screen(&a);
+    assert!(s.contains("* query_intention"), "seed marked in the graph");
+    assert!(s.contains("(seeds edited)"));
+    press(&mut a, "<Space>");
+    assert!(!a.is_seed(q));
+}
+
+#[test]
+fn operator_command_accepts_spaces_and_cycles() {
+    let mut a = app(160, 48);
+    press(&mut a, ":operator query<Enter>");
+    let op = &a.tk.operators[a.operator.expect("active")];
+    assert_eq!(op.name, "query");
+    assert_eq!((a.params.threshold, a.params.hops), (0.7, 3));
+    press(&mut a, ":operator no such op<Enter>");
+    let status = a.status.clone().expect("error shown");
+    assert!(status.text.contains("no operator `no such op`"));
+    let before = a.operator;
+    press(&mut a, "o");
+    assert_ne!(a.operator, before);
+}
+
+#[test]
+fn chat2graph_operator_with_spaces() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("toolkits/chat2graph-mini.yml");
+    let loaded = crate::source::load_paths(&[path], None).expect("loads");
+    let name = loaded
+        .toolkit
+        .operators
+        .iter()
+        .map(|o| o.name.clone())
+        .find(|n| n.contains(' '))
+        .expect("an operator name with a space");
+    let mut a = App::new(loaded, "mini".into(), Theme::default(), (160, 48));
+    press(&mut a, &format!(":operator {name}<Enter>"));
+    assert_eq!(a.tk.operators[a.operator.expect("active")].name, name);
+}
+
+#[test]
+fn commands_set_parameters_and_report_errors() {
+    let mut a = app(160, 48);
+    press(&mut a, ":threshold 0.25<Enter>:hops 4<Enter>");
+    assert_eq!((a.params.threshold, a.params.hops), (0.25, 4));
+    press(&mut a, ":threshold 2<Enter>");
+    assert_eq!(a.params.threshold, 0.25);
+    assert!(
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("outside"))
+    );
+    press(&mut a, ":goto nowhere<Enter>");
+    assert!(
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("nowhere"))
+    );
+    press(&mut a, ":q<Enter>");
+    assert!(a.quit);
+}
+
+#[test]
+fn filter_narrows_navigator_and_selects() {
+    let mut a = app(160, 48);
+    press(&mut a, "/cypher");
+    let s = screen(&a);
+    assert!(s.contains("CypherExecutor"));
+    let nav: String = s
+        .lines()
+        .map(|l| l.chars().take(30).collect::<String>())
+        .collect();
+    assert!(!nav.contains("DataImport"));
+    press(&mut a, "<Enter>");
+    let sel = a.selected.expect("selection");
+    assert_eq!(a.tk.name(sel), "CypherExecutor");
+    press(&mut a, "<Esc>");
+    assert!(a.nav.filter.is_empty());
+}
+
+#[test]
+fn navigator_moves_selection_and_parent_child_walk() {
+    let mut a = app(160, 48);
+    press(&mut a, "<Tab><Tab>");
+    assert_eq!(a.focus, Focus::Navigator);
+    let first = a.selected;
+    press(&mut a, "j");
+    assert_ne!(a.selected, first);
+    press(&mut a, ":goto query_design<Enter>c");
+    assert_eq!(a.tk.name(a.selected.expect("child")), "query_execution");
+    press(&mut a, "p");
+    assert_eq!(a.tk.name(a.selected.expect("parent")), "query_design");
+}
+
+#[test]
+fn pan_and_zoom_change_the_view_not_the_layout() {
+    let mut a = app(160, 48);
+    let key = a.layout().key;
+    let v = a.view;
+    press(&mut a, "lj");
+    assert_eq!((a.view.x, a.view.y), (v.x + 8, v.y + 3));
+    press(&mut a, "z");
+    assert_eq!(a.zoom, Zoom::Overview);
+    press(&mut a, "s+]");
+    assert_eq!(a.layout().key, key);
+}
+
+#[test]
+fn scores_are_shown_on_demand() {
+    let graph = |s: String| {
+        s.lines()
+            .map(|l| l.chars().skip(31).take(88).collect::<String>())
+            .collect::<String>()
+    };
+    let mut a = app(160, 48);
+    assert!(!graph(screen(&a)).contains("0.90"));
+    press(&mut a, "s");
+    assert!(
+        graph(screen(&a)).contains("0.90"),
+        "score label in the graph pane"
+    );
+}
+
+#[test]
+fn hostile_names_are_escaped_everywhere() {
+    let yaml = "actions:\n  - name: \"evil\\e[2Jname\"\n    desc: \"bell\\a and \\e]0;title\\a\"\noperators:\n  - name: op\n    actions: [\"evil\\e[2Jname\"]\n";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("evil.yaml");
+    std::fs::write(&p, yaml).expect("write");
+    let loaded = crate::source::load_paths(&[p], None).expect("loads");
+    let a = App::new(loaded, "evil".into(), Theme::default(), (160, 48));
+    let s = screen(&a);
+    assert!(!s.contains('\x1b') && !s.contains('\x07'));
+    assert!(s.contains("evil^[[2Jname"));
+}

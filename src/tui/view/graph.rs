@@ -223,8 +223,7 @@ pub fn put_str(buf: &mut Buffer, area: Rect, view: WRect, x: i32, y: i32, s: &st
         return;
     }
     let sy = area.y + (y - view.y) as u16;
-    let mut cx = x;
-    for c in s.chars() {
+    for (cx, c) in (x..).zip(s.chars()) {
         if cx >= view.x + view.w {
             break;
         }
@@ -235,6 +234,5 @@ pub fn put_str(buf: &mut Buffer, area: Rect, view: WRect, x: i32, y: i32, s: &st
                 cell.set_symbol(c.encode_utf8(&mut tmp)).set_style(style);
             }
         }
-        cx += 1;
     }
 }

@@ -46,7 +46,7 @@ pub fn node_lines(app: &App, ix: NodeIndex) -> Vec<Line<'static>> {
         (false, true) => "recommended",
         (false, false) => "not recommended",
     };
-    out.push(Line::from(format!("{} · {state}", node.kind.as_str())));
+    out.push(Line::from(format!("{} - {state}", node.kind.as_str())));
     if node.desc.is_empty() {
         out.push(Line::styled("(no description)", app.theme.muted()));
     } else {
@@ -59,9 +59,14 @@ pub fn node_lines(app: &App, ix: NodeIndex) -> Vec<Line<'static>> {
     }
     out.push(Line::default());
     out.push(heading(app, "Out"));
-    edge_lines(app, app.tk.out_edges(ix).collect(), "→", &mut out);
+    let (to, from) = if app.theme.ascii {
+        ("->", "<-")
+    } else {
+        ("→", "←")
+    };
+    edge_lines(app, app.tk.out_edges(ix).collect(), to, &mut out);
     out.push(heading(app, "In"));
-    edge_lines(app, app.tk.in_edges(ix).collect(), "←", &mut out);
+    edge_lines(app, app.tk.in_edges(ix).collect(), from, &mut out);
     out
 }
 

@@ -4,7 +4,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 
 use crate::tui::app::{App, PromptKind};
 use crate::tui::keymap::{self, BINDINGS};
@@ -35,8 +35,7 @@ pub fn help(frame: &mut Frame, app: &App, area: Rect) {
         h,
     );
     frame.render_widget(Clear, rect);
-    let block = Block::default()
-        .borders(Borders::ALL)
+    let block = super::bordered(app)
         .title(" Help (Esc closes) ")
         .border_style(app.theme.key());
     let two_cols = lines.len() as u16 + 2 > h;
