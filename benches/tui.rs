@@ -21,7 +21,8 @@ fn toolkit(nodes: usize) -> Loaded {
         tools: Some(nodes - actions),
         seed: 7,
     });
-    let file = load_text(Path::new("gen.yaml"), text, None, &Limits::default()).expect("generated toolkit loads");
+    let file = load_text(Path::new("gen.yaml"), text, None, &Limits::default())
+        .expect("generated toolkit loads");
     Loaded {
         toolkit: file.toolkit,
         files: vec![file.source],
@@ -34,13 +35,19 @@ fn benches(c: &mut Criterion) {
     g.sample_size(20);
     for nodes in [1_000usize, 10_000] {
         let loaded = toolkit(nodes);
-        g.bench_with_input(BenchmarkId::new("layout", nodes), &loaded.toolkit, |b, tk| {
-            b.iter(|| black_box(Layout::compute(tk)))
-        });
+        g.bench_with_input(
+            BenchmarkId::new("layout", nodes),
+            &loaded.toolkit,
+            |b, tk| b.iter(|| black_box(Layout::compute(tk))),
+        );
         let mut app = App::new(loaded, "gen".into(), Theme::default(), (200, 60));
         let mut term = Terminal::new(TestBackend::new(200, 60)).expect("backend");
         g.bench_function(BenchmarkId::new("frame_200x60", nodes), |b| {
-            b.iter(|| term.draw(|f| view::draw(f, &app)).map(|_| ()).expect("draw"))
+            b.iter(|| {
+                term.draw(|f| view::draw(f, &app))
+                    .map(|_| ())
+                    .expect("draw")
+            })
         });
         let plus = Msg::Key(KeyEvent::new(KeyCode::Char('+'), KeyModifiers::NONE));
         let minus = Msg::Key(KeyEvent::new(KeyCode::Char('-'), KeyModifiers::NONE));
@@ -49,7 +56,9 @@ fn benches(c: &mut Criterion) {
             b.iter(|| {
                 update(&mut app, if up { plus.clone() } else { minus.clone() });
                 up = !up;
-                term.draw(|f| view::draw(f, &app)).map(|_| ()).expect("draw")
+                term.draw(|f| view::draw(f, &app))
+                    .map(|_| ())
+                    .expect("draw")
             })
         });
     }

@@ -227,6 +227,10 @@ impl App {
         self.selected = Some(ix);
         self.inspector_scroll = 0;
         self.nav.point_at(ix);
+        let h = super::panes::Panes::new(self.size, self.layout_hint())
+            .nav_inner()
+            .height;
+        self.nav.scroll_to_cursor(usize::from(h));
         if let Some(n) = &self.neighbourhood
             && n.centre != ix
         {

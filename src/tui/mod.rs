@@ -15,6 +15,7 @@ pub mod keymap;
 pub mod msg;
 pub mod nav;
 pub mod panes;
+mod reload;
 pub mod sanitize;
 pub mod theme;
 pub mod update;

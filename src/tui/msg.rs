@@ -1,7 +1,7 @@
 //! Everything that can change the app arrives as one [`Msg`] on one channel: terminal
 //! input, resizes, and (added by later features) file-change signals and finished jobs.
 
-use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent};
+use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 
 use super::keymap::Cmd;
 
@@ -17,11 +17,12 @@ pub enum Msg {
 }
 
 impl Msg {
-    /// The message for a terminal event, if it matters (key releases are dropped).
+    /// The message for a terminal event, if it matters (key releases and bare mouse moves
+    /// are dropped, so moving the mouse never causes a redraw).
     pub fn from_event(ev: Event) -> Option<Msg> {
         match ev {
             Event::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
-            Event::Mouse(m) => Some(Msg::Mouse(m)),
+            Event::Mouse(m) if m.kind != MouseEventKind::Moved => Some(Msg::Mouse(m)),
             Event::Resize(w, h) => Some(Msg::Resize(w, h)),
             _ => None,
         }

@@ -109,6 +109,17 @@ impl Navigator {
         }
     }
 
+    /// First row drawn in a window of height `h`, so that the cursor is visible.
+    pub fn first_visible(&self, h: usize) -> usize {
+        if h == 0 || self.cursor < self.offset {
+            self.cursor.min(self.offset)
+        } else if self.cursor >= self.offset + h {
+            self.cursor + 1 - h
+        } else {
+            self.offset
+        }
+    }
+
     fn snap_forward(&mut self) {
         if self.rows.get(self.cursor).is_some_and(|r| !r.selectable()) {
             self.step(0);

@@ -325,7 +325,9 @@ fn mouse(app: &mut App, m: MouseEvent) {
             if panes::contains(p.nav_inner(), m.column, m.row) =>
         {
             app.focus = Focus::Navigator;
-            let row = app.nav.offset + usize::from(m.row - p.nav_inner().y);
+            let inner = p.nav_inner();
+            let row =
+                app.nav.first_visible(usize::from(inner.height)) + usize::from(m.row - inner.y);
             if app.nav.rows.get(row).is_some_and(|r| r.selectable()) {
                 app.nav.cursor = row;
                 if let Some(Row::Node(ix)) = app.nav.current() {

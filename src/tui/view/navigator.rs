@@ -23,7 +23,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let h = inner.height as usize;
-    let offset = window_start(app.nav.cursor, app.nav.offset, h);
+    let offset = app.nav.first_visible(h);
     let lines: Vec<Line> = app
         .nav
         .rows
@@ -39,19 +39,6 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         lines
     };
     frame.render_widget(Paragraph::new(lines), inner);
-}
-
-/// First row to draw so the cursor is visible.
-pub fn window_start(cursor: usize, offset: usize, h: usize) -> usize {
-    if h == 0 {
-        0
-    } else if cursor < offset {
-        cursor
-    } else if cursor >= offset + h {
-        cursor + 1 - h
-    } else {
-        offset
-    }
 }
 
 fn row_line(app: &App, row: Row, at_cursor: bool) -> Line<'static> {
