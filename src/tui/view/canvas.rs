@@ -157,3 +157,73 @@ impl Canvas {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::theme::Theme;
+
+    fn draw(c: &Canvas, w: u16, h: u16, theme: &Theme) -> Vec<String> {
+        let area = Rect::new(0, 0, w, h);
+        let mut buf = Buffer::empty(area);
+        c.draw(&mut buf, area, theme);
+        (0..h)
+            .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn crossing_and_corners_become_junctions() {
+        let mut c = Canvas::new(WRect {
+            x: 0,
+            y: 0,
+            w: 5,
+            h: 3,
+        });
+        c.polyline(&[(0, 1), (4, 1)], Level::Normal);
+        c.polyline(&[(2, 0), (2, 2)], Level::Normal);
+        assert_eq!(
+            draw(&c, 5, 3, &Theme::default()),
+            vec!["  │  ", "──┼──", "  │  "]
+        );
+        let mut c = Canvas::new(WRect {
+            x: 0,
+            y: 0,
+            w: 3,
+            h: 2,
+        });
+        c.polyline(&[(0, 0), (2, 0), (2, 1)], Level::Recommended);
+        assert_eq!(draw(&c, 3, 2, &Theme::default()), vec!["━━┓", "  ┃"]);
+    }
+
+    #[test]
+    fn dimmed_lines_are_dashed_and_ascii_has_its_own_set() {
+        let mut c = Canvas::new(WRect {
+            x: 0,
+            y: 0,
+            w: 3,
+            h: 1,
+        });
+        c.polyline(&[(0, 0), (2, 0)], Level::Dimmed);
+        c.mark((2, 0), Mark::Arrow(false), Level::Dimmed);
+        assert_eq!(draw(&c, 3, 1, &Theme::default()), vec!["╌╌▶"]);
+        let ascii = Theme {
+            color: false,
+            ascii: true,
+        };
+        assert_eq!(draw(&c, 3, 1, &ascii), vec!["..>"]);
+    }
+
+    #[test]
+    fn lines_outside_the_view_are_clipped() {
+        let mut c = Canvas::new(WRect {
+            x: 10,
+            y: 10,
+            w: 4,
+            h: 2,
+        });
+        c.polyline(&[(0, 10), (100, 10)], Level::Normal);
+        c.polyline(&[(0, 50), (100, 50)], Level::Normal);
+        assert_eq!(draw(&c, 4, 2, &Theme::default()), vec!["────", "    "]);
+    }
+}

@@ -12,7 +12,11 @@ use crate::tui::keymap;
 use crate::tui::sanitize::sanitize;
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let lines = vec![param_line(app), status_line(app), hint_line(app)];
+    let lines = vec![
+        param_line(app),
+        status_line(app),
+        hint_line(app, area.width),
+    ];
     frame.render_widget(Paragraph::new(lines), area);
 }
 
@@ -57,9 +61,16 @@ fn status_line(app: &App) -> Line<'static> {
     }
 }
 
-fn hint_line(app: &App) -> Line<'static> {
+/// The hints that fit in `width`, whole.
+fn hint_line(app: &App, width: u16) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
     for (key, label) in keymap::hints() {
+        let w = key.chars().count() + label.chars().count() + 3;
+        if used + w > usize::from(width) {
+            break;
+        }
+        used += w;
         spans.push(Span::styled(key, app.theme.key()));
         spans.push(Span::raw(format!(" {label}  ")));
     }
