@@ -345,3 +345,56 @@ fn hostile_names_are_escaped_everywhere() {
     assert!(!s.contains('\x1b') && !s.contains('\x07'));
     assert!(s.contains("evil^[[2Jname"));
 }
+
+fn mouse(app: &mut App, kind: crossterm::event::MouseEventKind, column: u16, row: u16) {
+    let ev = crossterm::event::MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    update(app, Msg::Mouse(ev));
+}
+
+#[test]
+fn mouse_selects_nodes_and_drags_the_view() {
+    use crossterm::event::{MouseButton, MouseEventKind};
+    let mut a = app(160, 48);
+    let s = screen(&a);
+    // The graph's box of query_intention (the navigator lists the name too, left of x=31).
+    let (row, col) = s
+        .lines()
+        .enumerate()
+        .find_map(|(y, l)| {
+            let chars: Vec<char> = l.chars().collect();
+            let name: Vec<char> = "query_intention".chars().collect();
+            (31..chars.len().saturating_sub(name.len()))
+                .find(|&x| chars[x..x + name.len()] == name[..])
+                .map(|x| (y, x as u16))
+        })
+        .expect("query_intention drawn in the graph");
+    mouse(
+        &mut a,
+        MouseEventKind::Down(MouseButton::Left),
+        col,
+        row as u16,
+    );
+    assert_eq!(a.tk.name(a.selected.expect("clicked")), "query_intention");
+    assert_eq!(a.focus, Focus::Graph);
+    let v = a.view;
+    mouse(&mut a, MouseEventKind::Down(MouseButton::Left), 100, 40);
+    mouse(&mut a, MouseEventKind::Drag(MouseButton::Left), 90, 35);
+    mouse(&mut a, MouseEventKind::Up(MouseButton::Left), 90, 35);
+    assert_eq!((a.view.x, a.view.y), (v.x + 10, v.y + 5));
+    mouse(&mut a, MouseEventKind::ScrollDown, 100, 20);
+    assert_eq!(a.view.y, v.y + 8);
+}
+
+#[test]
+fn resize_to_too_small_and_back() {
+    let mut a = app(160, 48);
+    update(&mut a, Msg::Resize(30, 8));
+    assert!(screen(&a).contains("too small"));
+    update(&mut a, Msg::Resize(120, 40));
+    assert!(screen(&a).contains("Navigator"));
+}
