@@ -2,6 +2,8 @@
 //! and filtered by a case-insensitive substring. Rows are rebuilt only when the filter or
 //! the toolkit changes, not on every frame.
 
+use std::cmp::Ordering;
+
 use petgraph::stable_graph::NodeIndex;
 
 use crate::model::{NodeKind, Toolkit};
@@ -18,6 +20,45 @@ impl Row {
     pub fn selectable(self) -> bool {
         !matches!(self, Row::Header(_))
     }
+}
+
+/// Compares names with runs of digits compared as numbers: `a9 < a10`.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.chars().peekable(), b.chars().peekable());
+    loop {
+        match (x.peek().copied(), y.peek().copied()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let n = digits(&mut x);
+                let m = digits(&mut y);
+                let by_value = n.len().cmp(&m.len()).then_with(|| n.cmp(&m));
+                if by_value != Ordering::Equal {
+                    return by_value;
+                }
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(&d);
+                }
+                x.next();
+                y.next();
+            }
+        }
+    }
+}
+
+/// A run of digits without leading zeros.
+fn digits(it: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+    let mut s = String::new();
+    while let Some(c) = it.peek().copied().filter(char::is_ascii_digit) {
+        it.next();
+        if !(s.is_empty() && c == '0') {
+            s.push(c);
+        }
+    }
+    s
 }
 
 /// Rows, filter and cursor.
@@ -41,7 +82,7 @@ impl Navigator {
         let mut ops: Vec<usize> = (0..tk.operators.len())
             .filter(|&i| hit(&tk.operators[i].label()))
             .collect();
-        ops.sort_by(|a, b| tk.operators[*a].name.cmp(&tk.operators[*b].name));
+        ops.sort_by(|a, b| natural_cmp(&tk.operators[*a].name, &tk.operators[*b].name));
         if !ops.is_empty() {
             rows.push(Row::Header("Operators"));
             rows.extend(ops.into_iter().map(Row::Operator));
@@ -53,7 +94,7 @@ impl Navigator {
         ] {
             let mut nodes: Vec<NodeIndex> =
                 tk.nodes_of(kind).filter(|&ix| hit(tk.name(ix))).collect();
-            nodes.sort_by(|a, b| tk.name(*a).cmp(tk.name(*b)));
+            nodes.sort_by(|a, b| natural_cmp(tk.name(*a), tk.name(*b)));
             if !nodes.is_empty() {
                 rows.push(Row::Header(title));
                 rows.extend(nodes.into_iter().map(Row::Node));
@@ -124,5 +165,19 @@ impl Navigator {
         if self.rows.get(self.cursor).is_some_and(|r| !r.selectable()) {
             self.step(0);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural_cmp;
+    use std::cmp::Ordering;
+
+    #[test]
+    fn numbers_sort_by_value() {
+        let mut v = vec!["a10", "a9", "a533", "a5329", "b", "a09x", "A"];
+        v.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(v, vec!["A", "a9", "a09x", "a10", "a533", "a5329", "b"]);
+        assert_eq!(natural_cmp("x", "x"), Ordering::Equal);
     }
 }

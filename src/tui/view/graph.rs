@@ -50,9 +50,14 @@ fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
     }
 }
 
+/// Edges spanning more layers than this are drawn as two stubs (out of the source, into the
+/// target) marked with an ellipsis, so long jumps on big graphs do not fill the screen.
+const FAR: usize = 6;
+
 /// Adds every edge whose route may cross the view to the canvas.
 fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
     let layout = app.layout();
+    let ell = app.theme.glyphs().ellipsis;
     for e in app.tk.graph.edge_references() {
         let (u, v) = (e.source(), e.target());
         if u == v {
@@ -67,20 +72,25 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
         ) else {
             continue;
         };
-        let route = plan(
-            geo,
-            su.layer as usize,
-            sv.layer as usize,
-            sv.order,
-            su.order,
+        let ends = Ends {
+            lu: su.layer as usize,
+            lv: sv.layer as usize,
+            ou: su.order,
+            ov: sv.order,
             ru,
             rv,
-        );
-        if !canvas.touches(&route.points) {
+        };
+        let route = plan(geo, &ends);
+        if !route.lines.iter().any(|l| canvas.touches(l)) {
             continue;
         }
         let level = edge_level(app, e.id());
-        canvas.polyline(&route.points, level);
+        for line in &route.lines {
+            canvas.polyline(line, level);
+        }
+        for &at in &route.cuts {
+            canvas.mark(at, Mark::Text(ell.to_string()), level);
+        }
         canvas.mark(route.head, Mark::Arrow(route.down), level);
         if app.show_scores {
             let label = format!("{:.2}", e.weight().score);
@@ -89,48 +99,90 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
     }
 }
 
-/// A routed edge: its polyline, where its arrowhead goes and where a score label fits.
+/// Both ends of an edge: layers, orders within the layer, boxes.
+struct Ends {
+    lu: usize,
+    lv: usize,
+    ou: u32,
+    ov: u32,
+    ru: WRect,
+    rv: WRect,
+}
+
+/// A routed edge: its polylines, where its arrowhead goes, where a score label fits and
+/// where a far edge is cut.
 struct Route {
-    points: Vec<(i32, i32)>,
+    lines: Vec<Vec<(i32, i32)>>,
     head: (i32, i32),
     down: bool,
     label: (i32, i32),
+    cuts: Vec<(i32, i32)>,
 }
 
 /// Routes `u -> v`. Forward edges enter the target from the left through a lane in the gap
-/// before its column; longer and backward edges travel along the free row above the target.
-fn plan(geo: &Geometry, lu: usize, lv: usize, ov: u32, ou: u32, ru: WRect, rv: WRect) -> Route {
+/// before its column; longer and backward edges travel along the free row above the target;
+/// far edges become two stubs.
+fn plan(geo: &Geometry, e: &Ends) -> Route {
     let mid = geo.box_h / 2;
-    let (yu, yv) = (ru.y + mid, rv.y + mid);
-    let start = (ru.x + ru.w, yu);
+    let (yu, yv) = (e.ru.y + mid, e.rv.y + mid);
+    let start = (e.ru.x + e.ru.w, yu);
     let lanes = geo.lanes.max(1);
-    let out_lane = geo.col_x[lu] + geo.col_w[lu] + 1 + (ou as i32 % lanes);
-    let free_row = rv.y - 1;
-    if lv > lu {
-        let in_lane = geo.col_x[lv] - 2 - geo.label_room - (ov as i32 % lanes);
-        let head = (geo.col_x[lv] - 1, yv);
+    let out_lane = geo.col_x[e.lu] + geo.col_w[e.lu] + 1 + (e.ou as i32 % lanes);
+    let free_row = e.rv.y - 1;
+    let span = e.lu.abs_diff(e.lv);
+    if e.lv > e.lu {
+        let in_lane = geo.col_x[e.lv] - 2 - geo.label_room - (e.ov as i32 % lanes);
+        let head = (geo.col_x[e.lv] - 1, yv);
+        let label = (in_lane + 1, yv);
+        if span > FAR {
+            let stub_in = vec![(in_lane - 1, yv), head];
+            let stub_out = vec![start, (out_lane, yu)];
+            let cuts = vec![(out_lane + 1, yu), (in_lane - 2, yv)];
+            return Route {
+                lines: vec![stub_out, stub_in],
+                head,
+                down: false,
+                label,
+                cuts,
+            };
+        }
         let mut points = vec![start];
-        if lv > lu + 1 {
+        if span > 1 {
             points.extend([(out_lane, yu), (out_lane, free_row), (in_lane, free_row)]);
         } else {
             points.push((in_lane, yu));
         }
         points.extend([(in_lane, yv), head]);
         Route {
-            points,
+            lines: vec![points],
             head,
             down: false,
-            label: (in_lane + 1, yv),
+            label,
+            cuts: Vec::new(),
         }
     } else {
-        let tx = rv.x + 2 + (ou as i32 % 3);
+        let tx = e.rv.x + 2 + (e.ou as i32 % 3);
         let head = (tx, free_row);
+        let label = (tx + 2, free_row);
+        if span > FAR {
+            let stub_out = vec![start, (out_lane, yu)];
+            let stub_in = vec![(tx - 1, free_row - 1), (tx, free_row - 1), head];
+            let cuts = vec![(out_lane + 1, yu), (tx - 2, free_row - 1)];
+            return Route {
+                lines: vec![stub_out, stub_in],
+                head,
+                down: true,
+                label,
+                cuts,
+            };
+        }
         let points = vec![start, (out_lane, yu), (out_lane, free_row), head];
         Route {
-            points,
+            lines: vec![points],
             head,
             down: true,
-            label: (tx + 2, free_row),
+            label,
+            cuts: Vec::new(),
         }
     }
 }
