@@ -111,7 +111,7 @@ pub static BINDINGS: &[Binding] = &[
         [ch(':')],
         Global,
         "General",
-        "command line (:operator, :goto, :threshold, :hops, :seed, :q)",
+        "command line: :operator :goto :seed :threshold :hops :q",
         "cmd"
     ),
     bind!(

@@ -17,7 +17,7 @@ pub fn help(frame: &mut Frame, app: &App, area: Rect) {
         lines.push(Line::styled(section, app.theme.title()));
         for b in BINDINGS.iter().filter(|b| b.section == section) {
             lines.push(Line::from(vec![
-                Span::styled(format!("  {:<12}", keymap::keys_label(b)), app.theme.key()),
+                Span::styled(format!(" {:<8}", keymap::keys_label(b)), app.theme.key()),
                 Span::raw(b.help),
             ]));
         }
