@@ -45,6 +45,11 @@ impl Canvas {
         }
     }
 
+    /// The window this canvas covers, in layout cells.
+    pub fn view(&self) -> WRect {
+        self.view
+    }
+
     /// Whether a polyline's bounding box meets the view.
     pub fn touches(&self, pts: &[(i32, i32)]) -> bool {
         let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);

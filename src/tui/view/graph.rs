@@ -9,6 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
+use crate::layout::Slot;
 use crate::model::NodeKind;
 use crate::tui::app::App;
 use crate::tui::geometry::{Geometry, WRect};
@@ -66,6 +67,9 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
         let (Some(su), Some(sv)) = (layout.slot(u), layout.slot(v)) else {
             continue;
         };
+        if !may_touch(geo, canvas.view(), su, sv) {
+            continue;
+        }
         let (Some(ru), Some(rv)) = (
             geo.node_rect(layout, &app.tk, u),
             geo.node_rect(layout, &app.tk, v),
@@ -97,6 +101,35 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
             canvas.mark(route.label, Mark::Text(label), level);
         }
     }
+}
+
+/// A cheap test from slots alone (no names, no routing): whether the edge's route can
+/// reach the view. Far edges are two stubs, so only the regions around their ends count.
+fn may_touch(geo: &Geometry, view: WRect, su: Slot, sv: Slot) -> bool {
+    let (lu, lv) = (su.layer as usize, sv.layer as usize);
+    let around = |l: usize, o: u32| WRect {
+        x: geo.col_x[l] - geo.gap,
+        y: geo.row_top(o) - 2,
+        w: geo.col_w[l] + 2 * geo.gap,
+        h: geo.box_h + 3,
+    };
+    let (a, b) = (around(lu, su.order), around(lv, sv.order));
+    if lu.abs_diff(lv) > FAR {
+        return meets(a, view) || meets(b, view);
+    }
+    let x0 = a.x.min(b.x);
+    let y0 = a.y.min(b.y);
+    let hull = WRect {
+        x: x0,
+        y: y0,
+        w: (a.x + a.w).max(b.x + b.w) - x0,
+        h: (a.y + a.h).max(b.y + b.h) - y0,
+    };
+    meets(hull, view)
+}
+
+fn meets(a: WRect, b: WRect) -> bool {
+    a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
 }
 
 /// Both ends of an edge: layers, orders within the layer, boxes.
