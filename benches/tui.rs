@@ -49,6 +49,15 @@ fn benches(c: &mut Criterion) {
                     .expect("draw")
             })
         });
+        app.zoom = toolscope::tui::app::Zoom::Overview;
+        g.bench_function(BenchmarkId::new("frame_200x60_overview", nodes), |b| {
+            b.iter(|| {
+                term.draw(|f| view::draw(f, &app))
+                    .map(|_| ())
+                    .expect("draw")
+            })
+        });
+        app.zoom = toolscope::tui::app::Zoom::Detailed;
         let plus = Msg::Key(KeyEvent::new(KeyCode::Char('+'), KeyModifiers::NONE));
         let minus = Msg::Key(KeyEvent::new(KeyCode::Char('-'), KeyModifiers::NONE));
         let mut up = true;
