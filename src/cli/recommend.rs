@@ -65,8 +65,8 @@ pub fn run(args: &Args) -> ExitCode {
     }
     if args.timings {
         times.sort_by(f64::total_cmp);
-        eprintln!("load_ms: {load_ms:.3}");
-        eprintln!("recommend_ms: {:.3}", times[times.len() / 2]);
+        eprintln!("load_ms: {load_ms:.6}");
+        eprintln!("recommend_ms: {:.6}", times[times.len() / 2]);
     }
     let filters = (args.offered || !args.choose.is_empty()).then(|| ToolFilters {
         chosen: args.choose.clone(),
