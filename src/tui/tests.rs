@@ -398,3 +398,74 @@ fn resize_to_too_small_and_back() {
     update(&mut a, Msg::Resize(120, 40));
     assert!(screen(&a).contains("Navigator"));
 }
+
+#[test]
+fn empty_toolkit_draws_and_takes_keys() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("empty.yaml");
+    std::fs::write(&p, "name: empty\n").expect("write");
+    let loaded = crate::source::load_paths(&[p], None).expect("loads");
+    let mut a = App::new(loaded, "empty".into(), Theme::default(), (80, 24));
+    press(
+        &mut a,
+        "+-[]<Space>xoOszN{}.pc<Tab>jk<Enter>/x<Esc>:goto a<Enter>",
+    );
+    let s = screen(&a);
+    assert!(s.contains("actions 0/0"));
+}
+
+mod random_input {
+    use super::*;
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    use proptest::prelude::*;
+
+    fn msg() -> impl Strategy<Value = Msg> {
+        let keys = "+-<>[] xoOszN{}.pchjklgG?:/qQ\u{1b}abc_1"
+            .chars()
+            .collect::<Vec<_>>();
+        prop_oneof![
+            proptest::sample::select(keys).prop_map(|c| {
+                let code = match c {
+                    '\u{1b}' => KeyCode::Esc,
+                    'Q' => KeyCode::Enter,
+                    '_' => KeyCode::Tab,
+                    '1' => KeyCode::Backspace,
+                    c => KeyCode::Char(c),
+                };
+                Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+            }),
+            (0u16..200, 0u16..60).prop_map(|(x, y)| Msg::Mouse(MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column: x,
+                row: y,
+                modifiers: KeyModifiers::NONE,
+            })),
+            (0u16..200, 0u16..60).prop_map(|(x, y)| Msg::Mouse(MouseEvent {
+                kind: MouseEventKind::Drag(MouseButton::Left),
+                column: x,
+                row: y,
+                modifiers: KeyModifiers::NONE,
+            })),
+            (1u16..200, 1u16..60).prop_map(|(w, h)| Msg::Resize(w, h)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn any_input_sequence_keeps_state_valid_and_draws(msgs in proptest::collection::vec(msg(), 1..60)) {
+            let mut a = app(120, 40);
+            for m in msgs {
+                update(&mut a, m);
+                if a.quit {
+                    break;
+                }
+                prop_assert!((0.0..=1.0).contains(&a.params.threshold));
+                if let Some(ix) = a.selected {
+                    prop_assert!(a.tk.graph.contains_node(ix));
+                }
+                let _ = screen(&a);
+            }
+        }
+    }
+}
