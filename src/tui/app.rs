@@ -195,6 +195,15 @@ impl App {
         self.rec = recommend(&self.tk, &self.seeds, self.params);
     }
 
+    /// Makes operator `i` active and selects (and shows) its first seed.
+    pub fn choose_operator(&mut self, i: usize) {
+        self.activate_operator(i);
+        if let Some(&first) = self.seeds.first() {
+            self.select(first);
+            self.ensure_selection_visible();
+        }
+    }
+
     /// Makes operator `i` active: its seeds, threshold and hops.
     pub fn activate_operator(&mut self, i: usize) {
         let Some(op) = self.tk.operators.get(i) else {

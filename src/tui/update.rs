@@ -200,7 +200,7 @@ fn cycle_operator(app: &mut App, delta: isize) {
         Some(i) => (i as isize + delta).rem_euclid(n),
         None => 0,
     };
-    app.activate_operator(i as usize);
+    app.choose_operator(i as usize);
 }
 
 /// Changes a view setting while keeping the selection at the same place on screen.
@@ -295,7 +295,7 @@ fn list_step(app: &mut App, delta: isize) {
 
 fn open(app: &mut App) {
     match app.nav.current() {
-        Some(Row::Operator(i)) if app.focus == Focus::Navigator => app.activate_operator(i),
+        Some(Row::Operator(i)) if app.focus == Focus::Navigator => app.choose_operator(i),
         Some(Row::Node(ix)) if app.focus == Focus::Navigator => {
             app.select(ix);
             app.centre_on_selection();

@@ -166,7 +166,7 @@ fn plan(geo: &Geometry, e: &Ends) -> Route {
     if e.lv > e.lu {
         let in_lane = geo.col_x[e.lv] - 2 - geo.label_room - (e.ov as i32 % lanes);
         let head = (geo.col_x[e.lv] - 1, yv);
-        let label = (in_lane + 1, yv);
+        let label = (head.0 - 4, yv);
         if span > FAR {
             let stub_in = vec![(in_lane - 1, yv), head];
             let stub_out = vec![start, (out_lane, yu)];
@@ -179,13 +179,21 @@ fn plan(geo: &Geometry, e: &Ends) -> Route {
                 cuts,
             };
         }
-        let mut points = vec![start];
-        if span > 1 {
-            points.extend([(out_lane, yu), (out_lane, free_row), (in_lane, free_row)]);
+        // A neighbour on the same row is reached straight. Other edges leave through a
+        // lane next to the source and travel on the free row above the target, so an edge
+        // only ever shares a row with edges of the same source or the same target.
+        let points = if span == 1 && yu == yv {
+            vec![start, head]
         } else {
-            points.push((in_lane, yu));
-        }
-        points.extend([(in_lane, yv), head]);
+            vec![
+                start,
+                (out_lane, yu),
+                (out_lane, free_row),
+                (in_lane, free_row),
+                (in_lane, yv),
+                head,
+            ]
+        };
         Route {
             lines: vec![points],
             head,
