@@ -2,7 +2,6 @@
 //! line, so names with spaces work (`:operator Query Expert/1`).
 
 use crate::model::NodeKind;
-use crate::tui::panes::Panes;
 
 use super::app::{App, Level};
 
@@ -105,10 +104,4 @@ fn hops(app: &mut App, v: &str) -> Result<(), String> {
     app.params.hops = h;
     app.recompute();
     Ok(())
-}
-
-/// Unused for now: the panes of the current size (kept for completion popups).
-#[allow(dead_code)]
-fn panes(app: &App) -> Panes {
-    Panes::new(app.size, app.layout_hint())
 }

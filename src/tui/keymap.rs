@@ -94,298 +94,44 @@ macro_rules! bind {
 }
 
 /// The default keymap.
+#[rustfmt::skip]
 pub static BINDINGS: &[Binding] = &[
     bind!(Quit, "quit", [ch('q')], Global, "General", "quit", "quit"),
-    bind!(
-        Help,
-        "help",
-        [ch('?')],
-        Global,
-        "General",
-        "show or hide this help",
-        "help"
-    ),
-    bind!(
-        CommandLine,
-        "command",
-        [ch(':')],
-        Global,
-        "General",
-        "command line: :operator :goto :seed :threshold :hops :q",
-        "cmd"
-    ),
-    bind!(
-        Filter,
-        "filter",
-        [ch('/')],
-        Global,
-        "General",
-        "filter the navigator"
-    ),
-    bind!(
-        FocusNext,
-        "focus-next",
-        [code(KeyCode::Tab)],
-        Global,
-        "General",
-        "next pane",
-        "pane"
-    ),
-    bind!(
-        FocusPrev,
-        "focus-prev",
-        [Key(KeyCode::BackTab, KeyModifiers::SHIFT)],
-        Global,
-        "General",
-        "previous pane"
-    ),
-    bind!(
-        Escape,
-        "escape",
-        [code(KeyCode::Esc)],
-        Global,
-        "General",
-        "close, clear the filter"
-    ),
-    bind!(
-        ThresholdUp,
-        "threshold-up",
-        [ch('+'), ch('=')],
-        Global,
-        "Recommendation",
-        "threshold + 0.05",
-        "threshold"
-    ),
-    bind!(
-        ThresholdDown,
-        "threshold-down",
-        [ch('-')],
-        Global,
-        "Recommendation",
-        "threshold - 0.05"
-    ),
-    bind!(
-        ThresholdUpFine,
-        "threshold-up-fine",
-        [ch('>')],
-        Global,
-        "Recommendation",
-        "threshold + 0.01"
-    ),
-    bind!(
-        ThresholdDownFine,
-        "threshold-down-fine",
-        [ch('<')],
-        Global,
-        "Recommendation",
-        "threshold - 0.01"
-    ),
-    bind!(
-        HopsUp,
-        "hops-up",
-        [ch(']')],
-        Global,
-        "Recommendation",
-        "one more hop",
-        "hops"
-    ),
-    bind!(
-        HopsDown,
-        "hops-down",
-        [ch('[')],
-        Global,
-        "Recommendation",
-        "one hop fewer"
-    ),
-    bind!(
-        ToggleSeed,
-        "toggle-seed",
-        [ch(' ')],
-        Global,
-        "Recommendation",
-        "seed / unseed the selected action",
-        "seed"
-    ),
-    bind!(
-        ClearSeeds,
-        "clear-seeds",
-        [ch('x')],
-        Global,
-        "Recommendation",
-        "clear all seeds"
-    ),
-    bind!(
-        NextOperator,
-        "next-operator",
-        [ch('o')],
-        Global,
-        "Recommendation",
-        "next operator (its seeds, threshold, hops)",
-        "operator"
-    ),
-    bind!(
-        PrevOperator,
-        "prev-operator",
-        [ch('O')],
-        Global,
-        "Recommendation",
-        "previous operator"
-    ),
-    bind!(
-        ToggleScores,
-        "toggle-scores",
-        [ch('s')],
-        Global,
-        "Graph",
-        "show or hide edge scores",
-        "scores"
-    ),
-    bind!(
-        ToggleZoom,
-        "toggle-zoom",
-        [ch('z')],
-        Global,
-        "Graph",
-        "zoom: detailed / overview",
-        "zoom"
-    ),
-    bind!(
-        ToggleNeighbourhood,
-        "neighbourhood",
-        [ch('N')],
-        Global,
-        "Graph",
-        "neighbourhood view of the selection",
-        "nbhd"
-    ),
-    bind!(
-        RadiusUp,
-        "radius-up",
-        [ch('}')],
-        Global,
-        "Graph",
-        "neighbourhood: one hop more"
-    ),
-    bind!(
-        RadiusDown,
-        "radius-down",
-        [ch('{')],
-        Global,
-        "Graph",
-        "neighbourhood: one hop less"
-    ),
-    bind!(
-        Centre,
-        "centre",
-        [ch('.')],
-        Global,
-        "Graph",
-        "centre on the selection"
-    ),
-    bind!(
-        Parent,
-        "parent",
-        [ch('p')],
-        Global,
-        "Graph",
-        "select a parent (along an incoming edge)"
-    ),
-    bind!(
-        Child,
-        "child",
-        [ch('c')],
-        Global,
-        "Graph",
-        "select a child (along an outgoing edge)"
-    ),
-    bind!(
-        PanLeft,
-        "pan-left",
-        [ch('h'), code(KeyCode::Left)],
-        Graph,
-        "Graph",
-        "pan left (mouse: drag)"
-    ),
-    bind!(
-        PanRight,
-        "pan-right",
-        [ch('l'), code(KeyCode::Right)],
-        Graph,
-        "Graph",
-        "pan right"
-    ),
-    bind!(
-        PanUp,
-        "pan-up",
-        [ch('k'), code(KeyCode::Up)],
-        Graph,
-        "Graph",
-        "pan up (mouse: wheel)"
-    ),
-    bind!(
-        PanDown,
-        "pan-down",
-        [ch('j'), code(KeyCode::Down)],
-        Graph,
-        "Graph",
-        "pan down"
-    ),
-    bind!(
-        CursorUp,
-        "up",
-        [ch('k'), code(KeyCode::Up)],
-        List,
-        "Lists",
-        "move up"
-    ),
-    bind!(
-        CursorDown,
-        "down",
-        [ch('j'), code(KeyCode::Down)],
-        List,
-        "Lists",
-        "move down"
-    ),
-    bind!(
-        PageUp,
-        "page-up",
-        [code(KeyCode::PageUp)],
-        List,
-        "Lists",
-        "page up"
-    ),
-    bind!(
-        PageDown,
-        "page-down",
-        [code(KeyCode::PageDown)],
-        List,
-        "Lists",
-        "page down"
-    ),
-    bind!(
-        Home,
-        "first",
-        [ch('g'), code(KeyCode::Home)],
-        List,
-        "Lists",
-        "first row"
-    ),
-    bind!(
-        End,
-        "last",
-        [ch('G'), code(KeyCode::End)],
-        List,
-        "Lists",
-        "last row"
-    ),
-    bind!(
-        Open,
-        "open",
-        [code(KeyCode::Enter)],
-        List,
-        "Lists",
-        "open: activate an operator, centre a node"
-    ),
+    bind!(Help, "help", [ch('?')], Global, "General", "show or hide this help", "help"),
+    bind!(CommandLine, "command", [ch(':')], Global, "General", "command line: :operator :goto :seed :threshold :hops :q", "cmd"),
+    bind!(Filter, "filter", [ch('/')], Global, "General", "filter the navigator"),
+    bind!(FocusNext, "focus-next", [code(KeyCode::Tab)], Global, "General", "next pane", "pane"),
+    bind!(FocusPrev, "focus-prev", [Key(KeyCode::BackTab, KeyModifiers::SHIFT)], Global, "General", "previous pane"),
+    bind!(Escape, "escape", [code(KeyCode::Esc)], Global, "General", "close, clear the filter"),
+    bind!(ThresholdUp, "threshold-up", [ch('+'), ch('=')], Global, "Recommendation", "threshold + 0.05", "threshold"),
+    bind!(ThresholdDown, "threshold-down", [ch('-')], Global, "Recommendation", "threshold - 0.05"),
+    bind!(ThresholdUpFine, "threshold-up-fine", [ch('>')], Global, "Recommendation", "threshold + 0.01"),
+    bind!(ThresholdDownFine, "threshold-down-fine", [ch('<')], Global, "Recommendation", "threshold - 0.01"),
+    bind!(HopsUp, "hops-up", [ch(']')], Global, "Recommendation", "one more hop", "hops"),
+    bind!(HopsDown, "hops-down", [ch('[')], Global, "Recommendation", "one hop fewer"),
+    bind!(ToggleSeed, "toggle-seed", [ch(' ')], Global, "Recommendation", "seed / unseed the selected action", "seed"),
+    bind!(ClearSeeds, "clear-seeds", [ch('x')], Global, "Recommendation", "clear all seeds"),
+    bind!(NextOperator, "next-operator", [ch('o')], Global, "Recommendation", "next operator (its seeds, threshold, hops)", "operator"),
+    bind!(PrevOperator, "prev-operator", [ch('O')], Global, "Recommendation", "previous operator"),
+    bind!(ToggleScores, "toggle-scores", [ch('s')], Global, "Graph", "show or hide edge scores", "scores"),
+    bind!(ToggleZoom, "toggle-zoom", [ch('z')], Global, "Graph", "zoom: detailed / overview", "zoom"),
+    bind!(ToggleNeighbourhood, "neighbourhood", [ch('N')], Global, "Graph", "neighbourhood view of the selection", "nbhd"),
+    bind!(RadiusUp, "radius-up", [ch('}')], Global, "Graph", "neighbourhood: one hop more"),
+    bind!(RadiusDown, "radius-down", [ch('{')], Global, "Graph", "neighbourhood: one hop less"),
+    bind!(Centre, "centre", [ch('.')], Global, "Graph", "centre on the selection"),
+    bind!(Parent, "parent", [ch('p')], Global, "Graph", "select a parent (along an incoming edge)"),
+    bind!(Child, "child", [ch('c')], Global, "Graph", "select a child (along an outgoing edge)"),
+    bind!(PanLeft, "pan-left", [ch('h'), code(KeyCode::Left)], Graph, "Graph", "pan left (mouse: drag)"),
+    bind!(PanRight, "pan-right", [ch('l'), code(KeyCode::Right)], Graph, "Graph", "pan right"),
+    bind!(PanUp, "pan-up", [ch('k'), code(KeyCode::Up)], Graph, "Graph", "pan up (mouse: wheel)"),
+    bind!(PanDown, "pan-down", [ch('j'), code(KeyCode::Down)], Graph, "Graph", "pan down"),
+    bind!(CursorUp, "up", [ch('k'), code(KeyCode::Up)], List, "Lists", "move up"),
+    bind!(CursorDown, "down", [ch('j'), code(KeyCode::Down)], List, "Lists", "move down"),
+    bind!(PageUp, "page-up", [code(KeyCode::PageUp)], List, "Lists", "page up"),
+    bind!(PageDown, "page-down", [code(KeyCode::PageDown)], List, "Lists", "page down"),
+    bind!(Home, "first", [ch('g'), code(KeyCode::Home)], List, "Lists", "first row"),
+    bind!(End, "last", [ch('G'), code(KeyCode::End)], List, "Lists", "last row"),
+    bind!(Open, "open", [code(KeyCode::Enter)], List, "Lists", "open: activate an operator, centre a node"),
 ];
 
 /// The command bound to `ev` in `context` (context-specific bindings first).
