@@ -30,6 +30,12 @@ impl Tmux {
         assert!(out.status.success(), "send-keys failed: {out:?}");
     }
 
+    /// The screen with attributes as SGR escape sequences.
+    fn capture_styled(&self) -> String {
+        let out = self.run(&["capture-pane", "-p", "-e", "-t", "t"]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     fn capture(&self) -> String {
         String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
     }
@@ -71,6 +77,19 @@ fn tmux_available() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// Whether any SGR sequence in `s` sets a foreground or background colour.
+fn has_colour(s: &str) -> bool {
+    s.split("\x1b[").skip(1).any(|seq| {
+        let params = seq.split('m').next().unwrap_or("");
+        params.split(';').any(|p| {
+            matches!(
+                p.parse::<u32>(),
+                Ok(30..=38 | 40..=48 | 90..=97 | 100..=107)
+            )
+        })
+    })
+}
+
 /// The number after `label ` in the parameter line, as `(recommended, total)`.
 fn count(screen: &str, label: &str) -> (usize, usize) {
     let at = screen.find(&format!(" {label} ")).expect("count shown") + label.len() + 2;
@@ -110,12 +129,26 @@ fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
     assert!(out.status.success(), "tmux new-session failed: {out:?}");
     tmux.wait("the shell prompt", |s| s.contains(PROMPT));
     let bin = env!("CARGO_BIN_EXE_toolscope");
-    tmux.send(&["-l", &format!("{bin} --no-color")]);
+    // With colour first, so the colour check below is known to be able to fail.
+    tmux.send(&["-l", bin]);
     tmux.send(&["Enter"]);
+    tmux.wait("the TUI in colour", |s| s.contains("threshold 0.60"));
+    assert!(
+        has_colour(&tmux.capture_styled()),
+        "no colour without NO_COLOR"
+    );
+    tmux.send(&["q"]);
+    tmux.wait("the prompt", |s| !s.contains("Navigator"));
 
+    tmux.send(&["-l", &format!("NO_COLOR=1 {bin}")]);
+    tmux.send(&["Enter"]);
     let first = tmux.wait("the TUI", |s| {
         s.contains("Navigator") && s.contains("threshold 0.60")
     });
+    assert!(
+        !has_colour(&tmux.capture_styled()),
+        "colour despite NO_COLOR"
+    );
     assert!(
         first.contains("+ schema_design"),
         "recommended at 0.60:\n{first}"
@@ -145,7 +178,7 @@ fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
 
     tmux.send(&["q"]);
     let after = tmux.wait("the shell prompt after quitting", |s| {
-        !s.contains("Navigator") && s.lines().filter(|l| l.starts_with(PROMPT)).count() >= 2
+        !s.contains("Navigator") && s.lines().filter(|l| l.starts_with(PROMPT)).count() >= 3
     });
     assert!(!after.contains("Inspector"), "TUI left on screen:\n{after}");
     assert_eq!(tmux.flag("alternate_on"), "0", "alternate screen left on");
