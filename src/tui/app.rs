@@ -125,6 +125,7 @@ pub struct App {
 impl App {
     /// A new app on a loaded toolkit; the first operator (if any) is active.
     pub fn new(loaded: Loaded, source: String, theme: Theme, size: (u16, u16)) -> App {
+        let status = diagnostics_status(&loaded.diagnostics);
         let mut app = App {
             tk: loaded.toolkit,
             files: loaded.files,
@@ -166,6 +167,9 @@ impl App {
             app.ensure_selection_visible();
         }
         app.recompute();
+        if app.status.is_none() {
+            app.status = status;
+        }
         app
     }
 
@@ -313,6 +317,32 @@ impl App {
             level,
         });
     }
+}
+
+/// A status line summing up load diagnostics (`toolscope lint` lists them).
+fn diagnostics_status(diags: &[crate::diag::Diagnostic]) -> Option<Status> {
+    use crate::diag::Severity;
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    if errors + warnings == 0 {
+        return None;
+    }
+    Some(Status {
+        text: format!(
+            "{errors} error(s), {warnings} warning(s) while loading; see `toolscope lint`"
+        ),
+        level: if errors > 0 {
+            Level::Error
+        } else {
+            Level::Info
+        },
+    })
 }
 
 /// A centred offset kept inside the drawing: 0 when the drawing fits the view.

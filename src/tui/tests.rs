@@ -469,3 +469,15 @@ mod random_input {
         }
     }
 }
+
+#[test]
+fn load_diagnostics_show_in_the_status_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("warn.yaml");
+    let yaml = "actions:\n  - name: a\n    next: [{name: b, score: nope}]\n  - name: b\n";
+    std::fs::write(&p, yaml).expect("write");
+    let loaded = crate::source::load_paths(&[p], None).expect("loads");
+    assert!(!loaded.diagnostics.is_empty());
+    let a = App::new(loaded, "warn".into(), Theme::default(), (160, 48));
+    assert!(screen(&a).contains("while loading; see `toolscope lint`"));
+}
