@@ -207,8 +207,8 @@ fn plan(geo: &Geometry, e: &Ends) -> Route {
         let label = (tx + 2, free_row);
         if span > FAR {
             let stub_out = vec![start, (out_lane, yu)];
-            let stub_in = vec![(tx - 1, free_row - 1), (tx, free_row - 1), head];
-            let cuts = vec![(out_lane + 1, yu), (tx - 2, free_row - 1)];
+            let stub_in = vec![(tx - 2, free_row), head];
+            let cuts = vec![(out_lane + 1, yu), (tx - 3, free_row)];
             return Route {
                 lines: vec![stub_out, stub_in],
                 head,
@@ -327,5 +327,100 @@ pub fn put_str(buf: &mut Buffer, area: Rect, view: WRect, x: i32, y: i32, s: &st
                 cell.set_symbol(c.encode_utf8(&mut tmp)).set_style(style);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Layout;
+    use crate::model::Toolkit;
+    use crate::tui::app::Zoom;
+
+    fn cells(line: &[(i32, i32)]) -> Vec<(i32, i32)> {
+        let mut out = Vec::new();
+        for w in line.windows(2) {
+            let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+            for x in x0.min(x1)..=x0.max(x1) {
+                for y in y0.min(y1)..=y0.max(y1) {
+                    out.push((x, y));
+                }
+            }
+        }
+        out
+    }
+
+    /// No route cell of any edge lies inside a node box (boxes are drawn over lines, so a
+    /// route through a box would be hidden or misread).
+    fn assert_routes_avoid_boxes(tk: &Toolkit) {
+        let layout = Layout::compute(tk);
+        for (zoom, scores) in [
+            (Zoom::Detailed, false),
+            (Zoom::Detailed, true),
+            (Zoom::Overview, false),
+        ] {
+            let geo = Geometry::for_layout(&layout, zoom, scores);
+            let boxes: Vec<WRect> = tk
+                .graph
+                .node_indices()
+                .filter_map(|ix| geo.node_rect(&layout, tk, ix))
+                .collect();
+            for e in tk.graph.edge_references() {
+                let (u, v) = (e.source(), e.target());
+                let (Some(su), Some(sv)) = (layout.slot(u), layout.slot(v)) else {
+                    continue;
+                };
+                if u == v {
+                    continue;
+                }
+                let ends = Ends {
+                    lu: su.layer as usize,
+                    lv: sv.layer as usize,
+                    ou: su.order,
+                    ov: sv.order,
+                    ru: geo.node_rect(&layout, tk, u).expect("placed"),
+                    rv: geo.node_rect(&layout, tk, v).expect("placed"),
+                };
+                let route = plan(&geo, &ends);
+                let mut all: Vec<(i32, i32)> = route.lines.iter().flat_map(|l| cells(l)).collect();
+                all.push(route.head);
+                for (x, y) in all {
+                    let hit = boxes.iter().find(|b| b.contains(x, y));
+                    assert!(
+                        hit.is_none(),
+                        "{} crosses a box at ({x}, {y}) in {zoom:?}: {:?} {:?} lu {} lv {} ru {:?} rv {:?}",
+                        tk.edge_label(e.id()),
+                        route.lines,
+                        hit,
+                        ends.lu,
+                        ends.lv,
+                        ends.ru,
+                        ends.rv
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn example_routes_avoid_boxes() {
+        assert_routes_avoid_boxes(&crate::source::load_example().toolkit);
+    }
+
+    #[test]
+    fn generated_routes_avoid_boxes() {
+        let text = crate::synth::generate(crate::synth::GenOptions {
+            actions: 300,
+            tools: Some(80),
+            seed: 3,
+        });
+        let file = crate::source::load_text(
+            std::path::Path::new("gen.yaml"),
+            text,
+            None,
+            &crate::source::Limits::default(),
+        )
+        .expect("loads");
+        assert_routes_avoid_boxes(&file.toolkit);
     }
 }
