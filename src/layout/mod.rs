@@ -19,6 +19,7 @@ use std::hash::{Hash, Hasher};
 
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
+use unicode_width::UnicodeWidthStr;
 
 use crate::model::Toolkit;
 
@@ -36,7 +37,7 @@ pub struct Layout {
     pub layers: Vec<Vec<NodeIndex>>,
     /// Slot of each laid-out node, indexed by node index (`None`: not laid out).
     slots: Vec<Option<Slot>>,
-    /// Widest name (in chars) of each layer.
+    /// Widest name (in terminal cells) of each layer.
     pub label_width: Vec<u16>,
     /// The key of the structure this layout was computed from.
     pub key: u64,
@@ -65,7 +66,7 @@ impl Layout {
                     layer: l as u32,
                     order: o as u32,
                 });
-                let n = tk.name(ix).chars().count().min(u16::MAX as usize) as u16;
+                let n = tk.name(ix).width().min(u16::MAX as usize) as u16;
                 w = w.max(n);
             }
             label_width.push(w);

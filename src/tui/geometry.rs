@@ -4,6 +4,8 @@
 
 use petgraph::stable_graph::NodeIndex;
 
+use unicode_width::UnicodeWidthStr;
+
 use crate::layout::Layout;
 use crate::model::Toolkit;
 
@@ -84,7 +86,7 @@ impl Geometry {
     pub fn node_rect(&self, layout: &Layout, tk: &Toolkit, ix: NodeIndex) -> Option<WRect> {
         let s = layout.slot(ix)?;
         let l = s.layer as usize;
-        let label = tk.name(ix).chars().count().min(self.max_label);
+        let label = tk.name(ix).width().min(self.max_label);
         Some(WRect {
             x: *self.col_x.get(l)?,
             y: self.row_top(s.order),

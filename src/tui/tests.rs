@@ -481,3 +481,37 @@ fn load_diagnostics_show_in_the_status_line() {
     let a = App::new(loaded, "warn".into(), Theme::default(), (160, 48));
     assert!(screen(&a).contains("while loading; see `toolscope lint`"));
 }
+
+#[test]
+fn wide_names_keep_boxes_aligned() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("wide.yaml");
+    let yaml = "actions:\n  - name: 查询意图\n    next: [ab]\n  - name: ab\noperators:\n  - name: op\n    actions: [查询意图]\n";
+    std::fs::write(&p, yaml).expect("write");
+    let loaded = crate::source::load_paths(&[p], None).expect("loads");
+    let a = App::new(loaded, "wide".into(), Theme::default(), (160, 48));
+    let t = render(&a);
+    let buf = t.backend().buffer();
+    let (x, y) = (0..buf.area.height)
+        .flat_map(|y| (31..119).map(move |x| (x, y)))
+        .find(|&(x, y)| buf[(x, y)].symbol() == "查")
+        .expect("wide name drawn in the graph");
+    // `┃* 查询意图 ┃`: the box is the name's width (8 cells) plus 5.
+    let left = x - 3;
+    assert_eq!(buf[(left, y)].symbol(), "┃");
+    assert_eq!(
+        buf[(left + 12, y)].symbol(),
+        "┃",
+        "right border after 8 cells of name"
+    );
+    assert_eq!(buf[(left, y - 1)].symbol(), "┏");
+    assert_eq!(buf[(left + 12, y - 1)].symbol(), "┓");
+}
+
+#[test]
+fn fit_counts_cells() {
+    use super::view::graph::fit;
+    assert_eq!(fit("abcdef", 4, "…"), "abc…");
+    assert_eq!(fit("查询意图", 5, "…"), "查询…");
+    assert_eq!(fit("ab", 4, "…"), "ab");
+}

@@ -8,6 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::layout::Slot;
 use crate::model::NodeKind;
@@ -284,7 +285,8 @@ fn draw_box(
         g.ellipsis,
     );
     let marker = Theme::marker(seed, recommended);
-    let text = format!("{marker} {label:<w$} ", w = inner.saturating_sub(3));
+    let pad = " ".repeat(inner.saturating_sub(3).saturating_sub(label.width()));
+    let text = format!("{marker} {label}{pad} ");
     let put = |buf: &mut Buffer, x: i32, y: i32, s: &str| put_str(buf, area, view, x, y, s, style);
     if geo.box_h == 1 {
         put(buf, r.x, r.y, set[5]);
@@ -300,33 +302,56 @@ fn draw_box(
     put(buf, r.x, r.y + 2, &format!("{}{hline}{}", set[2], set[3]));
 }
 
-/// `s` cut to `width` chars, ending in an ellipsis when cut.
+/// `s` cut to `width` cells, ending in an ellipsis when cut.
 pub fn fit(s: &str, width: usize, ellipsis: &str) -> String {
-    if s.chars().count() <= width {
+    if s.width() <= width {
         return s.to_string();
     }
-    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    let room = width.saturating_sub(ellipsis.width());
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
     out.push_str(ellipsis);
     out
 }
 
-/// Writes `s` at world position (x, y), clipped to the view.
+/// Writes `s` at world position (x, y), clipped to the view. A wide character takes two
+/// cells (the second is blanked); one cut by the view's edge is not drawn.
 pub fn put_str(buf: &mut Buffer, area: Rect, view: WRect, x: i32, y: i32, s: &str, style: Style) {
     if y < view.y || y >= view.y + view.h {
         return;
     }
     let sy = area.y + (y - view.y) as u16;
-    for (cx, c) in (x..).zip(s.chars()) {
-        if cx >= view.x + view.w {
+    let mut cx = x;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0) as i32;
+        if w == 0 {
+            continue;
+        }
+        if cx + w > view.x + view.w {
             break;
         }
         if cx >= view.x {
             let sx = area.x + (cx - view.x) as u16;
+            let mut tmp = [0u8; 4];
             if let Some(cell) = buf.cell_mut((sx, sy)) {
-                let mut tmp = [0u8; 4];
                 cell.set_symbol(c.encode_utf8(&mut tmp)).set_style(style);
             }
+            if w == 2
+                && let Some(cell) = buf.cell_mut((sx + 1, sy))
+            {
+                cell.reset();
+                cell.set_style(style);
+            }
         }
+        cx += w;
     }
 }
 

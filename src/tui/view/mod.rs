@@ -88,6 +88,7 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
             .tk
             .name
             .as_deref()
+            .or_else(|| app.files.first().and_then(|f| f.path.file_name()?.to_str()))
             .map(|n| sanitize(n).into_owned())
             .unwrap_or_else(|| "toolkit".into()),
     };
