@@ -1,7 +1,7 @@
 //! The application state. The app owns its data (toolkit, files, layout), so a reload can
 //! swap them in place and keep the user's context (seeds, parameters, selection, viewport).
 
-use petgraph::stable_graph::NodeIndex;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
 
 use crate::layout::{Layout, LayoutCache};
@@ -9,7 +9,7 @@ use crate::model::Toolkit;
 use crate::recommend::{Params, Recommendation, recommend, resolve_seeds};
 use crate::source::{Loaded, SourceFile};
 
-use super::nav::Navigator;
+use super::nav::{Navigator, natural_cmp};
 use super::theme::Theme;
 
 /// The pane that receives list and pan keys.
@@ -114,6 +114,8 @@ pub struct App {
     pub overlay: Option<Overlay>,
     pub nav: Navigator,
     pub inspector_scroll: u16,
+    /// Index into [`App::node_edges`] of the edge under the inspector's cursor.
+    pub edge_cursor: usize,
     pub status: Option<Status>,
     /// Terminal size in cells.
     pub size: (u16, u16),
@@ -147,6 +149,7 @@ impl App {
             overlay: None,
             nav: Navigator::default(),
             inspector_scroll: 0,
+            edge_cursor: 0,
             status: None,
             size,
             drag: None,
@@ -239,6 +242,7 @@ impl App {
         }
         self.selected = Some(ix);
         self.inspector_scroll = 0;
+        self.edge_cursor = 0;
         self.nav.point_at(ix);
         let h = super::panes::Panes::new(self.size, self.layout_hint())
             .nav_inner()
@@ -300,6 +304,28 @@ impl App {
     /// What the pane split depends on besides the size (nothing yet; kept for resizable panes).
     pub fn layout_hint(&self) -> super::panes::Split {
         super::panes::Split
+    }
+
+    /// The selected node's edges as the inspector lists them: outgoing, then incoming,
+    /// each sorted by the other end's name. `(edge, other end, outgoing)`.
+    pub fn node_edges(&self) -> Vec<(EdgeIndex, NodeIndex, bool)> {
+        let Some(ix) = self.selected.filter(|&ix| self.tk.graph.contains_node(ix)) else {
+            return Vec::new();
+        };
+        let by_name = |a: &(EdgeIndex, NodeIndex, bool), b: &(EdgeIndex, NodeIndex, bool)| {
+            natural_cmp(self.tk.name(a.1), self.tk.name(b.1))
+        };
+        let mut out: Vec<_> = self.tk.out_edges(ix).map(|(e, v)| (e, v, true)).collect();
+        out.sort_by(by_name);
+        let mut inc: Vec<_> = self.tk.in_edges(ix).map(|(e, v)| (e, v, false)).collect();
+        inc.sort_by(by_name);
+        out.extend(inc);
+        out
+    }
+
+    /// The edge under the inspector's cursor (what an edge editor acts on).
+    pub fn selected_edge(&self) -> Option<EdgeIndex> {
+        self.node_edges().get(self.edge_cursor).map(|e| e.0)
     }
 
     /// Total (tools + groups) and recommended counts, for the parameter bar.

@@ -125,13 +125,13 @@ pub static BINDINGS: &[Binding] = &[
     bind!(PanRight, "pan-right", [ch('l'), code(KeyCode::Right)], Graph, "Graph", "pan right"),
     bind!(PanUp, "pan-up", [ch('k'), code(KeyCode::Up)], Graph, "Graph", "pan up (mouse: wheel)"),
     bind!(PanDown, "pan-down", [ch('j'), code(KeyCode::Down)], Graph, "Graph", "pan down"),
-    bind!(CursorUp, "up", [ch('k'), code(KeyCode::Up)], List, "Lists", "move up"),
-    bind!(CursorDown, "down", [ch('j'), code(KeyCode::Down)], List, "Lists", "move down"),
+    bind!(CursorUp, "up", [ch('k'), code(KeyCode::Up)], List, "Lists", "move up (inspector: previous edge)"),
+    bind!(CursorDown, "down", [ch('j'), code(KeyCode::Down)], List, "Lists", "move down (inspector: next edge)"),
     bind!(PageUp, "page-up", [code(KeyCode::PageUp)], List, "Lists", "page up"),
     bind!(PageDown, "page-down", [code(KeyCode::PageDown)], List, "Lists", "page down"),
     bind!(Home, "first", [ch('g'), code(KeyCode::Home)], List, "Lists", "first row"),
     bind!(End, "last", [ch('G'), code(KeyCode::End)], List, "Lists", "last row"),
-    bind!(Open, "open", [code(KeyCode::Enter)], List, "Lists", "open: activate an operator, centre a node"),
+    bind!(Open, "open", [code(KeyCode::Enter)], List, "Lists", "operator: activate; node: centre; edge: go to its other end"),
 ];
 
 /// The command bound to `ev` in `context` (context-specific bindings first).

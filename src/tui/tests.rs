@@ -515,3 +515,30 @@ fn fit_counts_cells() {
     assert_eq!(fit("查询意图", 5, "…"), "查询…");
     assert_eq!(fit("ab", 4, "…"), "ab");
 }
+
+#[test]
+fn inspector_edge_cursor_walks_edges_and_opens_the_other_end() {
+    let mut a = app(160, 48);
+    press(&mut a, ":goto query_design<Enter><Tab>");
+    assert_eq!(a.focus, Focus::Inspector);
+    let names: Vec<String> = a
+        .node_edges()
+        .iter()
+        .map(|e| a.tk.name(e.1).to_string())
+        .collect();
+    assert_eq!(
+        names,
+        ["GrammarReader", "query_execution", "condition_validation"]
+    );
+    assert_eq!(a.selected_edge(), a.node_edges().first().map(|e| e.0));
+    press(&mut a, "jjj");
+    assert_eq!(a.edge_cursor, 2, "clamped to the last edge");
+    let s = screen(&a);
+    assert!(s.contains("← 0.75 condition_validation (next)"));
+    press(&mut a, "<Enter>");
+    assert_eq!(
+        a.tk.name(a.selected.expect("opened")),
+        "condition_validation"
+    );
+    assert_eq!(a.edge_cursor, 0);
+}

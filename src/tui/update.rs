@@ -277,6 +277,11 @@ fn page(app: &App) -> isize {
 
 fn list_step(app: &mut App, delta: isize) {
     match app.focus {
+        Focus::Inspector if delta.abs() == 1 => {
+            let n = app.node_edges().len();
+            let c = app.edge_cursor as isize + delta;
+            app.edge_cursor = c.clamp(0, n.saturating_sub(1) as isize) as usize;
+        }
         Focus::Inspector => {
             let s = i64::from(app.inspector_scroll) + delta.clamp(-1000, 1000) as i64;
             app.inspector_scroll = s.clamp(0, i64::from(u16::MAX)) as u16;
@@ -294,6 +299,13 @@ fn list_step(app: &mut App, delta: isize) {
 }
 
 fn open(app: &mut App) {
+    if app.focus == Focus::Inspector {
+        if let Some(&(_, other, _)) = app.node_edges().get(app.edge_cursor) {
+            app.select(other);
+            app.ensure_selection_visible();
+        }
+        return;
+    }
     match app.nav.current() {
         Some(Row::Operator(i)) if app.focus == Focus::Navigator => app.choose_operator(i),
         Some(Row::Node(ix)) if app.focus == Focus::Navigator => {

@@ -18,13 +18,23 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let block = pane_block(app, " Inspector ", Focus::Inspector);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let lines = match app.selected {
+    let (lines, cursor) = match app.selected {
         Some(ix) if app.tk.graph.contains_node(ix) => node_lines(app, ix),
-        _ => vec![Line::styled("Nothing selected.", app.theme.muted())],
+        _ => (
+            vec![Line::styled("Nothing selected.", app.theme.muted())],
+            None,
+        ),
     };
+    let scroll = scroll_for(
+        &lines,
+        cursor,
+        app.inspector_scroll,
+        inner.width,
+        inner.height,
+    );
     let p = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
-        .scroll((app.inspector_scroll, 0));
+        .scroll((scroll, 0));
     frame.render_widget(p, inner);
 }
 
@@ -32,8 +42,25 @@ fn heading(app: &App, s: &str) -> Line<'static> {
     Line::styled(s.to_string(), app.theme.title())
 }
 
-/// All lines describing node `ix`.
-pub fn node_lines(app: &App, ix: NodeIndex) -> Vec<Line<'static>> {
+/// The scroll offset that keeps the cursor line (if any) in view, counting wrapped rows.
+fn scroll_for(lines: &[Line], cursor: Option<usize>, scroll: u16, w: u16, h: u16) -> u16 {
+    let Some(c) = cursor else { return scroll };
+    let rows = |l: &Line| l.width().div_ceil(usize::from(w.max(1))).max(1);
+    let top: usize = lines.iter().take(c).map(rows).sum();
+    let bottom = top + lines.get(c).map_or(1, rows);
+    let (s, h) = (usize::from(scroll), usize::from(h));
+    let s = if top < s {
+        top
+    } else if bottom > s + h {
+        bottom.saturating_sub(h)
+    } else {
+        s
+    };
+    u16::try_from(s).unwrap_or(u16::MAX)
+}
+
+/// All lines describing node `ix`, and the index of the line under the edge cursor.
+pub fn node_lines(app: &App, ix: NodeIndex) -> (Vec<Line<'static>>, Option<usize>) {
     let node = app.tk.node(ix);
     let seed = app.is_seed(ix);
     let rec = app.rec.contains(ix);
@@ -58,16 +85,8 @@ pub fn node_lines(app: &App, ix: NodeIndex) -> Vec<Line<'static>> {
         tool_lines(app, meta, &mut out);
     }
     out.push(Line::default());
-    out.push(heading(app, "Out"));
-    let (to, from) = if app.theme.ascii {
-        ("->", "<-")
-    } else {
-        ("→", "←")
-    };
-    edge_lines(app, app.tk.out_edges(ix).collect(), to, &mut out);
-    out.push(heading(app, "In"));
-    edge_lines(app, app.tk.in_edges(ix).collect(), from, &mut out);
-    out
+    let cursor = edge_section(app, &mut out);
+    (out, cursor)
 }
 
 fn tool_lines(app: &App, meta: &ToolMeta, out: &mut Vec<Line<'static>>) {
@@ -112,37 +131,54 @@ fn tool_lines(app: &App, meta: &ToolMeta, out: &mut Vec<Line<'static>>) {
     }
 }
 
-fn edge_lines(
-    app: &App,
-    mut edges: Vec<(EdgeIndex, NodeIndex)>,
-    arrow: &str,
-    out: &mut Vec<Line<'static>>,
-) {
-    if edges.is_empty() {
-        out.push(Line::styled("  (none)", app.theme.muted()));
-        return;
+/// The Out and In lists; the row under the edge cursor is reversed while the inspector
+/// has focus.
+fn edge_section(app: &App, out: &mut Vec<Line<'static>>) -> Option<usize> {
+    let mut cursor = None;
+    let (to, from) = if app.theme.ascii {
+        ("->", "<-")
+    } else {
+        ("→", "←")
+    };
+    let edges = app.node_edges();
+    let split = edges.iter().position(|e| !e.2).unwrap_or(edges.len());
+    for (title, range, arrow) in [("Out", 0..split, to), ("In", split..edges.len(), from)] {
+        out.push(heading(app, title));
+        if range.is_empty() {
+            out.push(Line::styled("  (none)", app.theme.muted()));
+        }
+        for i in range {
+            let (e, other, _) = edges[i];
+            let mut line = edge_line(app, e, other, arrow);
+            if i == app.edge_cursor && app.focus == Focus::Inspector {
+                line = line.patch_style(app.theme.selected());
+                cursor = Some(out.len());
+            }
+            out.push(line);
+        }
     }
-    edges.sort_by(|a, b| app.tk.name(a.1).cmp(app.tk.name(b.1)));
+    cursor
+}
+
+fn edge_line(app: &App, e: EdgeIndex, other: NodeIndex, arrow: &str) -> Line<'static> {
     let t = app.params.threshold;
-    for (e, other) in edges {
-        let edge = &app.tk.graph[e];
-        let (level, tag) = if app.rec.has_edge(&app.tk, e, t) {
-            (Level::Recommended, '+')
-        } else if edge.score < t {
-            (Level::Dimmed, '-')
-        } else {
-            (Level::Normal, ' ')
-        };
-        out.push(Line::from(vec![
-            Span::styled(
-                format!("{tag}{arrow} {:.2} ", edge.score),
-                app.theme.edge(level),
-            ),
-            Span::raw(format!(
-                "{} ({})",
-                sanitize(app.tk.name(other)),
-                edge.kind.as_str()
-            )),
-        ]));
-    }
+    let edge = &app.tk.graph[e];
+    let (level, tag) = if app.rec.has_edge(&app.tk, e, t) {
+        (Level::Recommended, '+')
+    } else if edge.score < t {
+        (Level::Dimmed, '-')
+    } else {
+        (Level::Normal, ' ')
+    };
+    Line::from(vec![
+        Span::styled(
+            format!("{tag}{arrow} {:.2} ", edge.score),
+            app.theme.edge(level),
+        ),
+        Span::raw(format!(
+            "{} ({})",
+            sanitize(app.tk.name(other)),
+            edge.kind.as_str()
+        )),
+    ])
 }
