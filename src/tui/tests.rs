@@ -542,3 +542,24 @@ fn inspector_edge_cursor_walks_edges_and_opens_the_other_end() {
     );
     assert_eq!(a.edge_cursor, 0);
 }
+
+#[test]
+fn edge_under_the_inspector_cursor_is_shown_in_the_graph() {
+    use ratatui::style::Modifier;
+    let reversed_in_graph = |a: &App| {
+        let t = render(a);
+        let buf = t.backend().buffer();
+        (31..119)
+            .flat_map(|x| (1..44).map(move |y| (x, y)))
+            .filter(|&(x, y)| buf[(x, y)].modifier.contains(Modifier::REVERSED))
+            .count()
+    };
+    let mut a = app(160, 48);
+    press(&mut a, ":goto query_design<Enter>");
+    let box_only = reversed_in_graph(&a);
+    press(&mut a, "<Tab>j");
+    assert!(
+        reversed_in_graph(&a) > box_only + 3,
+        "the edge's route is reversed too"
+    );
+}

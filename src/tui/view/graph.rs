@@ -2,7 +2,7 @@
 //! meet), arrowheads, optional score labels, then node boxes on top. Only the visible
 //! window is rasterised; boxes are found by column and row range, edges by bounding box.
 
-use petgraph::stable_graph::NodeIndex;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -12,7 +12,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::layout::Slot;
 use crate::model::NodeKind;
-use crate::tui::app::App;
+use crate::tui::app::{App, Focus};
 use crate::tui::geometry::{Geometry, WRect};
 use crate::tui::sanitize::sanitize;
 use crate::tui::theme::{Level, Theme};
@@ -37,6 +37,11 @@ impl Widget for GraphWidget<'_> {
         let mut canvas = Canvas::new(view);
         route_edges(app, &geo, &mut canvas);
         canvas.draw(buf, area, &app.theme);
+        if app.focus == Focus::Inspector
+            && let Some(e) = app.selected_edge()
+        {
+            highlight_edge(app, &geo, e, view, area, buf);
+        }
         draw_boxes(app, &geo, view, area, buf);
     }
 }
@@ -50,6 +55,67 @@ fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
     } else {
         Level::Normal
     }
+}
+
+/// Shows the route of edge `e` in reverse video (the inspector's edge cursor).
+fn highlight_edge(
+    app: &App,
+    geo: &Geometry,
+    e: EdgeIndex,
+    view: WRect,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let layout = app.layout();
+    let Some((u, v)) = app.tk.graph.edge_endpoints(e) else {
+        return;
+    };
+    let (Some(su), Some(sv)) = (layout.slot(u), layout.slot(v)) else {
+        return;
+    };
+    let (Some(ru), Some(rv)) = (
+        geo.node_rect(layout, &app.tk, u),
+        geo.node_rect(layout, &app.tk, v),
+    ) else {
+        return;
+    };
+    if u == v {
+        return;
+    }
+    let ends = Ends {
+        lu: su.layer as usize,
+        lv: sv.layer as usize,
+        ou: su.order,
+        ov: sv.order,
+        ru,
+        rv,
+    };
+    let route = plan(geo, &ends);
+    let style = app.theme.selected();
+    let mut cells: Vec<(i32, i32)> = route.lines.iter().flat_map(|l| route_cells(l)).collect();
+    cells.push(route.head);
+    for (x, y) in cells {
+        if view.contains(x, y) {
+            let at = (area.x + (x - view.x) as u16, area.y + (y - view.y) as u16);
+            if let Some(cell) = buf.cell_mut(at) {
+                cell.set_style(style);
+            }
+        }
+    }
+}
+
+/// Every cell of an axis-parallel polyline.
+fn route_cells(line: &[(i32, i32)]) -> Vec<(i32, i32)> {
+    let mut out = Vec::new();
+    for w in line.windows(2) {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        for x in x0.min(x1)..=x0.max(x1) {
+            for y in y0.min(y1)..=y0.max(y1) {
+                out.push((x, y));
+            }
+        }
+    }
+    out
 }
 
 /// Edges spanning more layers than this are drawn as two stubs (out of the source, into the
@@ -362,18 +428,7 @@ mod tests {
     use crate::model::Toolkit;
     use crate::tui::app::Zoom;
 
-    fn cells(line: &[(i32, i32)]) -> Vec<(i32, i32)> {
-        let mut out = Vec::new();
-        for w in line.windows(2) {
-            let ((x0, y0), (x1, y1)) = (w[0], w[1]);
-            for x in x0.min(x1)..=x0.max(x1) {
-                for y in y0.min(y1)..=y0.max(y1) {
-                    out.push((x, y));
-                }
-            }
-        }
-        out
-    }
+    use super::route_cells as cells;
 
     /// No route cell of any edge lies inside a node box (boxes are drawn over lines, so a
     /// route through a box would be hidden or misread).
