@@ -6,6 +6,7 @@ mod inspector;
 mod navigator;
 mod overlay;
 mod params;
+mod route;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
