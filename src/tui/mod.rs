@@ -12,6 +12,7 @@ pub mod app;
 pub mod commands;
 pub mod geometry;
 pub mod keymap;
+pub mod mouse;
 pub mod msg;
 pub mod nav;
 pub mod panes;

@@ -1,16 +1,15 @@
 //! `update`: the only place the app state changes in response to a message.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use petgraph::stable_graph::NodeIndex;
 
 use crate::model::{EdgeKind, NodeKind};
 
-use super::app::{App, Focus, Overlay, PromptKind, Viewport, Zoom};
-use super::geometry::Geometry;
+use super::app::{App, Focus, Overlay, PromptKind, Zoom};
 use super::keymap::{self, Cmd, Context};
 use super::msg::Msg;
 use super::nav::Row;
-use super::panes::{self, Panes};
+use super::panes::Panes;
 
 const STEP: f64 = 0.05;
 const FINE: f64 = 0.01;
@@ -19,7 +18,7 @@ const FINE: f64 = 0.01;
 pub fn update(app: &mut App, msg: Msg) {
     match msg {
         Msg::Key(k) => key(app, k),
-        Msg::Mouse(m) => mouse(app, m),
+        Msg::Mouse(m) => super::mouse::mouse(app, m),
         Msg::Resize(w, h) => {
             app.size = (w, h);
             app.ensure_selection_visible();
@@ -265,7 +264,7 @@ fn walk(app: &mut App, forward: bool) {
     }
 }
 
-fn pan(app: &mut App, dx: i32, dy: i32) {
+pub(super) fn pan(app: &mut App, dx: i32, dy: i32) {
     app.view.x += dx;
     app.view.y += dy;
 }
@@ -275,7 +274,7 @@ fn page(app: &App) -> isize {
     (p.nav_inner().height as isize - 1).max(1)
 }
 
-fn list_step(app: &mut App, delta: isize) {
+pub(super) fn list_step(app: &mut App, delta: isize) {
     match app.focus {
         Focus::Inspector if delta.abs() == 1 => {
             let n = app.node_edges().len();
@@ -313,70 +312,5 @@ fn open(app: &mut App) {
             app.centre_on_selection();
         }
         _ => app.centre_on_selection(),
-    }
-}
-
-fn mouse(app: &mut App, m: MouseEvent) {
-    let p = Panes::new(app.size, app.layout_hint());
-    let g = p.graph_inner();
-    let in_graph = panes::contains(g, m.column, m.row);
-    match m.kind {
-        MouseEventKind::Down(MouseButton::Left) if in_graph => {
-            app.focus = Focus::Graph;
-            let (wx, wy) = (
-                app.view.x + i32::from(m.column - g.x),
-                app.view.y + i32::from(m.row - g.y),
-            );
-            let geo = Geometry::new(app);
-            match geo.hit(app.layout(), &app.tk, wx, wy) {
-                Some(ix) => app.select(ix),
-                None => app.drag = Some(((m.column, m.row), app.view)),
-            }
-        }
-        MouseEventKind::Down(MouseButton::Left)
-            if panes::contains(p.nav_inner(), m.column, m.row) =>
-        {
-            app.focus = Focus::Navigator;
-            let inner = p.nav_inner();
-            let row =
-                app.nav.first_visible(usize::from(inner.height)) + usize::from(m.row - inner.y);
-            if app.nav.rows.get(row).is_some_and(|r| r.selectable()) {
-                app.nav.cursor = row;
-                if let Some(Row::Node(ix)) = app.nav.current() {
-                    app.select(ix);
-                    app.ensure_selection_visible();
-                }
-            }
-        }
-        MouseEventKind::Down(MouseButton::Left)
-            if panes::contains(p.inspector, m.column, m.row) =>
-        {
-            app.focus = Focus::Inspector;
-        }
-        MouseEventKind::Drag(MouseButton::Left) => {
-            if let Some(((x0, y0), v)) = app.drag {
-                app.view = Viewport {
-                    x: v.x - (i32::from(m.column) - i32::from(x0)),
-                    y: v.y - (i32::from(m.row) - i32::from(y0)),
-                };
-            }
-        }
-        MouseEventKind::Up(_) => app.drag = None,
-        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
-            let d: i32 = if m.kind == MouseEventKind::ScrollDown {
-                1
-            } else {
-                -1
-            };
-            if in_graph {
-                pan(app, 0, 3 * d);
-            } else if panes::contains(p.nav, m.column, m.row) {
-                app.nav.offset = (app.nav.offset as i64 + i64::from(3 * d))
-                    .clamp(0, app.nav.rows.len() as i64) as usize;
-            } else if panes::contains(p.inspector, m.column, m.row) {
-                app.inspector_scroll = (i32::from(app.inspector_scroll) + 3 * d).max(0) as u16;
-            }
-        }
-        _ => {}
     }
 }
