@@ -68,13 +68,39 @@ fn operator(app: &mut App, name: &str) -> Result<(), String> {
 }
 
 fn goto(app: &mut App, name: &str) -> Result<(), String> {
-    let ix = [NodeKind::Action, NodeKind::Tool, NodeKind::Group]
-        .into_iter()
-        .find_map(|k| app.tk.find(k, name))
-        .ok_or_else(|| format!("no node named `{name}`"))?;
+    let ix = find_node(app, name)?;
     app.select(ix);
     app.centre_on_selection();
     Ok(())
+}
+
+/// A node by exact name, else the one node whose name contains `name` (ignoring case).
+fn find_node(app: &App, name: &str) -> Result<petgraph::stable_graph::NodeIndex, String> {
+    let kinds = [NodeKind::Action, NodeKind::Tool, NodeKind::Group];
+    if let Some(ix) = kinds.into_iter().find_map(|k| app.tk.find(k, name)) {
+        return Ok(ix);
+    }
+    let needle = name.to_lowercase();
+    let hits: Vec<_> = app
+        .tk
+        .graph
+        .node_indices()
+        .filter(|&ix| app.tk.name(ix).to_lowercase().contains(&needle))
+        .collect();
+    match hits.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(format!("no node named `{name}`")),
+        many => {
+            let mut names: Vec<&str> = many.iter().map(|&ix| app.tk.name(ix)).collect();
+            names.sort_unstable();
+            names.truncate(5);
+            Err(format!(
+                "`{name}` matches {} nodes: {}, ...",
+                many.len(),
+                names.join(", ")
+            ))
+        }
+    }
 }
 
 fn seed(app: &mut App, name: &str) -> Result<(), String> {

@@ -563,3 +563,28 @@ fn edge_under_the_inspector_cursor_is_shown_in_the_graph() {
         "the edge's route is reversed too"
     );
 }
+
+#[test]
+fn goto_accepts_a_unique_fragment() {
+    let mut a = app(160, 48);
+    press(&mut a, ":goto PAGERANK<Enter>");
+    assert_eq!(a.tk.name(a.selected.expect("found")), "PageRankExecutor");
+    press(&mut a, ":goto query<Enter>");
+    let status = a.status.clone().expect("ambiguous");
+    assert!(status.text.contains("matches"), "{}", status.text);
+}
+
+#[test]
+fn inspector_describes_the_operator_under_the_navigator_cursor() {
+    let mut a = app(160, 48);
+    press(&mut a, "<Tab><Tab>ggj");
+    assert_eq!(a.focus, Focus::Navigator);
+    let s = screen(&a);
+    assert!(s.contains("operator - Enter makes it active"), "{s}");
+    assert!(s.contains("threshold 0.60  hops 2"));
+    press(&mut a, "<Enter>");
+    assert_eq!(
+        a.tk.operators[a.operator.expect("active")].name,
+        "modelling"
+    );
+}

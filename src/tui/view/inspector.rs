@@ -7,8 +7,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::model::{NodeKind, ToolMeta};
+use crate::model::{NodeKind, Operator, ToolMeta};
 use crate::tui::app::{App, Focus};
+use crate::tui::nav::Row;
 use crate::tui::sanitize::{sanitize, sanitize_lines};
 use crate::tui::theme::{Level, Theme};
 
@@ -18,8 +19,13 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let block = pane_block(app, " Inspector ", Focus::Inspector);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let (lines, cursor) = match app.selected {
-        Some(ix) if app.tk.graph.contains_node(ix) => node_lines(app, ix),
+    let operator = match app.nav.current() {
+        Some(Row::Operator(i)) if app.focus == Focus::Navigator => app.tk.operators.get(i),
+        _ => None,
+    };
+    let (lines, cursor) = match (operator, app.selected) {
+        (Some(op), _) => (operator_lines(app, op), None),
+        (None, Some(ix)) if app.tk.graph.contains_node(ix) => node_lines(app, ix),
         _ => (
             vec![Line::styled("Nothing selected.", app.theme.muted())],
             None,
@@ -40,6 +46,25 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
 
 fn heading(app: &App, s: &str) -> Line<'static> {
     Line::styled(s.to_string(), app.theme.title())
+}
+
+/// An operator: its seeds (marked when missing), threshold and hops.
+fn operator_lines(app: &App, op: &Operator) -> Vec<Line<'static>> {
+    let mut out = vec![
+        Line::styled(
+            sanitize(&op.label()).into_owned(),
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        Line::from("operator - Enter makes it active"),
+        Line::from(format!("threshold {:.2}  hops {}", op.threshold, op.hops)),
+        heading(app, "Seeds"),
+    ];
+    for a in &op.actions {
+        let known = app.tk.action(a).is_some();
+        let note = if known { "" } else { "  (no such action)" };
+        out.push(Line::from(format!("* {}{note}", sanitize(a))));
+    }
+    out
 }
 
 /// The scroll offset that keeps the cursor line (if any) in view, counting wrapped rows.
