@@ -2,22 +2,24 @@
 //! meet), arrowheads, optional score labels, then node boxes on top. Only the visible
 //! window is rasterised; boxes are found by column and row range, edges by bounding box.
 
+use petgraph::Direction;
+use petgraph::stable_graph::EdgeReference;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::{EdgeRef, IntoEdgeReferences};
+use petgraph::visit::EdgeRef;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::model::NodeKind;
+use crate::model::{Edge, NodeKind};
 use crate::tui::app::{App, Focus};
 use crate::tui::geometry::{Geometry, WRect};
 use crate::tui::sanitize::sanitize;
 use crate::tui::theme::{Level, Theme};
 
 use super::canvas::{Canvas, Mark};
-use super::route::{Ends, may_touch, plan, route_cells};
+use super::route::{Ends, FAR, may_touch, plan, route_cells};
 
 /// Draws the graph of `app` into its area.
 pub struct GraphWidget<'a> {
@@ -86,11 +88,47 @@ fn highlight_edge(
     }
 }
 
+/// The edges whose route can reach the view's columns, each once: short edges have their
+/// source within [`FAR`] layers of the visible columns; far edges (two stubs) have an end
+/// next to them. Only nodes of nearby columns are visited, so the cost follows what is on
+/// screen, not the size of the graph.
+fn candidate_edges<'a>(
+    app: &'a App,
+    geo: &Geometry,
+    view: WRect,
+) -> impl Iterator<Item = EdgeReference<'a, Edge>> + 'a {
+    let layout = app.layout();
+    let n = layout.layers.len();
+    // Visible columns [c0, c1): the one left of the first column starting in view may
+    // reach into it.
+    let c0 = geo.col_x.partition_point(|&x| x < view.x).saturating_sub(1);
+    let c1 = geo.col_x.partition_point(|&x| x <= view.x + view.w);
+    let sources = c0.saturating_sub(FAR + 1).min(n)..(c1 + FAR + 1).min(n);
+    let targets = c0.saturating_sub(1).min(n)..(c1 + 1).min(n);
+    let graph = &app.tk.graph;
+    let outside = sources.clone();
+    let from_sources = layout.layers[sources]
+        .iter()
+        .flatten()
+        .flat_map(move |&u| graph.edges_directed(u, Direction::Outgoing));
+    let far_into_view = layout.layers[targets]
+        .iter()
+        .flatten()
+        .flat_map(move |&v| graph.edges_directed(v, Direction::Incoming))
+        .filter(move |e| {
+            let lu = layout
+                .slot(e.source())
+                .map_or(usize::MAX, |s| s.layer as usize);
+            !outside.contains(&lu)
+        });
+    from_sources.chain(far_into_view)
+}
+
 /// Adds every edge whose route may cross the view to the canvas.
 fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
     let layout = app.layout();
     let ell = app.theme.glyphs().ellipsis;
-    for e in app.tk.graph.edge_references() {
+    for e in candidate_edges(app, geo, canvas.view()) {
         let (u, v) = (e.source(), e.target());
         if u == v {
             continue;
@@ -257,5 +295,74 @@ pub fn put_str(buf: &mut Buffer, area: Rect, view: WRect, x: i32, y: i32, s: &st
             }
         }
         cx += w;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use petgraph::visit::IntoEdgeReferences;
+
+    use super::*;
+    use crate::source::{EXAMPLE_NAME, Limits, Loaded, load_text};
+    use crate::synth::{GenOptions, generate};
+    use crate::tui::theme::Theme;
+
+    /// Every edge whose route meets the view is a candidate, wherever the view is.
+    #[test]
+    fn candidates_cover_every_edge_that_reaches_the_view() {
+        let text = generate(GenOptions {
+            actions: 400,
+            tools: Some(100),
+            seed: 5,
+        });
+        let file = load_text(
+            std::path::Path::new("g.yaml"),
+            text,
+            None,
+            &Limits::default(),
+        )
+        .expect("loads");
+        let loaded = Loaded {
+            toolkit: file.toolkit,
+            files: vec![file.source],
+            diagnostics: Vec::new(),
+        };
+        let mut app = App::new(loaded, EXAMPLE_NAME.into(), Theme::default(), (120, 40));
+        for zoom in [
+            crate::tui::app::Zoom::Detailed,
+            crate::tui::app::Zoom::Overview,
+        ] {
+            app.zoom = zoom;
+            let geo = Geometry::new(&app);
+            let (w, h) = geo.extent(app.layout());
+            let xs = (-20..w).step_by(23);
+            let views: Vec<(i32, i32)> = xs.flat_map(|x| [(x, -3), (x, h / 3)]).collect();
+            for (x, y) in views {
+                let view = WRect { x, y, w: 40, h: 12 };
+                let canvas = Canvas::new(view);
+                let got: HashSet<_> = candidate_edges(&app, &geo, view).map(|e| e.id()).collect();
+                for e in app.tk.graph.edge_references() {
+                    let (u, v) = (e.source(), e.target());
+                    if u == v {
+                        continue;
+                    }
+                    let Some(ends) = Ends::of(app.layout(), &geo, &app.tk, u, v) else {
+                        continue;
+                    };
+                    let route = plan(&geo, &ends);
+                    let mut lines = route.lines.clone();
+                    lines.push(vec![route.head]);
+                    if lines.iter().any(|l| canvas.touches(l)) {
+                        assert!(
+                            got.contains(&e.id()),
+                            "{} missing at {x},{y}",
+                            app.tk.edge_label(e.id())
+                        );
+                    }
+                }
+            }
+        }
     }
 }
