@@ -22,43 +22,41 @@ impl Row {
     }
 }
 
-/// Compares names with runs of digits compared as numbers: `a9 < a10`.
+/// Compares names with runs of ASCII digits compared as numbers: `a9 < a10`. Allocates
+/// nothing (it sorts every name of large toolkits).
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
-    let (mut x, mut y) = (a.chars().peekable(), b.chars().peekable());
-    loop {
-        match (x.peek().copied(), y.peek().copied()) {
-            (None, None) => return a.cmp(b),
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
-                let n = digits(&mut x);
-                let m = digits(&mut y);
-                let by_value = n.len().cmp(&m.len()).then_with(|| n.cmp(&m));
-                if by_value != Ordering::Equal {
-                    return by_value;
-                }
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    while i < x.len() && j < y.len() {
+        if x[i].is_ascii_digit() && y[j].is_ascii_digit() {
+            let (ni, nj) = (digit_end(x, i), digit_end(y, j));
+            let (p, q) = (trim_zeros(&x[i..ni]), trim_zeros(&y[j..nj]));
+            let by_value = p.len().cmp(&q.len()).then_with(|| p.cmp(q));
+            if by_value != Ordering::Equal {
+                return by_value;
             }
-            (Some(c), Some(d)) => {
-                if c != d {
-                    return c.cmp(&d);
-                }
-                x.next();
-                y.next();
+            (i, j) = (ni, nj);
+        } else {
+            if x[i] != y[j] {
+                return x[i].cmp(&y[j]);
             }
+            i += 1;
+            j += 1;
         }
     }
+    (x.len() - i).cmp(&(y.len() - j)).then_with(|| a.cmp(b))
 }
 
-/// A run of digits without leading zeros.
-fn digits(it: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
-    let mut s = String::new();
-    while let Some(c) = it.peek().copied().filter(char::is_ascii_digit) {
-        it.next();
-        if !(s.is_empty() && c == '0') {
-            s.push(c);
-        }
-    }
-    s
+fn digit_end(s: &[u8], from: usize) -> usize {
+    s[from..]
+        .iter()
+        .position(|c| !c.is_ascii_digit())
+        .map_or(s.len(), |p| from + p)
+}
+
+fn trim_zeros(s: &[u8]) -> &[u8] {
+    let k = s.iter().position(|&c| c != b'0').unwrap_or(s.len());
+    &s[k..]
 }
 
 /// Rows, filter and cursor.
