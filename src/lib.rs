@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod diag;
+pub mod diff;
 pub mod export;
 pub mod layout;
 pub mod lint;
@@ -14,3 +15,4 @@ pub mod recommend;
 pub mod source;
 pub mod synth;
 pub mod tui;
+pub mod watch;

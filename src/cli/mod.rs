@@ -5,10 +5,14 @@
 
 pub mod common;
 mod convert;
+mod describe;
+mod diff;
+mod explain;
 mod export;
 mod generate;
 mod lint;
 mod recommend;
+mod sweep;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -57,6 +61,14 @@ enum Command {
     Gen(generate::Args),
     /// Convert a Chat2Graph config into a native toolkit.
     Convert(convert::Args),
+    /// Explain why a node is, or is not, recommended.
+    Explain(explain::Args),
+    /// Recommended counts at every threshold: the exact step function.
+    Sweep(sweep::Args),
+    /// Structural diff of two toolkits and, with seeds, the recommendation diff.
+    Diff(diff::Args),
+    /// Tool descriptions for a prompt (markdown, short or function-calling JSON).
+    Describe(describe::Args),
 }
 
 /// Parses the command line and runs it.
@@ -70,6 +82,10 @@ pub fn main() -> ExitCode {
         Some(Command::Export(args)) => export::run(&args),
         Some(Command::Gen(args)) => generate::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
+        Some(Command::Explain(args)) => explain::run(&args),
+        Some(Command::Sweep(args)) => sweep::run(&args),
+        Some(Command::Diff(args)) => diff::run(&args),
+        Some(Command::Describe(args)) => describe::run(&args),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Writing a toolkit out: JSON, Graphviz dot, Mermaid, and the native YAML format.
 
+pub mod describe;
 pub mod dot;
 pub mod json;
 pub mod mermaid;

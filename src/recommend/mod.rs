@@ -178,3 +178,14 @@ pub fn offered_tools(tk: &Toolkit, rec: &Recommendation, filters: &ToolFilters) 
 
 #[cfg(test)]
 mod tests;
+
+pub mod adjacency;
+pub mod critical;
+pub mod explain;
+
+pub use adjacency::{Adjacency, OutEdges};
+pub use critical::{Critical, HopCounts, Insight, Step, Sweep};
+pub use explain::{Explanation, FilterNote, PathStep, Reason, explain, explain_with};
+
+#[cfg(test)]
+mod insight_tests;

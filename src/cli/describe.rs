@@ -1,0 +1,66 @@
+//! `toolscope describe`: tool descriptions for a prompt.
+
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+
+use super::common::{Inputs, SeedArgs};
+use crate::export::describe::{Style, describe, tools_to_describe};
+use crate::recommend::ToolFilters;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StyleArg {
+    Markdown,
+    Short,
+    Json,
+}
+
+impl From<StyleArg> for Style {
+    fn from(s: StyleArg) -> Style {
+        match s {
+            StyleArg::Markdown => Style::Markdown,
+            StyleArg::Short => Style::Short,
+            StyleArg::Json => Style::Json,
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    inputs: Inputs,
+    /// With seeds: the recommended tools after the filters stage; without: every tool.
+    #[command(flatten)]
+    seeds: SeedArgs,
+    /// A forced tool choice (repeatable), for the filters stage.
+    #[arg(long, value_name = "TOOL")]
+    choose: Vec<String>,
+    /// Output style.
+    #[arg(long, value_enum, default_value = "markdown")]
+    style: StyleArg,
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let loaded = match args.inputs.load() {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let tk = &loaded.toolkit;
+    let filters = ToolFilters {
+        chosen: args.choose.clone(),
+    };
+    let tools = if args.seeds.any() {
+        let query = match args.seeds.resolve(tk) {
+            Ok(q) => q,
+            Err(code) => return code,
+        };
+        tools_to_describe(tk, Some((&query.seeds, query.params)), &filters)
+    } else {
+        if !args.choose.is_empty() {
+            eprintln!("warning: --choose applies only with seeds; describing every tool");
+        }
+        tools_to_describe(tk, None, &filters)
+    };
+    print!("{}", describe(tk, &tools, args.style.into()));
+    ExitCode::SUCCESS
+}

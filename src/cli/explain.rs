@@ -1,0 +1,122 @@
+//! `toolscope explain`: why a node is, or is not, recommended.
+
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+
+use super::common::{InputFormat, Inputs, SeedArgs, print_json};
+use crate::model::NodeKind;
+use crate::recommend::{Adjacency, Insight, explain_with};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Which kind of node NODE names, when a name is used by several kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Kind {
+    Action,
+    Tool,
+    Group,
+}
+
+impl From<Kind> for NodeKind {
+    fn from(k: Kind) -> NodeKind {
+        match k {
+            Kind::Action => NodeKind::Action,
+            Kind::Tool => NodeKind::Tool,
+            Kind::Group => NodeKind::Group,
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+#[command(
+    override_usage = "toolscope explain [OPTIONS] PATH... (--seeds A,B | --operator NAME) NODE"
+)]
+pub struct Args {
+    /// Toolkit files or directories (merged in order), then the node to explain (an
+    /// action, tool or group name).
+    #[arg(required = true, num_args = 1.., value_name = "PATH")]
+    operands: Vec<String>,
+    /// Force the input format instead of detecting it.
+    #[arg(long, value_enum)]
+    input_format: Option<InputFormat>,
+    #[command(flatten)]
+    seeds: SeedArgs,
+    /// Only the node of this kind (by default every node with that name is explained).
+    #[arg(long, value_enum)]
+    kind: Option<Kind>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+impl Args {
+    /// The paths and the node: the last operand is the node.
+    fn split(&self) -> (Inputs, &str) {
+        let (node, paths) = match self.operands.split_last() {
+            Some((node, paths)) => (node.as_str(), paths),
+            None => ("", &[][..]),
+        };
+        let inputs = Inputs {
+            paths: paths.iter().map(std::path::PathBuf::from).collect(),
+            input_format: self.input_format,
+        };
+        (inputs, node)
+    }
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    if args.operands.len() < 2 {
+        eprintln!("error: give the toolkit PATH... and then the NODE to explain");
+        return ExitCode::from(2);
+    }
+    let (inputs, node) = args.split();
+    let loaded = match inputs.load() {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let tk = &loaded.toolkit;
+    if !args.seeds.any() {
+        eprintln!("error: give seeds with --seeds a,b, --seed NAME or --operator NAME");
+        return ExitCode::from(2);
+    }
+    let query = match args.seeds.resolve(tk) {
+        Ok(q) => q,
+        Err(code) => return code,
+    };
+    let nodes: Vec<_> = tk
+        .named(node)
+        .filter(|&ix| args.kind.is_none_or(|k| tk.kind(ix) == NodeKind::from(k)))
+        .collect();
+    if nodes.is_empty() {
+        eprintln!("error: no node named `{node}`");
+        return ExitCode::from(1);
+    }
+    let adj = Adjacency::new(tk);
+    let insight = Insight::compute_in(tk, &adj, &query.seeds, query.params);
+    let explanations: Vec<_> = nodes
+        .iter()
+        .filter_map(|&ix| explain_with(tk, &adj, &query.seeds, query.params, &insight, ix))
+        .collect();
+    match args.format {
+        Format::Json => {
+            let items: Vec<_> = explanations.iter().map(|e| e.to_json(tk)).collect();
+            print_json(&match items.as_slice() {
+                [one] => one.clone(),
+                _ => serde_json::Value::Array(items),
+            });
+        }
+        Format::Text => {
+            let blocks: Vec<String> = explanations
+                .iter()
+                .map(|e| e.lines(tk).join("\n") + "\n")
+                .collect();
+            print!("{}", blocks.join("\n"));
+        }
+    }
+    ExitCode::SUCCESS
+}
