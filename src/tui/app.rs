@@ -114,6 +114,8 @@ pub struct App {
     pub overlay: Option<Overlay>,
     pub nav: Navigator,
     pub inspector_scroll: u16,
+    /// First line of the help overlay shown (j/k scroll it on small terminals).
+    pub help_scroll: u16,
     /// Index into [`App::node_edges`] of the edge under the inspector's cursor.
     pub edge_cursor: usize,
     pub status: Option<Status>,
@@ -149,6 +151,7 @@ impl App {
             overlay: None,
             nav: Navigator::default(),
             inspector_scroll: 0,
+            help_scroll: 0,
             edge_cursor: 0,
             status: None,
             size,

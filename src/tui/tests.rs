@@ -588,3 +588,19 @@ fn inspector_describes_the_operator_under_the_navigator_cursor() {
         "modelling"
     );
 }
+
+#[test]
+fn help_scrolls_on_a_small_terminal() {
+    let mut a = app(80, 24);
+    press(&mut a, "?");
+    assert!(
+        !screen(&a).contains("Marks:"),
+        "the legend does not fit at first"
+    );
+    press(&mut a, &"j".repeat(40));
+    let s = screen(&a);
+    assert!(s.contains("Marks:"), "{s}");
+    assert_eq!(a.overlay, Some(Overlay::Help));
+    press(&mut a, "<Esc>");
+    assert_eq!((a.overlay.clone(), a.help_scroll), (None, 0));
+}

@@ -35,13 +35,20 @@ fn key(app: &mut App, k: KeyEvent) {
     }
     match app.overlay.take() {
         Some(Overlay::Help) => {
-            let close = matches!(
-                k.code,
-                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter
-            );
-            if !close {
-                app.overlay = Some(Overlay::Help);
+            match k.code {
+                KeyCode::Char('j') | KeyCode::Down => {
+                    app.help_scroll = app.help_scroll.saturating_add(1)
+                }
+                KeyCode::Char('k') | KeyCode::Up => {
+                    app.help_scroll = app.help_scroll.saturating_sub(1)
+                }
+                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter => {
+                    app.help_scroll = 0;
+                    return;
+                }
+                _ => {}
             }
+            app.overlay = Some(Overlay::Help);
         }
         Some(Overlay::Prompt { kind, text }) => prompt_key(app, kind, text, k),
         None => {

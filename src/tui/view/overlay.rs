@@ -39,6 +39,18 @@ pub fn help(frame: &mut Frame, app: &App, area: Rect) {
         .title(" Help (Esc closes) ")
         .border_style(app.theme.key());
     let two_cols = lines.len() as u16 + 2 > h;
+    let fits = usize::from(h.saturating_sub(2)) * if two_cols { 2 } else { 1 };
+    let skip = usize::from(app.help_scroll).min(lines.len().saturating_sub(fits));
+    let block = if skip > 0 || lines.len() > fits + skip {
+        block.title_bottom(format!(
+            " j/k scroll {}/{} ",
+            skip + fits.min(lines.len()),
+            lines.len()
+        ))
+    } else {
+        block
+    };
+    let lines = lines[skip..].to_vec();
     if two_cols {
         let inner = block.inner(rect);
         frame.render_widget(block, rect);
