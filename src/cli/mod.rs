@@ -94,7 +94,17 @@ pub fn main() -> ExitCode {
 }
 
 fn run_tui(args: TuiArgs) -> ExitCode {
-    let _ = args;
-    eprintln!("error: the terminal UI is not part of this build yet");
-    ExitCode::from(1)
+    let opts = crate::tui::Options {
+        paths: args.paths,
+        input_format: args.input_format.map(crate::source::Format::from),
+        no_color: args.no_color,
+        ascii: args.ascii,
+    };
+    match crate::tui::run(opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

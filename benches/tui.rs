@@ -1,0 +1,78 @@
+//! Layout and frame drawing at 1k and 10k nodes (SPEC 7: layout under 200 ms, one frame at
+//! 200x60 under 8 ms, a threshold key press to a redrawn highlight under 16 ms).
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use toolscope::layout::Layout;
+use toolscope::source::{Limits, Loaded, load_text};
+use toolscope::synth::{GenOptions, generate};
+use toolscope::tui::{App, Msg, Theme, update::update, view};
+
+/// A synthetic toolkit of about `nodes` nodes (four actions per tool).
+fn toolkit(nodes: usize) -> Loaded {
+    let actions = nodes * 4 / 5;
+    let text = generate(GenOptions {
+        actions,
+        tools: Some(nodes - actions),
+        seed: 7,
+    });
+    let file = load_text(Path::new("gen.yaml"), text, None, &Limits::default())
+        .expect("generated toolkit loads");
+    Loaded {
+        toolkit: file.toolkit,
+        files: vec![file.source],
+        diagnostics: file.diagnostics,
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tui");
+    g.sample_size(20);
+    for nodes in [1_000usize, 10_000] {
+        let loaded = toolkit(nodes);
+        g.bench_with_input(
+            BenchmarkId::new("layout", nodes),
+            &loaded.toolkit,
+            |b, tk| b.iter(|| black_box(Layout::compute(tk))),
+        );
+        let mut app = App::new(loaded, "gen".into(), Theme::default(), (200, 60));
+        let mut term = Terminal::new(TestBackend::new(200, 60)).expect("backend");
+        g.bench_function(BenchmarkId::new("frame_200x60", nodes), |b| {
+            b.iter(|| {
+                term.draw(|f| view::draw(f, &app))
+                    .map(|_| ())
+                    .expect("draw")
+            })
+        });
+        app.zoom = toolscope::tui::app::Zoom::Overview;
+        g.bench_function(BenchmarkId::new("frame_200x60_overview", nodes), |b| {
+            b.iter(|| {
+                term.draw(|f| view::draw(f, &app))
+                    .map(|_| ())
+                    .expect("draw")
+            })
+        });
+        app.zoom = toolscope::tui::app::Zoom::Detailed;
+        let plus = Msg::Key(KeyEvent::new(KeyCode::Char('+'), KeyModifiers::NONE));
+        let minus = Msg::Key(KeyEvent::new(KeyCode::Char('-'), KeyModifiers::NONE));
+        let mut up = true;
+        g.bench_function(BenchmarkId::new("threshold_key_to_frame", nodes), |b| {
+            b.iter(|| {
+                update(&mut app, if up { plus.clone() } else { minus.clone() });
+                up = !up;
+                term.draw(|f| view::draw(f, &app))
+                    .map(|_| ())
+                    .expect("draw")
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(tui, benches);
+criterion_main!(tui);

@@ -1,0 +1,418 @@
+//! The application state. The app owns its data (toolkit, files, layout), so a reload can
+//! swap them in place and keep the user's context (seeds, parameters, selection, viewport).
+
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::NodeIndexable;
+
+use crate::layout::{Layout, LayoutCache};
+use crate::model::Toolkit;
+use crate::recommend::{Params, Recommendation, recommend, resolve_seeds};
+use crate::source::{Loaded, SourceFile};
+
+use super::nav::{Navigator, natural_cmp};
+use super::theme::Theme;
+
+/// The pane that receives list and pan keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Navigator,
+    Graph,
+    Inspector,
+}
+
+impl Focus {
+    pub fn next(self) -> Focus {
+        match self {
+            Focus::Navigator => Focus::Graph,
+            Focus::Graph => Focus::Inspector,
+            Focus::Inspector => Focus::Navigator,
+        }
+    }
+
+    pub fn prev(self) -> Focus {
+        self.next().next()
+    }
+}
+
+/// Detail level of the graph drawing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zoom {
+    /// Boxes three lines high with full names.
+    Detailed,
+    /// One line per node, names shortened.
+    Overview,
+}
+
+/// What a one-line prompt edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    /// `:` commands.
+    Command,
+    /// `/` navigator filter (applied as it is typed).
+    Filter,
+}
+
+/// A modal layer over the panes; it receives keys first.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Overlay {
+    Help,
+    Prompt { kind: PromptKind, text: String },
+}
+
+/// Severity of the status line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Error,
+}
+
+/// The last message for the user.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Status {
+    pub text: String,
+    pub level: Level,
+}
+
+/// Top-left corner of the graph viewport, in layout cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Viewport {
+    pub x: i32,
+    pub y: i32,
+}
+
+/// The neighbourhood view: a small layout around one node.
+#[derive(Debug, Clone)]
+pub struct Neighbourhood {
+    pub centre: NodeIndex,
+    pub radius: u32,
+    pub layout: Layout,
+}
+
+/// Everything the TUI shows and edits.
+pub struct App {
+    pub tk: Toolkit,
+    pub files: Vec<SourceFile>,
+    /// What was opened, for the title and status line.
+    pub source: String,
+    pub theme: Theme,
+    pub seeds: Vec<NodeIndex>,
+    pub params: Params,
+    /// Index into `tk.operators` of the active operator.
+    pub operator: Option<usize>,
+    /// Seeds were changed by hand since the operator was chosen.
+    pub seeds_edited: bool,
+    pub rec: Recommendation,
+    layout: LayoutCache,
+    pub neighbourhood: Option<Neighbourhood>,
+    /// Radius used when the neighbourhood view is next opened.
+    pub radius: u32,
+    pub selected: Option<NodeIndex>,
+    pub view: Viewport,
+    pub zoom: Zoom,
+    pub show_scores: bool,
+    pub focus: Focus,
+    pub overlay: Option<Overlay>,
+    pub nav: Navigator,
+    pub inspector_scroll: u16,
+    /// First line of the help overlay shown (j/k scroll it on small terminals).
+    pub help_scroll: u16,
+    /// Index into [`App::node_edges`] of the edge under the inspector's cursor.
+    pub edge_cursor: usize,
+    pub status: Option<Status>,
+    /// Terminal size in cells.
+    pub size: (u16, u16),
+    /// Mouse position where a graph drag started, with the viewport at that time.
+    pub drag: Option<((u16, u16), Viewport)>,
+    pub quit: bool,
+}
+
+impl App {
+    /// A new app on a loaded toolkit; the first operator (if any) is active.
+    pub fn new(loaded: Loaded, source: String, theme: Theme, size: (u16, u16)) -> App {
+        let status = diagnostics_status(&loaded.diagnostics);
+        let mut app = App {
+            tk: loaded.toolkit,
+            files: loaded.files,
+            source,
+            theme,
+            seeds: Vec::new(),
+            params: Params::default(),
+            operator: None,
+            seeds_edited: false,
+            rec: Recommendation::default(),
+            layout: LayoutCache::default(),
+            neighbourhood: None,
+            radius: 1,
+            selected: None,
+            view: Viewport::default(),
+            zoom: Zoom::Detailed,
+            show_scores: false,
+            focus: Focus::Graph,
+            overlay: None,
+            nav: Navigator::default(),
+            inspector_scroll: 0,
+            help_scroll: 0,
+            edge_cursor: 0,
+            status: None,
+            size,
+            drag: None,
+            quit: false,
+        };
+        app.layout.get(&app.tk);
+        if !app.tk.operators.is_empty() {
+            app.activate_operator(0);
+        }
+        app.nav.rebuild(&app.tk);
+        let first = app
+            .seeds
+            .first()
+            .copied()
+            .or_else(|| app.tk.graph.node_indices().next());
+        if let Some(ix) = first {
+            app.select(ix);
+            app.ensure_selection_visible();
+        }
+        app.recompute();
+        if app.status.is_none() {
+            app.status = status;
+        }
+        app
+    }
+
+    /// The layout being drawn: the neighbourhood's when that view is open.
+    pub fn layout(&self) -> &Layout {
+        static EMPTY: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
+        match &self.neighbourhood {
+            Some(n) => &n.layout,
+            None => self
+                .layout
+                .current()
+                .unwrap_or_else(|| EMPTY.get_or_init(Layout::default)),
+        }
+    }
+
+    /// Re-lays out if (and only if) the structure changed; call after loads and edits.
+    pub fn refresh_layout(&mut self) {
+        self.layout.get(&self.tk);
+        if let Some(n) = &self.neighbourhood {
+            let (c, r) = (n.centre, n.radius);
+            self.open_neighbourhood(c, r);
+        }
+    }
+
+    /// Runs the recommendation for the current seeds and parameters.
+    pub fn recompute(&mut self) {
+        self.rec = recommend(&self.tk, &self.seeds, self.params);
+    }
+
+    /// Makes operator `i` active and selects (and shows) its first seed.
+    pub fn choose_operator(&mut self, i: usize) {
+        self.activate_operator(i);
+        if let Some(&first) = self.seeds.first() {
+            self.select(first);
+            self.ensure_selection_visible();
+        }
+    }
+
+    /// Makes operator `i` active: its seeds, threshold and hops.
+    pub fn activate_operator(&mut self, i: usize) {
+        let Some(op) = self.tk.operators.get(i) else {
+            return;
+        };
+        let (seeds, unknown) = resolve_seeds(&self.tk, &op.actions);
+        self.params = Params {
+            threshold: op.threshold,
+            hops: op.hops,
+        };
+        self.seeds = seeds;
+        self.operator = Some(i);
+        self.seeds_edited = false;
+        self.status = (!unknown.is_empty()).then(|| Status {
+            text: format!("operator names unknown actions: {}", unknown.join(", ")),
+            level: Level::Error,
+        });
+        self.recompute();
+    }
+
+    pub fn is_seed(&self, ix: NodeIndex) -> bool {
+        self.seeds.contains(&ix)
+    }
+
+    /// Selects a node (inspector follows; the neighbourhood view re-centres).
+    pub fn select(&mut self, ix: NodeIndex) {
+        if !self.tk.graph.contains_node(ix) {
+            return;
+        }
+        self.selected = Some(ix);
+        self.inspector_scroll = 0;
+        self.edge_cursor = 0;
+        self.nav.point_at(ix);
+        let h = super::panes::Panes::new(self.size, self.layout_hint())
+            .nav_inner()
+            .height;
+        self.nav.scroll_to_cursor(usize::from(h));
+        if let Some(n) = &self.neighbourhood
+            && n.centre != ix
+        {
+            let r = n.radius;
+            self.open_neighbourhood(ix, r);
+        }
+    }
+
+    /// Opens (or re-centres) the neighbourhood view.
+    pub fn open_neighbourhood(&mut self, centre: NodeIndex, radius: u32) {
+        let keep = neighbourhood_mask(&self.tk, centre, radius);
+        let layout = Layout::compute_subset(&self.tk, Some(&keep));
+        self.neighbourhood = Some(Neighbourhood {
+            centre,
+            radius,
+            layout,
+        });
+        self.radius = radius;
+        self.centre_on_selection();
+    }
+
+    /// Centres the graph viewport on the selected node.
+    pub fn centre_on_selection(&mut self) {
+        let Some(ix) = self.selected else { return };
+        let geo = super::geometry::Geometry::new(self);
+        let Some(r) = geo.node_rect(self.layout(), &self.tk, ix) else {
+            return;
+        };
+        let area = super::panes::Panes::new(self.size, self.layout_hint()).graph_inner();
+        let (ew, eh) = geo.extent(self.layout());
+        let (w, h) = (i32::from(area.width), i32::from(area.height));
+        self.view.x = clamp_axis(r.x + r.w / 2 - w / 2, ew, w);
+        self.view.y = clamp_axis(r.y + r.h / 2 - h / 2, eh, h);
+    }
+
+    /// Centres only when the selected node is not fully visible.
+    pub fn ensure_selection_visible(&mut self) {
+        let Some(ix) = self.selected else { return };
+        let geo = super::geometry::Geometry::new(self);
+        let Some(r) = geo.node_rect(self.layout(), &self.tk, ix) else {
+            return;
+        };
+        let area = super::panes::Panes::new(self.size, self.layout_hint()).graph_inner();
+        let (w, h) = (i32::from(area.width), i32::from(area.height));
+        let inside = r.x >= self.view.x
+            && r.y >= self.view.y
+            && r.x + r.w <= self.view.x + w
+            && r.y + r.h <= self.view.y + h;
+        if !inside {
+            self.centre_on_selection();
+        }
+    }
+
+    /// What the pane split depends on besides the size (nothing yet; kept for resizable panes).
+    pub fn layout_hint(&self) -> super::panes::Split {
+        super::panes::Split
+    }
+
+    /// The selected node's edges as the inspector lists them: outgoing, then incoming,
+    /// each sorted by the other end's name. `(edge, other end, outgoing)`.
+    pub fn node_edges(&self) -> Vec<(EdgeIndex, NodeIndex, bool)> {
+        let Some(ix) = self.selected.filter(|&ix| self.tk.graph.contains_node(ix)) else {
+            return Vec::new();
+        };
+        let by_name = |a: &(EdgeIndex, NodeIndex, bool), b: &(EdgeIndex, NodeIndex, bool)| {
+            natural_cmp(self.tk.name(a.1), self.tk.name(b.1))
+        };
+        let mut out: Vec<_> = self.tk.out_edges(ix).map(|(e, v)| (e, v, true)).collect();
+        out.sort_by(by_name);
+        let mut inc: Vec<_> = self.tk.in_edges(ix).map(|(e, v)| (e, v, false)).collect();
+        inc.sort_by(by_name);
+        out.extend(inc);
+        out
+    }
+
+    /// The edge under the inspector's cursor (what an edge editor acts on).
+    pub fn selected_edge(&self) -> Option<EdgeIndex> {
+        self.node_edges().get(self.edge_cursor).map(|e| e.0)
+    }
+
+    /// Total (tools + groups) and recommended counts, for the parameter bar.
+    pub fn counts(&self) -> Counts {
+        let (actions, tools, groups) = self.tk.counts();
+        Counts {
+            actions: (self.rec.actions.len(), actions),
+            tools: (self.rec.tools.len(), tools + groups),
+        }
+    }
+
+    pub fn set_status(&mut self, level: Level, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            level,
+        });
+    }
+}
+
+/// A status line summing up load diagnostics (`toolscope lint` lists them).
+fn diagnostics_status(diags: &[crate::diag::Diagnostic]) -> Option<Status> {
+    use crate::diag::Severity;
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    if errors + warnings == 0 {
+        return None;
+    }
+    Some(Status {
+        text: format!(
+            "{errors} error(s), {warnings} warning(s) while loading; see `toolscope lint`"
+        ),
+        level: if errors > 0 {
+            Level::Error
+        } else {
+            Level::Info
+        },
+    })
+}
+
+/// A centred offset kept inside the drawing: 0 when the drawing fits the view.
+fn clamp_axis(want: i32, extent: i32, view: i32) -> i32 {
+    if extent <= view {
+        0
+    } else {
+        want.clamp(0, extent - view)
+    }
+}
+
+/// Recommended of total, for actions and for tools (groups counted as tools).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub actions: (usize, usize),
+    pub tools: (usize, usize),
+}
+
+/// Nodes within `radius` edges of `centre`, edges taken in either direction.
+pub fn neighbourhood_mask(tk: &Toolkit, centre: NodeIndex, radius: u32) -> Vec<bool> {
+    let mut keep = vec![false; tk.graph.node_bound()];
+    if !tk.graph.contains_node(centre) {
+        return keep;
+    }
+    keep[centre.index()] = true;
+    let mut frontier = vec![centre];
+    for _ in 0..radius {
+        let mut next = Vec::new();
+        for &u in &frontier {
+            let around = tk.out_edges(u).chain(tk.in_edges(u)).map(|(_, v)| v);
+            for v in around {
+                if !keep[v.index()] {
+                    keep[v.index()] = true;
+                    next.push(v);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    keep
+}

@@ -1,0 +1,182 @@
+//! The terminal UI: one message channel, one loop, `update` on the state, a redraw after
+//! each batch of messages (never on a timer).
+//!
+//! - [`msg::Msg`]: everything that can happen (keys, mouse, resize; later file changes and
+//!   finished jobs, sent on the same channel through [`Runner::sender`]).
+//! - [`app::App`]: the state, owning its data so reloads can swap it.
+//! - [`update::update`]: the only place state changes.
+//! - [`view::draw`]: the screen as a function of the state.
+//! - [`keymap`]: named commands and their keys; help and hints are generated from it.
+
+pub mod app;
+pub mod commands;
+pub mod geometry;
+pub mod keymap;
+pub mod mouse;
+pub mod msg;
+pub mod nav;
+pub mod panes;
+mod reload;
+pub mod sanitize;
+pub mod theme;
+pub mod update;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+use std::io::{self, Stdout};
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+
+use color_eyre::eyre::{Result, WrapErr, eyre};
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::Terminal;
+use ratatui::backend::{Backend, CrosstermBackend};
+
+use crate::source::{self, Format, Loaded};
+
+pub use app::App;
+pub use msg::Msg;
+pub use theme::Theme;
+
+/// What the CLI passes to the TUI.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Files or directories; empty opens the bundled example.
+    pub paths: Vec<PathBuf>,
+    pub input_format: Option<Format>,
+    pub no_color: bool,
+    pub ascii: bool,
+}
+
+/// Loads what `opts` names: the files, or the bundled example.
+pub fn load(opts: &Options) -> Result<(Loaded, String)> {
+    if opts.paths.is_empty() {
+        return Ok((source::load_example(), source::EXAMPLE_NAME.to_string()));
+    }
+    let loaded = source::load_paths(&opts.paths, opts.input_format).map_err(|e| eyre!("{e}"))?;
+    let label = opts
+        .paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    Ok((loaded, label))
+}
+
+/// Runs the TUI until the user quits. The terminal is restored on return, on error and on
+/// panic.
+pub fn run(opts: Options) -> Result<()> {
+    install_hooks()?;
+    let (loaded, label) = load(&opts)?;
+    let theme = Theme::from_env(opts.no_color, opts.ascii);
+    let mut terminal = enter().wrap_err("cannot set up the terminal")?;
+    let size = terminal.size()?;
+    let mut app = App::new(loaded, label, theme, (size.width, size.height));
+    let runner = Runner::start();
+    let result = runner.run(&mut terminal, &mut app);
+    leave()?;
+    result
+}
+
+/// The message loop and its channel.
+pub struct Runner {
+    tx: Sender<Msg>,
+    rx: Receiver<Msg>,
+}
+
+impl Runner {
+    /// Starts the input thread.
+    pub fn start() -> Runner {
+        let (tx, rx) = mpsc::channel();
+        let input = tx.clone();
+        thread::spawn(move || input_thread(input));
+        Runner { tx, rx }
+    }
+
+    /// A sender for other sources of messages (file watcher, jobs).
+    pub fn sender(&self) -> Sender<Msg> {
+        self.tx.clone()
+    }
+
+    /// Draws, then for each message (and any already queued behind it) updates and redraws.
+    pub fn run<B: Backend>(&self, terminal: &mut Terminal<B>, app: &mut App) -> Result<()>
+    where
+        B::Error: Send + Sync + 'static,
+    {
+        terminal.draw(|f| view::draw(f, app))?;
+        while let Ok(msg) = self.rx.recv() {
+            update::update(app, msg);
+            while let Ok(more) = self.rx.try_recv() {
+                update::update(app, more);
+                if app.quit {
+                    break;
+                }
+            }
+            if app.quit {
+                break;
+            }
+            terminal.draw(|f| view::draw(f, app))?;
+        }
+        Ok(())
+    }
+}
+
+fn input_thread(tx: Sender<Msg>) {
+    loop {
+        match crossterm::event::read() {
+            Ok(ev) => {
+                if let Some(msg) = Msg::from_event(ev)
+                    && tx.send(msg).is_err()
+                {
+                    return;
+                }
+            }
+            Err(e) => {
+                let _ = tx.send(Msg::InputClosed(e.to_string()));
+                return;
+            }
+        }
+    }
+}
+
+fn enter() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
+    enable_raw_mode()?;
+    let mut out = io::stdout();
+    execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
+    let mut t = Terminal::new(CrosstermBackend::new(out))?;
+    t.clear()?;
+    Ok(t)
+}
+
+/// Restores the terminal; safe to call more than once.
+pub fn leave() -> io::Result<()> {
+    let mut out = io::stdout();
+    let r1 = execute!(
+        out,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+    let r2 = disable_raw_mode();
+    r1.and(r2)
+}
+
+/// color-eyre's report and panic hooks, with the terminal restored before a panic prints.
+fn install_hooks() -> Result<()> {
+    let (panic_hook, eyre_hook) = color_eyre::config::HookBuilder::default().into_hooks();
+    // A second install (run called twice in one process) keeps the first hooks.
+    let _ = eyre_hook.install();
+    let panic_hook = panic_hook.into_panic_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = leave();
+        panic_hook(info);
+    }));
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! Everything that can change the app arrives as one [`Msg`] on one channel: terminal
+//! input, resizes, and (added by later features) file-change signals and finished jobs.
+
+use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
+
+use super::keymap::Cmd;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    /// A named command (from a key, the command line or a test).
+    Cmd(Cmd),
+    /// The input source ended or failed; the loop stops.
+    InputClosed(String),
+}
+
+impl Msg {
+    /// The message for a terminal event, if it matters (key releases and bare mouse moves
+    /// are dropped, so moving the mouse never causes a redraw).
+    pub fn from_event(ev: Event) -> Option<Msg> {
+        match ev {
+            Event::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
+            Event::Mouse(m) if m.kind != MouseEventKind::Moved => Some(Msg::Mouse(m)),
+            Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! The navigator's rows: operators, actions, tools and groups, each section sorted by name
+//! and filtered by a case-insensitive substring. Rows are rebuilt only when the filter or
+//! the toolkit changes, not on every frame.
+
+use std::cmp::Ordering;
+
+use petgraph::stable_graph::NodeIndex;
+
+use crate::model::{NodeKind, Toolkit};
+
+/// One row of the navigator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    Header(&'static str),
+    Operator(usize),
+    Node(NodeIndex),
+}
+
+impl Row {
+    pub fn selectable(self) -> bool {
+        !matches!(self, Row::Header(_))
+    }
+}
+
+/// Compares names with runs of ASCII digits compared as numbers: `a9 < a10`. Allocates
+/// nothing (it sorts every name of large toolkits).
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    while i < x.len() && j < y.len() {
+        if x[i].is_ascii_digit() && y[j].is_ascii_digit() {
+            let (ni, nj) = (digit_end(x, i), digit_end(y, j));
+            let (p, q) = (trim_zeros(&x[i..ni]), trim_zeros(&y[j..nj]));
+            let by_value = p.len().cmp(&q.len()).then_with(|| p.cmp(q));
+            if by_value != Ordering::Equal {
+                return by_value;
+            }
+            (i, j) = (ni, nj);
+        } else {
+            if x[i] != y[j] {
+                return x[i].cmp(&y[j]);
+            }
+            i += 1;
+            j += 1;
+        }
+    }
+    (x.len() - i).cmp(&(y.len() - j)).then_with(|| a.cmp(b))
+}
+
+fn digit_end(s: &[u8], from: usize) -> usize {
+    s[from..]
+        .iter()
+        .position(|c| !c.is_ascii_digit())
+        .map_or(s.len(), |p| from + p)
+}
+
+fn trim_zeros(s: &[u8]) -> &[u8] {
+    let k = s.iter().position(|&c| c != b'0').unwrap_or(s.len());
+    &s[k..]
+}
+
+/// Rows, filter and cursor.
+#[derive(Debug, Clone, Default)]
+pub struct Navigator {
+    pub filter: String,
+    pub rows: Vec<Row>,
+    /// Index into `rows` of the highlighted row.
+    pub cursor: usize,
+    /// First row drawn.
+    pub offset: usize,
+}
+
+impl Navigator {
+    /// Rebuilds the rows for the current filter, keeping the cursor on the same item.
+    pub fn rebuild(&mut self, tk: &Toolkit) {
+        let keep = self.rows.get(self.cursor).copied();
+        let needle = self.filter.to_lowercase();
+        let hit = |name: &str| needle.is_empty() || name.to_lowercase().contains(&needle);
+        let mut rows = Vec::new();
+        let mut ops: Vec<usize> = (0..tk.operators.len())
+            .filter(|&i| hit(&tk.operators[i].label()))
+            .collect();
+        ops.sort_by(|a, b| natural_cmp(&tk.operators[*a].name, &tk.operators[*b].name));
+        if !ops.is_empty() {
+            rows.push(Row::Header("Operators"));
+            rows.extend(ops.into_iter().map(Row::Operator));
+        }
+        for (kind, title) in [
+            (NodeKind::Action, "Actions"),
+            (NodeKind::Tool, "Tools"),
+            (NodeKind::Group, "Groups"),
+        ] {
+            let mut nodes: Vec<NodeIndex> =
+                tk.nodes_of(kind).filter(|&ix| hit(tk.name(ix))).collect();
+            nodes.sort_by(|a, b| natural_cmp(tk.name(*a), tk.name(*b)));
+            if !nodes.is_empty() {
+                rows.push(Row::Header(title));
+                rows.extend(nodes.into_iter().map(Row::Node));
+            }
+        }
+        self.rows = rows;
+        self.cursor = keep
+            .and_then(|r| self.rows.iter().position(|x| *x == r))
+            .unwrap_or(0);
+        self.snap_forward();
+    }
+
+    /// Moves the cursor to the row of node `ix`, if it is listed.
+    pub fn point_at(&mut self, ix: NodeIndex) {
+        if let Some(i) = self.rows.iter().position(|r| *r == Row::Node(ix)) {
+            self.cursor = i;
+        }
+    }
+
+    /// Moves the cursor by `delta` selectable rows (clamped).
+    pub fn step(&mut self, delta: isize) {
+        let sel: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| self.rows[i].selectable())
+            .collect();
+        if sel.is_empty() {
+            return;
+        }
+        let here = sel
+            .iter()
+            .position(|&i| i >= self.cursor)
+            .unwrap_or(sel.len() - 1);
+        let to = (here as isize + delta).clamp(0, sel.len() as isize - 1) as usize;
+        self.cursor = sel[to];
+    }
+
+    /// The row under the cursor.
+    pub fn current(&self) -> Option<Row> {
+        self.rows
+            .get(self.cursor)
+            .copied()
+            .filter(|r| r.selectable())
+    }
+
+    /// Keeps the drawn window (height `h`) around the cursor.
+    pub fn scroll_to_cursor(&mut self, h: usize) {
+        if h == 0 {
+            return;
+        }
+        if self.cursor < self.offset {
+            self.offset = self.cursor.saturating_sub(1);
+        } else if self.cursor >= self.offset + h {
+            self.offset = self.cursor + 1 - h;
+        }
+    }
+
+    /// First row drawn in a window of height `h`, so that the cursor is visible.
+    pub fn first_visible(&self, h: usize) -> usize {
+        if h == 0 || self.cursor < self.offset {
+            self.cursor.min(self.offset)
+        } else if self.cursor >= self.offset + h {
+            self.cursor + 1 - h
+        } else {
+            self.offset
+        }
+    }
+
+    fn snap_forward(&mut self) {
+        if self.rows.get(self.cursor).is_some_and(|r| !r.selectable()) {
+            self.step(0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural_cmp;
+    use std::cmp::Ordering;
+
+    #[test]
+    fn numbers_sort_by_value() {
+        let mut v = vec!["a10", "a9", "a533", "a5329", "b", "a09x", "A"];
+        v.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(v, vec!["A", "a9", "a09x", "a10", "a533", "a5329", "b"]);
+        assert_eq!(natural_cmp("x", "x"), Ordering::Equal);
+    }
+}

@@ -1,0 +1,81 @@
+//! Where each pane goes for a terminal size. Pure, so `update` (mouse hit tests, centring)
+//! and the view agree on the same rectangles.
+
+use ratatui::layout::Rect;
+
+/// Smallest usable terminal.
+pub const MIN_W: u16 = 60;
+pub const MIN_H: u16 = 15;
+
+/// Pane widths (later resizable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Split;
+
+/// The screen's rectangles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Panes {
+    pub nav: Rect,
+    pub graph: Rect,
+    pub inspector: Rect,
+    /// Parameter line, status line and hint line.
+    pub bar: Rect,
+    pub too_small: bool,
+}
+
+impl Panes {
+    pub fn new(size: (u16, u16), _split: Split) -> Panes {
+        let (w, h) = size;
+        let full = Rect::new(0, 0, w, h);
+        if w < MIN_W || h < MIN_H {
+            let z = Rect::default();
+            return Panes {
+                nav: z,
+                graph: z,
+                inspector: z,
+                bar: z,
+                too_small: true,
+            };
+        }
+        let bar_h = 3;
+        let main_h = h - bar_h;
+        let (nav_w, insp_w) = if w >= 140 {
+            (30, 40)
+        } else if w >= 100 {
+            (24, 32)
+        } else {
+            (20, 24)
+        };
+        let graph_w = w - nav_w - insp_w;
+        Panes {
+            nav: Rect::new(0, 0, nav_w, main_h),
+            graph: Rect::new(nav_w, 0, graph_w, main_h),
+            inspector: Rect::new(nav_w + graph_w, 0, insp_w, main_h),
+            bar: Rect::new(0, main_h, w, bar_h).intersection(full),
+            too_small: false,
+        }
+    }
+
+    /// The graph pane inside its border.
+    pub fn graph_inner(&self) -> Rect {
+        inner(self.graph)
+    }
+
+    pub fn nav_inner(&self) -> Rect {
+        inner(self.nav)
+    }
+}
+
+/// A rectangle inside a one-cell border.
+pub fn inner(r: Rect) -> Rect {
+    Rect::new(
+        r.x.saturating_add(1),
+        r.y.saturating_add(1),
+        r.width.saturating_sub(2),
+        r.height.saturating_sub(2),
+    )
+}
+
+/// Whether a point lies in a rectangle.
+pub fn contains(r: Rect, x: u16, y: u16) -> bool {
+    x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height
+}

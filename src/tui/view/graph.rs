@@ -1,0 +1,368 @@
+//! The graph pane: edges routed on a line canvas (box-drawing junctions merge where routes
+//! meet), arrowheads, optional score labels, then node boxes on top. Only the visible
+//! window is rasterised; boxes are found by column and row range, edges by bounding box.
+
+use petgraph::Direction;
+use petgraph::stable_graph::EdgeReference;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use crate::model::{Edge, NodeKind};
+use crate::tui::app::{App, Focus};
+use crate::tui::geometry::{Geometry, WRect};
+use crate::tui::sanitize::sanitize;
+use crate::tui::theme::{Level, Theme};
+
+use super::canvas::{Canvas, Mark};
+use super::route::{Ends, FAR, may_touch, plan, route_cells};
+
+/// Draws the graph of `app` into its area.
+pub struct GraphWidget<'a> {
+    pub app: &'a App,
+}
+
+impl Widget for GraphWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.app;
+        let geo = Geometry::new(app);
+        let view = WRect {
+            x: app.view.x,
+            y: app.view.y,
+            w: i32::from(area.width),
+            h: i32::from(area.height),
+        };
+        let mut canvas = Canvas::new(view);
+        route_edges(app, &geo, &mut canvas);
+        canvas.draw(buf, area, &app.theme);
+        if app.focus == Focus::Inspector
+            && let Some(e) = app.selected_edge()
+        {
+            highlight_edge(app, &geo, e, view, area, buf);
+        }
+        draw_boxes(app, &geo, view, area, buf);
+    }
+}
+
+fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
+    let t = app.params.threshold;
+    if app.rec.has_edge(&app.tk, e, t) {
+        Level::Recommended
+    } else if app.tk.graph[e].score < t {
+        Level::Dimmed
+    } else {
+        Level::Normal
+    }
+}
+
+/// Shows the route of edge `e` in reverse video (the inspector's edge cursor).
+fn highlight_edge(
+    app: &App,
+    geo: &Geometry,
+    e: EdgeIndex,
+    view: WRect,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let Some((u, v)) = app.tk.graph.edge_endpoints(e).filter(|(u, v)| u != v) else {
+        return;
+    };
+    let Some(ends) = Ends::of(app.layout(), geo, &app.tk, u, v) else {
+        return;
+    };
+    let route = plan(geo, &ends);
+    let style = app.theme.selected();
+    let mut cells: Vec<(i32, i32)> = route.lines.iter().flat_map(|l| route_cells(l)).collect();
+    cells.push(route.head);
+    for (x, y) in cells {
+        if view.contains(x, y) {
+            let at = (area.x + (x - view.x) as u16, area.y + (y - view.y) as u16);
+            if let Some(cell) = buf.cell_mut(at) {
+                cell.set_style(style);
+            }
+        }
+    }
+}
+
+/// The edges whose route can reach the view's columns, each once: short edges have their
+/// source within [`FAR`] layers of the visible columns; far edges (two stubs) have an end
+/// next to them. Only nodes of nearby columns are visited, so the cost follows what is on
+/// screen, not the size of the graph.
+fn candidate_edges<'a>(
+    app: &'a App,
+    geo: &Geometry,
+    view: WRect,
+) -> impl Iterator<Item = EdgeReference<'a, Edge>> + 'a {
+    let layout = app.layout();
+    let n = layout.layers.len();
+    // Visible columns [c0, c1): the one left of the first column starting in view may
+    // reach into it.
+    let c0 = geo.col_x.partition_point(|&x| x < view.x).saturating_sub(1);
+    let c1 = geo.col_x.partition_point(|&x| x <= view.x + view.w);
+    let sources = c0.saturating_sub(FAR + 1).min(n)..(c1 + FAR + 1).min(n);
+    let targets = c0.saturating_sub(1).min(n)..(c1 + 1).min(n);
+    let graph = &app.tk.graph;
+    let outside = sources.clone();
+    let from_sources = layout.layers[sources]
+        .iter()
+        .flatten()
+        .flat_map(move |&u| graph.edges_directed(u, Direction::Outgoing));
+    let far_into_view = layout.layers[targets]
+        .iter()
+        .flatten()
+        .flat_map(move |&v| graph.edges_directed(v, Direction::Incoming))
+        .filter(move |e| {
+            let lu = layout
+                .slot(e.source())
+                .map_or(usize::MAX, |s| s.layer as usize);
+            !outside.contains(&lu)
+        });
+    from_sources.chain(far_into_view)
+}
+
+/// Adds every edge whose route may cross the view to the canvas.
+fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
+    let layout = app.layout();
+    let ell = app.theme.glyphs().ellipsis;
+    for e in candidate_edges(app, geo, canvas.view()) {
+        let (u, v) = (e.source(), e.target());
+        if u == v {
+            continue;
+        }
+        let (Some(su), Some(sv)) = (layout.slot(u), layout.slot(v)) else {
+            continue;
+        };
+        if !may_touch(geo, canvas.view(), su, sv) {
+            continue;
+        }
+        let (Some(ru), Some(rv)) = (
+            geo.node_rect(layout, &app.tk, u),
+            geo.node_rect(layout, &app.tk, v),
+        ) else {
+            continue;
+        };
+        let ends = Ends {
+            lu: su.layer as usize,
+            lv: sv.layer as usize,
+            ou: su.order,
+            ov: sv.order,
+            ru,
+            rv,
+        };
+        let route = plan(geo, &ends);
+        if !route.lines.iter().any(|l| canvas.touches(l)) {
+            continue;
+        }
+        let level = edge_level(app, e.id());
+        for line in &route.lines {
+            canvas.polyline(line, level);
+        }
+        for &at in &route.cuts {
+            canvas.mark(at, Mark::Text(ell.to_string()), level);
+        }
+        canvas.mark(route.head, Mark::Arrow(route.down), level);
+        if app.show_scores {
+            let label = format!("{:.2}", e.weight().score);
+            canvas.mark(route.label, Mark::Text(label), level);
+        }
+    }
+}
+
+/// Draws the boxes of the nodes inside the view.
+fn draw_boxes(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffer) {
+    let layout = app.layout();
+    let first_col = geo
+        .col_x
+        .partition_point(|&x| x + geo.col_w[0].max(0) < view.x);
+    let first_col = first_col.saturating_sub(1);
+    let row_lo = ((view.y - 1).div_euclid(geo.row_h)).max(0) as usize;
+    let row_hi = ((view.y + view.h).div_euclid(geo.row_h) + 1).max(0) as usize;
+    for l in first_col..layout.layers.len() {
+        if geo.col_x[l] > view.x + view.w {
+            break;
+        }
+        let layer = &layout.layers[l];
+        for &ix in layer.iter().take(row_hi.min(layer.len())).skip(row_lo) {
+            if let Some(r) = geo.node_rect(layout, &app.tk, ix) {
+                draw_box(app, geo, ix, r, view, area, buf);
+            }
+        }
+    }
+}
+
+fn draw_box(
+    app: &App,
+    geo: &Geometry,
+    ix: NodeIndex,
+    r: WRect,
+    view: WRect,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let seed = app.is_seed(ix);
+    let recommended = app.rec.contains(ix);
+    let level = if recommended {
+        Level::Recommended
+    } else {
+        Level::Normal
+    };
+    let mut style = app.theme.node(level, seed);
+    if app.selected == Some(ix) {
+        style = style.patch(app.theme.selected());
+    }
+    let g = app.theme.glyphs();
+    let set = match (recommended, app.tk.kind(ix)) {
+        (true, _) => g.box_heavy,
+        (false, NodeKind::Action) => g.box_thin,
+        (false, NodeKind::Tool) => g.box_round,
+        (false, NodeKind::Group) => g.box_double,
+    };
+    let inner = (r.w - 2).max(0) as usize;
+    let label = fit(
+        &sanitize(app.tk.name(ix)),
+        inner.saturating_sub(3),
+        g.ellipsis,
+    );
+    let marker = Theme::marker(seed, recommended);
+    let pad = " ".repeat(inner.saturating_sub(3).saturating_sub(label.width()));
+    let text = format!("{marker} {label}{pad} ");
+    let put = |buf: &mut Buffer, x: i32, y: i32, s: &str| put_str(buf, area, view, x, y, s, style);
+    if geo.box_h == 1 {
+        put(buf, r.x, r.y, set[5]);
+        put(buf, r.x + 1, r.y, &text);
+        put(buf, r.x + r.w - 1, r.y, set[5]);
+        return;
+    }
+    let hline = set[4].repeat(inner);
+    put(buf, r.x, r.y, &format!("{}{hline}{}", set[0], set[1]));
+    put(buf, r.x, r.y + 1, set[5]);
+    put(buf, r.x + 1, r.y + 1, &text);
+    put(buf, r.x + r.w - 1, r.y + 1, set[5]);
+    put(buf, r.x, r.y + 2, &format!("{}{hline}{}", set[2], set[3]));
+}
+
+/// `s` cut to `width` cells, ending in an ellipsis when cut.
+pub fn fit(s: &str, width: usize, ellipsis: &str) -> String {
+    if s.width() <= width {
+        return s.to_string();
+    }
+    let room = width.saturating_sub(ellipsis.width());
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push_str(ellipsis);
+    out
+}
+
+/// Writes `s` at world position (x, y), clipped to the view. A wide character takes two
+/// cells (the second is blanked); one cut by the view's edge is not drawn.
+pub fn put_str(buf: &mut Buffer, area: Rect, view: WRect, x: i32, y: i32, s: &str, style: Style) {
+    if y < view.y || y >= view.y + view.h {
+        return;
+    }
+    let sy = area.y + (y - view.y) as u16;
+    let mut cx = x;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0) as i32;
+        if w == 0 {
+            continue;
+        }
+        if cx + w > view.x + view.w {
+            break;
+        }
+        if cx >= view.x {
+            let sx = area.x + (cx - view.x) as u16;
+            let mut tmp = [0u8; 4];
+            if let Some(cell) = buf.cell_mut((sx, sy)) {
+                cell.set_symbol(c.encode_utf8(&mut tmp)).set_style(style);
+            }
+            if w == 2
+                && let Some(cell) = buf.cell_mut((sx + 1, sy))
+            {
+                cell.reset();
+                cell.set_style(style);
+            }
+        }
+        cx += w;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use petgraph::visit::IntoEdgeReferences;
+
+    use super::*;
+    use crate::source::{EXAMPLE_NAME, Limits, Loaded, load_text};
+    use crate::synth::{GenOptions, generate};
+    use crate::tui::theme::Theme;
+
+    /// Every edge whose route meets the view is a candidate, wherever the view is.
+    #[test]
+    fn candidates_cover_every_edge_that_reaches_the_view() {
+        let text = generate(GenOptions {
+            actions: 400,
+            tools: Some(100),
+            seed: 5,
+        });
+        let file = load_text(
+            std::path::Path::new("g.yaml"),
+            text,
+            None,
+            &Limits::default(),
+        )
+        .expect("loads");
+        let loaded = Loaded {
+            toolkit: file.toolkit,
+            files: vec![file.source],
+            diagnostics: Vec::new(),
+        };
+        let mut app = App::new(loaded, EXAMPLE_NAME.into(), Theme::default(), (120, 40));
+        for zoom in [
+            crate::tui::app::Zoom::Detailed,
+            crate::tui::app::Zoom::Overview,
+        ] {
+            app.zoom = zoom;
+            let geo = Geometry::new(&app);
+            let (w, h) = geo.extent(app.layout());
+            let xs = (-20..w).step_by(23);
+            let views: Vec<(i32, i32)> = xs.flat_map(|x| [(x, -3), (x, h / 3)]).collect();
+            for (x, y) in views {
+                let view = WRect { x, y, w: 40, h: 12 };
+                let canvas = Canvas::new(view);
+                let got: HashSet<_> = candidate_edges(&app, &geo, view).map(|e| e.id()).collect();
+                for e in app.tk.graph.edge_references() {
+                    let (u, v) = (e.source(), e.target());
+                    if u == v {
+                        continue;
+                    }
+                    let Some(ends) = Ends::of(app.layout(), &geo, &app.tk, u, v) else {
+                        continue;
+                    };
+                    let route = plan(&geo, &ends);
+                    let mut lines = route.lines.clone();
+                    lines.push(vec![route.head]);
+                    if lines.iter().any(|l| canvas.touches(l)) {
+                        assert!(
+                            got.contains(&e.id()),
+                            "{} missing at {x},{y}",
+                            app.tk.edge_label(e.id())
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

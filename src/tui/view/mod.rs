@@ -1,0 +1,100 @@
+//! Drawing the whole screen from the app state. Nothing here changes state.
+
+mod canvas;
+pub mod graph;
+mod inspector;
+mod navigator;
+mod overlay;
+mod params;
+mod route;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::symbols;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use super::app::{App, Focus, Overlay, Zoom};
+use super::panes::{MIN_H, MIN_W, Panes};
+use super::sanitize::sanitize;
+
+/// Draws one frame.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    let panes = Panes::new((area.width, area.height), app.layout_hint());
+    if panes.too_small {
+        too_small(frame, area);
+        return;
+    }
+    navigator::draw(frame, app, panes.nav);
+    draw_graph(frame, app, panes.graph);
+    inspector::draw(frame, app, panes.inspector);
+    params::draw(frame, app, panes.bar);
+    match &app.overlay {
+        Some(Overlay::Help) => overlay::help(frame, app, area),
+        Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),
+        None => {}
+    }
+}
+
+fn too_small(frame: &mut Frame, area: Rect) {
+    let msg = format!(
+        "Terminal too small: {}x{}. toolscope needs at least {MIN_W}x{MIN_H}. Resize, or press q to quit.",
+        area.width, area.height
+    );
+    frame.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
+}
+
+/// A bordered block, highlighted when focused.
+pub fn pane_block<'a>(app: &App, title: impl Into<Line<'a>>, focus: Focus) -> Block<'a> {
+    bordered(app)
+        .border_style(app.theme.focus_border(app.focus == focus))
+        .title(title)
+}
+
+/// A block with all borders, ASCII ones in ASCII mode.
+pub fn bordered<'a>(app: &App) -> Block<'a> {
+    let b = Block::default().borders(Borders::ALL);
+    if app.theme.ascii {
+        b.border_set(ASCII_BORDER)
+    } else {
+        b
+    }
+}
+
+const ASCII_BORDER: symbols::border::Set = symbols::border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
+
+fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
+    let zoom = match app.zoom {
+        Zoom::Detailed => "detailed",
+        Zoom::Overview => "overview",
+    };
+    let what = match &app.neighbourhood {
+        Some(n) => format!(
+            "neighbourhood of {} ({} hop{})",
+            sanitize(app.tk.name(n.centre)),
+            n.radius,
+            if n.radius == 1 { "" } else { "s" }
+        ),
+        None => app
+            .tk
+            .name
+            .as_deref()
+            .or_else(|| app.files.first().and_then(|f| f.path.file_name()?.to_str()))
+            .map(|n| sanitize(n).into_owned())
+            .unwrap_or_else(|| "toolkit".into()),
+    };
+    let block = pane_block(app, format!(" Graph: {what} [{zoom}] "), Focus::Graph);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(graph::GraphWidget { app }, inner);
+}

@@ -1,0 +1,78 @@
+//! The parameter bar: threshold, hops, operator, counts; the file and status line; the
+//! hint line generated from the keymap.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::tui::app::{App, Level};
+use crate::tui::keymap;
+use crate::tui::sanitize::sanitize;
+
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let lines = vec![
+        param_line(app),
+        status_line(app),
+        hint_line(app, area.width),
+    ];
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// `threshold 0.50  hops 1  operator qa  seeds 1  actions 2/16  tools 4/17`.
+pub fn param_line(app: &App) -> Line<'static> {
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let c = app.counts();
+    let op = match app.operator.and_then(|i| app.tk.operators.get(i)) {
+        Some(o) if app.seeds_edited => format!("{} (seeds edited)", sanitize(&o.name)),
+        Some(o) => sanitize(&o.name).into_owned(),
+        None => "none".into(),
+    };
+    let mut spans = Vec::new();
+    let mut field = |k: &str, v: String| {
+        spans.push(Span::raw(format!(" {k} ")));
+        spans.push(Span::styled(v, bold));
+        spans.push(Span::raw(" "));
+    };
+    field("threshold", format!("{:.2}", app.params.threshold));
+    field("hops", app.params.hops.to_string());
+    field("operator", op);
+    field("seeds", app.seeds.len().to_string());
+    field("actions", format!("{}/{}", c.actions.0, c.actions.1));
+    field("tools", format!("{}/{}", c.tools.0, c.tools.1));
+    Line::from(spans)
+}
+
+fn status_line(app: &App) -> Line<'static> {
+    let file = Span::styled(format!(" {} ", sanitize(&app.source)), app.theme.muted());
+    match &app.status {
+        Some(s) => {
+            let style = match s.level {
+                Level::Error => app.theme.error(),
+                Level::Info => Style::new(),
+            };
+            Line::from(vec![
+                file,
+                Span::styled(sanitize(&s.text).into_owned(), style),
+            ])
+        }
+        None => Line::from(file),
+    }
+}
+
+/// The hints that fit in `width`, whole.
+fn hint_line(app: &App, width: u16) -> Line<'static> {
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    for (key, label) in keymap::hints() {
+        let w = key.chars().count() + label.chars().count() + 3;
+        if used + w > usize::from(width) {
+            break;
+        }
+        used += w;
+        spans.push(Span::styled(key, app.theme.key()));
+        spans.push(Span::raw(format!(" {label}  ")));
+    }
+    Line::from(spans)
+}

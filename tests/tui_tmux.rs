@@ -1,0 +1,187 @@
+//! The TUI in a real terminal: the built binary runs in a detached tmux session; keys are
+//! sent with `send-keys` and the screen is read with `capture-pane`, polled until the
+//! expected text appears (no fixed sleeps). Without tmux the test fails when `CI` is set
+//! and prints a skip notice otherwise.
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const DEADLINE: Duration = Duration::from_secs(10);
+const PROMPT: &str = "READY$";
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        let out = self.run(&args);
+        assert!(out.status.success(), "send-keys failed: {out:?}");
+    }
+
+    /// The screen with attributes as SGR escape sequences.
+    fn capture_styled(&self) -> String {
+        let out = self.run(&["capture-pane", "-p", "-e", "-t", "t"]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    fn flag(&self, name: &str) -> String {
+        let f = format!("#{{{name}}}");
+        String::from_utf8_lossy(&self.run(&["display-message", "-p", "-t", "t", &f]).stdout)
+            .trim()
+            .to_string()
+    }
+
+    /// Polls the screen until `pred` holds; panics with the last screen at the deadline.
+    fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture();
+            if pred(&screen) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "timed out waiting for {what}; screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+fn tmux_available() -> bool {
+    Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Whether any SGR sequence in `s` sets a foreground or background colour.
+fn has_colour(s: &str) -> bool {
+    s.split("\x1b[").skip(1).any(|seq| {
+        let params = seq.split('m').next().unwrap_or("");
+        params.split(';').any(|p| {
+            matches!(
+                p.parse::<u32>(),
+                Ok(30..=38 | 40..=48 | 90..=97 | 100..=107)
+            )
+        })
+    })
+}
+
+/// The number after `label ` in the parameter line, as `(recommended, total)`.
+fn count(screen: &str, label: &str) -> (usize, usize) {
+    let at = screen.find(&format!(" {label} ")).expect("count shown") + label.len() + 2;
+    let field: String = screen[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '/')
+        .collect();
+    let (a, b) = field.split_once('/').expect("a/b");
+    (a.parse().expect("number"), b.parse().expect("number"))
+}
+
+#[test]
+fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
+    if !tmux_available() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tmux is required when CI is set"
+        );
+        eprintln!("skipping the tmux test: tmux is not installed");
+        return;
+    }
+    let tmux = Tmux {
+        socket: format!("toolscope-test-{}", std::process::id()),
+    };
+    let shell = format!("env PS1='{PROMPT} ' sh");
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-s",
+        "t",
+        &shell,
+    ]);
+    assert!(out.status.success(), "tmux new-session failed: {out:?}");
+    tmux.wait("the shell prompt", |s| s.contains(PROMPT));
+    let bin = env!("CARGO_BIN_EXE_toolscope");
+    // With colour first, so the colour check below is known to be able to fail.
+    tmux.send(&["-l", bin]);
+    tmux.send(&["Enter"]);
+    tmux.wait("the TUI in colour", |s| s.contains("threshold 0.60"));
+    assert!(
+        has_colour(&tmux.capture_styled()),
+        "no colour without NO_COLOR"
+    );
+    tmux.send(&["q"]);
+    tmux.wait("the prompt", |s| !s.contains("Navigator"));
+
+    tmux.send(&["-l", &format!("NO_COLOR=1 {bin}")]);
+    tmux.send(&["Enter"]);
+    let first = tmux.wait("the TUI", |s| {
+        s.contains("Navigator") && s.contains("threshold 0.60")
+    });
+    assert!(
+        !has_colour(&tmux.capture_styled()),
+        "colour despite NO_COLOR"
+    );
+    assert!(
+        first.contains("+ schema_design"),
+        "recommended at 0.60:\n{first}"
+    );
+    let actions0 = count(&first, "actions");
+    assert_eq!(tmux.flag("alternate_on"), "1");
+
+    tmux.send(&["-l", "+++++"]);
+    let raised = tmux.wait("threshold 0.85", |s| s.contains("threshold 0.85"));
+    let actions1 = count(&raised, "actions");
+    assert!(actions1.0 < actions0.0, "{actions0:?} -> {actions1:?}");
+    assert!(
+        !raised.contains("+ schema_design"),
+        "schema_design left:\n{raised}"
+    );
+    assert!(raised.contains("+ concept_identification"));
+
+    tmux.send(&["-l", ":goto query_intention"]);
+    tmux.send(&["Enter"]);
+    tmux.send(&["Space"]);
+    let seeded = tmux.wait("a new seed", |s| {
+        s.contains("* query_intention") && s.contains("seeds 2")
+    });
+    assert!(seeded.contains("(seeds edited)"));
+    let actions2 = count(&seeded, "actions");
+    assert!(actions2.0 > actions1.0, "{actions1:?} -> {actions2:?}");
+
+    tmux.send(&["q"]);
+    let after = tmux.wait("the shell prompt after quitting", |s| {
+        !s.contains("Navigator") && s.lines().filter(|l| l.starts_with(PROMPT)).count() >= 3
+    });
+    assert!(!after.contains("Inspector"), "TUI left on screen:\n{after}");
+    assert_eq!(tmux.flag("alternate_on"), "0", "alternate screen left on");
+    assert_eq!(tmux.flag("mouse_any_flag"), "0", "mouse capture left on");
+    assert_eq!(tmux.flag("cursor_flag"), "1", "cursor left hidden");
+}
