@@ -56,7 +56,12 @@ pub enum PromptKind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Overlay {
     Help,
-    Prompt { kind: PromptKind, text: String },
+    /// An editor or confirmation owned by the editing session ([`super::edit::Dialog`]).
+    Edit,
+    Prompt {
+        kind: PromptKind,
+        text: String,
+    },
 }
 
 /// Severity of the status line.
@@ -123,6 +128,8 @@ pub struct App {
     pub size: (u16, u16),
     /// Mouse position where a graph drag started, with the viewport at that time.
     pub drag: Option<((u16, u16), Viewport)>,
+    /// The editing session, its dialogs and live reload (see [`super::edit`]).
+    pub session: super::edit::Session,
     pub quit: bool,
 }
 
@@ -156,6 +163,7 @@ impl App {
             status: None,
             size,
             drag: None,
+            session: super::edit::Session::default(),
             quit: false,
         };
         app.layout.get(&app.tk);
@@ -207,6 +215,8 @@ impl App {
 
     /// Makes operator `i` active and selects (and shows) its first seed.
     pub fn choose_operator(&mut self, i: usize) {
+        // Threshold/hops changed for the operator being left are kept as edits.
+        super::edit::commit_params(self);
         self.activate_operator(i);
         if let Some(&first) = self.seeds.first() {
             self.select(first);

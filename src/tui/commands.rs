@@ -24,12 +24,14 @@ pub fn run(app: &mut App, line: &str) {
         Some((c, a)) => (c, a.trim()),
         None => (line, ""),
     };
+    if let Some(r) = super::edit::command_line(app, cmd, arg) {
+        if let Err(e) = r {
+            app.set_status(Level::Error, e);
+        }
+        return;
+    }
     let result = match cmd {
         "" => Ok(()),
-        "q" | "quit" | "q!" => {
-            app.quit = true;
-            Ok(())
-        }
         "operator" | "op" => operator(app, arg),
         "goto" | "g" => goto(app, arg),
         "seed" => seed(app, arg),
@@ -41,7 +43,7 @@ pub fn run(app: &mut App, line: &str) {
         }
         other => Err(format!(
             "unknown command `{other}`; commands: {}",
-            COMMANDS.join(", ")
+            super::complete::COMMANDS.join(", ")
         )),
     };
     if let Err(e) = result {

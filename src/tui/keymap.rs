@@ -43,6 +43,15 @@ pub enum Cmd {
     Home,
     End,
     Open,
+    EditScore,
+    EditDesc,
+    AddEdge,
+    AddNode,
+    RemoveEdge,
+    RemoveNode,
+    Undo,
+    Redo,
+    Save,
 }
 
 /// Where a binding applies.
@@ -132,6 +141,15 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Home, "first", [ch('g'), code(KeyCode::Home)], List, "Lists", "first row"),
     bind!(End, "last", [ch('G'), code(KeyCode::End)], List, "Lists", "last row"),
     bind!(Open, "open", [code(KeyCode::Enter)], List, "Lists", "operator: activate; node: centre; edge: go to its other end"),
+    bind!(EditScore, "edit-score", [ch('e')], Global, "Edit", "edit the score of the inspector's edge"),
+    bind!(EditDesc, "edit-desc", [ch('E')], Global, "Edit", "edit the selected node's description (C-s applies)"),
+    bind!(AddEdge, "add-edge", [ch('a')], Global, "Edit", "add an edge from the selection (:link TARGET [SCORE])"),
+    bind!(AddNode, "add-node", [ch('A')], Global, "Edit", "add an action or tool (:add-action / :add-tool NAME)"),
+    bind!(RemoveEdge, "remove-edge", [ch('d')], Global, "Edit", "remove the inspector's edge"),
+    bind!(RemoveNode, "remove-node", [ch('D')], Global, "Edit", "remove the selected node (shows the cascade, asks)"),
+    bind!(Undo, "undo", [ch('u')], Global, "Edit", "undo the last edit"),
+    bind!(Redo, "redo", [Key(KeyCode::Char('r'), KeyModifiers::CONTROL)], Global, "Edit", "redo"),
+    bind!(Save, "save", [ch('w')], Global, "Edit", "save every changed file (also threshold/hops of the operator)", "save"),
 ];
 
 /// The command bound to `ev` in `context` (context-specific bindings first).

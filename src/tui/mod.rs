@@ -10,8 +10,11 @@
 
 pub mod app;
 pub mod commands;
+pub mod complete;
+pub mod edit;
 pub mod geometry;
 pub mod keymap;
+pub mod live;
 pub mod mouse;
 pub mod msg;
 pub mod nav;
@@ -22,6 +25,8 @@ pub mod theme;
 pub mod update;
 pub mod view;
 
+#[cfg(test)]
+pub(crate) mod edit_tests;
 #[cfg(test)]
 mod tests;
 
@@ -70,16 +75,34 @@ pub fn load(opts: &Options) -> Result<(Loaded, String)> {
     Ok((loaded, label))
 }
 
+/// Opens what `opts` names as an editing session: the files, or the bundled example.
+pub fn open_workspace(opts: &Options) -> Result<(crate::edit::Workspace, String)> {
+    use crate::edit::Workspace;
+    if opts.paths.is_empty() {
+        let ws = Workspace::example().map_err(|e| eyre!("{e}"))?;
+        return Ok((ws, source::EXAMPLE_NAME.to_string()));
+    }
+    let ws = Workspace::open(&opts.paths, opts.input_format).map_err(|e| eyre!("{e}"))?;
+    let label = opts
+        .paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    Ok((ws, label))
+}
+
 /// Runs the TUI until the user quits. The terminal is restored on return, on error and on
 /// panic.
 pub fn run(opts: Options) -> Result<()> {
     install_hooks()?;
-    let (loaded, label) = load(&opts)?;
+    let (ws, label) = open_workspace(&opts)?;
     let theme = Theme::from_env(opts.no_color, opts.ascii);
     let mut terminal = enter().wrap_err("cannot set up the terminal")?;
     let size = terminal.size()?;
-    let mut app = App::new(loaded, label, theme, (size.width, size.height));
+    let mut app = App::with_workspace(ws, label, theme, (size.width, size.height));
     let runner = Runner::start();
+    live::start(&mut app, runner.sender(), &opts.paths, opts.input_format);
     let result = runner.run(&mut terminal, &mut app);
     leave()?;
     result
@@ -122,6 +145,7 @@ impl Runner {
             if app.quit {
                 break;
             }
+            live::flush(app);
             terminal.draw(|f| view::draw(f, app))?;
         }
         Ok(())

@@ -12,6 +12,10 @@ pub enum Msg {
     Resize(u16, u16),
     /// A named command (from a key, the command line or a test).
     Cmd(Cmd),
+    /// The file watcher saw a change (handled after the queued messages, see `live`).
+    Watch(crate::watch::WatchEvent),
+    /// The marks of a reload with this generation have expired.
+    MarksExpired(u64),
     /// The input source ended or failed; the loop stops.
     InputClosed(String),
 }

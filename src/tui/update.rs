@@ -24,6 +24,8 @@ pub fn update(app: &mut App, msg: Msg) {
             app.ensure_selection_visible();
         }
         Msg::Cmd(c) => apply(app, c),
+        Msg::Watch(ev) => super::live::queue(app, ev),
+        Msg::MarksExpired(generation) => super::live::expire(app, generation),
         Msg::InputClosed(_) => app.quit = true,
     }
 }
@@ -51,6 +53,7 @@ fn key(app: &mut App, k: KeyEvent) {
             app.overlay = Some(Overlay::Help);
         }
         Some(Overlay::Prompt { kind, text }) => prompt_key(app, kind, text, k),
+        Some(Overlay::Edit) => super::edit::key(app, k),
         None => {
             let ctx = match app.focus {
                 Focus::Graph => Context::Graph,
@@ -80,6 +83,7 @@ fn prompt_key(app: &mut App, kind: PromptKind, mut text: String, k: KeyEvent) {
         KeyCode::Backspace => {
             text.pop();
         }
+        KeyCode::Tab if kind == PromptKind::Command => text = super::complete::complete(app, &text),
         KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => text.push(c),
         _ => {}
     }
@@ -101,7 +105,16 @@ fn set_filter(app: &mut App, filter: String) {
 /// Runs a named command.
 pub fn apply(app: &mut App, cmd: Cmd) {
     match cmd {
-        Cmd::Quit => app.quit = true,
+        Cmd::Quit => super::edit::request_quit(app),
+        Cmd::EditScore
+        | Cmd::EditDesc
+        | Cmd::AddEdge
+        | Cmd::AddNode
+        | Cmd::RemoveEdge
+        | Cmd::RemoveNode
+        | Cmd::Undo
+        | Cmd::Redo
+        | Cmd::Save => super::edit::command(app, cmd),
         Cmd::Help => app.overlay = Some(Overlay::Help),
         Cmd::CommandLine => open_prompt(app, PromptKind::Command, String::new()),
         Cmd::Filter => {

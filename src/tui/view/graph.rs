@@ -227,7 +227,12 @@ fn draw_box(
         inner.saturating_sub(3),
         g.ellipsis,
     );
-    let marker = Theme::marker(seed, recommended);
+    // A node changed by the last reload is marked `~` for a moment (live::MARK_FOR).
+    let marker = if app.session.live.marked.contains(&ix) {
+        '~'
+    } else {
+        Theme::marker(seed, recommended)
+    };
     let pad = " ".repeat(inner.saturating_sub(3).saturating_sub(label.width()));
     let text = format!("{marker} {label}{pad} ");
     let put = |buf: &mut Buffer, x: i32, y: i32, s: &str| put_str(buf, area, view, x, y, s, style);

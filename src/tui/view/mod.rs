@@ -1,6 +1,7 @@
 //! Drawing the whole screen from the app state. Nothing here changes state.
 
 mod canvas;
+mod editor;
 pub mod graph;
 mod inspector;
 mod navigator;
@@ -33,6 +34,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match &app.overlay {
         Some(Overlay::Help) => overlay::help(frame, app, area),
         Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),
+        Some(Overlay::Edit) => editor::draw(frame, app, area),
         None => {}
     }
 }
@@ -93,7 +95,9 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
             .map(|n| sanitize(n).into_owned())
             .unwrap_or_else(|| "toolkit".into()),
     };
-    let block = pane_block(app, format!(" Graph: {what} [{zoom}] "), Focus::Graph);
+    let modified = if app.is_modified() { " [+]" } else { "" };
+    let title = format!(" Graph: {what}{modified} [{zoom}] ");
+    let block = pane_block(app, title, Focus::Graph);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     frame.render_widget(graph::GraphWidget { app }, inner);

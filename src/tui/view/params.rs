@@ -45,7 +45,11 @@ pub fn param_line(app: &App) -> Line<'static> {
 }
 
 fn status_line(app: &App) -> Line<'static> {
-    let file = Span::styled(format!(" {} ", sanitize(&app.source)), app.theme.muted());
+    let modified = if app.is_modified() { " [+]" } else { "" };
+    let file = Span::styled(
+        format!(" {}{modified} ", sanitize(&app.source)),
+        app.theme.muted(),
+    );
     match &app.status {
         Some(s) => {
             let style = match s.level {

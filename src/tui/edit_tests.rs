@@ -1,0 +1,370 @@
+//! Editing driven by key sequences through `update`, asserting on the written YAML: the
+//! edit is there and every other line is unchanged.
+
+use std::path::{Path, PathBuf};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::edit::Workspace;
+use crate::tui::app::{App, Focus};
+use crate::tui::msg::Msg;
+use crate::tui::theme::Theme;
+use crate::tui::update::update;
+
+pub const TINY: &str = "\
+# a tiny toolkit
+name: tiny
+tools:
+  - name: Search
+    desc: Finds things.
+  - name: Fetch
+    desc: Gets a page.
+actions:
+  - name: plan
+    desc: Plans the work.
+    tools: [Search]
+    next:
+      - {name: act, score: 0.8}
+  - name: act
+    desc: Acts on the plan.
+    tools:
+      - {name: Fetch, score: 0.6}
+operators:
+  - name: op
+    actions: [plan]
+    threshold: 0.5
+    hops: 1
+";
+
+pub struct Fixture {
+    /// Kept alive for the test (dropping it deletes the files).
+    pub _dir: tempfile::TempDir,
+    pub path: PathBuf,
+}
+
+pub fn fixture(text: &str) -> Fixture {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("tk.yaml");
+    std::fs::write(&path, text).expect("write fixture");
+    Fixture { _dir: dir, path }
+}
+
+pub fn open(path: &Path) -> App {
+    let ws = Workspace::open(&[path.to_path_buf()], None).expect("open");
+    App::with_workspace(ws, path.display().to_string(), Theme::default(), (160, 48))
+}
+
+fn key_of(c: char) -> Msg {
+    let mods = if c.is_ascii_uppercase() {
+        KeyModifiers::SHIFT
+    } else {
+        KeyModifiers::NONE
+    };
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), mods))
+}
+
+/// Types a key string: `<Esc>`, `<Enter>`, `<BS>`, `<Tab>`, `<C-r>`, `<C-s>` or characters.
+pub fn keys(app: &mut App, s: &str) {
+    let mut rest = s;
+    while !rest.is_empty() {
+        let special = [
+            ("<Esc>", KeyCode::Esc, KeyModifiers::NONE),
+            ("<Enter>", KeyCode::Enter, KeyModifiers::NONE),
+            ("<BS>", KeyCode::Backspace, KeyModifiers::NONE),
+            ("<Tab>", KeyCode::Tab, KeyModifiers::NONE),
+            ("<C-r>", KeyCode::Char('r'), KeyModifiers::CONTROL),
+            ("<C-s>", KeyCode::Char('s'), KeyModifiers::CONTROL),
+        ]
+        .into_iter()
+        .find(|(t, _, _)| rest.starts_with(t));
+        if let Some((t, code, mods)) = special {
+            update(app, Msg::Key(KeyEvent::new(code, mods)));
+            rest = &rest[t.len()..];
+            continue;
+        }
+        let c = rest.chars().next().expect("non-empty");
+        update(app, key_of(c));
+        rest = &rest[c.len_utf8()..];
+    }
+}
+
+/// Lines of `after` that differ from `before` as (removed, added), by a line diff.
+pub fn changed_lines(before: &str, after: &str) -> (Vec<String>, Vec<String>) {
+    let diff = similar::TextDiff::from_lines(before, after);
+    let (mut removed, mut added) = (Vec::new(), Vec::new());
+    for c in diff.iter_all_changes() {
+        let line = c.value().trim_end_matches('\n').to_string();
+        match c.tag() {
+            similar::ChangeTag::Delete => removed.push(line),
+            similar::ChangeTag::Insert => added.push(line),
+            similar::ChangeTag::Equal => {}
+        }
+    }
+    (removed, added)
+}
+
+fn select(app: &mut App, name: &str) {
+    let ix = [crate::model::NodeKind::Action, crate::model::NodeKind::Tool]
+        .into_iter()
+        .find_map(|k| app.tk.find(k, name))
+        .expect("node");
+    app.select(ix);
+}
+
+/// Puts the inspector cursor on the edge to `other`.
+fn edge_to(app: &mut App, other: &str) {
+    app.focus = Focus::Inspector;
+    let i = app
+        .node_edges()
+        .iter()
+        .position(|&(_, v, _)| app.tk.name(v) == other)
+        .expect("edge");
+    app.edge_cursor = i;
+}
+
+fn saved(f: &Fixture) -> String {
+    std::fs::read_to_string(&f.path).expect("read")
+}
+
+#[test]
+fn score_edit_then_save_changes_one_line() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "plan");
+    edge_to(&mut app, "act");
+    keys(&mut app, "e<BS><BS><BS>0.25<Enter>");
+    assert!(app.is_modified());
+    keys(&mut app, "w");
+    assert!(!app.is_modified(), "{:?}", app.status);
+    let (removed, added) = changed_lines(TINY, &saved(&f));
+    assert_eq!(removed, vec!["      - {name: act, score: 0.8}"]);
+    assert_eq!(added, vec!["      - {name: act, score: 0.25}"]);
+}
+
+#[test]
+fn invalid_score_says_why_and_changes_nothing() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "plan");
+    edge_to(&mut app, "act");
+    keys(&mut app, "e<BS><BS><BS>1.5<Enter>");
+    match &app.session.dialog {
+        Some(crate::tui::edit::Dialog::Score { error: Some(e), .. }) => {
+            assert!(e.contains("outside [0, 1]"), "{e}")
+        }
+        _ => panic!("the editor stays open with the reason"),
+    }
+    keys(&mut app, "<BS><BS><BS>abc<Enter><Esc>");
+    assert!(!app.is_modified());
+    keys(&mut app, "w");
+    assert_eq!(saved(&f), TINY);
+}
+
+#[test]
+fn undo_and_redo_across_edits() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "plan");
+    edge_to(&mut app, "act");
+    keys(&mut app, "e<BS><BS><BS>0.3<Enter>");
+    edge_to(&mut app, "Search");
+    keys(&mut app, "d");
+    keys(&mut app, "uu");
+    assert!(!app.is_modified());
+    keys(&mut app, "<C-r>");
+    keys(&mut app, "w");
+    let (removed, added) = changed_lines(TINY, &saved(&f));
+    assert_eq!(removed, vec!["      - {name: act, score: 0.8}"]);
+    assert_eq!(added, vec!["      - {name: act, score: 0.3}"]);
+}
+
+#[test]
+fn remove_edge_writes_only_that_reference() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "act");
+    edge_to(&mut app, "Fetch");
+    keys(&mut app, "dw");
+    let (removed, added) = changed_lines(TINY, &saved(&f));
+    // The emptied `tools:` key stays (the write-back removes only the reference).
+    assert_eq!(removed, vec!["      - {name: Fetch, score: 0.6}"]);
+    assert!(added.is_empty(), "{added:?}");
+}
+
+#[test]
+fn description_editor_applies_multi_line_text() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "act");
+    keys(&mut app, "E");
+    // Go to the end of the text, add a second line, apply.
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE)),
+    );
+    keys(&mut app, "<Enter>Then reports.<C-s>w");
+    let text = saved(&f);
+    let (removed, added) = changed_lines(TINY, &text);
+    assert_eq!(removed, vec!["    desc: Acts on the plan."]);
+    assert!(added.join("\n").contains("Then reports."), "{added:?}");
+    let ws = Workspace::open(std::slice::from_ref(&f.path), None).expect("reload");
+    let act = ws.toolkit.action("act").expect("act");
+    assert_eq!(
+        ws.toolkit.node(act).desc,
+        "Acts on the plan.\nThen reports."
+    );
+}
+
+#[test]
+fn add_edge_action_and_tool_through_the_command_line() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "act");
+    keys(&mut app, "aSear<Tab><Enter>");
+    keys(&mut app, ":add-action review<Enter>");
+    keys(&mut app, ":add-tool Notify<Enter>");
+    keys(&mut app, "w");
+    let ws = Workspace::open(std::slice::from_ref(&f.path), None).expect("reload");
+    let tk = &ws.toolkit;
+    let act = tk.action("act").expect("act");
+    let review = tk.action("review").expect("review added");
+    let search = tk
+        .find(crate::model::NodeKind::Tool, "Search")
+        .expect("tool");
+    assert!(tk.out_edges(act).any(|(_, v)| v == search), "edge added");
+    let notify = tk
+        .find(crate::model::NodeKind::Tool, "Notify")
+        .expect("tool added");
+    assert!(
+        tk.out_edges(review).any(|(_, v)| v == notify),
+        "called by the selection"
+    );
+    let (removed, _) = changed_lines(TINY, &saved(&f));
+    assert!(
+        removed.len() <= 2,
+        "only the edited constructs: {removed:?}"
+    );
+}
+
+#[test]
+fn remove_node_asks_with_the_cascade() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "act");
+    keys(&mut app, "D");
+    match &app.session.dialog {
+        Some(crate::tui::edit::Dialog::Remove { cascade, .. }) => {
+            assert!(cascade.iter().any(|c| c.contains("act")), "{cascade:?}")
+        }
+        _ => panic!("asks first"),
+    }
+    keys(&mut app, "n");
+    assert!(!app.is_modified());
+    keys(&mut app, "Dyw");
+    let ws = Workspace::open(std::slice::from_ref(&f.path), None).expect("reload");
+    assert!(ws.toolkit.action("act").is_none());
+    assert!(!saved(&f).contains("name: act"));
+    assert!(saved(&f).starts_with("# a tiny toolkit\n"));
+}
+
+#[test]
+fn threshold_and_hops_of_the_operator_are_saved() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    assert!(app.operator.is_some());
+    keys(&mut app, "+]");
+    assert!(app.is_modified(), "changed parameters count as unsaved");
+    keys(&mut app, "w");
+    let (removed, added) = changed_lines(TINY, &saved(&f));
+    assert_eq!(removed, vec!["    threshold: 0.5", "    hops: 1"]);
+    assert_eq!(added, vec!["    threshold: 0.55", "    hops: 2"]);
+    assert!(!app.is_modified());
+}
+
+#[test]
+fn quit_with_unsaved_edits_asks() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "plan");
+    edge_to(&mut app, "act");
+    keys(&mut app, "e<BS>5<Enter>q");
+    assert!(!app.quit, "asks");
+    keys(&mut app, "n");
+    assert!(!app.quit);
+    keys(&mut app, ":q!<Enter>");
+    assert!(app.quit);
+    assert_eq!(saved(&f), TINY, "nothing written");
+}
+
+#[test]
+fn write_the_bundled_example_to_a_new_file() {
+    let dir = tempfile::tempdir().expect("dir");
+    let out = dir.path().join("mine.yaml");
+    let ws = Workspace::example().expect("example");
+    let mut app = App::with_workspace(ws, "example".into(), Theme::default(), (160, 48));
+    keys(&mut app, "w");
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains(":w FILE"))
+            || !app.is_modified()
+    );
+    keys(&mut app, &format!(":w {}<Enter>", out.display()));
+    assert_eq!(
+        std::fs::read_to_string(&out).expect("written"),
+        crate::source::EXAMPLE
+    );
+    // Edits now go to the new file.
+    keys(&mut app, "+w");
+    let after = std::fs::read_to_string(&out).expect("read");
+    let (removed, added) = changed_lines(crate::source::EXAMPLE, &after);
+    assert_eq!(removed.len(), 1, "{removed:?} {added:?}");
+    assert!(added[0].contains("threshold"), "{added:?}");
+    // An existing file is not overwritten without `!`.
+    keys(&mut app, &format!(":w {}<Enter>", out.display()));
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("exists"))
+    );
+}
+
+#[test]
+fn conflict_at_save_offers_reload_reapply_or_overwrite() {
+    for choice in ['r', 'a', 'k'] {
+        let f = fixture(TINY);
+        let mut app = open(&f.path);
+        select(&mut app, "plan");
+        edge_to(&mut app, "act");
+        keys(&mut app, "e<BS><BS><BS>0.25<Enter>");
+        let theirs = TINY.replace("desc: Finds things.", "desc: Finds more things.");
+        std::fs::write(&f.path, &theirs).expect("external write");
+        keys(&mut app, "w");
+        assert!(
+            matches!(
+                app.session.dialog,
+                Some(crate::tui::edit::Dialog::Conflict { .. })
+            ),
+            "asks at save"
+        );
+        assert_eq!(saved(&f), theirs, "nothing written yet");
+        keys(&mut app, &choice.to_string());
+        keys(&mut app, "w");
+        let now = saved(&f);
+        match choice {
+            'r' => assert_eq!(now, theirs, "my edit dropped, theirs kept"),
+            'a' => {
+                assert!(
+                    now.contains("Finds more things") && now.contains("score: 0.25"),
+                    "{now}"
+                )
+            }
+            _ => {
+                assert!(
+                    !now.contains("Finds more things") && now.contains("score: 0.25"),
+                    "{now}"
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! The editing session's dialogs: score editor, description editor (ratatui-textarea),
+//! and the confirmations (quit, remove with its cascade, on-disk conflict).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+use crate::tui::app::App;
+use crate::tui::edit::Dialog;
+use crate::tui::sanitize::sanitize;
+
+/// Draws the open dialog, centred in `area`.
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let Some(dialog) = &app.session.dialog else {
+        return;
+    };
+    if let Dialog::Desc {
+        kind,
+        name,
+        area: text,
+    } = dialog
+    {
+        let rect = centred(area, 72, 16);
+        frame.render_widget(Clear, rect);
+        let title = format!(
+            " Description of {} {} (C-s apply, Esc cancel) ",
+            kind.as_str(),
+            sanitize(name)
+        );
+        let block = super::bordered(app)
+            .title(title)
+            .border_style(app.theme.key());
+        let inner = block.inner(rect);
+        frame.render_widget(block, rect);
+        // Safe to draw raw: the editor refuses to open on text with control characters.
+        frame.render_widget(&**text, inner);
+        return;
+    }
+    let (title, lines) = content(dialog);
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let rect = centred(area, 72, h);
+    frame.render_widget(Clear, rect);
+    let block = super::bordered(app)
+        .title(title)
+        .border_style(app.theme.key());
+    let para = Paragraph::new(lines)
+        .block(block)
+        .wrap(Wrap { trim: false });
+    frame.render_widget(para, rect);
+}
+
+fn content(dialog: &Dialog) -> (String, Vec<Line<'static>>) {
+    let s = |t: &str| sanitize(t).into_owned();
+    match dialog {
+        Dialog::Score {
+            from,
+            to,
+            text,
+            error,
+            ..
+        } => {
+            let mut lines = vec![
+                Line::from(format!("score of {} -> {}", s(from), s(to))),
+                Line::from(format!("> {}_", s(text))),
+            ];
+            lines.push(Line::from(match error {
+                Some(e) => s(e),
+                None => "Enter applies, Esc cancels".into(),
+            }));
+            (" Edit score ".into(), lines)
+        }
+        Dialog::Quit => (
+            " Unsaved edits ".into(),
+            vec![Line::from(
+                "Quit and lose the unsaved edits? y quit  w save and quit  n/Esc stay",
+            )],
+        ),
+        Dialog::Remove {
+            kind,
+            name,
+            cascade,
+        } => {
+            let mut lines = vec![Line::from(format!(
+                "Remove {} {}? This removes:",
+                kind.as_str(),
+                s(name)
+            ))];
+            lines.extend(
+                cascade
+                    .iter()
+                    .take(12)
+                    .map(|c| Line::from(format!("  {}", s(c)))),
+            );
+            if cascade.len() > 12 {
+                lines.push(Line::from(format!("  ... and {} more", cascade.len() - 12)));
+            }
+            lines.push(Line::from("y/Enter remove (u undoes)  n/Esc keep"));
+            (" Remove node ".into(), lines)
+        }
+        Dialog::Conflict { paths } => {
+            let mut lines = vec![Line::from("Changed on disk while you have unsaved edits:")];
+            lines.extend(
+                paths
+                    .iter()
+                    .map(|p| Line::from(format!("  {}", s(&p.display().to_string())))),
+            );
+            lines.push(Line::from("r reload (drop my edits)"));
+            lines.push(Line::from("a reapply my edits onto the new content"));
+            lines.push(Line::from("k keep mine (the next save overwrites)"));
+            lines.push(Line::from("Esc decide later"));
+            (" Conflict ".into(), lines)
+        }
+        Dialog::Desc { .. } => (String::new(), Vec::new()),
+    }
+}
+
+fn centred(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
