@@ -15,5 +15,6 @@ pub mod model;
 pub mod recommend;
 pub mod source;
 pub mod synth;
+pub mod text;
 pub mod tui;
 pub mod watch;

@@ -4,6 +4,7 @@
 //! atomically; `--dry-run` prints the unified diff instead. A description is read from
 //! stdin: a single line loses its final line break, multi-line text is kept as given.
 
+use crate::text::for_terminal;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -124,7 +125,7 @@ fn execute(args: &Args) -> Result<(), String> {
         return Ok(());
     }
     if args.dry_run {
-        print!("{}", ws.diff(applied.file));
+        print!("{}", for_terminal(&ws.diff(applied.file)));
         return Ok(());
     }
     let clock = Instant::now();

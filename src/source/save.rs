@@ -70,9 +70,31 @@ pub fn check_unchanged(path: &Path, loaded: &str) -> Result<(), SaveError> {
     }
 }
 
+/// A point inside [`write_atomic`] where a fault can be injected (tests of writes under
+/// fault: a full disk, a failing rename, a crash between writing and renaming).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// The temporary file was created, nothing written yet.
+    Created,
+    /// The new text was written to the temporary file (not yet synced).
+    Written,
+    /// Synced; the rename over the target comes next.
+    BeforeRename,
+}
+
 /// Writes `text` to `path` atomically. A symlink is followed and its target replaced; an
 /// existing file keeps its permissions; a read-only file is refused.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
+    write_atomic_with(path, text, |_| Ok(()))
+}
+
+/// [`write_atomic`] with a fault hook called at each [`Stage`]; an error from the hook is
+/// handled exactly like the same error from the file system.
+pub fn write_atomic_with(
+    path: &Path,
+    text: &str,
+    fault: impl Fn(Stage) -> std::io::Result<()>,
+) -> Result<(), SaveError> {
     let target = match fs::canonicalize(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
@@ -98,7 +120,9 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = unique_temp(dir, &name);
-    let result = write_temp(&tmp, text, perms).and_then(|()| fs::rename(&tmp, &target));
+    let result = write_temp(&tmp, text, perms, &fault)
+        .and_then(|()| fault(Stage::BeforeRename))
+        .and_then(|()| fs::rename(&tmp, &target));
     if let Err(e) = result {
         let _ = fs::remove_file(&tmp);
         return Err(SaveError::io(path, &e));
@@ -119,10 +143,17 @@ fn unique_temp(dir: &Path, name: &str) -> PathBuf {
     ))
 }
 
-fn write_temp(tmp: &Path, text: &str, perms: Option<fs::Permissions>) -> std::io::Result<()> {
+fn write_temp(
+    tmp: &Path,
+    text: &str,
+    perms: Option<fs::Permissions>,
+    fault: &impl Fn(Stage) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let mut f = OpenOptions::new().write(true).create_new(true).open(tmp)?;
+    fault(Stage::Created)?;
     f.write_all(text.as_bytes())?;
     f.flush()?;
+    fault(Stage::Written)?;
     if let Some(p) = perms {
         f.set_permissions(p)?;
     }
