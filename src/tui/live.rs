@@ -43,6 +43,8 @@ pub struct Live {
     /// Nodes changed by the last reload (indices into `App.tk`).
     pub marked: HashSet<NodeIndex>,
     generation: u64,
+    /// Reloads done from watcher events (tests count them to see own saves ignored).
+    pub reloads: u64,
 }
 
 impl Live {
@@ -151,6 +153,7 @@ pub fn flush(app: &mut App) {
     };
     match result {
         Ok(()) => {
+            app.session.live.reloads += 1;
             after_reload(app);
             app.set_status(Level::Info, format!("reloaded {}", names(&changed)));
         }

@@ -28,6 +28,8 @@ pub mod view;
 #[cfg(test)]
 pub(crate) mod edit_tests;
 #[cfg(test)]
+mod live_tests;
+#[cfg(test)]
 mod tests;
 
 use std::io::{self, Stdout};
