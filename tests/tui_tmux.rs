@@ -101,18 +101,18 @@ fn count(screen: &str, label: &str) -> (usize, usize) {
     (a.parse().expect("number"), b.parse().expect("number"))
 }
 
-#[test]
-fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
+/// A tmux server with one shell session `t`, or None (skip) without tmux outside CI.
+fn session(tag: &str) -> Option<Tmux> {
     if !tmux_available() {
         assert!(
             std::env::var_os("CI").is_none(),
             "tmux is required when CI is set"
         );
         eprintln!("skipping the tmux test: tmux is not installed");
-        return;
+        return None;
     }
     let tmux = Tmux {
-        socket: format!("toolscope-test-{}", std::process::id()),
+        socket: format!("toolscope-test-{tag}-{}", std::process::id()),
     };
     let shell = format!("env PS1='{PROMPT} ' sh");
     let out = tmux.run(&[
@@ -128,6 +128,12 @@ fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
     ]);
     assert!(out.status.success(), "tmux new-session failed: {out:?}");
     tmux.wait("the shell prompt", |s| s.contains(PROMPT));
+    Some(tmux)
+}
+
+#[test]
+fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
+    let Some(tmux) = session("view") else { return };
     let bin = env!("CARGO_BIN_EXE_toolscope");
     // With colour first, so the colour check below is known to be able to fail.
     tmux.send(&["-l", bin]);
@@ -176,7 +182,12 @@ fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
     let actions2 = count(&seeded, "actions");
     assert!(actions2.0 > actions1.0, "{actions1:?} -> {actions2:?}");
 
+    // The operator's threshold changed and is not saved: quitting asks first.
     tmux.send(&["q"]);
+    tmux.wait("the unsaved-edits question", |s| {
+        s.contains("Unsaved edits")
+    });
+    tmux.send(&["y"]);
     let after = tmux.wait("the shell prompt after quitting", |s| {
         !s.contains("Navigator") && s.lines().filter(|l| l.starts_with(PROMPT)).count() >= 3
     });
@@ -184,4 +195,67 @@ fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
     assert_eq!(tmux.flag("alternate_on"), "0", "alternate screen left on");
     assert_eq!(tmux.flag("mouse_any_flag"), "0", "mouse capture left on");
     assert_eq!(tmux.flag("cursor_flag"), "1", "cursor left hidden");
+}
+
+const TINY: &str = "\
+name: tiny
+tools:
+  - name: Fetch
+    desc: Gets a page.
+actions:
+  - name: plan
+    desc: Plans the work.
+    next: [act]
+  - name: act
+    desc: Acts on the plan.
+    tools:
+      - {name: Fetch, score: 0.6}
+";
+
+/// Polls a file until `pred` holds on its text.
+fn wait_file(path: &std::path::Path, what: &str, pred: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if pred(&text) {
+            return text;
+        }
+        assert!(
+            start.elapsed() < DEADLINE,
+            "timed out waiting for {what}:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+#[test]
+fn tui_in_tmux_edits_saves_and_follows_outside_changes() {
+    let Some(tmux) = session("edit") else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("tk.yaml");
+    std::fs::write(&path, TINY).expect("write");
+    let bin = env!("CARGO_BIN_EXE_toolscope");
+    tmux.send(&["-l", &format!("NO_COLOR=1 {bin} {}", path.display())]);
+    tmux.send(&["Enter"]);
+    tmux.wait("the TUI", |s| s.contains("Navigator"));
+    // Select `act`, put the inspector cursor on its one outgoing edge, edit the score.
+    tmux.send(&["-l", ":goto act"]);
+    tmux.send(&["Enter", "Tab", "e", "BSpace", "BSpace", "BSpace"]);
+    tmux.send(&["-l", "0.35"]);
+    tmux.send(&["Enter"]);
+    tmux.wait("the unsaved marker", |s| s.contains("[+]"));
+    tmux.send(&["w"]);
+    let saved = wait_file(&path, "the saved score", |t| t.contains("score: 0.35"));
+    assert_eq!(saved, TINY.replace("score: 0.6", "score: 0.35"));
+    tmux.wait("the saved state", |s| !s.contains("[+]"));
+
+    let sed = Command::new("sed")
+        .args(["-i", "s/Acts on the plan./Acts from sed./"])
+        .arg(&path)
+        .status()
+        .expect("sed runs");
+    assert!(sed.success());
+    tmux.wait("the screen following sed", |s| s.contains("Acts from sed."));
+    tmux.send(&["q"]);
+    tmux.wait("the prompt after quitting", |s| !s.contains("Navigator"));
 }
