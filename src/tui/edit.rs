@@ -98,11 +98,28 @@ pub fn loaded_of(ws: &Workspace) -> Loaded {
     }
 }
 
-/// Makes the app show the workspace's current graph, keeping the user's context.
+/// Makes the app show the workspace's current graph, keeping the user's context. Those of
+/// the active operator's threshold/hops the user had not changed follow the new graph
+/// (an undo, or a reload that changed them on disk), so a later save never writes back
+/// stale values.
 pub fn sync(app: &mut App) {
+    let pending = param_edits(app);
+    let keep_threshold = pending
+        .iter()
+        .any(|e| matches!(e, Edit::SetThreshold { .. }));
+    let keep_hops = pending.iter().any(|e| matches!(e, Edit::SetHops { .. }));
     if let Some(ws) = &app.session.ws {
         let loaded = loaded_of(ws);
         app.replace(loaded);
+    }
+    if let Some(op) = app.operator.and_then(|i| app.tk.operators.get(i)) {
+        if !keep_threshold {
+            app.params.threshold = op.threshold;
+        }
+        if !keep_hops {
+            app.params.hops = op.hops;
+        }
+        app.recompute();
     }
 }
 
@@ -159,10 +176,7 @@ pub fn apply_edit(app: &mut App, edit: Edit) -> Result<(), String> {
         text.push_str("; ");
         text.push_str(n);
     }
-    let params = app.params;
     sync(app);
-    app.params = params;
-    app.recompute();
     app.set_status(Level::Info, text);
     Ok(())
 }
@@ -290,10 +304,7 @@ fn undo_redo(app: &mut App, undo: bool) -> Result<(), String> {
     } else {
         "nothing to redo"
     })?;
-    let params = app.params;
     sync(app);
-    app.params = params;
-    app.recompute();
     let verb = if undo { "undid" } else { "redid" };
     app.set_status(Level::Info, format!("{verb}: {}", edit.describe()));
     Ok(())
@@ -348,9 +359,7 @@ pub fn save(app: &mut App) -> Result<(), String> {
     match result {
         Ok(w) => {
             app.session.overwrite = false;
-            let params = app.params;
             sync(app);
-            app.params = params;
             app.set_status(Level::Info, format!("saved {}", names(&w)));
             Ok(())
         }
@@ -392,9 +401,7 @@ pub fn save_as(app: &mut App, path: &Path, overwrite: bool) -> Result<(), String
     }
     app.source = path.display().to_string();
     app.session.live.watch(path);
-    let params = app.params;
     sync(app);
-    app.params = params;
     app.set_status(Level::Info, format!("wrote {}", path.display()));
     Ok(())
 }
@@ -577,8 +584,7 @@ fn conflict_key(app: &mut App, paths: Vec<PathBuf>, k: KeyEvent) -> Option<Dialo
 
 /// Reloads every file from disk, dropping unsaved edits.
 pub fn reload_dropping(app: &mut App) -> Result<(), String> {
-    let ws = app.session.ws.as_mut().ok_or("editing is off")?;
-    ws.reload().map_err(|e| e.to_string())?;
+    super::live::reopen(app)?;
     app.session.overwrite = false;
     super::live::after_reload(app);
     app.set_status(Level::Info, "reloaded from disk; your edits were dropped");
