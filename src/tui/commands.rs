@@ -37,6 +37,7 @@ pub fn run(app: &mut App, line: &str) {
         "seed" => seed(app, arg),
         "threshold" | "t" => threshold(app, arg),
         "hops" | "h" => hops(app, arg),
+        "export" => super::export_cmd::run(app, arg),
         "help" => {
             app.overlay = Some(super::app::Overlay::Help);
             Ok(())

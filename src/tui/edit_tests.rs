@@ -368,3 +368,94 @@ fn conflict_at_save_offers_reload_reapply_or_overwrite() {
         }
     }
 }
+
+fn screen(app: &App) -> String {
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 48))
+        .unwrap_or_else(|e| match e {});
+    let _ = term.draw(|f| crate::tui::view::draw(f, app));
+    let buf = term.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn dialogs_and_the_unsaved_marker_are_drawn() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "plan");
+    edge_to(&mut app, "act");
+    keys(&mut app, "e<BS><BS><BS>2<Enter>");
+    let s = screen(&app);
+    assert!(
+        s.contains("Edit score") && s.contains("outside [0, 1]"),
+        "{s}"
+    );
+    keys(&mut app, "<Esc>E");
+    assert!(screen(&app).contains("Plans the work."));
+    keys(&mut app, "!<C-s>");
+    assert!(screen(&app).contains("[+]"));
+    keys(&mut app, "D");
+    let s = screen(&app);
+    assert!(
+        s.contains("Remove node") && s.contains("action plan"),
+        "{s}"
+    );
+    keys(&mut app, "<Esc>q");
+    assert!(screen(&app).contains("Unsaved edits"));
+}
+
+#[test]
+fn refused_edits_show_the_reason() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "plan");
+    keys(&mut app, ":link act<Enter>");
+    let s = app.status.clone().expect("status");
+    assert_eq!(s.level, crate::tui::app::Level::Error, "{}", s.text);
+    assert!(!app.is_modified());
+    keys(&mut app, ":link nowhere<Enter>");
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("nowhere"))
+    );
+}
+
+#[test]
+fn chat2graph_refusals_are_explained_and_change_nothing() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("toolkits/chat2graph-mini.yml"),
+    )
+    .expect("fixture");
+    let f = fixture(&text);
+    let mut app = open(&f.path);
+    keys(&mut app, ":add-action brand_new<Enter>");
+    let s = app.status.clone().expect("status");
+    assert_eq!(s.level, crate::tui::app::Level::Error, "{}", s.text);
+    assert!(
+        s.text.contains("cannot") || s.text.contains("chain"),
+        "{}",
+        s.text
+    );
+    assert!(!app.is_modified());
+    keys(&mut app, "w");
+    assert_eq!(saved(&f), text);
+}
+
+#[test]
+fn export_writes_the_graph() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    let out = f.path.with_file_name("g.dot");
+    keys(&mut app, &format!(":export dot {}<Enter>", out.display()));
+    let dot = std::fs::read_to_string(&out).expect("exported");
+    assert!(dot.contains("digraph") && dot.contains("plan"), "{dot}");
+    keys(&mut app, ":export pdf x<Enter>");
+    assert!(app.status.as_ref().is_some_and(|s| s.text.contains("pdf")));
+}

@@ -12,6 +12,7 @@ pub mod app;
 pub mod commands;
 pub mod complete;
 pub mod edit;
+mod export_cmd;
 pub mod geometry;
 pub mod keymap;
 pub mod live;
