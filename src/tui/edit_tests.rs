@@ -459,3 +459,40 @@ fn export_writes_the_graph() {
     keys(&mut app, ":export pdf x<Enter>");
     assert!(app.status.as_ref().is_some_and(|s| s.text.contains("pdf")));
 }
+
+mod random_edits {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn key() -> impl Strategy<Value = &'static str> {
+        proptest::sample::select(vec![
+            "e", "E", "a", "A", "d", "D", "u", "w", "y", "n", "q", "+", "]", "o", "j", "k",
+            "<Tab>", "<Enter>", "<Esc>", "<BS>", "<C-r>", "<C-s>", "0", ".", "5", "x", "r",
+        ])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+        /// Any key sequence keeps the app's graph equal to the workspace's, the selection
+        /// valid and the saved file loadable.
+        #[test]
+        fn any_editing_keys_keep_app_and_workspace_in_step(seq in proptest::collection::vec(key(), 1..40)) {
+            let f = fixture(TINY);
+            let mut app = open(&f.path);
+            for k in seq {
+                keys(&mut app, k);
+                if app.quit {
+                    break;
+                }
+                let ws = app.session.ws.as_ref().expect("workspace");
+                prop_assert_eq!(app.tk.graph.node_count(), ws.toolkit.graph.node_count());
+                prop_assert_eq!(app.tk.graph.edge_count(), ws.toolkit.graph.edge_count());
+                if let Some(ix) = app.selected {
+                    prop_assert!(app.tk.graph.contains_node(ix));
+                }
+                let _ = screen(&app);
+            }
+            prop_assert!(Workspace::open(std::slice::from_ref(&f.path), None).is_ok());
+        }
+    }
+}
