@@ -7,6 +7,10 @@
 //! - [`update::update`]: the only place state changes.
 //! - [`view::draw`]: the screen as a function of the state.
 //! - [`keymap`]: named commands and their keys; help and hints are generated from it.
+//! - [`edit`]: the editing session (a [`crate::edit::Workspace`] is the source of truth;
+//!   `App.tk` is its copy, refreshed per edit), its dialogs and saving.
+//! - [`live`]: watcher events are queued per message and handled once per batch
+//!   ([`live::flush`], before each draw); [`complete`]: Tab completion on the `:` line.
 
 pub mod app;
 pub mod commands;
