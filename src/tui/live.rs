@@ -8,7 +8,8 @@
 //!   file that fails to parse leaves the last good graph and shows file:line:column; the
 //!   next change event retries, so fixing the file recovers by itself.
 //! - A file appearing in an opened directory (or a `Rescan`) re-opens the opened paths.
-//! - Nodes whose description or edges changed are marked until a timer message
+//! - Nodes whose description or edges changed are marked `~`, and added or rescored edges
+//!   show their score as `~0.35`, until a timer message
 //!   ([`Msg::MarksExpired`]) clears them: no redraw on a timer.
 
 use std::collections::{BTreeSet, HashSet};
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-use petgraph::stable_graph::NodeIndex;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
 use crate::edit::Workspace;
 use crate::model::{NodeKind, Toolkit};
@@ -42,6 +43,8 @@ pub struct Live {
     rescan: bool,
     /// Nodes changed by the last reload (indices into `App.tk`).
     pub marked: HashSet<NodeIndex>,
+    /// Edges added or rescored by the last reload.
+    pub marked_edges: HashSet<EdgeIndex>,
     generation: u64,
     /// Reloads done from watcher events (tests count them to see own saves ignored).
     pub reloads: u64,
@@ -112,6 +115,7 @@ pub fn queue(app: &mut App, ev: WatchEvent) {
 pub fn expire(app: &mut App, generation: u64) {
     if app.session.live.generation == generation {
         app.session.live.marked.clear();
+        app.session.live.marked_edges.clear();
     }
 }
 
@@ -206,10 +210,11 @@ pub fn reopen(app: &mut App) -> Result<(), String> {
 /// context, and schedules the end of the marks.
 pub fn after_reload(app: &mut App) {
     let Some(ws) = &app.session.ws else { return };
-    let marked = changed_nodes(&app.tk, &ws.toolkit);
+    let changes = changed(&app.tk, &ws.toolkit);
     super::edit::sync(app);
     let live = &mut app.session.live;
-    live.marked = marked;
+    live.marked = changes.nodes;
+    live.marked_edges = changes.edges;
     live.generation += 1;
     if live.marked.is_empty() {
         return;
@@ -233,30 +238,44 @@ fn out_edges(tk: &Toolkit, u: NodeIndex) -> Vec<(NodeKind, &str, u64)> {
     v
 }
 
-/// Nodes of `new` that are new, have another description, or whose edges changed (both
-/// ends of an added, removed or rescored edge), as indices into `new`. Nodes are matched
-/// by kind and name, edges compared as sorted lists: no per-node string copies, since this
-/// runs on every reload (10k actions: a few ms).
-pub fn changed_nodes(old: &Toolkit, new: &Toolkit) -> HashSet<NodeIndex> {
-    let mut marked = HashSet::new();
+/// What a reload changed, as indices into the new graph.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Changes {
+    /// New nodes, nodes with another description, and both ends of an added, removed or
+    /// rescored edge.
+    pub nodes: HashSet<NodeIndex>,
+    /// Added or rescored edges (a removed edge shows through its marked ends).
+    pub edges: HashSet<EdgeIndex>,
+}
+
+/// Compares two graphs by node kind and name, edges as sorted lists: no per-node string
+/// copies, since this runs on every reload (10k actions: about 15 ms).
+pub fn changed(old: &Toolkit, new: &Toolkit) -> Changes {
+    let mut out = Changes::default();
     for ix in new.graph.node_indices() {
         let Some(was) = old.find(new.kind(ix), new.name(ix)) else {
-            marked.insert(ix);
+            out.nodes.insert(ix);
+            out.edges.extend(new.out_edges(ix).map(|(e, _)| e));
             continue;
         };
         if old.node(was).desc != new.node(ix).desc {
-            marked.insert(ix);
+            out.nodes.insert(ix);
         }
         let (before, after) = (out_edges(old, was), out_edges(new, ix));
         if before == after {
             continue;
         }
-        marked.insert(ix);
-        let gone = before.iter().filter(|e| !after.contains(e));
-        let came = after.iter().filter(|e| !before.contains(e));
-        for &(kind, name, _) in gone.chain(came) {
-            marked.extend(new.find(kind, name));
+        out.nodes.insert(ix);
+        for &(kind, name, _) in before.iter().filter(|e| !after.contains(e)) {
+            out.nodes.extend(new.find(kind, name));
+        }
+        for (e, t) in new.out_edges(ix) {
+            let row = (new.kind(t), new.name(t), new.graph[e].score.to_bits());
+            if !before.contains(&row) {
+                out.nodes.insert(t);
+                out.edges.insert(e);
+            }
         }
     }
-    marked
+    out
 }

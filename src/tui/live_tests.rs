@@ -199,6 +199,9 @@ fn marks_expire_on_their_timer_message() {
     let mut live = start(std::slice::from_ref(&f.path));
     std::fs::write(&f.path, changed_text()).expect("write");
     live.until("marks", |a| !a.session.live.marked.is_empty());
+    // A rescored edge is marked too, and its score is shown.
+    std::fs::write(&f.path, changed_text().replace("score: 0.6", "score: 0.35")).expect("write");
+    live.until("a marked edge", |a| a.session.live.marked_edges.len() == 1);
     live.until("marks expired", |a| a.session.live.marked.is_empty());
 }
 

@@ -165,8 +165,11 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
             canvas.mark(at, Mark::Text(ell.to_string()), level);
         }
         canvas.mark(route.head, Mark::Arrow(route.down), level);
-        if app.show_scores {
-            let label = format!("{:.2}", e.weight().score);
+        // An edge added or rescored by the last reload shows its score, marked `~`.
+        let changed = app.session.live.marked_edges.contains(&e.id());
+        if app.show_scores || changed {
+            let mark = if changed { "~" } else { "" };
+            let label = format!("{mark}{:.2}", e.weight().score);
             canvas.mark(route.label, Mark::Text(label), level);
         }
     }
