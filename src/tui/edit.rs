@@ -36,6 +36,8 @@ pub struct Session {
     pub dialog: Option<Dialog>,
     /// The user chose "keep mine": the next save overwrites files changed on disk.
     pub overwrite: bool,
+    /// Source of an edge being added (`a`, then select the target and `a` again).
+    pub link_from: Option<(NodeKind, String)>,
     pub live: super::live::Live,
 }
 
@@ -196,8 +198,8 @@ pub fn command(app: &mut App, cmd: Cmd) {
     let r = match cmd {
         Cmd::EditScore => open_score(app),
         Cmd::EditDesc => open_desc(app),
-        Cmd::AddEdge => prompt(app, "link ", "no node selected"),
-        Cmd::AddNode => prompt(app, "add-action ", ""),
+        Cmd::AddEdge => pick_link(app),
+        Cmd::AddNode => prompt(app, "add-action "),
         Cmd::RemoveEdge => remove_edge(app),
         Cmd::RemoveNode => ask_remove(app),
         Cmd::Undo => undo_redo(app, true),
@@ -209,10 +211,35 @@ pub fn command(app: &mut App, cmd: Cmd) {
     show_dialog(app);
 }
 
-fn prompt(app: &mut App, text: &str, needs_selection: &str) -> Result<(), String> {
-    if !needs_selection.is_empty() && app.selected.is_none() {
-        return Err(needs_selection.into());
-    }
+/// `a` picks the source (the selection), a second `a` the target; Esc cancels.
+fn pick_link(app: &mut App) -> Result<(), String> {
+    let ix = app.selected.ok_or("select the source node first")?;
+    let Some((kind, name)) = app.session.link_from.take() else {
+        let name = app.tk.name(ix).to_string();
+        app.set_status(
+            Level::Info,
+            format!("edge from {name}: select the target and press a (Esc cancels; or :link NAME)"),
+        );
+        app.session.link_from = Some((app.tk.kind(ix), name));
+        return Ok(());
+    };
+    let source = app.tk.find(kind, &name).ok_or(format!("{name} is gone"))?;
+    add_link(app, source, ix, 1.0)
+}
+
+fn add_link(app: &mut App, from: NodeIndex, to: NodeIndex, score: f64) -> Result<(), String> {
+    apply_edit(
+        app,
+        Edit::AddEdge {
+            from: app.tk.name(from).to_string(),
+            to: app.tk.name(to).to_string(),
+            to_kind: app.tk.kind(to),
+            score,
+        },
+    )
+}
+
+fn prompt(app: &mut App, text: &str) -> Result<(), String> {
     app.overlay = Some(Overlay::Prompt {
         kind: PromptKind::Command,
         text: text.into(),
@@ -674,15 +701,7 @@ fn link(app: &mut App, arg: &str) -> Result<(), String> {
         _ => (arg, 1.0),
     };
     let to = node_named(app, target).ok_or_else(|| format!("no node named `{target}`"))?;
-    apply_edit(
-        app,
-        Edit::AddEdge {
-            from: app.tk.name(from).to_string(),
-            to: target.to_string(),
-            to_kind: app.tk.kind(to),
-            score,
-        },
-    )
+    add_link(app, from, to, score)
 }
 
 fn add_action(app: &mut App, name: &str) -> Result<(), String> {

@@ -220,7 +220,7 @@ fn add_edge_action_and_tool_through_the_command_line() {
     let f = fixture(TINY);
     let mut app = open(&f.path);
     select(&mut app, "act");
-    keys(&mut app, "aSear<Tab><Enter>");
+    keys(&mut app, ":link Sear<Tab><Enter>");
     keys(&mut app, ":add-action review<Enter>");
     keys(&mut app, ":add-tool Notify<Enter>");
     keys(&mut app, "w");
@@ -495,4 +495,20 @@ mod random_edits {
             prop_assert!(Workspace::open(std::slice::from_ref(&f.path), None).is_ok());
         }
     }
+}
+
+#[test]
+fn add_edge_by_picking_source_and_target() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    select(&mut app, "act");
+    keys(&mut app, "a");
+    select(&mut app, "plan");
+    keys(&mut app, "a");
+    // Esc cancels a pick.
+    keys(&mut app, "a<Esc>a");
+    keys(&mut app, "<Esc>w");
+    let (removed, added) = changed_lines(TINY, &saved(&f));
+    assert!(removed.is_empty(), "{removed:?}");
+    assert_eq!(added, vec!["    next:", "      - plan"], "{added:?}");
 }

@@ -143,7 +143,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Open, "open", [code(KeyCode::Enter)], List, "Lists", "operator: activate; node: centre; edge: go to its other end"),
     bind!(EditScore, "edit-score", [ch('e')], Global, "Edit", "edit the score of the inspector's edge"),
     bind!(EditDesc, "edit-desc", [ch('E')], Global, "Edit", "edit the selected node's description (C-s applies)"),
-    bind!(AddEdge, "add-edge", [ch('a')], Global, "Edit", "add an edge from the selection (:link TARGET [SCORE])"),
+    bind!(AddEdge, "add-edge", [ch('a')], Global, "Edit", "add an edge: a on the source, a on the target (or :link TARGET [SCORE])"),
     bind!(AddNode, "add-node", [ch('A')], Global, "Edit", "add an action or tool (:add-action / :add-tool NAME)"),
     bind!(RemoveEdge, "remove-edge", [ch('d')], Global, "Edit", "remove the inspector's edge"),
     bind!(RemoveNode, "remove-node", [ch('D')], Global, "Edit", "remove the selected node (shows the cascade, asks)"),

@@ -174,7 +174,9 @@ fn open_prompt(app: &mut App, kind: PromptKind, text: String) {
 }
 
 fn escape(app: &mut App) {
-    if app.neighbourhood.is_some() {
+    if app.session.link_from.take().is_some() {
+        app.set_status(super::app::Level::Info, "edge not added");
+    } else if app.neighbourhood.is_some() {
         app.neighbourhood = None;
         app.centre_on_selection();
     } else if !app.nav.filter.is_empty() {
