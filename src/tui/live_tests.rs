@@ -230,3 +230,29 @@ fn operator_parameters_follow_the_file_unless_changed_here() {
     );
     assert!(live.app.is_modified());
 }
+
+#[test]
+fn the_example_written_with_w_file_is_then_watched() {
+    let dir = tempfile::tempdir().expect("dir");
+    let out = dir.path().join("mine.yaml");
+    let ws = Workspace::example().expect("example");
+    let mut app = App::with_workspace(ws, "example".into(), Theme::default(), (160, 48));
+    let (tx, rx) = mpsc::channel();
+    super::live::start(&mut app, tx, &[], None);
+    assert!(!app.session.live.is_watching(), "nothing on disk to watch");
+    keys(&mut app, &format!(":w {}<Enter>", out.display()));
+    assert!(app.session.live.is_watching());
+    let mut live = Live { app, rx };
+    let text = std::fs::read_to_string(&out).expect("written");
+    let changed = text.replacen("Reads a source document", "Reads any document", 1);
+    std::fs::write(&out, changed).expect("write");
+    live.until("the outside change", |a| {
+        a.tk.graph
+            .node_indices()
+            .any(|ix| a.tk.node(ix).desc.starts_with("Reads any document"))
+    });
+    assert_eq!(
+        live.app.session.live.reloads, 1,
+        "our own write did not reload"
+    );
+}
