@@ -15,12 +15,12 @@ use crate::tui::update::update;
 
 const DEADLINE: Duration = Duration::from_secs(10);
 
-struct Live {
-    app: App,
+pub(super) struct Live {
+    pub(super) app: App,
     rx: Receiver<Msg>,
 }
 
-fn start(opened: &[PathBuf]) -> Live {
+pub(super) fn start(opened: &[PathBuf]) -> Live {
     let ws = Workspace::open(opened, None).expect("open");
     let mut app = App::with_workspace(ws, "test".into(), Theme::default(), (160, 48));
     let (tx, rx) = mpsc::channel();
@@ -31,7 +31,18 @@ fn start(opened: &[PathBuf]) -> Live {
 
 impl Live {
     /// Runs the loop (messages, then a flush per batch) until `done` holds.
-    fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+    /// One turn of the loop: the messages that arrive within 50 ms, then a flush.
+    pub(super) fn pump(&mut self) {
+        if let Ok(msg) = self.rx.recv_timeout(Duration::from_millis(50)) {
+            update(&mut self.app, msg);
+            while let Ok(more) = self.rx.try_recv() {
+                update(&mut self.app, more);
+            }
+        }
+        super::live::flush(&mut self.app);
+    }
+
+    pub(super) fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
         let end = Instant::now() + DEADLINE;
         while !done(&self.app) {
             let left = end.saturating_duration_since(Instant::now());
@@ -51,7 +62,7 @@ impl Live {
     }
 }
 
-fn desc_of(app: &App, action: &str) -> Option<String> {
+pub(super) fn desc_of(app: &App, action: &str) -> Option<String> {
     let ix = app.tk.action(action)?;
     Some(app.tk.node(ix).desc.clone())
 }

@@ -35,6 +35,8 @@ pub(crate) mod edit_tests;
 #[cfg(test)]
 mod live_tests;
 #[cfg(test)]
+mod stress_tests;
+#[cfg(test)]
 mod tests;
 
 use std::io::{self, Stdout};
