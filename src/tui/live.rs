@@ -150,6 +150,19 @@ pub fn flush(app: &mut App) {
     if !appeared && !changed.iter().any(|p| known.contains(&p.as_path())) {
         return;
     }
+    // An editor that truncates before writing leaves the file empty for a moment; an empty
+    // toolkit is almost never what was meant, so keep the last good graph until the write
+    // that follows (it always brings another event).
+    if let Some(empty) = changed
+        .iter()
+        .find(|p| known.contains(&p.as_path()) && std::fs::metadata(p).is_ok_and(|m| m.len() == 0))
+    {
+        app.set_status(
+            Level::Error,
+            format!("{} is empty; showing the last good graph", empty.display()),
+        );
+        return;
+    }
     let result = if appeared {
         reopen(app)
     } else {
