@@ -56,7 +56,15 @@ pub enum PromptKind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Overlay {
     Help,
-    Prompt { kind: PromptKind, text: String },
+    Prompt {
+        kind: PromptKind,
+        text: String,
+    },
+    /// The prompt preview: the offered tools as the model would read them; `scroll` is
+    /// the first line shown.
+    Preview {
+        scroll: u16,
+    },
 }
 
 /// Severity of the status line.
@@ -123,6 +131,10 @@ pub struct App {
     pub size: (u16, u16),
     /// Mouse position where a graph drag started, with the viewport at that time.
     pub drag: Option<((u16, u16), Viewport)>,
+    /// Critical values, sweep, explanation, baseline diff and the tool filters stage.
+    pub insight: super::insight::InsightState,
+    /// The inspector shows the baseline diff instead of the selected node.
+    pub diff_panel: bool,
     pub quit: bool,
 }
 
@@ -156,6 +168,8 @@ impl App {
             status: None,
             size,
             drag: None,
+            insight: Default::default(),
+            diff_panel: false,
             quit: false,
         };
         app.layout.get(&app.tk);
@@ -203,6 +217,8 @@ impl App {
     /// Runs the recommendation for the current seeds and parameters.
     pub fn recompute(&mut self) {
         self.rec = recommend(&self.tk, &self.seeds, self.params);
+        self.insight
+            .refresh(&self.tk, &self.seeds, self.params, &self.rec, self.selected);
     }
 
     /// Makes operator `i` active and selects (and shows) its first seed.
@@ -244,6 +260,8 @@ impl App {
             return;
         }
         self.selected = Some(ix);
+        self.insight
+            .reselect(&self.tk, &self.seeds, self.params, self.selected);
         self.inspector_scroll = 0;
         self.edge_cursor = 0;
         self.nav.point_at(ix);
@@ -337,6 +355,10 @@ impl App {
         Counts {
             actions: (self.rec.actions.len(), actions),
             tools: (self.rec.tools.len(), tools + groups),
+            offered: self
+                .insight
+                .filters_on
+                .then_some(self.insight.offered.len()),
         }
     }
 
@@ -388,6 +410,8 @@ fn clamp_axis(want: i32, extent: i32, view: i32) -> i32 {
 pub struct Counts {
     pub actions: (usize, usize),
     pub tools: (usize, usize),
+    /// Tools offered after the filters stage, when it is on.
+    pub offered: Option<usize>,
 }
 
 /// Nodes within `radius` edges of `centre`, edges taken in either direction.

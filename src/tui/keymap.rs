@@ -43,6 +43,12 @@ pub enum Cmd {
     Home,
     End,
     Open,
+    PinBaseline,
+    ToggleDiffPanel,
+    PromptPreview,
+    ToggleFilters,
+    ChooseTool,
+    ToggleEnabled,
 }
 
 /// Where a binding applies.
@@ -119,7 +125,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(RadiusUp, "radius-up", [ch('}')], Global, "Graph", "neighbourhood: one hop more"),
     bind!(RadiusDown, "radius-down", [ch('{')], Global, "Graph", "neighbourhood: one hop less"),
     bind!(Centre, "centre", [ch('.')], Global, "Graph", "centre on the selection"),
-    bind!(Parent, "parent", [ch('p')], Global, "Graph", "select a parent (along an incoming edge)"),
+    bind!(Parent, "parent", [ch('P')], Global, "Graph", "select a parent (along an incoming edge)"),
     bind!(Child, "child", [ch('c')], Global, "Graph", "select a child (along an outgoing edge)"),
     bind!(PanLeft, "pan-left", [ch('h'), code(KeyCode::Left)], Graph, "Graph", "pan left (mouse: drag)"),
     bind!(PanRight, "pan-right", [ch('l'), code(KeyCode::Right)], Graph, "Graph", "pan right"),
@@ -132,6 +138,12 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Home, "first", [ch('g'), code(KeyCode::Home)], List, "Lists", "first row"),
     bind!(End, "last", [ch('G'), code(KeyCode::End)], List, "Lists", "last row"),
     bind!(Open, "open", [code(KeyCode::Enter)], List, "Lists", "operator: activate; node: centre; edge: go to its other end"),
+    bind!(PinBaseline, "pin-baseline", [ch('b')], Global, "Insight", "pin the current result as the baseline (again: re-pin)"),
+    bind!(ToggleDiffPanel, "diff-panel", [ch('D')], Global, "Insight", "diff panel: what entered and left since the baseline"),
+    bind!(PromptPreview, "prompt-preview", [ch('p')], Global, "Insight", "prompt preview: offered tools as the model reads them", "prompt"),
+    bind!(ToggleFilters, "toggle-filters", [ch('F')], Global, "Insight", "tool filters stage on / off (disabled, exclusive, chosen)"),
+    bind!(ChooseTool, "choose-tool", [ch('C')], Global, "Insight", "mark the selected tool as a forced choice (again: unmark)"),
+    bind!(ToggleEnabled, "toggle-enabled", [ch('E')], Global, "Insight", "enable / disable the selected tool"),
 ];
 
 /// The command bound to `ev` in `context` (context-specific bindings first).

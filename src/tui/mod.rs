@@ -11,6 +11,8 @@
 pub mod app;
 pub mod commands;
 pub mod geometry;
+pub mod insight;
+pub mod insight_cmds;
 pub mod keymap;
 pub mod mouse;
 pub mod msg;

@@ -300,7 +300,7 @@ fn navigator_moves_selection_and_parent_child_walk() {
     assert_ne!(a.selected, first);
     press(&mut a, ":goto query_design<Enter>c");
     assert_eq!(a.tk.name(a.selected.expect("child")), "query_execution");
-    press(&mut a, "p");
+    press(&mut a, "P");
     assert_eq!(a.tk.name(a.selected.expect("parent")), "query_design");
 }
 

@@ -51,6 +51,7 @@ fn key(app: &mut App, k: KeyEvent) {
             app.overlay = Some(Overlay::Help);
         }
         Some(Overlay::Prompt { kind, text }) => prompt_key(app, kind, text, k),
+        Some(Overlay::Preview { scroll }) => super::insight_cmds::preview_key(app, scroll, k),
         None => {
             let ctx = match app.focus {
                 Focus::Graph => Context::Graph,
@@ -153,6 +154,12 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         Cmd::Home => list_step(app, isize::MIN / 2),
         Cmd::End => list_step(app, isize::MAX / 2),
         Cmd::Open => open(app),
+        Cmd::PinBaseline
+        | Cmd::ToggleDiffPanel
+        | Cmd::PromptPreview
+        | Cmd::ToggleFilters
+        | Cmd::ChooseTool
+        | Cmd::ToggleEnabled => super::insight_cmds::apply(app, cmd),
     }
 }
 

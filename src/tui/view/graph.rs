@@ -165,9 +165,15 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
             canvas.mark(at, Mark::Text(ell.to_string()), level);
         }
         canvas.mark(route.head, Mark::Arrow(route.down), level);
-        if app.show_scores {
-            let label = format!("{:.2}", e.weight().score);
-            canvas.mark(route.label, Mark::Text(label), level);
+        let diff = app.insight.marks.edge(e.id());
+        if app.show_scores || diff.is_some() {
+            let g = diff.map_or("", |c| super::diff_panel::glyph(&app.theme, c));
+            let score = if app.show_scores {
+                format!("{:.2}", e.weight().score)
+            } else {
+                String::new()
+            };
+            canvas.mark(route.label, Mark::Text(format!("{g}{score}")), level);
         }
     }
 }
@@ -229,7 +235,13 @@ fn draw_box(
     );
     let marker = Theme::marker(seed, recommended);
     let pad = " ".repeat(inner.saturating_sub(3).saturating_sub(label.width()));
-    let text = format!("{marker} {label}{pad} ");
+    // The last cell carries the baseline diff mark (entered / left), if any.
+    let diff = app
+        .insight
+        .marks
+        .node(ix)
+        .map_or(" ", |c| super::diff_panel::glyph(&app.theme, c));
+    let text = format!("{marker} {label}{pad}{diff}");
     let put = |buf: &mut Buffer, x: i32, y: i32, s: &str| put_str(buf, area, view, x, y, s, style);
     if geo.box_h == 1 {
         put(buf, r.x, r.y, set[5]);
