@@ -25,6 +25,8 @@ pub mod update;
 pub mod view;
 
 #[cfg(test)]
+mod insight_tests;
+#[cfg(test)]
 mod tests;
 
 use std::io::{self, Stdout};
