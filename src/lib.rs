@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod diag;
 pub mod diff;
+pub mod edit;
 pub mod export;
 pub mod layout;
 pub mod lint;
@@ -14,5 +15,6 @@ pub mod model;
 pub mod recommend;
 pub mod source;
 pub mod synth;
+pub mod text;
 pub mod tui;
 pub mod watch;

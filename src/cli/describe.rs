@@ -1,5 +1,6 @@
 //! `toolscope describe`: tool descriptions for a prompt.
 
+use crate::text::for_terminal;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
@@ -61,6 +62,6 @@ pub fn run(args: &Args) -> ExitCode {
         }
         tools_to_describe(tk, None, &filters)
     };
-    print!("{}", describe(tk, &tools, args.style.into()));
+    print!("{}", for_terminal(&describe(tk, &tools, args.style.into())));
     ExitCode::SUCCESS
 }

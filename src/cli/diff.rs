@@ -11,6 +11,7 @@ use crate::diff::{RecDiff, recommendation_diff, structural_diff};
 use crate::model::Toolkit;
 use crate::recommend::recommend;
 use crate::source::{self, Format};
+use crate::text::for_terminal;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutFormat {
@@ -108,12 +109,12 @@ pub fn run(args: &Args) -> ExitCode {
                 println!("no structural changes");
             }
             for l in lines {
-                println!("{l}");
+                println!("{}", for_terminal(&l));
             }
             if let Some(d) = rec {
                 println!("seeds: {}", seed_names(args).join(", "));
                 for l in d.lines() {
-                    println!("{l}");
+                    println!("{}", for_terminal(&l));
                 }
             }
         }

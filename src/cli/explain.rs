@@ -1,5 +1,6 @@
 //! `toolscope explain`: why a node is, or is not, recommended.
 
+use crate::text::for_terminal;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
@@ -115,7 +116,7 @@ pub fn run(args: &Args) -> ExitCode {
                 .iter()
                 .map(|e| e.lines(tk).join("\n") + "\n")
                 .collect();
-            print!("{}", blocks.join("\n"));
+            print!("{}", for_terminal(&blocks.join("\n")));
         }
     }
     ExitCode::SUCCESS

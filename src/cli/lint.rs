@@ -1,5 +1,6 @@
 //! `toolscope lint`: diagnostics with file:line:column, severity and a stable code.
 
+use crate::text::for_terminal;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
@@ -39,7 +40,7 @@ pub fn run(args: &Args) -> ExitCode {
         OutFormat::Json => print_json(&json!({ "diagnostics": diags })),
         OutFormat::Text => {
             for d in &diags {
-                println!("{d}");
+                println!("{}", for_terminal(&d.to_string()));
             }
             let count = |s| diags.iter().filter(|d| d.severity == s).count();
             eprintln!(

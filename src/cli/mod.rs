@@ -12,6 +12,7 @@ mod export;
 mod generate;
 mod lint;
 mod recommend;
+mod set;
 mod sweep;
 
 use std::path::PathBuf;
@@ -61,6 +62,8 @@ enum Command {
     Gen(generate::Args),
     /// Convert a Chat2Graph config into a native toolkit.
     Convert(convert::Args),
+    /// Make one lossless edit to a toolkit file (score, threshold, hops, description).
+    Set(set::Args),
     /// Explain why a node is, or is not, recommended.
     Explain(explain::Args),
     /// Recommended counts at every threshold: the exact step function.
@@ -82,6 +85,7 @@ pub fn main() -> ExitCode {
         Some(Command::Export(args)) => export::run(&args),
         Some(Command::Gen(args)) => generate::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
+        Some(Command::Set(args)) => set::run(&args),
         Some(Command::Explain(args)) => explain::run(&args),
         Some(Command::Sweep(args)) => sweep::run(&args),
         Some(Command::Diff(args)) => diff::run(&args),

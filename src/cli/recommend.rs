@@ -1,5 +1,6 @@
 //! `toolscope recommend`: the SPEC 2 result as text, JSON or markdown.
 
+use crate::text::for_terminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -79,8 +80,14 @@ pub fn run(args: &Args) -> ExitCode {
             query.params.threshold,
             offered.as_deref(),
         )),
-        Format::Text => print!("{}", text(tk, &rec, &query, offered.as_deref())),
-        Format::Markdown => print!("{}", markdown(tk, &rec, &query, offered.as_deref())),
+        Format::Text => print!(
+            "{}",
+            for_terminal(&text(tk, &rec, &query, offered.as_deref()))
+        ),
+        Format::Markdown => print!(
+            "{}",
+            for_terminal(&markdown(tk, &rec, &query, offered.as_deref()))
+        ),
     }
     ExitCode::SUCCESS
 }

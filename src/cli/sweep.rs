@@ -1,5 +1,6 @@
 //! `toolscope sweep`: recommended counts as an exact step function of the threshold.
 
+use crate::text::for_terminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -68,7 +69,7 @@ pub fn run(args: &Args) -> ExitCode {
     }
     match args.format {
         Format::Json => print_json(&sweep.to_json()),
-        Format::Text => print!("{}", text(&sweep, &query.seed_names)),
+        Format::Text => print!("{}", for_terminal(&text(&sweep, &query.seed_names))),
     }
     ExitCode::SUCCESS
 }

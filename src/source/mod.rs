@@ -8,6 +8,8 @@ mod chat2graph;
 mod ctx;
 pub mod emit;
 mod native;
+pub mod patch;
+pub mod save;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};

@@ -115,6 +115,10 @@ impl Runner {
         B::Error: Send + Sync + 'static,
     {
         terminal.draw(|f| view::draw(f, app))?;
+        // Hidden switch for the terminal-restore test: panic with the TUI fully set up.
+        if std::env::var_os("TOOLSCOPE_DEBUG_PANIC").is_some() {
+            panic!("debug panic requested by TOOLSCOPE_DEBUG_PANIC");
+        }
         while let Ok(msg) = self.rx.recv() {
             update::update(app, msg);
             while let Ok(more) = self.rx.try_recv() {

@@ -1,0 +1,59 @@
+//! One edit plus verify plus atomic save, at 1k, 10k and 100k actions (native format).
+//! Each iteration sets one score to a new value, so every save writes.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use toolscope::edit::{Edit, Workspace};
+use toolscope::synth::{GenOptions, generate};
+
+fn setup(dir: &std::path::Path, actions: usize) -> Option<(PathBuf, Workspace, Edit)> {
+    let path = dir.join(format!("g{actions}.yaml"));
+    let text = generate(GenOptions {
+        actions,
+        tools: None,
+        seed: 1,
+    });
+    std::fs::write(&path, text).ok()?;
+    let ws = Workspace::open(std::slice::from_ref(&path), None).ok()?;
+    let tk = &ws.toolkit;
+    let e = tk.graph.edge_indices().next_back()?;
+    let (u, v) = tk.graph.edge_endpoints(e)?;
+    let edit = Edit::SetScore {
+        from: tk.name(u).to_string(),
+        to: tk.name(v).to_string(),
+        to_kind: tk.kind(v),
+        score: 0.5,
+    };
+    Some((path, ws, edit))
+}
+
+fn edit_save(c: &mut Criterion) {
+    let Ok(dir) = tempfile::tempdir() else { return };
+    let mut group = c.benchmark_group("edit_verify_save");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for n in [1_000, 10_000, 100_000] {
+        let Some((_path, mut ws, edit)) = setup(dir.path(), n) else {
+            continue;
+        };
+        let mut flip = false;
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                flip = !flip;
+                let mut e = edit.clone();
+                if let Edit::SetScore { score, .. } = &mut e {
+                    *score = if flip { 0.25 } else { 0.75 };
+                }
+                let applied = ws.apply(e).is_ok();
+                applied && ws.save_all().is_ok()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, edit_save);
+criterion_main!(benches);

@@ -1,0 +1,242 @@
+//! Patching Chat2Graph agentic configs (SPEC 3.2) so that Chat2Graph still loads them:
+//! edge scores go to the top-level `scores:` list, threshold and hops into the operator's
+//! own (usually anchored) mapping, descriptions into the `actions:`/`tools:` entries.
+//! `Call` edges and tools can be added and removed; actions and `Next` edges come from the
+//! `toolkit:` chains, whose flattening cannot express them one construct at a time, so those
+//! edits are refused with a reason.
+
+use crate::model::{NodeKind, Toolkit};
+use crate::source::patch::{self, Splice};
+use crate::source::yaml::{NodeId, Style};
+
+use super::c2g_tools::{add_call, add_tool, remove_call, remove_tool};
+use super::doc::Nav;
+use super::{Edit, EditError, Patch};
+
+pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, EditError> {
+    let mut out = Patch::default();
+    match edit {
+        Edit::SetScore {
+            from,
+            to,
+            to_kind,
+            score,
+        } => {
+            if super::native::current_score(tk, from, to, *to_kind) != Some(*score) {
+                out.splices.extend(set_score(nav, from, to, *score)?);
+            }
+        }
+        Edit::SetThreshold { operator, value } => {
+            set_op_key(
+                nav,
+                tk,
+                operator,
+                "threshold",
+                &patch::float(*value),
+                &mut out,
+            )?;
+        }
+        Edit::SetHops { operator, value } => {
+            set_op_key(nav, tk, operator, "hops", &value.to_string(), &mut out)?;
+        }
+        Edit::SetDesc { kind, name, text } => {
+            let item = declaration(nav, *kind, name)?;
+            super::native::set_desc(nav, item, text, &mut out)?;
+        }
+        Edit::AddEdge {
+            from,
+            to,
+            to_kind,
+            score,
+        } if *to_kind != NodeKind::Action => {
+            add_call(nav, from, to, *score, &mut out)?;
+        }
+        Edit::RemoveEdge { from, to, to_kind } if *to_kind != NodeKind::Action => {
+            remove_call(nav, tk, from, to, *to_kind, &mut out)?;
+        }
+        Edit::RemoveNode { kind, name } => remove_tool(nav, tk, *kind, name, &mut out)?,
+        Edit::AddTool {
+            name,
+            desc,
+            callers,
+        } => add_tool(nav, name, desc, callers, &mut out)?,
+        other => {
+            return Err(EditError::Unsupported(format!(
+                "{}: in a Chat2Graph config, actions and `Next` edges come from the `toolkit:` chains; edit those in your editor",
+                other.describe()
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// The `actions:` or `tools:` entry of a node (the last one, as Chat2Graph keeps the last),
+/// or an MCP group's listed member.
+pub(super) fn declaration(
+    nav: &Nav<'_, '_>,
+    kind: NodeKind,
+    name: &str,
+) -> Result<NodeId, EditError> {
+    let found = match kind {
+        NodeKind::Action => nav.decl("actions", name, true),
+        _ => nav.decl("tools", name, true).or_else(|| member(nav, name)),
+    };
+    found.ok_or_else(|| EditError::NotFound(format!("no entry for {} `{name}`", kind.as_str())))
+}
+
+fn member(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
+    nav.top_list("tools").into_iter().find_map(|g| {
+        let list = nav.doc.get(g, "tools")?;
+        nav.doc
+            .seq(list)?
+            .iter()
+            .copied()
+            .find(|m| nav.doc.map(*m).is_some() && nav.name_of(*m) == Some(name))
+    })
+}
+
+pub(super) fn name_text(name: &str) -> String {
+    patch::string(name, Style::Plain)
+}
+
+/// Updates the last `scores:` entry for the edge, or adds one (creating the list at the end
+/// of the file on first use).
+pub(super) fn set_score(
+    nav: &Nav<'_, '_>,
+    from: &str,
+    to: &str,
+    score: f64,
+) -> Result<Vec<Splice>, EditError> {
+    set_scores(nav, &[(from, to, score)])
+}
+
+/// Writes several edge scores: existing entries updated in place, new ones added together
+/// (so that a `scores:` list created at the end of the file is created once).
+pub(super) fn set_scores(
+    nav: &Nav<'_, '_>,
+    edges: &[(&str, &str, f64)],
+) -> Result<Vec<Splice>, EditError> {
+    let mut out = Vec::new();
+    let mut new_items = Vec::new();
+    for (from, to, score) in edges {
+        let value = patch::float(*score);
+        let entry = nav.top_list("scores").into_iter().rev().find(|e| {
+            let text = |k: &str| nav.doc.get(*e, k).and_then(|v| nav.doc.str(v));
+            nav.doc.map(*e).is_some() && text("from") == Some(from) && text("to") == Some(to)
+        });
+        match entry {
+            Some(entry) => out.push(nav.set_entry(nav.doc.resolve(entry), "score", &value)?),
+            None => new_items.push(format!(
+                "{{from: {}, to: {}, score: {value}}}",
+                name_text(from),
+                name_text(to)
+            )),
+        }
+    }
+    if new_items.is_empty() {
+        return Ok(out);
+    }
+    let nl = patch::newline(nav.text);
+    let root = nav
+        .root()
+        .ok_or_else(|| EditError::Unsupported("the file is not a mapping".into()))?;
+    let block_items = |indent: &str| new_items.join(&format!("{nl}{indent}- "));
+    out.push(match nav.own_entry(root, "scores") {
+        Some((_, list))
+            if nav.doc.node(nav.doc.resolve(list)).flow && nav.doc.seq(list).is_some() =>
+        {
+            nav.append_item(nav.doc.resolve(list), &new_items.join(", "))?
+        }
+        Some((_, list)) if nav.doc.seq(list).is_some_and(|s| !s.is_empty()) => {
+            let list = nav.doc.resolve(list);
+            let first = nav
+                .doc
+                .seq(list)
+                .map_or(0, |s| nav.doc.node(s[0]).span.start);
+            let dash = patch::dash_before(nav.text, first)
+                .ok_or_else(|| EditError::Unsupported("list item dash not found".into()))?;
+            nav.append_item(list, &block_items(&patch::indent_at(nav.text, dash)))?
+        }
+        Some((k, v)) if nav.is_empty_value(v) => {
+            let key_end = nav.doc.node(k).span.end;
+            let colon = nav.text[key_end..]
+                .find(':')
+                .map_or(key_end, |i| key_end + i + 1);
+            let line_end = patch::line_end(nav.text, colon);
+            Splice::insert(line_end, format!("{nl}  - {}", block_items("  ")))
+        }
+        Some(_) => return Err(EditError::Unsupported("`scores` is not a list".into())),
+        None => new_section(nav.text, &format!("scores:{nl}  - {}", block_items("  "))),
+    });
+    Ok(out)
+}
+
+/// A new top-level section at the very end of the file, after a blank line.
+fn new_section(text: &str, body: &str) -> Splice {
+    let nl = patch::newline(text);
+    let end = text.len();
+    let with = if text.is_empty() {
+        format!("{body}{nl}")
+    } else if !text.ends_with('\n') {
+        format!("{nl}{nl}{body}")
+    } else if text.ends_with(&format!("{nl}{nl}")) || text == nl {
+        format!("{body}{nl}")
+    } else {
+        format!("{nl}{body}{nl}")
+    };
+    Splice::insert(end, with)
+}
+
+/// The mapping of an operator: `leader:` or the n-th operator of an expert's workflow.
+fn operator_map(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
+    if name == "leader" {
+        return nav.root().and_then(|r| nav.doc.get(r, "leader"));
+    }
+    for expert in nav.top_list("experts") {
+        let profile = nav.doc.get(expert, "profile");
+        let expert_name = profile
+            .and_then(|p| nav.doc.get(p, "name"))
+            .and_then(|n| nav.doc.str(n))
+            .unwrap_or("");
+        let mut n = 0;
+        let chains = nav
+            .doc
+            .get(expert, "workflow")
+            .and_then(|w| nav.doc.seq(w))
+            .unwrap_or_default();
+        for chain in chains {
+            for op in nav.doc.seq(*chain).unwrap_or_default() {
+                if nav.doc.map(*op).is_none() {
+                    continue;
+                }
+                n += 1;
+                if format!("{expert_name}/{n}") == name {
+                    return Some(*op);
+                }
+            }
+        }
+    }
+    None
+}
+
+fn set_op_key(
+    nav: &Nav<'_, '_>,
+    tk: &Toolkit,
+    op: &str,
+    key: &str,
+    value: &str,
+    out: &mut Patch,
+) -> Result<(), EditError> {
+    let name = tk.operator(op).map_or(op, |o| o.name.as_str());
+    let item =
+        operator_map(nav, name).ok_or_else(|| EditError::NotFound(format!("operator `{op}`")))?;
+    let map = nav.doc.resolve(item);
+    if map != item {
+        let anchor = nav.doc.anchor_name(item).unwrap_or_default();
+        out.notes.push(format!(
+            "{key} written to the anchored operator &{anchor}; every workflow using it changes"
+        ));
+    }
+    out.splices.push(nav.set_entry(map, key, value)?);
+    Ok(())
+}

@@ -1,0 +1,265 @@
+//! Finding constructs in a parsed file and turning changes into splices: the helpers both
+//! format patchers share.
+
+use crate::source::patch::{self, Splice};
+use crate::source::yaml::{Doc, NodeId, Value};
+
+use super::EditError;
+
+/// A parsed body (BOM-less text) with navigation and splice builders.
+pub struct Nav<'d, 'a> {
+    pub text: &'a str,
+    pub doc: &'d Doc<'a>,
+    /// The text is one declaration cut out of a large file (see `window`): its root is a
+    /// sequence holding that declaration, whatever list it came from.
+    pub window: bool,
+}
+
+impl<'d, 'a> Nav<'d, 'a> {
+    pub fn root(&self) -> Option<NodeId> {
+        self.doc.root.filter(|r| self.doc.map(*r).is_some())
+    }
+
+    /// Items of a top-level list.
+    pub fn top_list(&self, key: &str) -> Vec<NodeId> {
+        self.root()
+            .and_then(|r| self.doc.get(r, key))
+            .and_then(|v| self.doc.seq(v))
+            .map(<[NodeId]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    /// The `name` of a mapping item (through aliases).
+    pub fn name_of(&self, item: NodeId) -> Option<&str> {
+        let v = self.doc.get(item, "name")?;
+        self.doc.str(v)
+    }
+
+    /// A reference's name: a bare scalar or a mapping's `name`.
+    pub fn ref_name(&self, item: NodeId) -> Option<&str> {
+        if self.doc.map(item).is_some() {
+            self.name_of(item)
+        } else {
+            self.doc.str(item)
+        }
+    }
+
+    /// The declaration called `name` in a top-level list: the first or the last one.
+    pub fn decl(&self, list: &str, name: &str, last: bool) -> Option<NodeId> {
+        let items = match self.window {
+            true => self
+                .doc
+                .root
+                .and_then(|r| self.doc.seq(r))
+                .map(<[NodeId]>::to_vec)
+                .unwrap_or_default(),
+            false => self.top_list(list),
+        };
+        let mut found = items
+            .into_iter()
+            .filter(|i| self.doc.map(*i).is_some() && self.name_of(*i) == Some(name));
+        if last {
+            found.next_back()
+        } else {
+            found.next()
+        }
+    }
+
+    /// The entry written in this mapping itself (not through a merge key), last one wins.
+    pub fn own_entry(&self, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
+        match &self.doc.node(map).value {
+            Value::Map(entries) => entries
+                .iter()
+                .rev()
+                .find(|(k, _)| self.doc.str(*k) == Some(key))
+                .copied(),
+            _ => None,
+        }
+    }
+
+    /// Whether any alias in the document refers to `id`.
+    pub fn aliased(&self, id: NodeId) -> bool {
+        self.doc
+            .nodes
+            .iter()
+            .any(|n| matches!(n.value, Value::Alias(t) if t == id))
+    }
+
+    /// An empty value (`key:` with nothing after it).
+    pub fn is_empty_value(&self, id: NodeId) -> bool {
+        let n = self.doc.node(id);
+        n.span.is_empty() && matches!(n.value, Value::Scalar { .. })
+    }
+
+    pub fn is_alias(&self, id: NodeId) -> bool {
+        matches!(self.doc.node(id).value, Value::Alias(_))
+    }
+
+    /// Indentation of a block mapping's keys.
+    pub fn key_indent(&self, map: NodeId) -> String {
+        let first_key = match &self.doc.node(map).value {
+            Value::Map(entries) => entries.first().map(|(k, _)| *k),
+            _ => None,
+        };
+        let at = first_key.map_or(self.doc.node(map).span.start, |k| {
+            self.doc.node(k).span.start
+        });
+        patch::indent_at(self.text, at)
+    }
+
+    /// Sets `key: value` in a mapping: replaces the value it has, or adds the entry after the
+    /// last one in the mapping's style.
+    pub fn set_entry(&self, map: NodeId, key: &str, value: &str) -> Result<Splice, EditError> {
+        if let Some((k, v)) = self.own_entry(map, key) {
+            return Ok(self.replace_value(k, v, value));
+        }
+        self.add_entry(map, key, value)
+    }
+
+    /// Replaces a scalar or collection value; an empty value gets text after its colon.
+    pub fn replace_value(&self, key: NodeId, value: NodeId, with: &str) -> Splice {
+        let node = self.doc.node(value);
+        if node.span.is_empty() {
+            let from = self.doc.node(key).span.end;
+            let colon = self.text[from..].find(':').map_or(from, |i| from + i + 1);
+            let sep = if with.starts_with(['\r', '\n']) {
+                ""
+            } else {
+                " "
+            };
+            return Splice::insert(colon, format!("{sep}{with}"));
+        }
+        let end = patch::content_end(self.text, &node.span).max(node.span.start);
+        Splice::new(node.span.start..end, with)
+    }
+
+    /// Adds `key: value` as the mapping's last entry.
+    pub fn add_entry(&self, map: NodeId, key: &str, value: &str) -> Result<Splice, EditError> {
+        let node = self.doc.node(map);
+        let Value::Map(entries) = &node.value else {
+            return Err(EditError::Unsupported("the target is not a mapping".into()));
+        };
+        if node.flow {
+            return Ok(match entries.last() {
+                Some((_, v)) => {
+                    let end = patch::content_end(self.text, &self.doc.node(*v).span);
+                    Splice::insert(
+                        end.max(self.doc.node(*v).span.start),
+                        format!(", {key}: {value}"),
+                    )
+                }
+                None => Splice::insert(node.span.start + 1, format!("{key}: {value}")),
+            });
+        }
+        let Some((_, last)) = entries.last() else {
+            return Err(EditError::Unsupported(
+                "cannot add a key to an empty block mapping".into(),
+            ));
+        };
+        let indent = self.key_indent(map);
+        let span = self.end_span(*last);
+        let sep = if value.starts_with(['\r', '\n']) {
+            ""
+        } else {
+            " "
+        };
+        Ok(patch::insert_line_after(
+            self.text,
+            &span,
+            &indent,
+            &format!("{key}:{sep}{value}"),
+        ))
+    }
+
+    /// The span up to the real end of a node (an alias or block value included).
+    pub fn end_span(&self, id: NodeId) -> std::ops::Range<usize> {
+        self.doc.node(id).span.clone()
+    }
+
+    /// Appends an item to a sequence in its style (flow: `, item`; block: a new `- item`
+    /// line with the dash where the other dashes are).
+    pub fn append_item(&self, seq: NodeId, item: &str) -> Result<Splice, EditError> {
+        let node = self.doc.node(seq);
+        let Value::Seq(items) = &node.value else {
+            return Err(EditError::Unsupported("the target is not a list".into()));
+        };
+        if node.flow {
+            return Ok(match items.last() {
+                Some(last) => {
+                    let s = &self.doc.node(*last).span;
+                    Splice::insert(
+                        patch::content_end(self.text, s).max(s.start),
+                        format!(", {item}"),
+                    )
+                }
+                None => Splice::insert(node.span.start + 1, item.to_string()),
+            });
+        }
+        let (Some(first), Some(last)) = (items.first(), items.last()) else {
+            return Err(EditError::Unsupported(
+                "cannot add to an empty block list".into(),
+            ));
+        };
+        let dash = patch::dash_before(self.text, self.doc.node(*first).span.start)
+            .ok_or_else(|| EditError::Unsupported("list item dash not found".into()))?;
+        let indent = patch::indent_at(self.text, dash);
+        let span = self.end_span(*last);
+        Ok(patch::insert_line_after(
+            self.text,
+            &span,
+            &indent,
+            &format!("- {item}"),
+        ))
+    }
+
+    /// Removes items of a sequence: with their commas in a flow list (one range per run of
+    /// neighbours), their whole lines in a block list.
+    pub fn remove_items(&self, seq: NodeId, remove: &[usize]) -> Result<Vec<Splice>, EditError> {
+        let node = self.doc.node(seq);
+        let Value::Seq(items) = &node.value else {
+            return Err(EditError::Unsupported("the target is not a list".into()));
+        };
+        let start = |i: usize| self.doc.node(items[i]).span.start;
+        let end = |i: usize| {
+            let s = &self.doc.node(items[i]).span;
+            patch::content_end(self.text, s).max(s.start)
+        };
+        let mut out = Vec::new();
+        if node.flow {
+            let mut i = 0;
+            while i < items.len() {
+                if !remove.contains(&i) {
+                    i += 1;
+                    continue;
+                }
+                let mut j = i;
+                while j + 1 < items.len() && remove.contains(&(j + 1)) {
+                    j += 1;
+                }
+                let at = if i > 0 {
+                    end(i - 1)..end(j)
+                } else if j + 1 < items.len() {
+                    start(i)..start(j + 1)
+                } else {
+                    start(i)..end(j)
+                };
+                out.push(Splice::new(at, ""));
+                i = j + 1;
+            }
+            return Ok(out);
+        }
+        for &i in remove {
+            let dash = patch::dash_before(self.text, start(i))
+                .ok_or_else(|| EditError::Unsupported("list item dash not found".into()))?;
+            let from = patch::line_start(self.text, dash);
+            if !self.text[from..dash].trim().is_empty() {
+                return Err(EditError::Unsupported(
+                    "removing an item that shares its line with another".into(),
+                ));
+            }
+            let to = patch::next_line(self.text, end(i).max(start(i)));
+            out.push(Splice::new(from..to, ""));
+        }
+        Ok(out)
+    }
+}

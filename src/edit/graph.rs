@@ -1,0 +1,366 @@
+//! The graph side of edits: apply to a [`Toolkit`] and compute inverses.
+
+use petgraph::stable_graph::NodeIndex;
+
+use crate::model::{EdgeKind, Node, NodeKind, ToolMeta, Toolkit};
+
+use super::{Edit, EditError, Removed, RemovedEdge, check_unit};
+
+fn node(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<NodeIndex, EditError> {
+    tk.find(kind, name)
+        .ok_or_else(|| EditError::NotFound(format!("{} `{name}`", kind.as_str())))
+}
+
+fn action(tk: &Toolkit, name: &str) -> Result<NodeIndex, EditError> {
+    node(tk, NodeKind::Action, name)
+}
+
+fn edge(
+    tk: &Toolkit,
+    from: &str,
+    to: &str,
+    to_kind: NodeKind,
+) -> Result<(NodeIndex, NodeIndex), EditError> {
+    let a = action(tk, from)?;
+    let b = node(tk, to_kind, to)?;
+    if tk.edge(a, b).is_none() {
+        return Err(EditError::NotFound(format!("edge {from} -> {to}")));
+    }
+    Ok((a, b))
+}
+
+fn operator_exists(tk: &Toolkit, name: &str) -> Result<(), EditError> {
+    tk.operator(name)
+        .map(|_| ())
+        .ok_or_else(|| EditError::NotFound(format!("operator `{name}`")))
+}
+
+/// A new tool as the loaders build a declared one.
+pub fn new_tool(name: &str, desc: &str) -> Node {
+    let mut n = Node::new(NodeKind::Tool, name).with_desc(desc);
+    n.meta = Some(Box::new(ToolMeta {
+        ty: "LOCAL_TOOL".into(),
+        ..ToolMeta::default()
+    }));
+    n
+}
+
+pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
+    match edit {
+        Edit::SetScore {
+            from,
+            to,
+            to_kind,
+            score,
+        } => {
+            check_unit("a score", *score)?;
+            let (a, b) = edge(tk, from, to, *to_kind)?;
+            if tk.graph[tk
+                .edge(a, b)
+                .ok_or_else(|| EditError::NotFound(to.clone()))?]
+            .kind
+                == EdgeKind::Has
+            {
+                return Err(EditError::Invalid("`Has` edges have a fixed score".into()));
+            }
+            tk.set_score(a, b, *score);
+        }
+        Edit::SetThreshold { operator, value } => {
+            check_unit("a threshold", *value)?;
+            operator_exists(tk, operator)?;
+            if let Some(op) = tk.operator_mut(operator) {
+                op.threshold = *value;
+            }
+        }
+        Edit::SetHops { operator, value } => {
+            if *value > 1000 {
+                return Err(EditError::Invalid(format!(
+                    "hops must be at most 1000, not {value}"
+                )));
+            }
+            operator_exists(tk, operator)?;
+            if let Some(op) = tk.operator_mut(operator) {
+                op.hops = *value;
+            }
+        }
+        Edit::SetDesc { kind, name, text } => {
+            let ix = node(tk, *kind, name)?;
+            tk.node_mut(ix).desc.clone_from(text);
+        }
+        Edit::AddEdge {
+            from,
+            to,
+            to_kind,
+            score,
+        } => {
+            check_unit("a score", *score)?;
+            let a = action(tk, from)?;
+            let b = node(tk, *to_kind, to)?;
+            if tk.edge(a, b).is_some() {
+                return Err(EditError::Invalid(format!(
+                    "edge {from} -> {to} exists already"
+                )));
+            }
+            tk.add_edge(a, b, *score, None)
+                .ok_or_else(|| EditError::Invalid(format!("no edge kind joins {from} and {to}")))?;
+        }
+        Edit::RemoveEdge { from, to, to_kind } => {
+            let (a, b) = edge(tk, from, to, *to_kind)?;
+            if let Some(e) = tk.edge(a, b) {
+                tk.graph.remove_edge(e);
+            }
+        }
+        Edit::AddAction { name, desc } => {
+            check_new_name(tk, NodeKind::Action, name)?;
+            tk.add_node(Node::new(NodeKind::Action, name.clone()).with_desc(desc.clone()));
+        }
+        Edit::AddTool {
+            name,
+            desc,
+            callers,
+        } => {
+            check_new_name(tk, NodeKind::Tool, name)?;
+            for (c, s) in callers {
+                action(tk, c)?;
+                check_unit("a score", *s)?;
+            }
+            let t = tk.add_node(new_tool(name, desc));
+            for (c, s) in callers {
+                let a = action(tk, c)?;
+                tk.add_edge(a, t, *s, None);
+            }
+        }
+        Edit::RemoveNode { kind, name } => {
+            let ix = node(tk, *kind, name)?;
+            tk.remove(ix);
+        }
+        Edit::Restore(removed) => restore(tk, removed),
+    }
+    Ok(())
+}
+
+fn check_new_name(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<(), EditError> {
+    if name.trim().is_empty() {
+        return Err(EditError::Invalid("a name cannot be empty".into()));
+    }
+    if tk.find(kind, name).is_some() {
+        return Err(EditError::Invalid(format!(
+            "{} `{name}` exists already",
+            kind.as_str()
+        )));
+    }
+    Ok(())
+}
+
+fn restore(tk: &mut Toolkit, removed: &Removed) {
+    for n in &removed.nodes {
+        tk.add_node(n.clone());
+    }
+    for e in &removed.edges {
+        let (Some(a), Some(b)) = (tk.find(e.from.0, &e.from.1), tk.find(e.to.0, &e.to.1)) else {
+            continue;
+        };
+        if let Some(ix) = tk.add_edge(a, b, e.score, e.origin) {
+            tk.graph[ix].score = e.score;
+        }
+    }
+}
+
+/// What removing `kind name` takes out, for `Restore` and for previews.
+pub fn removal(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<Removed, EditError> {
+    let ix = node(tk, kind, name)?;
+    let gone = tk.cascade(ix);
+    let nodes = gone.iter().map(|n| tk.node(*n).clone()).collect();
+    let mut edges = Vec::new();
+    for e in tk.graph.edge_indices() {
+        let Some((a, b)) = tk.graph.edge_endpoints(e) else {
+            continue;
+        };
+        if gone.contains(&a) || gone.contains(&b) {
+            let edge = &tk.graph[e];
+            edges.push(RemovedEdge {
+                from: (tk.kind(a), tk.name(a).to_string()),
+                to: (tk.kind(b), tk.name(b).to_string()),
+                kind: edge.kind,
+                score: edge.score,
+                origin: edge.origin,
+            });
+        }
+    }
+    Ok(Removed { nodes, edges })
+}
+
+pub fn inverse(tk: &Toolkit, edit: &Edit) -> Result<Edit, EditError> {
+    Ok(match edit {
+        Edit::SetScore {
+            from, to, to_kind, ..
+        } => {
+            let (a, b) = edge(tk, from, to, *to_kind)?;
+            Edit::SetScore {
+                from: from.clone(),
+                to: to.clone(),
+                to_kind: *to_kind,
+                score: tk.get_score(a, b),
+            }
+        }
+        Edit::SetThreshold { operator, .. } => {
+            let op = tk
+                .operator(operator)
+                .ok_or_else(|| EditError::NotFound(operator.clone()))?;
+            Edit::SetThreshold {
+                operator: operator.clone(),
+                value: op.threshold,
+            }
+        }
+        Edit::SetHops { operator, .. } => {
+            let op = tk
+                .operator(operator)
+                .ok_or_else(|| EditError::NotFound(operator.clone()))?;
+            Edit::SetHops {
+                operator: operator.clone(),
+                value: op.hops,
+            }
+        }
+        Edit::SetDesc { kind, name, .. } => {
+            let ix = node(tk, *kind, name)?;
+            Edit::SetDesc {
+                kind: *kind,
+                name: name.clone(),
+                text: tk.node(ix).desc.clone(),
+            }
+        }
+        Edit::AddEdge {
+            from, to, to_kind, ..
+        } => Edit::RemoveEdge {
+            from: from.clone(),
+            to: to.clone(),
+            to_kind: *to_kind,
+        },
+        Edit::RemoveEdge { from, to, to_kind } => {
+            let (a, b) = edge(tk, from, to, *to_kind)?;
+            Edit::AddEdge {
+                from: from.clone(),
+                to: to.clone(),
+                to_kind: *to_kind,
+                score: tk.get_score(a, b),
+            }
+        }
+        Edit::AddAction { name, .. } => Edit::RemoveNode {
+            kind: NodeKind::Action,
+            name: name.clone(),
+        },
+        Edit::AddTool { name, .. } => Edit::RemoveNode {
+            kind: NodeKind::Tool,
+            name: name.clone(),
+        },
+        Edit::RemoveNode { kind, name } => Edit::Restore(Box::new(removal(tk, *kind, name)?)),
+        Edit::Restore(r) => match r.nodes.first() {
+            Some(n) => Edit::RemoveNode {
+                kind: n.kind,
+                name: n.name.clone(),
+            },
+            None => return Err(EditError::Invalid("nothing to restore".into())),
+        },
+    })
+}
+
+/// Whether two toolkits hold the same nodes (with descriptions and properties), edges (with
+/// kinds and scores) and operators: what `Toolkit::difference` compares, in linear time
+/// through the name index, without naming the difference.
+pub fn same_graph(a: &Toolkit, b: &Toolkit) -> bool {
+    if a.graph.node_count() != b.graph.node_count() || a.graph.edge_count() != b.graph.edge_count()
+    {
+        return false;
+    }
+    let counterpart = |ix: NodeIndex| {
+        let n = a.node(ix);
+        b.find(n.kind, &n.name)
+    };
+    let nodes_match = a.graph.node_indices().all(|ix| {
+        counterpart(ix).is_some_and(|o| {
+            let (n, m) = (a.node(ix), b.node(o));
+            n.desc == m.desc && n.meta == m.meta
+        })
+    });
+    let edges_match = nodes_match
+        && a.graph.edge_indices().all(|e| {
+            let Some((u, v)) = a.graph.edge_endpoints(e) else {
+                return false;
+            };
+            let other = counterpart(u)
+                .zip(counterpart(v))
+                .and_then(|(x, y)| b.edge(x, y));
+            other.is_some_and(|f| {
+                let (x, y) = (&a.graph[e], &b.graph[f]);
+                x.kind == y.kind && x.score.to_bits() == y.score.to_bits()
+            })
+        });
+    fn ops(t: &Toolkit) -> Vec<(&str, &Vec<String>, u64, u32)> {
+        let mut v: Vec<_> = t
+            .operators
+            .iter()
+            .map(|o| (o.name.as_str(), &o.actions, o.threshold.to_bits(), o.hops))
+            .collect();
+        v.sort();
+        v
+    }
+    edges_match && ops(a) == ops(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{Limits, load_text};
+    use std::path::Path;
+
+    fn example() -> Toolkit {
+        let text = include_str!("../../tests/golden/graph-db.yaml").to_string();
+        load_text(Path::new("g.yaml"), text, None, &Limits::default())
+            .unwrap()
+            .toolkit
+    }
+
+    #[test]
+    fn same_graph_agrees_with_difference() {
+        let base = example();
+        assert!(same_graph(&base, &example()));
+        type Change = Box<dyn Fn(&mut Toolkit)>;
+        let changes: Vec<Change> = vec![
+            Box::new(|t| {
+                let (a, b) = (
+                    t.action("query_design").unwrap(),
+                    t.action("query_execution").unwrap(),
+                );
+                t.set_score(a, b, 0.91);
+            }),
+            Box::new(|t| {
+                let a = t.action("query_design").unwrap();
+                t.node_mut(a).desc.push('!');
+            }),
+            Box::new(|t| {
+                let g = t.find(NodeKind::Tool, "GraphDropper").unwrap();
+                if let Some(m) = t.node_mut(g).meta.as_mut() {
+                    m.enabled = true;
+                }
+            }),
+            Box::new(|t| t.operators[0].hops += 1),
+            Box::new(|t| {
+                let e = t.graph.edge_indices().next().unwrap();
+                t.graph.remove_edge(e);
+            }),
+            Box::new(|t| {
+                let (a, b) = (
+                    t.action("data_import").unwrap(),
+                    t.action("query_design").unwrap(),
+                );
+                t.add_edge(a, b, 1.0, None);
+            }),
+        ];
+        for (i, change) in changes.iter().enumerate() {
+            let mut t = example();
+            change(&mut t);
+            assert!(!same_graph(&base, &t), "change {i} not seen");
+            assert!(base.difference(&t).is_some(), "change {i}");
+        }
+    }
+}

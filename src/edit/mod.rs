@@ -1,0 +1,215 @@
+//! Edits as values (helix-style transactions): one [`Edit`] says what changes, applies to the
+//! in-memory [`Toolkit`] and, through the format patchers, to the YAML text as a few
+//! byte splices; [`Edit::inverse`] gives the graph side of undo (the text side of undo is
+//! the inverse of the splices, exact to the byte).
+//!
+//! Edits name nodes by kind and name, never by index, so pending edits can be reapplied
+//! onto a file reloaded from disk.
+//!
+//! How edits are written (SPEC 3.3, and choices where it is silent):
+//! - Text is spliced at parser positions (`source::patch`), not regenerated: bytes outside
+//!   the edited construct never change, and new lines copy their neighbours' indentation,
+//!   dash column, flow/block style and line ending.
+//! - Through an alias the anchored definition is edited and [`Patch::notes`] says so. A bare
+//!   name or alias list item whose score changes becomes `{name: X, score: S}` (that item
+//!   only, comments after it kept). Setting a value it already has writes nothing.
+//! - New references are a bare name at score 1.0, else `{name: X, score: S}`; a missing
+//!   `tools:`/`next:` key is added as a block list (a flow list in a flow mapping).
+//! - Descriptions keep their quoting style when it can hold the text. A block scalar stays a
+//!   block scalar: `|` with the chomping the new text needs (`>` becomes `|`, which keeps
+//!   line breaks exactly); multi-line text replacing a one-line value in a block mapping
+//!   becomes a `|` block. Text a literal block cannot hold exactly is double-quoted.
+//! - Strings are plain only when no YAML 1.1 or 1.2 reader can misread them; floats always
+//!   have a decimal point.
+//! - Chat2Graph configs: scores go to the last matching `scores:` entry, or a new entry (the
+//!   list is created once at the end of the file, after a blank line); threshold and hops go
+//!   to the operator's own mapping (the anchored definition). `Call` edges can be added and
+//!   removed, tools added with callers and removed (their references and scores go; the
+//!   `tools:` entry stays); adding or removing actions and `Next` edges is refused with a
+//!   reason, since those come from the `toolkit:` chains.
+//! - Removing a node in a native file removes its declaration, the cascade's declarations
+//!   and every reference to them (whole lines in block lists, with their comma in flow
+//!   lists); operators naming a removed action keep the name (a note says so).
+
+mod c2g;
+mod c2g_tools;
+mod doc;
+mod graph;
+mod native;
+mod window;
+pub mod workspace;
+
+use std::fmt;
+
+use crate::model::{EdgeKind, Node, NodeKind, Origin, Toolkit};
+use crate::source::patch::Splice;
+use crate::source::{Format, Limits, SourceFile, yaml};
+
+pub use graph::removal;
+pub use workspace::{Applied, ReapplyReport, SaveError, SaveErrorKind, Workspace, WsFile};
+
+/// One change to a toolkit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// Score of the edge `from -> to` (`to` of kind `to_kind`).
+    SetScore {
+        from: String,
+        to: String,
+        to_kind: NodeKind,
+        score: f64,
+    },
+    SetThreshold {
+        operator: String,
+        value: f64,
+    },
+    SetHops {
+        operator: String,
+        value: u32,
+    },
+    /// A node's description.
+    SetDesc {
+        kind: NodeKind,
+        name: String,
+        text: String,
+    },
+    /// A `Next` (to an action) or `Call` (to a tool or group) edge.
+    AddEdge {
+        from: String,
+        to: String,
+        to_kind: NodeKind,
+        score: f64,
+    },
+    RemoveEdge {
+        from: String,
+        to: String,
+        to_kind: NodeKind,
+    },
+    AddAction {
+        name: String,
+        desc: String,
+    },
+    /// A tool with the actions that call it and their scores.
+    AddTool {
+        name: String,
+        desc: String,
+        callers: Vec<(String, f64)>,
+    },
+    /// A node with Chat2Graph's one-way cascade (see `Toolkit::cascade`).
+    RemoveNode {
+        kind: NodeKind,
+        name: String,
+    },
+    /// Puts back what a `RemoveNode` removed: the graph side of its undo. It has no text
+    /// form of its own (undo restores the text from the recorded splices).
+    Restore(Box<Removed>),
+}
+
+/// Nodes and edges taken out by a removal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Removed {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<RemovedEdge>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemovedEdge {
+    pub from: (NodeKind, String),
+    pub to: (NodeKind, String),
+    pub kind: EdgeKind,
+    pub score: f64,
+    pub origin: Option<Origin>,
+}
+
+/// Why an edit cannot be made.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditError {
+    /// A node, edge or operator the edit names does not exist.
+    NotFound(String),
+    /// A value out of range or an edit that makes no sense (e.g. an edge that exists).
+    Invalid(String),
+    /// The file's shape or format cannot hold this edit losslessly.
+    Unsupported(String),
+    /// The file no longer parses.
+    Parse(String),
+}
+
+impl fmt::Display for EditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EditError::NotFound(m) => write!(f, "not found: {m}"),
+            EditError::Invalid(m) => write!(f, "invalid edit: {m}"),
+            EditError::Unsupported(m) => write!(f, "cannot write this edit: {m}"),
+            EditError::Parse(m) => write!(f, "the file does not parse: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
+/// The text side of an edit: splices on the file body and notes for the user.
+#[derive(Debug, Clone, Default)]
+pub struct Patch {
+    pub splices: Vec<Splice>,
+    /// For example that the edit went through an alias into an anchored definition.
+    pub notes: Vec<String>,
+}
+
+impl Edit {
+    /// A short description for status lines and undo menus.
+    pub fn describe(&self) -> String {
+        match self {
+            Edit::SetScore {
+                from, to, score, ..
+            } => format!("score {from} -> {to} = {score}"),
+            Edit::SetThreshold { operator, value } => format!("threshold of {operator} = {value}"),
+            Edit::SetHops { operator, value } => format!("hops of {operator} = {value}"),
+            Edit::SetDesc { kind, name, .. } => format!("description of {} {name}", kind.as_str()),
+            Edit::AddEdge {
+                from, to, score, ..
+            } => format!("add edge {from} -> {to} ({score})"),
+            Edit::RemoveEdge { from, to, .. } => format!("remove edge {from} -> {to}"),
+            Edit::AddAction { name, .. } => format!("add action {name}"),
+            Edit::AddTool { name, .. } => format!("add tool {name}"),
+            Edit::RemoveNode { kind, name } => format!("remove {} {name}", kind.as_str()),
+            Edit::Restore(r) => format!("restore {} nodes", r.nodes.len()),
+        }
+    }
+
+    /// Computes the splices that make this edit in `file`, whose current graph is `tk`
+    /// (the graph of this file alone, before the edit).
+    pub fn patch(&self, file: &SourceFile, tk: &Toolkit) -> Result<Patch, EditError> {
+        let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
+        let doc =
+            yaml::parse(body, &Limits::default()).map_err(|e| EditError::Parse(e.to_string()))?;
+        let nav = doc::Nav {
+            text: body,
+            doc: &doc,
+            window: false,
+        };
+        match file.format {
+            Format::Native => native::patch(&nav, tk, self),
+            Format::Chat2Graph => c2g::patch(&nav, tk, self),
+        }
+    }
+
+    /// Applies the graph side to `tk`.
+    pub fn apply_graph(&self, tk: &mut Toolkit) -> Result<(), EditError> {
+        graph::apply(tk, self)
+    }
+
+    /// The edit that undoes this one on the graph, computed on `tk` before applying.
+    pub fn inverse(&self, tk: &Toolkit) -> Result<Edit, EditError> {
+        graph::inverse(tk, self)
+    }
+}
+
+/// Checks a score or threshold: a finite number in [0, 1].
+pub fn check_unit(what: &str, v: f64) -> Result<(), EditError> {
+    if v.is_finite() && (0.0..=1.0).contains(&v) {
+        Ok(())
+    } else {
+        Err(EditError::Invalid(format!(
+            "{what} must be a number in [0, 1], not {v}"
+        )))
+    }
+}

@@ -1,0 +1,165 @@
+//! A fast path for edits to large native files: instead of parsing the whole file to find
+//! one declaration, cut out the lines of that declaration (found from the node's recorded
+//! position) and parse only those. Used only when the positions are fresh (no unsaved edit
+//! to the file) and the cut-out holds no anchor or alias; anything unexpected falls back to
+//! the full parse, and the whole file is still verified before it is written.
+
+use crate::model::{NodeKind, Origin, Toolkit};
+use crate::source::patch::{self, Splice};
+use crate::source::{Format, Limits, SourceFile, yaml};
+
+use super::doc::Nav;
+use super::{Edit, Patch, native};
+
+/// The patch computed on the declaration's lines, or `None` to use the full parse.
+pub(crate) fn patch(edit: &Edit, file: &SourceFile, tk: &Toolkit) -> Option<Patch> {
+    if file.format != Format::Native {
+        return None;
+    }
+    let origin = origin(edit, tk)?;
+    let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
+    let range = declaration_lines(body, origin)?;
+    let cut = &body[range.clone()];
+    if cut.contains(['&', '*', '<']) {
+        return None;
+    }
+    let doc = yaml::parse(cut, &Limits::default()).ok()?;
+    let nav = Nav {
+        text: cut,
+        doc: &doc,
+        window: true,
+    };
+    let mut out: Patch = native::patch(&nav, tk, edit).ok()?;
+    for s in &mut out.splices {
+        *s = Splice::new(
+            s.at.start + range.start..s.at.end + range.start,
+            std::mem::take(&mut s.with),
+        );
+    }
+    Some(out)
+}
+
+/// Where the declaration the edit changes was read from.
+fn origin(edit: &Edit, tk: &Toolkit) -> Option<Origin> {
+    match edit {
+        Edit::SetScore { from, .. }
+        | Edit::AddEdge { from, .. }
+        | Edit::RemoveEdge { from, .. } => tk.node(tk.action(from)?).origin,
+        Edit::SetDesc { kind, name, .. } if *kind != NodeKind::Group => {
+            tk.node(tk.find(*kind, name)?).origin
+        }
+        Edit::SetThreshold { operator, .. } | Edit::SetHops { operator, .. } => {
+            tk.operator(operator)?.origin
+        }
+        _ => None,
+    }
+}
+
+/// The lines of the block sequence item whose mapping starts at `origin`: from the line of
+/// its dash to the next line (not blank, not a comment) indented less than the mapping.
+fn declaration_lines(text: &str, origin: Origin) -> Option<std::ops::Range<usize>> {
+    let start = nth_line(text, origin.line)?;
+    let line = &text[start..patch::line_end(text, start)];
+    let col = origin.col as usize - 1;
+    let trimmed = line.trim_start_matches(' ');
+    let dash_col = line.len() - trimmed.len();
+    if !line.is_char_boundary(col) || !trimmed.starts_with("- ") || dash_col + 2 > col {
+        return None;
+    }
+    let mut end = patch::next_line(text, start);
+    while end < text.len() {
+        let next = &text[end..patch::line_end(text, end)];
+        let content = next.trim_start_matches(' ');
+        let indent = next.len() - content.len();
+        let skip = content.is_empty() || content.starts_with('#');
+        if !skip && indent < col {
+            break;
+        }
+        end = patch::next_line(text, end);
+    }
+    Some(start..end)
+}
+
+/// Byte offset of the start of 1-based line `n`.
+fn nth_line(text: &str, n: u32) -> Option<usize> {
+    if n == 0 {
+        return None;
+    }
+    let mut at = 0;
+    for _ in 1..n {
+        at = text[at..].find('\n').map(|i| at + i + 1)?;
+    }
+    Some(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::load_text;
+    use crate::synth::{GenOptions, generate};
+    use std::path::Path;
+
+    #[test]
+    fn the_cut_out_gives_the_same_splices_as_the_full_parse() {
+        let mut text = generate(GenOptions {
+            actions: 100,
+            tools: None,
+            seed: 7,
+        });
+        text.push_str(
+            "operators:\n  - name: big\n    actions: [a1]\n    # a comment\n\n    hops: 1\n",
+        );
+        let load = load_text(Path::new("g.yaml"), text, None, &Limits::default()).unwrap();
+        let (file, tk) = (load.source, load.toolkit);
+        let mut checked = 0;
+        for e in tk.graph.edge_indices().step_by(9) {
+            let (u, v) = tk.graph.edge_endpoints(e).unwrap();
+            let (from, to, to_kind) = (tk.name(u).to_string(), tk.name(v).to_string(), tk.kind(v));
+            let edits = [
+                Edit::SetScore {
+                    from: from.clone(),
+                    to: to.clone(),
+                    to_kind,
+                    score: 0.33,
+                },
+                Edit::RemoveEdge {
+                    from: from.clone(),
+                    to: to.clone(),
+                    to_kind,
+                },
+                Edit::SetDesc {
+                    kind: tk.kind(v),
+                    name: to.clone(),
+                    text: "New.\nLines.\n".into(),
+                },
+                Edit::AddEdge {
+                    from: to.clone(),
+                    to: from.clone(),
+                    to_kind: NodeKind::Action,
+                    score: 0.5,
+                },
+            ];
+            for edit in edits {
+                let full = edit.patch(&file, &tk).map(|p| p.splices);
+                if let Some(fast) = patch(&edit, &file, &tk) {
+                    assert_eq!(Ok(fast.splices), full, "{}", edit.describe());
+                    checked += 1;
+                }
+            }
+        }
+        for edit in [
+            Edit::SetThreshold {
+                operator: "big".into(),
+                value: 0.75,
+            },
+            Edit::SetHops {
+                operator: "big".into(),
+                value: 2,
+            },
+        ] {
+            let fast = patch(&edit, &file, &tk).expect("operator window");
+            assert_eq!(Ok(fast.splices), edit.patch(&file, &tk).map(|p| p.splices));
+        }
+        assert!(checked > 40, "only {checked} edits took the fast path");
+    }
+}

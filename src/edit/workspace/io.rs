@@ -1,0 +1,200 @@
+//! The disk side of a [`Workspace`]: verification, conflict checks, saving, reloading and
+//! reapplying pending edits.
+
+use std::path::{Path, PathBuf};
+
+use crate::model::Toolkit;
+use crate::source::save::{check_unchanged, write_atomic};
+use crate::source::{self, FileLoad, Limits, LoadError, SourceFile};
+
+use super::{ReapplyReport, SaveError, SaveErrorKind, Workspace, load_file};
+use crate::edit::Edit;
+
+impl Workspace {
+    /// Checks that a file's current text loads back into its expected graph.
+    pub fn verify(&self, file: usize) -> Result<Toolkit, SaveError> {
+        let f = &self.files[file];
+        verify(&f.source, &f.source.text, &f.own).map(|load| load.toolkit)
+    }
+
+    /// Files whose content on disk differs from what was loaded (or last saved).
+    pub fn conflicts(&self) -> Vec<PathBuf> {
+        self.files
+            .iter()
+            .filter(|f| !f.detached && check_unchanged(&f.source.path, &f.disk).is_err())
+            .map(|f| f.source.path.clone())
+            .collect()
+    }
+
+    /// Saves every changed file: verified, conflict-checked, atomic. Stops at the first
+    /// refusal (files saved before it stay saved). Returns the paths written.
+    pub fn save_all(&mut self) -> Result<Vec<PathBuf>, SaveError> {
+        self.save_dirty(false)
+    }
+
+    /// Like [`Workspace::save_all`] but overwrites files changed on disk.
+    pub fn save_all_overwrite(&mut self) -> Result<Vec<PathBuf>, SaveError> {
+        self.save_dirty(true)
+    }
+
+    fn save_dirty(&mut self, overwrite: bool) -> Result<Vec<PathBuf>, SaveError> {
+        let mut written = Vec::new();
+        for i in 0..self.files.len() {
+            if !self.files[i].dirty() || self.files[i].detached {
+                continue;
+            }
+            let f = &self.files[i];
+            let checked = verify(&f.source, &f.source.text, &f.own)?;
+            let f = &self.files[i];
+            if !overwrite {
+                check_unchanged(&f.source.path, &f.disk)?;
+            }
+            write_atomic(&f.source.path, &f.source.text)?;
+            written.push(f.source.path.clone());
+            let name = f.source.path.display().to_string();
+            self.saved(i, checked, &name);
+        }
+        Ok(written)
+    }
+
+    /// Records a written file: its text is the disk text, its graph and diagnostics are
+    /// the ones just verified (fresh positions).
+    fn saved(&mut self, file: usize, checked: FileLoad, old_name: &str) {
+        self.diagnostics.retain(|d| d.file != old_name);
+        self.diagnostics.extend(checked.diagnostics);
+        let f = &mut self.files[file];
+        f.disk.clone_from(&f.source.text);
+        f.pending.clear();
+        f.shifted = false;
+        f.own = checked.toolkit;
+        if self.files.len() == 1 {
+            // Positions only changed; keep the edited graph, refresh origins.
+            self.toolkit = self.files[0].own.clone();
+        } else {
+            self.rebuild();
+        }
+    }
+
+    /// Writes file `file` to a new path (the bundled example, or "save as"); the file then
+    /// lives there. Refuses an existing path unless `overwrite`.
+    pub fn save_as(&mut self, file: usize, path: &Path, overwrite: bool) -> Result<(), SaveError> {
+        if !overwrite && path.exists() {
+            return Err(SaveError::new(
+                path,
+                SaveErrorKind::Exists,
+                "the file exists; use overwrite",
+            ));
+        }
+        let f = &self.files[file];
+        let old_name = f.source.path.display().to_string();
+        let mut checked = verify(&f.source, &f.source.text, &f.own)?;
+        let new_name = path.display().to_string();
+        for d in &mut checked.diagnostics {
+            d.file.clone_from(&new_name);
+        }
+        for p in &mut checked.toolkit.files {
+            *p = path.to_path_buf();
+        }
+        write_atomic(path, &self.files[file].source.text)?;
+        let f = &mut self.files[file];
+        f.source.path = path.to_path_buf();
+        f.detached = false;
+        self.saved(file, checked, &old_name);
+        Ok(())
+    }
+
+    /// Reloads every file from disk, dropping unsaved edits and the history.
+    pub fn reload(&mut self) -> Result<(), LoadError> {
+        self.reload_with(false).map(|_| ())
+    }
+
+    /// Reloads every file from disk and reapplies the pending edits onto the new content,
+    /// reporting those that no longer apply. The history restarts from the reapplied edits.
+    pub fn reapply(&mut self) -> Result<ReapplyReport, LoadError> {
+        self.reload_with(true)
+    }
+
+    fn reload_with(&mut self, reapply: bool) -> Result<ReapplyReport, LoadError> {
+        let limits = Limits::default();
+        let mut fresh = Vec::new();
+        for f in &self.files {
+            if f.detached {
+                fresh.push((f.clone(), Vec::new()));
+                continue;
+            }
+            let text = source::read_file(&f.source.path, &limits)?;
+            let (mut nf, d) = load_file(
+                &f.source.path,
+                text,
+                self.forced.or(Some(f.source.format)),
+                false,
+            )?;
+            nf.pending = if reapply {
+                f.pending.clone()
+            } else {
+                Vec::new()
+            };
+            fresh.push((nf, d));
+        }
+        let mut report = ReapplyReport::default();
+        let pending: Vec<(usize, Edit)> = fresh
+            .iter_mut()
+            .enumerate()
+            .flat_map(|(i, (f, _))| {
+                std::mem::take(&mut f.pending)
+                    .into_iter()
+                    .map(move |(_, e)| (i, e))
+            })
+            .collect();
+        *self = Workspace::from_files(fresh, self.forced);
+        for (file, edit) in pending {
+            let result = self.prepare(file, &edit).map(|(step, _)| step);
+            let id = result.as_ref().map_or(0, |s| s.id);
+            match result.and_then(|step| self.finish(step, true)) {
+                Ok(()) => {
+                    self.files[file].pending.push((id, edit.clone()));
+                    report.reapplied.push(edit);
+                }
+                Err(e) => report.dropped.push((edit, e.to_string())),
+            }
+        }
+        Ok(report)
+    }
+
+    /// A unified diff of a file's unsaved changes (for `--dry-run` and previews).
+    pub fn diff(&self, file: usize) -> String {
+        let f = &self.files[file];
+        let shown = f.source.path.display().to_string();
+        let name = shown.trim_start_matches('/');
+        similar::TextDiff::from_lines(&f.disk, &f.source.text)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{name}"), &format!("b/{name}"))
+            .to_string()
+    }
+}
+
+/// Loads `new_text` as `file` and compares it with the expected graph.
+pub(super) fn verify(
+    file: &SourceFile,
+    new_text: &str,
+    expected: &Toolkit,
+) -> Result<FileLoad, SaveError> {
+    let fail = |m: String| SaveError::new(&file.path, SaveErrorKind::Verify, m);
+    let load = source::load_text(
+        &file.path,
+        new_text.to_string(),
+        Some(file.format),
+        &Limits::default(),
+    )
+    .map_err(|e| fail(format!("the new text does not parse: {e}")))?;
+    if crate::edit::graph::same_graph(expected, &load.toolkit) {
+        return Ok(load);
+    }
+    let d = expected
+        .difference(&load.toolkit)
+        .unwrap_or_else(|| "the graphs differ".into());
+    Err(fail(format!(
+        "the written file would not give the graph you see: {d}"
+    )))
+}
