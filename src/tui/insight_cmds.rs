@@ -34,7 +34,7 @@ fn pin(app: &mut App) {
     app.set_status(
         Level::Info,
         format!(
-            "baseline pinned: {a} actions, {t} tools at threshold {:.2} hops {} (D: diff panel)",
+            "baseline pinned: {a} actions, {t} tools at {:.2}/h{}",
             app.params.threshold, app.params.hops
         ),
     );

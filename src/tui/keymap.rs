@@ -104,7 +104,7 @@ macro_rules! bind {
 pub static BINDINGS: &[Binding] = &[
     bind!(Quit, "quit", [ch('q')], Global, "General", "quit", "quit"),
     bind!(Help, "help", [ch('?')], Global, "General", "show or hide this help", "help"),
-    bind!(CommandLine, "command", [ch(':')], Global, "General", "command line: :operator :goto :seed :threshold :hops :q", "cmd"),
+    bind!(CommandLine, "command", [ch(':')], Global, "General", "command line: :operator :goto :seed :threshold :hops :baseline :export :q", "cmd"),
     bind!(Filter, "filter", [ch('/')], Global, "General", "filter the navigator"),
     bind!(FocusNext, "focus-next", [code(KeyCode::Tab)], Global, "General", "next pane", "pane"),
     bind!(FocusPrev, "focus-prev", [Key(KeyCode::BackTab, KeyModifiers::SHIFT)], Global, "General", "previous pane"),
