@@ -11,10 +11,10 @@
 //! reloads made elsewhere need not tell this module anything: `App::recompute` suffices.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::NodeIndexable;
 
 use crate::diff::{Baseline, RecDiff, StructuralDiff, structural_diff};
 use crate::model::Toolkit;
@@ -257,19 +257,29 @@ impl InsightState {
 }
 
 /// A hash of the graph's structure and every edge score: equal fingerprints mean the
-/// critical values computed before are still right. One pass over the edges, far cheaper
-/// than the critical values themselves.
+/// critical values computed before are still right. One multiply-xor per word over the
+/// edges (names are left out: they never change in place), so it costs far less than the
+/// critical values themselves and can run on every recompute.
 pub fn fingerprint(tk: &Toolkit) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    crate::layout::structure_key(tk).hash(&mut h);
-    for e in tk.graph.edge_indices() {
-        e.index().hash(&mut h);
-        tk.graph[e].score.to_bits().hash(&mut h);
-    }
-    for ix in tk.graph.node_indices() {
-        if let Some(m) = &tk.node(ix).meta {
-            (ix.index(), m.enabled, m.exclusive).hash(&mut h);
+    let g = &tk.graph;
+    let mut h = Fold(0);
+    h.add(g.node_bound() as u64);
+    h.add(g.node_count() as u64);
+    for e in g.edge_indices() {
+        if let Some((u, v)) = g.edge_endpoints(e) {
+            h.add((e.index() as u64) << 32 ^ u.index() as u64);
+            h.add(v.index() as u64);
+            h.add(g[e].score.to_bits());
         }
     }
-    h.finish()
+    h.0
+}
+
+/// FxHash-style word folding: fast, good enough to detect a change (not adversarial).
+struct Fold(u64);
+
+impl Fold {
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
 }

@@ -269,3 +269,49 @@ fn export_command_writes_every_format() {
     assert!(a.status.as_ref().is_some_and(|s| s.text.contains("usage")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn score_edits_elsewhere_refresh_the_critical_values() {
+    let mut a = app(160, 48);
+    press(&mut a, ":goto schema_understanding<Enter>");
+    let before = a.insight.sweep.clone();
+    let (u, v) = (
+        a.tk.action("content_understanding").expect("seed"),
+        a.tk.action("schema_understanding").expect("target"),
+    );
+    let fp = super::insight::fingerprint(&a.tk);
+    assert!(a.tk.set_score(u, v, 0.95));
+    assert_ne!(super::insight::fingerprint(&a.tk), fp);
+    // An edit made by other code only calls recompute; the insight notices by itself.
+    a.recompute();
+    assert_ne!(a.insight.sweep, before);
+    assert!(
+        a.insight
+            .explanation
+            .as_ref()
+            .is_some_and(|e| e.is_recommended())
+    );
+}
+
+#[test]
+fn threshold_alone_keeps_the_critical_values() {
+    let mut a = app(160, 48);
+    let sweep = a.insight.sweep.clone();
+    press(&mut a, "+");
+    assert_eq!(a.insight.sweep, sweep);
+    let hops = a
+        .insight
+        .insight
+        .as_ref()
+        .map(|i| i.hops_needed.threshold());
+    assert_eq!(
+        hops,
+        Some(a.params.threshold),
+        "fewest hops follow the threshold"
+    );
+    press(&mut a, "]");
+    assert_ne!(
+        a.insight.sweep.as_ref().map(|s| s.hops),
+        sweep.as_ref().map(|s| s.hops)
+    );
+}
