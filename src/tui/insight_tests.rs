@@ -110,6 +110,19 @@ fn sweep_levels_follow_the_counts() {
     assert!(levels.windows(2).all(|w| w[0] >= w[1]), "non-increasing");
     assert_eq!(levels[0], 8, "threshold 0 recommends the most");
     assert!(levels.iter().all(|&l| l >= 1), "the seed is always there");
+    assert_eq!(sweep::columns_within(160, 200), 41);
+    assert_eq!(sweep::columns_within(160, 40), 21);
+    assert_eq!(sweep::columns_within(160, 20), 0);
+}
+
+#[test]
+fn a_long_status_narrows_the_chart_and_stays_readable() {
+    let mut a = app(80, 24);
+    press(&mut a, ":nonsense-command-with-a-long-name<Enter>");
+    let s = screen(&a);
+    let status = s.lines().rev().nth(1).unwrap_or_default();
+    assert!(status.contains("unknown command"), "{status}");
+    assert!(!status.contains("sweep"), "no room for the chart: {status}");
 }
 
 #[test]

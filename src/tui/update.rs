@@ -290,7 +290,8 @@ fn page(app: &App) -> isize {
 
 pub(super) fn list_step(app: &mut App, delta: isize) {
     match app.focus {
-        Focus::Inspector if delta.abs() == 1 => {
+        // The diff panel has no edge cursor: j/k scroll it.
+        Focus::Inspector if delta.abs() == 1 && !app.diff_panel => {
             let n = app.node_edges().len();
             let c = app.edge_cursor as isize + delta;
             app.edge_cursor = c.clamp(0, n.saturating_sub(1) as isize) as usize;

@@ -17,11 +17,15 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         status_line(app),
         hint_line(app, area.width),
     ];
+    let status_w = lines[1].width() as u16;
     frame.render_widget(Paragraph::new(lines), area);
-    // The sweep chart sits at the right end of the status line.
-    let chart = super::sweep::chart_line(app, super::sweep::columns(area.width));
+    // The sweep chart sits at the right end of the status line, narrower (or not at all)
+    // when the status needs the room: an error must stay readable.
+    let room = usize::from(area.width.saturating_sub(status_w + 1));
+    let cols = super::sweep::columns_within(area.width, room);
+    let chart = super::sweep::chart_line(app, cols);
     let w = chart.width() as u16;
-    if w > 0 && area.height > 1 && w < area.width {
+    if w > 0 && area.height > 1 && status_w + w < area.width {
         let rect = Rect::new(area.x + area.width - w, area.y + 1, w, 1);
         frame.render_widget(ratatui::widgets::Clear, rect);
         frame.render_widget(Paragraph::new(chart), rect);

@@ -21,6 +21,20 @@ pub fn columns(width: u16) -> usize {
     }
 }
 
+/// Cells the chart takes besides its columns: ` sweep `, `0`, `1 `.
+const FRAME: usize = 10;
+
+/// The most columns (at most [`columns`] of the bar) that fit in `room` cells; 0 when
+/// even a short chart does not.
+pub fn columns_within(width: u16, room: usize) -> usize {
+    let most = columns(width);
+    [most, 21, 11]
+        .into_iter()
+        .filter(|&c| c <= most && c + FRAME <= room)
+        .max()
+        .unwrap_or(0)
+}
+
 /// `sweep 0 ▇▇▆▅▃▂▁ 1`: the chart as a line with `cols` columns; empty when there is no
 /// sweep or no room.
 pub fn chart_line(app: &App, cols: usize) -> Line<'static> {
