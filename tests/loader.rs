@@ -185,7 +185,8 @@ fn assert_fast_error(text: &str) {
         &Limits::default(),
     );
     let took = start.elapsed();
-    assert!(took < Duration::from_secs(2), "took {took:?}");
+    // A hang guard, not a benchmark (release figures are in the README).
+    assert!(took < Duration::from_secs(10), "took {took:?}");
     match r {
         Err(e) => assert!(!e.message.is_empty()),
         Ok(f) => panic!(
@@ -223,7 +224,7 @@ fn alias_bombs_do_not_expand() {
     text.push_str("actions:\n  - name: x\n    tools: *a11\n");
     let start = Instant::now();
     let r = load_text(Path::new("bomb.yaml"), text, None, &Limits::default());
-    assert!(start.elapsed() < Duration::from_secs(2));
+    assert!(start.elapsed() < Duration::from_secs(10));
     // Loads (nothing is expanded); the list items are lists, which are reported.
     let f = r.expect("loads without expanding");
     assert!(f.toolkit.graph.node_count() < 10);

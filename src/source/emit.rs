@@ -1,73 +1,37 @@
 //! Writing YAML scalars so that both YAML 1.2 readers and YAML 1.1 readers (PyYAML, which
 //! Chat2Graph uses) read back exactly the string or number meant.
 
-/// A score or threshold as a YAML float: always with a decimal point (`1.0`, `0.75`).
-pub fn float(v: f64) -> String {
-    if v.is_nan() {
-        return ".nan".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 {
-            ".inf".into()
-        } else {
-            "-.inf".into()
-        };
-    }
-    let s = format!("{v}");
-    if s.contains('.') || s.contains('e') {
-        s
+use super::yaml::{Scalar, plain_scalar};
+
+/// A float as YAML writes it, always with a decimal point: `1.0`, `0.75`.
+pub fn float(x: f64) -> String {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.1}")
     } else {
-        format!("{s}.0")
+        format!("{x}")
     }
 }
 
-/// Words YAML 1.1 reads as booleans or null.
-const RESERVED: &[&str] = &[
-    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",
-    "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL", "~",
-];
-
-/// Whether a string can be written as a plain scalar and read back as the same string.
+/// Whether a string can be written plain without a YAML 1.1 or 1.2 reader misreading it.
 pub fn plain_ok(s: &str) -> bool {
-    if s.is_empty() || RESERVED.contains(&s) || s != s.trim() {
+    let Some(first) = s.chars().next() else {
         return false;
-    }
-    if matches!(
-        crate::source::yaml::plain_scalar(s),
-        crate::source::yaml::Scalar::Int(_) | crate::source::yaml::Scalar::Float(_)
-    ) || looks_like_number(s)
-    {
-        return false;
-    }
-    let first = s.chars().next().unwrap_or(' ');
-    if "-?:,[]{}#&*!|>'\"%@`".contains(first) {
-        return false;
-    }
-    !s.contains(": ")
-        && !s.contains(" #")
-        && !s.ends_with(':')
-        && !s.chars().any(|c| c.is_control() || "[]{},".contains(c))
+    };
+    let safe_chars = s
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.' | '/' | '(' | ')' | '+'));
+    let yaml11 = matches!(
+        s.to_ascii_lowercase().as_str(),
+        "y" | "n" | "yes" | "no" | "on" | "off" | "true" | "false" | "null" | "~"
+    );
+    safe_chars
+        && (first.is_alphabetic() || first == '_' || first == '(' || first == '/')
+        && !s.ends_with(' ')
+        && !yaml11
+        && matches!(plain_scalar(s), Scalar::Str(_))
 }
 
-/// YAML 1.1 also reads `1_000`, `0x1F`, `1:30` (sexagesimal) and `.5` as numbers.
-fn looks_like_number(s: &str) -> bool {
-    let body = s.trim_start_matches(['+', '-']);
-    body.starts_with(|c: char| c.is_ascii_digit() || c == '.')
-        && body
-            .chars()
-            .all(|c| c.is_ascii_hexdigit() || "._:xXoObB+-".contains(c))
-}
-
-/// A string as a plain scalar when safe, otherwise double-quoted with escapes.
-pub fn string(s: &str) -> String {
-    if plain_ok(s) {
-        s.to_string()
-    } else {
-        double_quoted(s)
-    }
-}
-
-/// A double-quoted YAML string (non-ASCII kept as is, control characters escaped).
+/// A string as a double-quoted YAML scalar.
 pub fn double_quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -78,7 +42,7 @@ pub fn double_quoted(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if c.is_control() || c == '\u{feff}' => {
+            c if c.is_control() || c == '\u{feff}' || c == '\u{2028}' || c == '\u{2029}' => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
             c => out.push(c),
@@ -86,6 +50,15 @@ pub fn double_quoted(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// A string as a plain scalar when safe, otherwise double-quoted with escapes.
+pub fn string(s: &str) -> String {
+    if plain_ok(s) {
+        s.to_string()
+    } else {
+        double_quoted(s)
+    }
 }
 
 /// Whether a multi-line string can be a literal block scalar (`|`) and read back the same.

@@ -6,9 +6,12 @@
 //! Chosen over a lossless syntax tree (yaml-edit) because it matches neighbours' indentation
 //! exactly and reuses the positions the loader already computes.
 
+// Scalar writing rules live in `emit`, shared with the native exporter.
+pub use super::emit::{double_quoted, float, plain_ok};
+
 use std::ops::Range;
 
-use super::yaml::{Doc, NodeId, Scalar, Style, Value, plain_scalar};
+use super::yaml::{Doc, NodeId, Style, Value};
 
 /// Replace `at` (byte range in the body) with `with`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,55 +140,6 @@ pub fn dash_before(text: &str, item_start: usize) -> Option<usize> {
         }
     }
     None
-}
-
-/// A float as YAML writes it, always with a decimal point: `1.0`, `0.75`.
-pub fn float(x: f64) -> String {
-    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{x:.1}")
-    } else {
-        format!("{x}")
-    }
-}
-
-/// Whether a string can be written plain without a YAML 1.1 or 1.2 reader misreading it.
-pub fn plain_ok(s: &str) -> bool {
-    let Some(first) = s.chars().next() else {
-        return false;
-    };
-    let safe_chars = s
-        .chars()
-        .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.' | '/' | '(' | ')' | '+'));
-    let yaml11 = matches!(
-        s.to_ascii_lowercase().as_str(),
-        "y" | "n" | "yes" | "no" | "on" | "off" | "true" | "false" | "null" | "~"
-    );
-    safe_chars
-        && (first.is_alphabetic() || first == '_' || first == '(' || first == '/')
-        && !s.ends_with(' ')
-        && !yaml11
-        && matches!(plain_scalar(s), Scalar::Str(_))
-}
-
-/// A string as a double-quoted YAML scalar.
-pub fn double_quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() || c == '\u{feff}' || c == '\u{2028}' || c == '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// A string written in the preferred style when that is safe, else double-quoted.
