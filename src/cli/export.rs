@@ -1,4 +1,4 @@
-//! `toolscope export`: the graph as dot, mermaid or json, the recommendation highlighted
+//! `toolscope export`: the graph as dot, mermaid, json or svg, the recommendation highlighted
 //! when seeds are given.
 
 use std::process::ExitCode;
@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use super::common::{Inputs, SeedArgs};
-use crate::export::{Highlight, dot, json, mermaid};
+use crate::export::{Highlight, dot, json, mermaid, svg};
 use crate::recommend::recommend;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -14,6 +14,8 @@ pub enum Target {
     Dot,
     Mermaid,
     Json,
+    /// An SVG image drawn by toolscope (no Graphviz needed).
+    Svg,
 }
 
 #[derive(Debug, clap::Args)]
@@ -56,6 +58,7 @@ pub fn run(args: &Args) -> ExitCode {
     let text = match args.to {
         Target::Dot => dot::to_dot(tk, hl.as_ref()),
         Target::Mermaid => mermaid::to_mermaid(tk, hl.as_ref()),
+        Target::Svg => svg::to_svg(tk, hl.as_ref()),
         Target::Json => {
             let mut v = json::toolkit_json(tk);
             if let (Some(h), Some(map)) = (&hl, v.as_object_mut()) {

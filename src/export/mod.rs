@@ -1,10 +1,12 @@
-//! Writing a toolkit out: JSON, Graphviz dot, Mermaid, and the native YAML format.
+//! Writing a toolkit out: JSON, Graphviz dot, Mermaid, SVG (drawn by toolscope), and the
+//! native YAML format.
 
 pub mod describe;
 pub mod dot;
 pub mod json;
 pub mod mermaid;
 pub mod native;
+pub mod svg;
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 

@@ -62,6 +62,11 @@ pub enum Overlay {
         kind: PromptKind,
         text: String,
     },
+    /// The prompt preview: the offered tools as the model would read them; `scroll` is
+    /// the first line shown.
+    Preview {
+        scroll: u16,
+    },
 }
 
 /// Severity of the status line.
@@ -130,6 +135,10 @@ pub struct App {
     pub drag: Option<((u16, u16), Viewport)>,
     /// The editing session, its dialogs and live reload (see [`super::edit`]).
     pub session: super::edit::Session,
+    /// Critical values, sweep, explanation, baseline diff and the tool filters stage.
+    pub insight: super::insight::InsightState,
+    /// The inspector shows the baseline diff instead of the selected node.
+    pub diff_panel: bool,
     pub quit: bool,
 }
 
@@ -164,6 +173,8 @@ impl App {
             size,
             drag: None,
             session: super::edit::Session::default(),
+            insight: Default::default(),
+            diff_panel: false,
             quit: false,
         };
         app.layout.get(&app.tk);
@@ -211,6 +222,8 @@ impl App {
     /// Runs the recommendation for the current seeds and parameters.
     pub fn recompute(&mut self) {
         self.rec = recommend(&self.tk, &self.seeds, self.params);
+        self.insight
+            .refresh(&self.tk, &self.seeds, self.params, &self.rec, self.selected);
     }
 
     /// Makes operator `i` active and selects (and shows) its first seed.
@@ -254,6 +267,8 @@ impl App {
             return;
         }
         self.selected = Some(ix);
+        self.insight
+            .reselect(&self.tk, &self.seeds, self.params, self.selected);
         self.inspector_scroll = 0;
         self.edge_cursor = 0;
         self.nav.point_at(ix);
@@ -347,6 +362,10 @@ impl App {
         Counts {
             actions: (self.rec.actions.len(), actions),
             tools: (self.rec.tools.len(), tools + groups),
+            offered: self
+                .insight
+                .filters_on
+                .then_some(self.insight.offered.len()),
         }
     }
 
@@ -398,6 +417,8 @@ fn clamp_axis(want: i32, extent: i32, view: i32) -> i32 {
 pub struct Counts {
     pub actions: (usize, usize),
     pub tools: (usize, usize),
+    /// Tools offered after the filters stage, when it is on.
+    pub offered: Option<usize>,
 }
 
 /// Nodes within `radius` edges of `centre`, edges taken in either direction.

@@ -12,6 +12,8 @@ pub const COMMANDS: &[&str] = &[
     "seed",
     "threshold",
     "hops",
+    "baseline",
+    "export",
     "help",
     "q",
     "quit",
@@ -37,7 +39,8 @@ pub fn run(app: &mut App, line: &str) {
         "seed" => seed(app, arg),
         "threshold" | "t" => threshold(app, arg),
         "hops" | "h" => hops(app, arg),
-        "export" => super::export_cmd::run(app, arg),
+        "baseline" => super::insight_cmds::baseline_command(app, arg),
+        "export" => super::insight_cmds::export_command(app, arg),
         "help" => {
             app.overlay = Some(super::app::Overlay::Help);
             Ok(())

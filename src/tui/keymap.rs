@@ -52,6 +52,12 @@ pub enum Cmd {
     Undo,
     Redo,
     Save,
+    PinBaseline,
+    ToggleDiffPanel,
+    PromptPreview,
+    ToggleFilters,
+    ChooseTool,
+    ToggleEnabled,
 }
 
 /// Where a binding applies.
@@ -107,7 +113,7 @@ macro_rules! bind {
 pub static BINDINGS: &[Binding] = &[
     bind!(Quit, "quit", [ch('q')], Global, "General", "quit (asks when there are unsaved edits)", "quit"),
     bind!(Help, "help", [ch('?')], Global, "General", "show or hide this help", "help"),
-    bind!(CommandLine, "command", [ch(':')], Global, "General", "command line (Tab completes): :w [FILE] :q :q! :reload :operator :goto :seed :export ...", "cmd"),
+    bind!(CommandLine, "command", [ch(':')], Global, "General", "command line (Tab completes): :w [FILE] :q :q! :reload :operator :goto :seed :baseline :export ...", "cmd"),
     bind!(Filter, "filter", [ch('/')], Global, "General", "filter the navigator"),
     bind!(FocusNext, "focus-next", [code(KeyCode::Tab)], Global, "General", "next pane", "pane"),
     bind!(FocusPrev, "focus-prev", [Key(KeyCode::BackTab, KeyModifiers::SHIFT)], Global, "General", "previous pane"),
@@ -128,7 +134,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(RadiusUp, "radius-up", [ch('}')], Global, "Graph", "neighbourhood: one hop more"),
     bind!(RadiusDown, "radius-down", [ch('{')], Global, "Graph", "neighbourhood: one hop less"),
     bind!(Centre, "centre", [ch('.')], Global, "Graph", "centre on the selection"),
-    bind!(Parent, "parent", [ch('p')], Global, "Graph", "select a parent (along an incoming edge)"),
+    bind!(Parent, "parent", [ch('P')], Global, "Graph", "select a parent (along an incoming edge)"),
     bind!(Child, "child", [ch('c')], Global, "Graph", "select a child (along an outgoing edge)"),
     bind!(PanLeft, "pan-left", [ch('h'), code(KeyCode::Left)], Graph, "Graph", "pan left (mouse: drag)"),
     bind!(PanRight, "pan-right", [ch('l'), code(KeyCode::Right)], Graph, "Graph", "pan right"),
@@ -150,6 +156,12 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Undo, "undo", [ch('u')], Global, "Edit", "undo the last edit"),
     bind!(Redo, "redo", [Key(KeyCode::Char('r'), KeyModifiers::CONTROL)], Global, "Edit", "redo"),
     bind!(Save, "save", [ch('w')], Global, "Edit", "save every changed file (also threshold/hops of the operator)", "save"),
+    bind!(PinBaseline, "pin-baseline", [ch('b')], Global, "Insight", "pin the current result as the baseline (again: re-pin)"),
+    bind!(ToggleDiffPanel, "diff-panel", [ch('B')], Global, "Insight", "diff panel: what entered and left since the baseline"),
+    bind!(PromptPreview, "prompt-preview", [ch('p')], Global, "Insight", "prompt preview: offered tools as the model reads them"),
+    bind!(ToggleFilters, "toggle-filters", [ch('F')], Global, "Insight", "tool filters stage on / off (disabled, exclusive, chosen)"),
+    bind!(ChooseTool, "choose-tool", [ch('C')], Global, "Insight", "mark the selected tool as a forced choice (again: unmark)"),
+    bind!(ToggleEnabled, "toggle-enabled", [ch('T')], Global, "Insight", "enable / disable the selected tool"),
 ];
 
 /// The command bound to `ev` in `context` (context-specific bindings first).

@@ -16,8 +16,9 @@ pub mod app;
 pub mod commands;
 pub mod complete;
 pub mod edit;
-mod export_cmd;
 pub mod geometry;
+pub mod insight;
+pub mod insight_cmds;
 pub mod keymap;
 pub mod live;
 pub mod mouse;
@@ -32,6 +33,8 @@ pub mod view;
 
 #[cfg(test)]
 pub(crate) mod edit_tests;
+#[cfg(test)]
+mod insight_tests;
 #[cfg(test)]
 mod live_tests;
 #[cfg(test)]

@@ -13,16 +13,16 @@ use super::update::update;
 use super::view;
 use crate::source::{EXAMPLE_NAME, load_example};
 
-fn app_with(theme: Theme, w: u16, h: u16) -> App {
+pub(super) fn app_with(theme: Theme, w: u16, h: u16) -> App {
     App::new(load_example(), EXAMPLE_NAME.into(), theme, (w, h))
 }
 
-fn app(w: u16, h: u16) -> App {
+pub(super) fn app(w: u16, h: u16) -> App {
     app_with(Theme::default(), w, h)
 }
 
 /// Sends keys written like `"+<Tab>j<Space>"`.
-fn press(app: &mut App, keys: &str) {
+pub(super) fn press(app: &mut App, keys: &str) {
     let mut rest = keys;
     while let Some(c) = rest.chars().next() {
         let (code, len) = if c == '<' {
@@ -47,7 +47,7 @@ fn press(app: &mut App, keys: &str) {
     }
 }
 
-fn render(app: &App) -> Terminal<TestBackend> {
+pub(super) fn render(app: &App) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("test backend");
     t.draw(|f| view::draw(f, app)).expect("draw");
     t
@@ -64,7 +64,7 @@ fn text(buf: &Buffer) -> String {
     s
 }
 
-fn screen(app: &App) -> String {
+pub(super) fn screen(app: &App) -> String {
     text(render(app).backend().buffer())
 }
 
@@ -300,7 +300,7 @@ fn navigator_moves_selection_and_parent_child_walk() {
     assert_ne!(a.selected, first);
     press(&mut a, ":goto query_design<Enter>c");
     assert_eq!(a.tk.name(a.selected.expect("child")), "query_execution");
-    press(&mut a, "p");
+    press(&mut a, "P");
     assert_eq!(a.tk.name(a.selected.expect("parent")), "query_design");
 }
 

@@ -54,6 +54,7 @@ fn key(app: &mut App, k: KeyEvent) {
         }
         Some(Overlay::Prompt { kind, text }) => prompt_key(app, kind, text, k),
         Some(Overlay::Edit) => super::edit::key(app, k),
+        Some(Overlay::Preview { scroll }) => super::insight_cmds::preview_key(app, scroll, k),
         None => {
             let ctx = match app.focus {
                 Focus::Graph => Context::Graph,
@@ -166,6 +167,12 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         Cmd::Home => list_step(app, isize::MIN / 2),
         Cmd::End => list_step(app, isize::MAX / 2),
         Cmd::Open => open(app),
+        Cmd::PinBaseline
+        | Cmd::ToggleDiffPanel
+        | Cmd::PromptPreview
+        | Cmd::ToggleFilters
+        | Cmd::ChooseTool
+        | Cmd::ToggleEnabled => super::insight_cmds::apply(app, cmd),
     }
 }
 
@@ -298,7 +305,8 @@ fn page(app: &App) -> isize {
 
 pub(super) fn list_step(app: &mut App, delta: isize) {
     match app.focus {
-        Focus::Inspector if delta.abs() == 1 => {
+        // The diff panel has no edge cursor: j/k scroll it.
+        Focus::Inspector if delta.abs() == 1 && !app.diff_panel => {
             let n = app.node_edges().len();
             let c = app.edge_cursor as isize + delta;
             app.edge_cursor = c.clamp(0, n.saturating_sub(1) as isize) as usize;

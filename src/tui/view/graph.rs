@@ -165,12 +165,19 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
             canvas.mark(at, Mark::Text(ell.to_string()), level);
         }
         canvas.mark(route.head, Mark::Arrow(route.down), level);
-        // An edge added or rescored by the last reload shows its score, marked `~`.
+        // An edge added or rescored by the last reload shows its score marked `~`; an edge
+        // that entered or left since the baseline shows the diff glyph.
         let changed = app.session.live.marked_edges.contains(&e.id());
-        if app.show_scores || changed {
+        let diff = app.insight.marks.edge(e.id());
+        if app.show_scores || changed || diff.is_some() {
+            let g = diff.map_or("", |c| super::diff_panel::glyph(&app.theme, c));
             let mark = if changed { "~" } else { "" };
-            let label = format!("{mark}{:.2}", e.weight().score);
-            canvas.mark(route.label, Mark::Text(label), level);
+            let score = if app.show_scores || changed {
+                format!("{:.2}", e.weight().score)
+            } else {
+                String::new()
+            };
+            canvas.mark(route.label, Mark::Text(format!("{g}{mark}{score}")), level);
         }
     }
 }
@@ -237,7 +244,13 @@ fn draw_box(
         Theme::marker(seed, recommended)
     };
     let pad = " ".repeat(inner.saturating_sub(3).saturating_sub(label.width()));
-    let text = format!("{marker} {label}{pad} ");
+    // The last cell carries the baseline diff mark (entered / left), if any.
+    let diff = app
+        .insight
+        .marks
+        .node(ix)
+        .map_or(" ", |c| super::diff_panel::glyph(&app.theme, c));
+    let text = format!("{marker} {label}{pad}{diff}");
     let put = |buf: &mut Buffer, x: i32, y: i32, s: &str| put_str(buf, area, view, x, y, s, style);
     if geo.box_h == 1 {
         put(buf, r.x, r.y, set[5]);

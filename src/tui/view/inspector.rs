@@ -99,6 +99,7 @@ pub fn node_lines(app: &App, ix: NodeIndex) -> (Vec<Line<'static>>, Option<usize
         (false, false) => "not recommended",
     };
     out.push(Line::from(format!("{} - {state}", node.kind.as_str())));
+    out.extend(super::why::lines(app));
     if node.desc.is_empty() {
         out.push(Line::styled("(no description)", app.theme.muted()));
     } else {

@@ -1,13 +1,17 @@
 //! Drawing the whole screen from the app state. Nothing here changes state.
 
 mod canvas;
+pub mod diff_panel;
 mod editor;
 pub mod graph;
 mod inspector;
 mod navigator;
 mod overlay;
 mod params;
+mod preview;
 mod route;
+pub mod sweep;
+mod why;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -29,12 +33,17 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     navigator::draw(frame, app, panes.nav);
     draw_graph(frame, app, panes.graph);
-    inspector::draw(frame, app, panes.inspector);
+    if app.diff_panel {
+        diff_panel::draw(frame, app, panes.inspector);
+    } else {
+        inspector::draw(frame, app, panes.inspector);
+    }
     params::draw(frame, app, panes.bar);
     match &app.overlay {
         Some(Overlay::Help) => overlay::help(frame, app, area),
         Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),
         Some(Overlay::Edit) => editor::draw(frame, app, area),
+        Some(Overlay::Preview { scroll }) => preview::draw(frame, app, area, *scroll),
         None => {}
     }
 }

@@ -26,6 +26,15 @@ pub fn help(frame: &mut Frame, app: &App, area: Rect) {
         "Marks: * seed  + recommended; heavy lines: recommended, dashed: below threshold",
         Style::new().add_modifier(Modifier::ITALIC),
     ));
+    let (up, down) = if app.theme.ascii {
+        (">", "<")
+    } else {
+        ("▲", "▼")
+    };
+    lines.push(Line::styled(
+        format!("       {up} entered, {down} left since the baseline (b pins, D lists)"),
+        Style::new().add_modifier(Modifier::ITALIC),
+    ));
     let w = area.width.saturating_sub(4).min(86);
     let h = area.height.saturating_sub(2).min(lines.len() as u16 + 2);
     let rect = Rect::new(

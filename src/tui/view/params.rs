@@ -17,7 +17,19 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         status_line(app),
         hint_line(app, area.width),
     ];
+    let status_w = lines[1].width() as u16;
     frame.render_widget(Paragraph::new(lines), area);
+    // The sweep chart sits at the right end of the status line, narrower (or not at all)
+    // when the status needs the room: an error must stay readable.
+    let room = usize::from(area.width.saturating_sub(status_w + 1));
+    let cols = super::sweep::columns_within(area.width, room);
+    let chart = super::sweep::chart_line(app, cols);
+    let w = chart.width() as u16;
+    if w > 0 && area.height > 1 && status_w + w < area.width {
+        let rect = Rect::new(area.x + area.width - w, area.y + 1, w, 1);
+        frame.render_widget(ratatui::widgets::Clear, rect);
+        frame.render_widget(Paragraph::new(chart), rect);
+    }
 }
 
 /// `threshold 0.50  hops 1  operator qa  seeds 1  actions 2/16  tools 4/17`.
@@ -41,6 +53,23 @@ pub fn param_line(app: &App) -> Line<'static> {
     field("seeds", app.seeds.len().to_string());
     field("actions", format!("{}/{}", c.actions.0, c.actions.1));
     field("tools", format!("{}/{}", c.tools.0, c.tools.1));
+    if let Some(n) = c.offered {
+        field("offered", n.to_string());
+    }
+    if let Some(d) = &app.insight.diff {
+        let g = |c| super::diff_panel::glyph(&app.theme, c);
+        use crate::tui::insight::Change;
+        field(
+            "vs baseline",
+            format!(
+                "{}{} {}{}",
+                g(Change::Entered),
+                d.entered.len(),
+                g(Change::Left),
+                d.left.len()
+            ),
+        );
+    }
     Line::from(spans)
 }
 

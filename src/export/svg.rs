@@ -1,0 +1,406 @@
+//! SVG drawn by toolscope itself (no Graphviz): the layered layout of
+//! [`crate::layout::Layout`], one column per layer, with node kinds as shapes, scores on the
+//! edges, the recommendation highlighted and a legend.
+//!
+//! Everything must read without colour too (printed, or for colour-blind readers): seeds
+//! and recommended nodes carry the same `*` / `+` marks as the TUI and a heavier outline,
+//! recommended edges are thick, edges below the threshold are dashed. Styling lives in
+//! CSS classes (`node action seed`, `edge rec`, ...) so the file is easy to restyle and
+//! to test. Text from YAML is XML-escaped, with control characters replaced.
+
+use std::fmt::Write as _;
+
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use unicode_width::UnicodeWidthStr;
+
+use crate::layout::Layout;
+use crate::model::{EdgeKind, NodeKind, Toolkit};
+
+use super::Highlight;
+
+/// Approximate advance of one character of the 12px font, in pixels.
+const CHAR_W: f64 = 7.2;
+/// Longest name drawn in full, in characters; longer names end in an ellipsis.
+const MAX_CHARS: usize = 36;
+const NODE_H: f64 = 30.0;
+const ROW_GAP: f64 = 20.0;
+const COL_GAP: f64 = 90.0;
+const MARGIN: f64 = 24.0;
+const LEGEND_H: f64 = 86.0;
+
+/// The whole graph as an SVG document; with `hl`, the recommendation highlighted.
+pub fn to_svg(tk: &Toolkit, hl: Option<&Highlight<'_>>) -> String {
+    let layout = Layout::compute(tk);
+    let geo = Geo::new(tk, &layout);
+    let width = (geo.width + 2.0 * MARGIN).max(560.0);
+    let height = geo.height + 2.0 * MARGIN + LEGEND_H;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">"#
+    );
+    out.push_str(STYLE);
+    let _ = writeln!(
+        out,
+        r#"<rect class="bg" x="0" y="0" width="{width:.0}" height="{height:.0}"/>"#
+    );
+    let _ = writeln!(out, r#"<g class="edges">"#);
+    let mut edges: Vec<EdgeIndex> = tk.graph.edge_indices().collect();
+    // Recommended edges last, so they are drawn over the others.
+    edges.sort_by_key(|&e| hl.is_some_and(|h| h.edge(tk, e)));
+    for e in edges {
+        edge(&mut out, tk, &layout, &geo, e, hl);
+    }
+    out.push_str("</g>\n<g class=\"nodes\">\n");
+    for layer in &layout.layers {
+        for &ix in layer {
+            node(&mut out, tk, &layout, &geo, ix, hl);
+        }
+    }
+    out.push_str("</g>\n");
+    legend(&mut out, geo.height + 2.0 * MARGIN, hl);
+    out.push_str("</svg>\n");
+    out
+}
+
+const STYLE: &str = r##"<defs>
+<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#6b7280"/></marker>
+<marker id="arrow-rec" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#1d4ed8"/></marker>
+<marker id="arrow-below" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c0c4cc"/></marker>
+</defs>
+<style>
+.bg { fill: #ffffff; }
+.edge path { fill: none; stroke: #6b7280; stroke-width: 1.2; marker-end: url(#arrow); }
+.edge.rec path { stroke: #1d4ed8; stroke-width: 2.6; marker-end: url(#arrow-rec); }
+.edge.below path { stroke: #c0c4cc; stroke-dasharray: 5 4; marker-end: url(#arrow-below); }
+.edge text { fill: #4b5563; font-size: 10px; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }
+.edge.rec text { fill: #1d4ed8; font-weight: bold; }
+.edge.below text { fill: #9ca3af; }
+.node .shape { fill: #f9fafb; stroke: #6b7280; stroke-width: 1.2; }
+.node.tool .shape { fill: #f0fdf4; }
+.node.group .shape { fill: #fffbeb; }
+.node .inner { fill: none; stroke: #6b7280; stroke-width: 1; }
+.node text { fill: #111827; }
+.node.dim .shape { fill: #ffffff; stroke: #d1d5db; }
+.node.dim text { fill: #9ca3af; }
+.node.rec .shape { fill: #dbeafe; stroke: #1d4ed8; stroke-width: 2.4; }
+.node.rec text { font-weight: bold; }
+.node.seed .shape { fill: #1d4ed8; stroke: #1e3a8a; stroke-width: 3; }
+.node.seed text { fill: #ffffff; font-weight: bold; }
+.legend text { fill: #111827; }
+.legend .title { font-weight: bold; }
+</style>
+"##;
+
+/// Pixel positions: the x of each column and each column's width.
+struct Geo {
+    col_x: Vec<f64>,
+    col_w: Vec<f64>,
+    /// Vertical offset of each layer, so short layers are centred.
+    layer_top: Vec<f64>,
+    width: f64,
+    height: f64,
+}
+
+impl Geo {
+    fn new(tk: &Toolkit, layout: &Layout) -> Geo {
+        let pitch = NODE_H + ROW_GAP;
+        let rows = layout.max_rows() as f64;
+        let height = (rows * pitch - ROW_GAP).max(NODE_H);
+        let mut x = MARGIN;
+        let (mut col_x, mut col_w, mut layer_top) = (Vec::new(), Vec::new(), Vec::new());
+        for layer in &layout.layers {
+            let chars = layer
+                .iter()
+                .map(|&ix| label(tk, ix, None).width())
+                .max()
+                .unwrap_or(0);
+            let w = chars as f64 * CHAR_W + 28.0;
+            col_x.push(x);
+            col_w.push(w);
+            layer_top.push(MARGIN + (rows - layer.len() as f64) * pitch / 2.0);
+            x += w + COL_GAP;
+        }
+        Geo {
+            width: (x - COL_GAP - MARGIN).max(0.0),
+            height,
+            col_x,
+            col_w,
+            layer_top,
+        }
+    }
+
+    /// The box of a laid-out node: (x, y, w, h).
+    fn rect(&self, layout: &Layout, ix: NodeIndex) -> Option<(f64, f64, f64, f64)> {
+        let s = layout.slot(ix)?;
+        let l = s.layer as usize;
+        let y = self.layer_top.get(l)? + f64::from(s.order) * (NODE_H + ROW_GAP);
+        Some((*self.col_x.get(l)?, y, *self.col_w.get(l)?, NODE_H))
+    }
+}
+
+/// The name as drawn: marked `*` (seed) or `+` (recommended) when highlighting, and cut
+/// to [`MAX_CHARS`].
+fn label(tk: &Toolkit, ix: NodeIndex, hl: Option<&Highlight<'_>>) -> String {
+    let name = tk.name(ix);
+    let cut: String = if name.chars().count() > MAX_CHARS {
+        name.chars().take(MAX_CHARS - 1).chain(['…']).collect()
+    } else {
+        name.to_string()
+    };
+    // Every label keeps room for a mark so columns do not change width with the highlight.
+    let mark = match hl {
+        Some(h) if h.seed(ix) => "* ",
+        Some(h) if h.node(ix) => "+ ",
+        _ => "  ",
+    };
+    format!("{mark}{cut}")
+}
+
+fn node(
+    out: &mut String,
+    tk: &Toolkit,
+    layout: &Layout,
+    geo: &Geo,
+    ix: NodeIndex,
+    hl: Option<&Highlight<'_>>,
+) {
+    let Some((x, y, w, h)) = geo.rect(layout, ix) else {
+        return;
+    };
+    let kind = tk.kind(ix);
+    let state = match hl {
+        Some(hl) if hl.seed(ix) => " seed",
+        Some(hl) if hl.node(ix) => " rec",
+        Some(_) => " dim",
+        None => "",
+    };
+    let _ = writeln!(out, r#"<g class="node {}{state}">"#, kind.as_str());
+    let _ = writeln!(
+        out,
+        "<title>{} ({}){}</title>",
+        escape(tk.name(ix)),
+        kind.as_str(),
+        desc_suffix(tk, ix)
+    );
+    shape(out, kind, x, y, w, h);
+    let _ = writeln!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" xml:space="preserve">{}</text>"#,
+        x + 10.0,
+        // About a third of the font size below the middle: the baseline of centred text.
+        y + h / 2.0 + 4.0,
+        escape(&label(tk, ix, hl))
+    );
+    out.push_str("</g>\n");
+}
+
+fn desc_suffix(tk: &Toolkit, ix: NodeIndex) -> String {
+    let d = tk.node(ix).desc.trim();
+    if d.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", escape(d))
+    }
+}
+
+/// Actions are rectangles, tools rounded pills, groups double-outlined boxes.
+fn shape(out: &mut String, kind: NodeKind, x: f64, y: f64, w: f64, h: f64) {
+    let rx = match kind {
+        NodeKind::Action => 3.0,
+        NodeKind::Tool => h / 2.0,
+        NodeKind::Group => 6.0,
+    };
+    let _ = writeln!(
+        out,
+        r#"<rect class="shape" x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" rx="{rx:.1}"/>"#
+    );
+    if kind == NodeKind::Group {
+        let _ = writeln!(
+            out,
+            r#"<rect class="inner" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="4"/>"#,
+            x + 3.0,
+            y + 3.0,
+            w - 6.0,
+            h - 6.0
+        );
+    }
+}
+
+fn edge(
+    out: &mut String,
+    tk: &Toolkit,
+    layout: &Layout,
+    geo: &Geo,
+    e: EdgeIndex,
+    hl: Option<&Highlight<'_>>,
+) {
+    let Some((u, v)) = tk.graph.edge_endpoints(e) else {
+        return;
+    };
+    let (Some(ru), Some(rv)) = (geo.rect(layout, u), geo.rect(layout, v)) else {
+        return;
+    };
+    let data = &tk.graph[e];
+    let class = match hl {
+        Some(h) if h.edge(tk, e) => " rec",
+        Some(h) if data.score < h.threshold => " below",
+        _ => "",
+    };
+    let (path, (lx, ly)) = route(ru, rv, u == v);
+    let _ = writeln!(
+        out,
+        r#"<g class="edge {}{class}"><title>{} -> {} ({}, score {})</title><path d="{path}"/>"#,
+        data.kind.as_str(),
+        escape(tk.name(u)),
+        escape(tk.name(v)),
+        data.kind.as_str(),
+        score_text(data.score)
+    );
+    if data.kind != EdgeKind::Has {
+        let _ = writeln!(
+            out,
+            r#"<text x="{lx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            ly + 3.5,
+            score_text(data.score)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+fn score_text(s: f64) -> String {
+    if s.is_finite() {
+        format!("{s:.2}")
+    } else {
+        format!("{s}")
+    }
+}
+
+type Rect = (f64, f64, f64, f64);
+
+/// A curve from `u` to `v` and where its label goes. Forward edges leave the right side
+/// and enter the left side; backward edges (cycles) and self loops arc below the boxes.
+fn route(u: Rect, v: Rect, self_loop: bool) -> (String, (f64, f64)) {
+    let (ux, uy, uw, uh) = u;
+    let (vx, vy, vw, vh) = v;
+    if self_loop {
+        let (x0, y0) = (ux + uw * 0.6, uy + uh);
+        let (x1, y1) = (ux + uw * 0.4, uy + uh);
+        let d = format!(
+            "M{x0:.1},{y0:.1} C{x0:.1},{:.1} {x1:.1},{:.1} {x1:.1},{y1:.1}",
+            y0 + 30.0,
+            y1 + 30.0
+        );
+        return (d, (ux + uw / 2.0, uy + uh + 24.0));
+    }
+    if vx > ux + uw {
+        let (x0, y0) = (ux + uw, uy + uh / 2.0);
+        let (x1, y1) = (vx, vy + vh / 2.0);
+        let c = (x1 - x0) * 0.5;
+        let d = format!(
+            "M{x0:.1},{y0:.1} C{:.1},{y0:.1} {:.1},{y1:.1} {x1:.1},{y1:.1}",
+            x0 + c,
+            x1 - c
+        );
+        // The label sits near the target, where edges into one node fan apart least.
+        let t = 0.62;
+        return (d, bezier((x0, y0), (x0 + c, y0), (x1 - c, y1), (x1, y1), t));
+    }
+    let (x0, y0) = (ux + uw / 2.0, uy + uh);
+    let (x1, y1) = (vx + vw / 2.0, vy + vh);
+    let dip = y0.max(y1) + ROW_GAP * 0.5 + (x0 - x1).abs() * 0.08;
+    let d = format!("M{x0:.1},{y0:.1} C{x0:.1},{dip:.1} {x1:.1},{dip:.1} {x1:.1},{y1:.1}");
+    (d, bezier((x0, y0), (x0, dip), (x1, dip), (x1, y1), 0.5))
+}
+
+fn bezier(p0: (f64, f64), p1: (f64, f64), p2: (f64, f64), p3: (f64, f64), t: f64) -> (f64, f64) {
+    let s = 1.0 - t;
+    let f = |a: f64, b: f64, c: f64, d: f64| {
+        s * s * s * a + 3.0 * s * s * t * b + 3.0 * s * t * t * c + t * t * t * d
+    };
+    (f(p0.0, p1.0, p2.0, p3.0), f(p0.1, p1.1, p2.1, p3.1))
+}
+
+/// Shapes, marks and line styles explained, with the threshold when highlighting.
+fn legend(out: &mut String, top: f64, hl: Option<&Highlight<'_>>) {
+    let y = top + 8.0;
+    let _ = writeln!(
+        out,
+        r#"<g class="legend" transform="translate({MARGIN:.0},{y:.0})">"#
+    );
+    let title = match hl {
+        Some(h) => format!(
+            "Legend - recommendation at threshold {}",
+            score_text(h.threshold)
+        ),
+        None => "Legend".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        r#"<text class="title" x="0" y="0">{}</text>"#,
+        escape(&title)
+    );
+    let items: [(&str, NodeKind, &str); 3] = [
+        ("node action", NodeKind::Action, "action"),
+        ("node tool", NodeKind::Tool, "tool"),
+        ("node group", NodeKind::Group, "tool group"),
+    ];
+    for (i, (class, kind, text)) in items.into_iter().enumerate() {
+        let x = i as f64 * 125.0;
+        let _ = writeln!(out, r#"<g class="{class}">"#);
+        shape(out, kind, x, 12.0, 110.0, 24.0);
+        let _ = writeln!(out, r#"<text x="{:.1}" y="28">{text}</text>"#, x + 10.0);
+        out.push_str("</g>\n");
+    }
+    if hl.is_some() {
+        let marks: [(&str, &str); 3] = [
+            ("node action seed", "* seed"),
+            ("node action rec", "+ recommended"),
+            ("node action dim", "not recommended"),
+        ];
+        for (i, (class, text)) in marks.into_iter().enumerate() {
+            let x = 390.0 + i as f64 * 130.0;
+            let _ = writeln!(out, r#"<g class="{class}">"#);
+            shape(out, NodeKind::Action, x, 12.0, 116.0, 24.0);
+            let _ = writeln!(out, r#"<text x="{:.1}" y="28">{text}</text>"#, x + 10.0);
+            out.push_str("</g>\n");
+        }
+    }
+    let lines: [(&str, &str); 3] = [
+        ("edge rec", "recommended edge (score)"),
+        ("edge", "edge at or above the threshold"),
+        ("edge below", "below the threshold (dashed)"),
+    ];
+    for (i, (class, text)) in lines.into_iter().enumerate() {
+        let x = i as f64 * 230.0;
+        let _ = writeln!(
+            out,
+            r#"<g class="{class}"><path d="M{x:.0},58 L{:.0},58"/><text x="{:.0}" y="62">{text}</text></g>"#,
+            x + 44.0,
+            x + 52.0
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// XML text and attribute escaping; characters XML 1.0 forbids (most controls) become
+/// U+FFFD, so hostile names cannot break the document.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
