@@ -586,3 +586,45 @@ fn large_files_edit_fast_and_still_verify() {
         edges.len()
     );
 }
+
+/// The tool filters stage's toggle is an edit like any other: written as an `enabled` key
+/// in the declaration (the anchored one in flow style here), undone to the exact bytes.
+#[test]
+fn enabled_toggle_is_a_lossless_edit_in_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let native = temp_file(dir.path(), "a.yaml", ANCHORED);
+    let mut ws = Workspace::open(std::slice::from_ref(&native), None).unwrap();
+    let disable = |name: &str| Edit::SetEnabled {
+        kind: NodeKind::Tool,
+        name: name.into(),
+        enabled: false,
+    };
+    ws.apply(disable("Cypher")).unwrap();
+    ws.save_all().unwrap();
+    let text = fs::read_to_string(&native).unwrap();
+    let before: Vec<&str> = ANCHORED.split("\r\n").collect();
+    let after: Vec<&str> = text.split("\r\n").collect();
+    assert_eq!(after.len(), before.len() + 1, "one line added:\n{text}");
+    assert!(after.contains(&"    enabled: false"), "{text}");
+    let back = Workspace::open(std::slice::from_ref(&native), None).unwrap();
+    let t = back.toolkit.find(NodeKind::Tool, "Cypher").unwrap();
+    assert!(!back.toolkit.node(t).enabled());
+    ws.undo();
+    ws.save_all().unwrap();
+    assert_eq!(fs::read_to_string(&native).unwrap(), ANCHORED);
+
+    let c2g_src = include_str!("../toolkits/chat2graph-mini.yml");
+    let c2g = temp_file(dir.path(), "c.yml", c2g_src);
+    let mut ws = Workspace::open(std::slice::from_ref(&c2g), None).unwrap();
+    ws.apply(disable("CypherExecutor")).unwrap();
+    ws.save_all().unwrap();
+    let text = fs::read_to_string(&c2g).unwrap();
+    let diff: Vec<&str> = text
+        .lines()
+        .filter(|l| !c2g_src.lines().any(|o| o == *l))
+        .collect();
+    assert_eq!(diff, vec!["    enabled: false"], "{text}");
+    let back = Workspace::open(std::slice::from_ref(&c2g), None).unwrap();
+    let t = back.toolkit.find(NodeKind::Tool, "CypherExecutor").unwrap();
+    assert!(!back.toolkit.node(t).enabled());
+}

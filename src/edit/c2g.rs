@@ -43,6 +43,16 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
             let item = declaration(nav, *kind, name)?;
             super::native::set_desc(nav, item, text, &mut out)?;
         }
+        Edit::SetEnabled {
+            kind,
+            name,
+            enabled,
+        } => {
+            // Chat2Graph reads only the keys it knows, so an `enabled` key keeps the file
+            // loadable there while toolscope's filters stage honours it.
+            let item = declaration(nav, *kind, name)?;
+            super::native::set_flag(nav, item, "enabled", *enabled, &mut out)?;
+        }
         Edit::AddEdge {
             from,
             to,

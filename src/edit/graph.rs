@@ -87,6 +87,19 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
             let ix = node(tk, *kind, name)?;
             tk.node_mut(ix).desc.clone_from(text);
         }
+        Edit::SetEnabled {
+            kind,
+            name,
+            enabled,
+        } => {
+            let ix = node(tk, *kind, name)?;
+            let Some(meta) = tk.node_mut(ix).meta.as_mut() else {
+                return Err(EditError::Invalid(format!(
+                    "only tools and groups can be enabled or disabled, not `{name}`"
+                )));
+            };
+            meta.enabled = *enabled;
+        }
         Edit::AddEdge {
             from,
             to,
@@ -227,6 +240,14 @@ pub fn inverse(tk: &Toolkit, edit: &Edit) -> Result<Edit, EditError> {
                 kind: *kind,
                 name: name.clone(),
                 text: tk.node(ix).desc.clone(),
+            }
+        }
+        Edit::SetEnabled { kind, name, .. } => {
+            let ix = node(tk, *kind, name)?;
+            Edit::SetEnabled {
+                kind: *kind,
+                name: name.clone(),
+                enabled: tk.node(ix).enabled(),
             }
         }
         Edit::AddEdge {

@@ -72,6 +72,12 @@ pub enum Edit {
         name: String,
         text: String,
     },
+    /// A tool's or group's `enabled` flag (the tool filters stage drops disabled tools).
+    SetEnabled {
+        kind: NodeKind,
+        name: String,
+        enabled: bool,
+    },
     /// A `Next` (to an action) or `Call` (to a tool or group) edge.
     AddEdge {
         from: String,
@@ -164,6 +170,15 @@ impl Edit {
             Edit::SetThreshold { operator, value } => format!("threshold of {operator} = {value}"),
             Edit::SetHops { operator, value } => format!("hops of {operator} = {value}"),
             Edit::SetDesc { kind, name, .. } => format!("description of {} {name}", kind.as_str()),
+            Edit::SetEnabled {
+                kind,
+                name,
+                enabled,
+            } => format!(
+                "{} {} {name}",
+                if *enabled { "enable" } else { "disable" },
+                kind.as_str()
+            ),
             Edit::AddEdge {
                 from, to, score, ..
             } => format!("add edge {from} -> {to} ({score})"),

@@ -29,6 +29,14 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
             let item = declaration(nav, *kind, name)?;
             set_desc(nav, item, text, &mut out)?;
         }
+        Edit::SetEnabled {
+            kind,
+            name,
+            enabled,
+        } => {
+            let item = declaration(nav, *kind, name)?;
+            set_flag(nav, item, "enabled", *enabled, &mut out)?;
+        }
         Edit::AddEdge {
             from,
             to,
@@ -199,6 +207,27 @@ fn set_op_key(
         ));
     }
     out.splices.push(nav.set_entry(map, key, value)?);
+    Ok(())
+}
+
+/// Writes a boolean key into a declaration mapping (the anchored one, with a note, when the
+/// declaration is reached through an alias).
+pub fn set_flag(
+    nav: &Nav<'_, '_>,
+    item: NodeId,
+    key: &str,
+    value: bool,
+    out: &mut Patch,
+) -> Result<(), EditError> {
+    let map = nav.doc.resolve(item);
+    if map != item {
+        let anchor = nav.doc.anchor_name(item).unwrap_or_default();
+        out.notes.push(format!(
+            "written to the anchored definition &{anchor}; every use of it changes"
+        ));
+    }
+    out.splices
+        .push(nav.set_entry(map, key, if value { "true" } else { "false" })?);
     Ok(())
 }
 

@@ -130,17 +130,28 @@ fn choose_tool(app: &mut App) {
 fn toggle_enabled(app: &mut App) {
     let Some(ix) = selected_tool(app) else { return };
     let now = !app.tk.node(ix).enabled();
+    if app.session.ws.is_some() {
+        // An edit like any other: written to the file on save, undoable.
+        let edit = crate::edit::Edit::SetEnabled {
+            kind: app.tk.kind(ix),
+            name: app.tk.name(ix).to_string(),
+            enabled: now,
+        };
+        if let Err(e) = super::edit::apply_edit(app, edit) {
+            app.set_status(Level::Error, e);
+        }
+        return;
+    }
     set_enabled(app, ix, now);
     app.recompute();
     let what = if now { "enabled" } else { "disabled" };
     app.set_status(
         Level::Info,
-        format!("{} {what} (in memory)", app.tk.name(ix)),
+        format!("{} {what} (in memory: no editable file)", app.tk.name(ix)),
     );
 }
 
-/// Sets a tool's `enabled` flag. In memory only for now: when the edit machinery offers an
-/// enabled toggle, this becomes that edit (saved and undoable like any other).
+/// Sets a tool's `enabled` flag in memory, for views without an editable workspace.
 pub fn set_enabled(app: &mut App, ix: NodeIndex, enabled: bool) {
     let node = app.tk.node_mut(ix);
     node.meta.get_or_insert_with(Default::default).enabled = enabled;

@@ -328,3 +328,22 @@ fn threshold_alone_keeps_the_critical_values() {
         sweep.as_ref().map(|s| s.hops)
     );
 }
+
+#[test]
+fn enabled_toggle_is_an_edit_saved_to_the_file() {
+    use super::edit_tests::{TINY, fixture, keys, open};
+    use crate::model::NodeKind;
+    let f = fixture(TINY);
+    let mut a = open(&f.path);
+    let fetch = a.tk.find(NodeKind::Tool, "Fetch").expect("Fetch");
+    a.select(fetch);
+    keys(&mut a, "T");
+    assert!(!a.tk.node(fetch).enabled());
+    assert!(a.is_modified(), "an unsaved edit");
+    keys(&mut a, "w");
+    let text = std::fs::read_to_string(&f.path).expect("read");
+    assert!(text.contains("    enabled: false\n"), "{text}");
+    keys(&mut a, "u");
+    let fetch = a.tk.find(NodeKind::Tool, "Fetch").expect("Fetch");
+    assert!(a.tk.node(fetch).enabled(), "undo enables it again");
+}
