@@ -52,6 +52,7 @@ fn load(c: &mut Criterion) {
 
 fn recommend_bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("recommend");
+    group.warm_up_time(Duration::from_secs(1));
     for n in SIZES {
         let Ok(file) = load_text(
             Path::new("bench.yaml"),
