@@ -359,9 +359,9 @@ fn legend(out: &mut String, top: f64, hl: Option<&Highlight<'_>>) {
             ("node action dim", "not recommended"),
         ];
         for (i, (class, text)) in marks.into_iter().enumerate() {
-            let x = 390.0 + i as f64 * 130.0;
+            let x = 390.0 + i as f64 * 140.0;
             let _ = writeln!(out, r#"<g class="{class}">"#);
-            shape(out, NodeKind::Action, x, 12.0, 116.0, 24.0);
+            shape(out, NodeKind::Action, x, 12.0, 128.0, 24.0);
             let _ = writeln!(out, r#"<text x="{:.1}" y="28">{text}</text>"#, x + 10.0);
             out.push_str("</g>\n");
         }
