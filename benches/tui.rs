@@ -32,7 +32,8 @@ fn toolkit(nodes: usize) -> Loaded {
 
 fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("tui");
-    g.sample_size(20).warm_up_time(Duration::from_secs(1));
+    g.sample_size(20)
+        .warm_up_time(std::time::Duration::from_secs(1));
     for nodes in [1_000usize, 10_000] {
         let loaded = toolkit(nodes);
         g.bench_with_input(
