@@ -61,7 +61,9 @@ fn seeds(tk: &Toolkit, n: usize) -> Vec<NodeIndex> {
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("insight");
-    group.sample_size(20).warm_up_time(Duration::from_secs(1));
+    group
+        .sample_size(20)
+        .warm_up_time(std::time::Duration::from_secs(1));
     for size in [10_000usize, 100_000] {
         let tk = toolkit(size);
         group.bench_function(BenchmarkId::new("adjacency", size), |b| {
