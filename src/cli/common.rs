@@ -146,3 +146,53 @@ pub fn print_json(value: &serde_json::Value) {
         Err(e) => eprintln!("error: {e}"),
     }
 }
+
+/// `--kind`: which kind of node a name means, when several kinds use it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Kind {
+    Action,
+    Tool,
+    Group,
+}
+
+impl From<Kind> for crate::model::NodeKind {
+    fn from(k: Kind) -> crate::model::NodeKind {
+        match k {
+            Kind::Action => crate::model::NodeKind::Action,
+            Kind::Tool => crate::model::NodeKind::Tool,
+            Kind::Group => crate::model::NodeKind::Group,
+        }
+    }
+}
+
+/// Loads the inputs and resolves seeds and parameters; seeds are required. Returns the
+/// load time in milliseconds too, for `--timings`.
+pub fn load_query(inputs: &Inputs, seeds: &SeedArgs) -> Result<(Loaded, Query, f64), ExitCode> {
+    let started = std::time::Instant::now();
+    let loaded = inputs.load()?;
+    let load_ms = started.elapsed().as_secs_f64() * 1000.0;
+    if !seeds.any() {
+        eprintln!("error: give seeds with --seeds a,b, --seed NAME or --operator NAME");
+        return Err(ExitCode::from(2));
+    }
+    let query = seeds.resolve(&loaded.toolkit)?;
+    Ok((loaded, query, load_ms))
+}
+
+/// Runs `f` `repeat` times (at least once); the last result and the median time in ms.
+pub fn timed<T>(repeat: u32, mut f: impl FnMut() -> T) -> (T, f64) {
+    let mut time = || {
+        let t0 = std::time::Instant::now();
+        let v = f();
+        (v, t0.elapsed().as_secs_f64() * 1000.0)
+    };
+    let (mut last, first) = time();
+    let mut times = vec![first];
+    for _ in 1..repeat {
+        let (v, ms) = time();
+        last = v;
+        times.push(ms);
+    }
+    times.sort_by(f64::total_cmp);
+    (last, times[times.len() / 2])
+}

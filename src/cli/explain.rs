@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
+use super::common::Kind;
 use super::common::{InputFormat, Inputs, SeedArgs, print_json};
 use crate::model::NodeKind;
 use crate::recommend::{Adjacency, Insight, explain_with};
@@ -13,24 +14,6 @@ use crate::recommend::{Adjacency, Insight, explain_with};
 pub enum Format {
     Text,
     Json,
-}
-
-/// Which kind of node NODE names, when a name is used by several kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Kind {
-    Action,
-    Tool,
-    Group,
-}
-
-impl From<Kind> for NodeKind {
-    fn from(k: Kind) -> NodeKind {
-        match k {
-            Kind::Action => NodeKind::Action,
-            Kind::Tool => NodeKind::Tool,
-            Kind::Group => NodeKind::Group,
-        }
-    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -76,19 +59,11 @@ pub fn run(args: &Args) -> ExitCode {
         return ExitCode::from(2);
     }
     let (inputs, node) = args.split();
-    let loaded = match inputs.load() {
+    let (loaded, query, _) = match super::common::load_query(&inputs, &args.seeds) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let tk = &loaded.toolkit;
-    if !args.seeds.any() {
-        eprintln!("error: give seeds with --seeds a,b, --seed NAME or --operator NAME");
-        return ExitCode::from(2);
-    }
-    let query = match args.seeds.resolve(tk) {
-        Ok(q) => q,
-        Err(code) => return code,
-    };
     let nodes: Vec<_> = tk
         .named(node)
         .filter(|&ix| args.kind.is_none_or(|k| tk.kind(ix) == NodeKind::from(k)))

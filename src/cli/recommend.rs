@@ -2,11 +2,10 @@
 
 use crate::text::for_terminal;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::ValueEnum;
 
-use super::common::{Inputs, SeedArgs, print_json};
+use super::common::{Inputs, SeedArgs, load_query, print_json, timed};
 use crate::export::json::recommendation_json;
 use crate::model::Toolkit;
 use crate::recommend::{Recommendation, ToolFilters, offered_tools, recommend};
@@ -42,32 +41,15 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    let started = Instant::now();
-    let loaded = match args.inputs.load() {
+    let (loaded, query, load_ms) = match load_query(&args.inputs, &args.seeds) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let load_ms = started.elapsed().as_secs_f64() * 1000.0;
     let tk = &loaded.toolkit;
-    if !args.seeds.any() {
-        eprintln!("error: give seeds with --seeds a,b, --seed NAME or --operator NAME");
-        return ExitCode::from(2);
-    }
-    let query = match args.seeds.resolve(tk) {
-        Ok(q) => q,
-        Err(code) => return code,
-    };
-    let mut times = Vec::with_capacity(args.repeat as usize);
-    let mut rec = Recommendation::default();
-    for _ in 0..args.repeat {
-        let t0 = Instant::now();
-        rec = recommend(tk, &query.seeds, query.params);
-        times.push(t0.elapsed().as_secs_f64() * 1000.0);
-    }
+    let (rec, rec_ms) = timed(args.repeat, || recommend(tk, &query.seeds, query.params));
     if args.timings {
-        times.sort_by(f64::total_cmp);
         eprintln!("load_ms: {load_ms:.6}");
-        eprintln!("recommend_ms: {:.6}", times[times.len() / 2]);
+        eprintln!("recommend_ms: {rec_ms:.6}");
     }
     let filters = (args.offered || !args.choose.is_empty()).then(|| ToolFilters {
         chosen: args.choose.clone(),

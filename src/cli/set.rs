@@ -10,8 +10,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
 
+use super::common::Kind;
 use crate::edit::{Edit, Workspace};
 use crate::model::{NodeKind, Toolkit};
 use crate::source::Format;
@@ -72,23 +73,6 @@ enum What {
         #[arg(long, value_enum)]
         kind: Option<Kind>,
     },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Kind {
-    Action,
-    Tool,
-    Group,
-}
-
-impl From<Kind> for NodeKind {
-    fn from(k: Kind) -> NodeKind {
-        match k {
-            Kind::Action => NodeKind::Action,
-            Kind::Tool => NodeKind::Tool,
-            Kind::Group => NodeKind::Group,
-        }
-    }
 }
 
 pub fn run(args: &Args) -> ExitCode {

@@ -2,11 +2,10 @@
 
 use crate::text::for_terminal;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::ValueEnum;
 
-use super::common::{Inputs, SeedArgs, print_json};
+use super::common::{Inputs, SeedArgs, load_query, print_json, timed};
 use crate::recommend::explain::num;
 use crate::recommend::{Critical, Sweep};
 
@@ -34,38 +33,20 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    let started = Instant::now();
-    let loaded = match args.inputs.load() {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
-    let load_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let tk = &loaded.toolkit;
-    if !args.seeds.any() {
-        eprintln!("error: give seeds with --seeds a,b, --seed NAME or --operator NAME");
-        return ExitCode::from(2);
-    }
     if args.seeds.threshold.is_some() {
         eprintln!("warning: sweep covers every threshold; --threshold is ignored");
     }
-    let query = match args.seeds.resolve(tk) {
-        Ok(q) => q,
+    let (loaded, query, load_ms) = match load_query(&args.inputs, &args.seeds) {
+        Ok(l) => l,
         Err(code) => return code,
     };
-    let mut times = Vec::with_capacity(args.repeat as usize);
-    let mut sweep = None;
-    for _ in 0..args.repeat {
-        let t0 = Instant::now();
-        sweep = Some(Critical::compute(tk, &query.seeds, query.params.hops).sweep(tk));
-        times.push(t0.elapsed().as_secs_f64() * 1000.0);
-    }
-    let Some(sweep) = sweep else {
-        return ExitCode::from(1);
-    };
+    let tk = &loaded.toolkit;
+    let (sweep, sweep_ms) = timed(args.repeat, || {
+        Critical::compute(tk, &query.seeds, query.params.hops).sweep(tk)
+    });
     if args.timings {
-        times.sort_by(f64::total_cmp);
         eprintln!("load_ms: {load_ms:.3}");
-        eprintln!("sweep_ms: {:.3}", times[times.len() / 2]);
+        eprintln!("sweep_ms: {sweep_ms:.3}");
     }
     match args.format {
         Format::Json => print_json(&sweep.to_json()),
