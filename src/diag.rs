@@ -66,6 +66,16 @@ pub enum Code {
     CrossChainEdge,
     /// A Chat2Graph tool entry whose `type` is neither LOCAL_TOOL nor MCP.
     UnsupportedToolType,
+    /// A tool whose own `describe --style json` entry costs more tokens than the limit.
+    ToolEntryTokens,
+    /// A trace line that is not a valid record (not JSON, wrong shape or field type).
+    TraceLine,
+    /// A trace record naming no operator of the toolkit, or seeds naming no action.
+    TraceUnknownTarget,
+    /// An OTLP line that is not an object of `resourceSpans`, or a malformed span.
+    OtlpShape,
+    /// An OTLP `execute_tool` span with no ancestor span naming an operator.
+    OtlpNoOperator,
 }
 
 impl Code {
@@ -93,11 +103,16 @@ impl Code {
             Code::ScoreEntryNoEdge => "TS060",
             Code::CrossChainEdge => "TS061",
             Code::UnsupportedToolType => "TS062",
+            Code::ToolEntryTokens => "TS080",
+            Code::TraceLine => "TS081",
+            Code::TraceUnknownTarget => "TS082",
+            Code::OtlpShape => "TS083",
+            Code::OtlpNoOperator => "TS084",
         }
     }
 
     /// Every code, for documentation and tests.
-    pub const ALL: [Code; 21] = [
+    pub const ALL: [Code; 26] = [
         Code::Parse,
         Code::Limit,
         Code::Io,
@@ -119,6 +134,11 @@ impl Code {
         Code::ScoreEntryNoEdge,
         Code::CrossChainEdge,
         Code::UnsupportedToolType,
+        Code::ToolEntryTokens,
+        Code::TraceLine,
+        Code::TraceUnknownTarget,
+        Code::OtlpShape,
+        Code::OtlpNoOperator,
     ];
 }
 

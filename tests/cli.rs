@@ -41,7 +41,15 @@ fn recommend_native_operator_json() {
         "--format",
         "json",
     ]);
-    let v = stdout_json(&out);
+    let mut v = stdout_json(&out);
+    // The token estimate (checked in tests/evidence.rs) aside, the object is exact.
+    let map = v.as_object_mut().expect("an object");
+    assert!(
+        map.remove("tokens")
+            .and_then(|t| t.as_u64())
+            .is_some_and(|t| t > 0)
+    );
+    assert_eq!(map.remove("tokens_encoding"), Some(json!("o200k_base")));
     assert_eq!(
         v,
         json!({

@@ -196,3 +196,24 @@ pub fn timed<T>(repeat: u32, mut f: impl FnMut() -> T) -> (T, f64) {
     times.sort_by(f64::total_cmp);
     (last, times[times.len() / 2])
 }
+
+/// `--encoding`: the tokenizer for token estimates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum EncodingArg {
+    /// GPT-4o and later (the default).
+    #[default]
+    #[value(name = "o200k_base")]
+    O200kBase,
+    /// GPT-4 and GPT-3.5.
+    #[value(name = "cl100k_base")]
+    Cl100kBase,
+}
+
+impl From<EncodingArg> for crate::tokens::Encoding {
+    fn from(e: EncodingArg) -> crate::tokens::Encoding {
+        match e {
+            EncodingArg::O200kBase => crate::tokens::Encoding::O200kBase,
+            EncodingArg::Cl100kBase => crate::tokens::Encoding::Cl100kBase,
+        }
+    }
+}

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::{Inputs, SeedArgs};
+use super::common::{EncodingArg, Inputs, SeedArgs};
 use crate::export::describe::{Style, describe, tools_to_describe};
 use crate::recommend::ToolFilters;
 
@@ -39,6 +39,12 @@ pub struct Args {
     /// Output style.
     #[arg(long, value_enum, default_value = "markdown")]
     style: StyleArg,
+    /// Print the estimated tokens of the described tools' JSON entries to stderr.
+    #[arg(long)]
+    tokens: bool,
+    /// The tokenizer for --tokens.
+    #[arg(long, value_enum, default_value = "o200k_base")]
+    encoding: EncodingArg,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -63,5 +69,14 @@ pub fn run(args: &Args) -> ExitCode {
         tools_to_describe(tk, None, &filters)
     };
     print!("{}", for_terminal(&describe(tk, &tools, args.style.into())));
+    if args.tokens {
+        let tokenizer = crate::tokens::Tokenizer::new(args.encoding.into());
+        let n = crate::tokens::ToolTokens::new(tk, &tokenizer).total(&tools);
+        eprintln!(
+            "tokens: ~{n} for {} tools (an estimate: their describe --style json entries, {})",
+            tools.len(),
+            tokenizer.encoding().as_str()
+        );
+    }
     ExitCode::SUCCESS
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use serde_json::json;
 
-use super::common::{InputFormat, print_json};
+use super::common::{EncodingArg, InputFormat, print_json};
 use crate::diag::{Diagnostic, Severity};
 use crate::source::{self, Format};
 
@@ -27,13 +27,27 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: OutFormat,
+    /// Warn (TS080) about a tool whose own describe --style json entry is estimated at more
+    /// than N tokens.
+    #[arg(long, value_name = "N", default_value_t = crate::tokens::TOOL_ENTRY_LIMIT)]
+    max_tool_tokens: u64,
+    /// The tokenizer for the TS080 estimate.
+    #[arg(long, value_enum, default_value = "o200k_base")]
+    encoding: EncodingArg,
 }
 
 pub fn run(args: &Args) -> ExitCode {
     // A file that does not load is itself a diagnostic, so lint reports it like the others.
     let diags: Vec<Diagnostic> =
         match source::load_paths(&args.paths, args.input_format.map(Format::from)) {
-            Ok(loaded) => crate::lint::lint(&loaded),
+            Ok(loaded) => {
+                let mut d = crate::lint::lint(&loaded);
+                d.extend(token_warnings(&loaded.toolkit, args));
+                d.sort_by(|a, b| {
+                    (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code))
+                });
+                d
+            }
             Err(e) => vec![e.to_diagnostic()],
         };
     match args.format {
@@ -56,4 +70,30 @@ pub fn run(args: &Args) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// TS080: tools whose own entry costs more than the limit (the tokenizer loads only when
+/// some entry is long enough to exceed it).
+fn token_warnings(tk: &crate::model::Toolkit, args: &Args) -> Vec<Diagnostic> {
+    let tokenizer = crate::tokens::Tokenizer::new(args.encoding.into());
+    crate::tokens::over_limit(tk, &tokenizer, args.max_tool_tokens)
+        .into_iter()
+        .map(|(ix, n)| {
+            let origin = tk.node(ix).origin;
+            let o = origin.unwrap_or_default();
+            Diagnostic {
+                file: tk.file_name(origin),
+                line: o.line.max(1),
+                column: o.col.max(1),
+                severity: Severity::Warning,
+                code: crate::diag::Code::ToolEntryTokens,
+                message: format!(
+                    "tool `{}` costs an estimated {n} tokens in its describe entry ({}), over the limit of {}",
+                    tk.name(ix),
+                    tokenizer.encoding().as_str(),
+                    args.max_tool_tokens
+                ),
+            }
+        })
+        .collect()
 }

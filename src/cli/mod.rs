@@ -7,6 +7,7 @@ pub mod common;
 mod convert;
 mod describe;
 mod diff;
+mod eval;
 mod explain;
 mod export;
 mod generate;
@@ -72,6 +73,8 @@ enum Command {
     Diff(diff::Args),
     /// Tool descriptions for a prompt (markdown, short or function-calling JSON).
     Describe(describe::Args),
+    /// Score the offer against traces of real runs: recall, completeness, token estimates.
+    Eval(eval::Args),
 }
 
 /// Parses the command line and runs it.
@@ -90,6 +93,7 @@ pub fn main() -> ExitCode {
         Some(Command::Sweep(args)) => sweep::run(&args),
         Some(Command::Diff(args)) => diff::run(&args),
         Some(Command::Describe(args)) => describe::run(&args),
+        Some(Command::Eval(args)) => eval::run(&args),
     }
 }
 

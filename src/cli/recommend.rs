@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::{Inputs, SeedArgs, load_query, print_json, timed};
+use super::common::{EncodingArg, Inputs, SeedArgs, load_query, print_json, timed};
 use crate::export::json::recommendation_json;
 use crate::model::Toolkit;
 use crate::recommend::{Recommendation, ToolFilters, offered_tools, recommend};
+use crate::tokens::{Tokenizer, ToolTokens};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -32,6 +33,9 @@ pub struct Args {
     /// A forced tool choice (repeatable); implies --offered.
     #[arg(long, value_name = "TOOL")]
     choose: Vec<String>,
+    /// The tokenizer for the token estimate of the tools offered.
+    #[arg(long, value_enum, default_value = "o200k_base")]
+    encoding: EncodingArg,
     /// Print `load_ms` and `recommend_ms` to stderr.
     #[arg(long)]
     timings: bool,
@@ -55,19 +59,35 @@ pub fn run(args: &Args) -> ExitCode {
         chosen: args.choose.clone(),
     });
     let offered = filters.as_ref().map(|f| offered_tools(tk, &rec, f));
+    let tokenizer = Tokenizer::new(args.encoding.into());
+    let tokens = ToolTokens::new(tk, &tokenizer).total(offered.as_deref().unwrap_or(&rec.tools));
+    let tokens_line = format!(
+        "tokens: ~{tokens} (an estimate: describe --style json entries of the {} tools, {})\n",
+        if offered.is_some() {
+            "offered tools'"
+        } else {
+            "the tools'"
+        },
+        tokenizer.encoding().as_str()
+    );
     match args.format {
-        Format::Json => print_json(&recommendation_json(
-            tk,
-            &rec,
-            query.params.threshold,
-            offered.as_deref(),
-        )),
+        Format::Json => {
+            let mut v = recommendation_json(tk, &rec, query.params.threshold, offered.as_deref());
+            if let Some(map) = v.as_object_mut() {
+                map.insert("tokens".into(), tokens.into());
+                map.insert(
+                    "tokens_encoding".into(),
+                    tokenizer.encoding().as_str().into(),
+                );
+            }
+            print_json(&v);
+        }
         Format::Text => print!(
-            "{}",
+            "{}{tokens_line}",
             for_terminal(&text(tk, &rec, &query, offered.as_deref()))
         ),
         Format::Markdown => print!(
-            "{}",
+            "{}\n{tokens_line}",
             for_terminal(&markdown(tk, &rec, &query, offered.as_deref()))
         ),
     }

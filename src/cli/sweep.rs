@@ -5,9 +5,13 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::{Inputs, SeedArgs, load_query, print_json, timed};
+use super::common::{EncodingArg, Inputs, SeedArgs, load_query, print_json, timed};
+use crate::evidence::TokenCost;
+use crate::model::{NodeKind, Toolkit};
 use crate::recommend::explain::num;
 use crate::recommend::{Critical, Sweep};
+use crate::tokens::{Tokenizer, ToolTokens};
+use petgraph::stable_graph::NodeIndex;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -24,6 +28,9 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// The tokenizer for the token estimate per step.
+    #[arg(long, value_enum, default_value = "o200k_base")]
+    encoding: EncodingArg,
     /// Print `load_ms` and `sweep_ms` (critical values and sweep) to stderr.
     #[arg(long)]
     timings: bool,
@@ -48,26 +55,94 @@ pub fn run(args: &Args) -> ExitCode {
         eprintln!("load_ms: {load_ms:.3}");
         eprintln!("sweep_ms: {sweep_ms:.3}");
     }
+    let tokenizer = Tokenizer::new(args.encoding.into());
+    let (always, per_step) =
+        step_tokens(tk, &query.seeds, &sweep, &ToolTokens::new(tk, &tokenizer));
     match args.format {
-        Format::Json => print_json(&sweep.to_json()),
-        Format::Text => print!("{}", for_terminal(&text(&sweep, &query.seed_names))),
+        Format::Json => {
+            let mut v = sweep.to_json();
+            if let Some(steps) = v.get_mut("steps").and_then(|s| s.as_array_mut()) {
+                for (step, n) in steps.iter_mut().zip(&per_step) {
+                    if let Some(obj) = step.as_object_mut() {
+                        obj.insert("tokens".into(), (*n).into());
+                    }
+                }
+            }
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert(
+                    "tokens_encoding".into(),
+                    tokenizer.encoding().as_str().into(),
+                );
+            }
+            print_json(&v);
+        }
+        Format::Text => {
+            let enc = tokenizer.encoding().as_str();
+            let out = text(&sweep, &query.seed_names, always, &per_step, enc);
+            print!("{}", for_terminal(&out));
+        }
     }
     ExitCode::SUCCESS
 }
 
+/// Estimated tokens of the tools recommended above every step and at each step: the
+/// tools whose critical value is at least the step's threshold.
+fn step_tokens(
+    tk: &Toolkit,
+    seeds: &[NodeIndex],
+    sweep: &Sweep,
+    cost: &ToolTokens<'_>,
+) -> (u64, Vec<u64>) {
+    let crit = Critical::compute(tk, seeds, sweep.hops);
+    let mut tools: Vec<(f64, NodeIndex)> = crit
+        .reached()
+        .iter()
+        .filter(|&&ix| tk.kind(ix) != NodeKind::Action)
+        .map(|&ix| (crit.raw(ix), ix))
+        .collect();
+    tools.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut i = 0;
+    let mut total = 0;
+    let mut take = |t: f64, total: &mut u64| {
+        while i < tools.len() && tools[i].0 >= t {
+            *total += cost.tool_tokens(tools[i].1);
+            i += 1;
+        }
+        *total
+    };
+    let always = take(f64::INFINITY, &mut total);
+    let per_step = sweep
+        .steps
+        .iter()
+        .map(|s| take(s.threshold, &mut total))
+        .collect();
+    (always, per_step)
+}
+
 /// A table: one row per critical threshold with the counts recommended from it up to the
 /// row above; a first row for thresholds above every step.
-fn text(sweep: &Sweep, seeds: &[String]) -> String {
-    let mut out = format!("hops {}, seeds: {}\n", sweep.hops, seeds.join(", "));
-    out += &format!("{:>12}  {:>7}  {:>7}\n", "threshold", "actions", "tools");
+/// `~tokens` is the estimate for the tools recommended at the row's threshold.
+fn text(sweep: &Sweep, seeds: &[String], always: u64, tokens: &[u64], enc: &str) -> String {
+    let mut out = format!(
+        "hops {}, seeds: {} (~tokens: an estimate, {enc})\n",
+        sweep.hops,
+        seeds.join(", ")
+    );
+    out += &format!(
+        "{:>12}  {:>7}  {:>7}  {:>8}\n",
+        "threshold", "actions", "tools", "~tokens"
+    );
     let top = sweep
         .steps
         .first()
         .map_or_else(|| "any".to_string(), |s| format!("> {}", num(s.threshold)));
-    out += &format!("{top:>12}  {:>7}  {:>7}\n", sweep.always.0, sweep.always.1);
-    for s in &sweep.steps {
+    out += &format!(
+        "{top:>12}  {:>7}  {:>7}  {always:>8}\n",
+        sweep.always.0, sweep.always.1
+    );
+    for (s, n) in sweep.steps.iter().zip(tokens) {
         out += &format!(
-            "{:>12}  {:>7}  {:>7}\n",
+            "{:>12}  {:>7}  {:>7}  {n:>8}\n",
             num(s.threshold),
             s.actions,
             s.tools

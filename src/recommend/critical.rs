@@ -109,6 +109,11 @@ impl Critical {
         w.finish(hops)
     }
 
+    /// The nodes some threshold brings in, in the order they were reached.
+    pub fn reached(&self) -> &[NodeIndex] {
+        &self.reached
+    }
+
     /// The hop count these values are for.
     pub fn hops(&self) -> u32 {
         self.hops

@@ -160,9 +160,14 @@ pub struct ToolFilters {
 /// unless chosen; with chosen tools, only those stay, and a chosen exclusive tool (the first
 /// by name) stands alone.
 pub fn offered_tools(tk: &Toolkit, rec: &Recommendation, filters: &ToolFilters) -> Vec<NodeIndex> {
+    filter_tools(tk, &rec.tools, filters)
+}
+
+/// The filters stage of [`offered_tools`] over any set of recommended tools (for callers
+/// that know the recommended tools without a [`Recommendation`], such as a sweep).
+pub fn filter_tools(tk: &Toolkit, tools: &[NodeIndex], filters: &ToolFilters) -> Vec<NodeIndex> {
     let chosen = |ix: NodeIndex| filters.chosen.iter().any(|c| c == tk.name(ix));
-    let mut out: Vec<NodeIndex> = rec
-        .tools
+    let mut out: Vec<NodeIndex> = tools
         .iter()
         .copied()
         .filter(|&ix| tk.node(ix).enabled())

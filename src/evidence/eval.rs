@@ -1,0 +1,564 @@
+//! `eval`: the offer scored against trace records (SPEC 8).
+//!
+//! Parameters of a record: the options win, then the record's own fields, then its
+//! operator's values (for seeds records, the operator defaults). Per record, R = the tools
+//! offered (the recommendation's tools, after the filters stage when filters are given),
+//! C = the distinct called names that are tools of the toolkit (a Tool, or a Group
+//! standing in for unknown members); the other distinct called names are unknown.
+//!
+//! The sweep is exact: the offer only changes at the critical values of the tools
+//! ([`Critical`]), so evaluating at each of them, highest first, covers every threshold.
+
+use std::collections::{BTreeSet, HashMap};
+
+use petgraph::stable_graph::NodeIndex;
+
+use super::{Record, Target, TokenCost};
+use crate::diag::{Code, Diagnostic};
+use crate::model::{NodeKind, Operator, Toolkit};
+use crate::recommend::{Critical, Params, ToolFilters, filter_tools, recommend, resolve_seeds};
+
+/// What the command line decides for every record.
+#[derive(Debug, Clone, Default)]
+pub struct EvalOptions {
+    pub threshold: Option<f64>,
+    pub hops: Option<u32>,
+    /// The filters stage (`--offered`, `--choose`); `None`: the recommendation's tools.
+    pub filters: Option<ToolFilters>,
+    /// Compute `steps` and `suggested` per operator.
+    pub sweep: bool,
+    /// Completeness the suggestion must keep (1.0 when not given).
+    pub min_complete: Option<f64>,
+}
+
+/// A record resolved against the toolkit.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// The group: the operator's name, or `seeds:A,B` with the names sorted.
+    pub group: String,
+    pub seeds: Vec<NodeIndex>,
+    pub params: Params,
+    /// Distinct called tools, sorted by index.
+    pub called: Vec<NodeIndex>,
+    /// Distinct called names that are no tool.
+    pub unknown: usize,
+}
+
+/// The numbers of one group of records (or of all records pooled).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Stats {
+    pub records: usize,
+    pub with_calls: usize,
+    pub recall: Option<f64>,
+    pub complete: Option<f64>,
+    pub precision: Option<f64>,
+    pub offered_tools: Option<f64>,
+    pub tokens: Option<f64>,
+    pub unknown_calls: usize,
+    pub never_called: Vec<String>,
+    pub called_not_offered: Vec<String>,
+}
+
+/// The numbers at one threshold step of the sweep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepStats {
+    pub threshold: f64,
+    pub recall: Option<f64>,
+    pub complete: Option<f64>,
+    pub offered_tools: f64,
+    pub tokens: f64,
+}
+
+/// The cheapest parameters that keep completeness.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suggested {
+    pub threshold: f64,
+    pub hops: u32,
+    pub complete: f64,
+    pub tokens: f64,
+}
+
+/// One operator (or seeds group) in the report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupReport {
+    pub operator: String,
+    /// The threshold and hops its records used; `None` when they differ.
+    pub threshold: Option<f64>,
+    pub hops: Option<u32>,
+    pub stats: Stats,
+    pub steps: Option<Vec<StepStats>>,
+    pub suggested: Option<Suggested>,
+}
+
+/// The whole evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub operators: Vec<GroupReport>,
+    pub overall: Stats,
+    /// Records that could not be resolved (unknown operator or seeds).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Resolves records; the ones naming no operator (or seeds naming no action) become
+/// TS082 warnings and are left out.
+pub fn resolve(
+    tk: &Toolkit,
+    records: &[Record],
+    opts: &EvalOptions,
+) -> (Vec<Resolved>, Vec<Diagnostic>) {
+    let mut out = Vec::with_capacity(records.len());
+    let mut diags = Vec::new();
+    for r in records {
+        let warn =
+            |msg: String| super::traces::diag(&r.file, r.line, 1, Code::TraceUnknownTarget, msg);
+        let (group, names, base) = match &r.target {
+            Target::Operator(name) => match tk.operator(name) {
+                Some(op) => (op.name.clone(), op.actions.clone(), (op.threshold, op.hops)),
+                None => {
+                    diags.push(warn(format!("no operator named `{name}`; record ignored")));
+                    continue;
+                }
+            },
+            Target::Seeds(names) => {
+                let mut sorted = names.clone();
+                sorted.sort();
+                let defaults = (Operator::DEFAULT_THRESHOLD, Operator::DEFAULT_HOPS);
+                (
+                    format!("seeds:{}", sorted.join(",")),
+                    names.clone(),
+                    defaults,
+                )
+            }
+        };
+        let (seeds, unknown_seeds) = resolve_seeds(tk, &names);
+        if seeds.is_empty() && matches!(r.target, Target::Seeds(_)) {
+            diags.push(warn(format!(
+                "no seed names an action ({}); record ignored",
+                unknown_seeds.join(", ")
+            )));
+            continue;
+        }
+        let params = Params {
+            threshold: opts.threshold.or(r.threshold).unwrap_or(base.0),
+            hops: opts.hops.or(r.hops).unwrap_or(base.1),
+        };
+        let (called, unknown) = called_tools(tk, &r.called);
+        out.push(Resolved {
+            group,
+            seeds,
+            params,
+            called,
+            unknown,
+        });
+    }
+    (out, diags)
+}
+
+/// The tool a called name means: a Tool, else a Group.
+pub fn tool_named(tk: &Toolkit, name: &str) -> Option<NodeIndex> {
+    tk.find(NodeKind::Tool, name)
+        .or_else(|| tk.find(NodeKind::Group, name))
+}
+
+/// Distinct called tools (sorted by index) and the number of distinct unknown names.
+fn called_tools(tk: &Toolkit, names: &[String]) -> (Vec<NodeIndex>, usize) {
+    let mut tools = Vec::new();
+    let mut unknown = BTreeSet::new();
+    for n in names {
+        match tool_named(tk, n) {
+            Some(ix) => tools.push(ix),
+            None => {
+                unknown.insert(n.as_str());
+            }
+        }
+    }
+    tools.sort();
+    tools.dedup();
+    (tools, unknown.len())
+}
+
+/// Evaluates resolved records; operators sorted by name.
+pub fn evaluate(
+    tk: &Toolkit,
+    records: &[Resolved],
+    opts: &EvalOptions,
+    cost: &dyn TokenCost,
+) -> Report {
+    let mut offers = Offers::default();
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    let mut group_ix: HashMap<&str, usize> = HashMap::new();
+    let mut overall = Acc::default();
+    for (i, r) in records.iter().enumerate() {
+        let g = *group_ix.entry(&r.group).or_insert_with(|| {
+            groups.push((&r.group, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(i);
+    }
+    groups.sort_by(|a, b| a.0.cmp(b.0));
+    let mut operators = Vec::with_capacity(groups.len());
+    for (name, members) in &groups {
+        let mut acc = Acc::default();
+        for &i in members {
+            let r = &records[i];
+            let offer = offers.get(tk, r, opts.filters.as_ref(), cost);
+            acc.add(r, &offer.0, offer.1);
+            overall.add(r, &offer.0, offer.1);
+        }
+        let rs: Vec<&Resolved> = members.iter().map(|&i| &records[i]).collect();
+        let (steps, suggested) = if opts.sweep {
+            let own = sweep_group(tk, &rs, None, opts.filters.as_ref(), cost);
+            let top = opts
+                .hops
+                .unwrap_or_else(|| rs.iter().map(|r| r.params.hops).max().unwrap_or(0));
+            let min = opts.min_complete.unwrap_or(1.0);
+            (
+                Some(own),
+                suggest(tk, &rs, top, min, opts.filters.as_ref(), cost),
+            )
+        } else {
+            (None, None)
+        };
+        operators.push(GroupReport {
+            operator: name.to_string(),
+            threshold: common(rs.iter().map(|r| r.params.threshold)),
+            hops: common(rs.iter().map(|r| r.params.hops)),
+            stats: acc.finish(tk),
+            steps,
+            suggested,
+        });
+    }
+    Report {
+        operators,
+        overall: overall.finish(tk),
+        diagnostics: Vec::new(),
+    }
+}
+
+/// The one value every item has, or `None`.
+fn common<T: PartialEq + Copy>(mut it: impl Iterator<Item = T>) -> Option<T> {
+    let first = it.next()?;
+    it.all(|x| x == first).then_some(first)
+}
+
+/// Offers (tools sorted by index, tokens) cached by seeds and parameters: records of one
+/// operator share them.
+#[derive(Default)]
+struct Offers {
+    cache: HashMap<OfferKey, (Vec<NodeIndex>, u64)>,
+}
+
+/// Seeds, threshold bits and hops.
+type OfferKey = (Vec<NodeIndex>, u64, u32);
+
+impl Offers {
+    fn get(
+        &mut self,
+        tk: &Toolkit,
+        r: &Resolved,
+        filters: Option<&ToolFilters>,
+        cost: &dyn TokenCost,
+    ) -> &(Vec<NodeIndex>, u64) {
+        let key = (r.seeds.clone(), r.params.threshold.to_bits(), r.params.hops);
+        self.cache.entry(key).or_insert_with(|| {
+            let rec = recommend(tk, &r.seeds, r.params);
+            let mut tools = match filters {
+                Some(f) => filter_tools(tk, &rec.tools, f),
+                None => rec.tools,
+            };
+            tools.sort();
+            let tokens = tools.iter().map(|&t| cost.tool_tokens(t)).sum();
+            (tools, tokens)
+        })
+    }
+}
+
+/// Running sums for [`Stats`].
+#[derive(Default)]
+struct Acc {
+    records: usize,
+    with_calls: usize,
+    recall: f64,
+    complete: usize,
+    precision: f64,
+    offered: usize,
+    tokens: u64,
+    unknown: usize,
+    offered_any: BTreeSet<NodeIndex>,
+    called_any: BTreeSet<NodeIndex>,
+    missed: BTreeSet<NodeIndex>,
+}
+
+impl Acc {
+    fn add(&mut self, r: &Resolved, offer: &[NodeIndex], tokens: u64) {
+        self.records += 1;
+        self.offered += offer.len();
+        self.tokens += tokens;
+        self.unknown += r.unknown;
+        self.offered_any.extend(offer.iter().copied());
+        self.called_any.extend(r.called.iter().copied());
+        if r.called.is_empty() {
+            return;
+        }
+        let hits = r
+            .called
+            .iter()
+            .filter(|c| offer.binary_search(c).is_ok())
+            .count();
+        self.missed.extend(
+            r.called
+                .iter()
+                .filter(|c| offer.binary_search(c).is_err())
+                .copied(),
+        );
+        self.with_calls += 1;
+        self.recall += hits as f64 / r.called.len() as f64;
+        if hits == r.called.len() {
+            self.complete += 1;
+        }
+        if !offer.is_empty() {
+            self.precision += hits as f64 / offer.len() as f64;
+        }
+    }
+
+    fn finish(self, tk: &Toolkit) -> Stats {
+        let per_call = |x: f64| (self.with_calls > 0).then(|| x / self.with_calls as f64);
+        let per_record = |x: f64| (self.records > 0).then(|| x / self.records as f64);
+        let names = |set: &mut dyn Iterator<Item = &NodeIndex>| {
+            let mut v: Vec<String> = set.map(|&ix| tk.name(ix).to_string()).collect();
+            v.sort();
+            v
+        };
+        Stats {
+            records: self.records,
+            with_calls: self.with_calls,
+            recall: per_call(self.recall),
+            complete: per_call(self.complete as f64),
+            precision: per_call(self.precision),
+            offered_tools: per_record(self.offered as f64),
+            tokens: per_record(self.tokens as f64),
+            unknown_calls: self.unknown,
+            never_called: names(&mut self.offered_any.difference(&self.called_any)),
+            called_not_offered: names(&mut self.missed.iter()),
+        }
+    }
+}
+
+/// Records of one group with identical seeds, hops and calls merged, with their count.
+struct Config {
+    /// (called tools, how many records).
+    calls: Vec<(Vec<NodeIndex>, usize)>,
+    /// Tools some threshold brings in, by critical value, highest first.
+    by_value: Vec<(f64, NodeIndex)>,
+    crit: Critical,
+}
+
+fn configs(tk: &Toolkit, rs: &[&Resolved], hops: Option<u32>) -> Vec<Config> {
+    let mut out: Vec<Config> = Vec::new();
+    let mut ix: HashMap<(&[NodeIndex], u32), usize> = HashMap::new();
+    let mut call_ix: HashMap<(usize, &[NodeIndex]), usize> = HashMap::new();
+    for r in rs {
+        let h = hops.unwrap_or(r.params.hops);
+        let c = *ix.entry((&r.seeds, h)).or_insert_with(|| {
+            let crit = Critical::compute(tk, &r.seeds, h);
+            let mut by_value: Vec<(f64, NodeIndex)> = crit
+                .reached()
+                .iter()
+                .filter(|&&n| tk.kind(n) != NodeKind::Action)
+                .map(|&n| (crit.raw(n), n))
+                .collect();
+            by_value.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            out.push(Config {
+                calls: Vec::new(),
+                by_value,
+                crit,
+            });
+            out.len() - 1
+        });
+        let k = *call_ix.entry((c, &r.called)).or_insert_with(|| {
+            out[c].calls.push((r.called.clone(), 0));
+            out[c].calls.len() - 1
+        });
+        out[c].calls[k].1 += 1;
+    }
+    out
+}
+
+/// The sweep of one group: a step per threshold at which some record's offer changes,
+/// highest first, each record at `hops` (or its own).
+fn sweep_group(
+    tk: &Toolkit,
+    rs: &[&Resolved],
+    hops: Option<u32>,
+    filters: Option<&ToolFilters>,
+    cost: &dyn TokenCost,
+) -> Vec<StepStats> {
+    let cfgs = configs(tk, rs, hops);
+    let mut thresholds: Vec<f64> = cfgs
+        .iter()
+        .flat_map(|c| c.by_value.iter().map(|v| v.0))
+        .collect();
+    thresholds.sort_by(|a, b| b.total_cmp(a));
+    thresholds.dedup();
+    let mut state: Vec<SweepState> = cfgs.iter().map(|_| SweepState::default()).collect();
+    let mut steps = Vec::new();
+    for t in thresholds {
+        let mut changed = false;
+        for (c, s) in cfgs.iter().zip(state.iter_mut()) {
+            changed |= s.advance(tk, c, t, filters, cost);
+        }
+        if !changed {
+            continue;
+        }
+        let mut sums = StepSums::default();
+        for (c, s) in cfgs.iter().zip(state.iter()) {
+            for (called, n) in &c.calls {
+                let hits = called.iter().filter(|&&x| s.contains(c, x)).count();
+                sums.add(called.len(), hits, *n, s);
+            }
+        }
+        steps.push(sums.finish(t));
+    }
+    steps
+}
+
+/// The offer of one config while the threshold descends.
+#[derive(Default)]
+struct SweepState {
+    /// How many of `by_value` are recommended.
+    prefix: usize,
+    /// With filters: the offer sorted by index.
+    offer: Vec<NodeIndex>,
+    len: usize,
+    tokens: u64,
+    /// The threshold reached, for membership without filters.
+    t: f64,
+    filtered: bool,
+}
+
+impl SweepState {
+    /// Moves to threshold `t`; whether the offer changed.
+    fn advance(
+        &mut self,
+        tk: &Toolkit,
+        c: &Config,
+        t: f64,
+        filters: Option<&ToolFilters>,
+        cost: &dyn TokenCost,
+    ) -> bool {
+        self.t = t;
+        let start = self.prefix;
+        while self.prefix < c.by_value.len() && c.by_value[self.prefix].0 >= t {
+            self.prefix += 1;
+        }
+        if self.prefix == start {
+            return false;
+        }
+        match filters {
+            None => {
+                for &(_, n) in &c.by_value[start..self.prefix] {
+                    self.tokens += cost.tool_tokens(n);
+                }
+                self.len = self.prefix;
+                true
+            }
+            Some(f) => {
+                self.filtered = true;
+                let rec: Vec<NodeIndex> = c.by_value[..self.prefix].iter().map(|v| v.1).collect();
+                let mut offer = filter_tools(tk, &rec, f);
+                offer.sort();
+                let changed = offer != self.offer;
+                self.tokens = offer.iter().map(|&n| cost.tool_tokens(n)).sum();
+                self.len = offer.len();
+                self.offer = offer;
+                changed
+            }
+        }
+    }
+
+    fn contains(&self, c: &Config, n: NodeIndex) -> bool {
+        if self.filtered {
+            self.offer.binary_search(&n).is_ok()
+        } else {
+            c.crit.raw(n) >= self.t
+        }
+    }
+}
+
+#[derive(Default)]
+struct StepSums {
+    records: usize,
+    with_calls: usize,
+    recall: f64,
+    complete: usize,
+    offered: usize,
+    tokens: u64,
+}
+
+impl StepSums {
+    /// `n` records with `called` calls of which `hits` are offered, at offer `s`.
+    fn add(&mut self, called: usize, hits: usize, n: usize, s: &SweepState) {
+        self.records += n;
+        self.offered += n * s.len;
+        self.tokens += n as u64 * s.tokens;
+        if called > 0 {
+            self.with_calls += n;
+            self.recall += n as f64 * (hits as f64 / called as f64);
+            if hits == called {
+                self.complete += n;
+            }
+        }
+    }
+
+    fn finish(self, t: f64) -> StepStats {
+        let per_call = |x: f64| (self.with_calls > 0).then(|| x / self.with_calls as f64);
+        let per_record = |x: f64| x / self.records.max(1) as f64;
+        StepStats {
+            threshold: t,
+            recall: per_call(self.recall),
+            complete: per_call(self.complete as f64),
+            offered_tools: per_record(self.offered as f64),
+            tokens: per_record(self.tokens as f64),
+        }
+    }
+}
+
+/// The cheapest step over hops 0 to `top + 2` that keeps `complete >= min`: fewest
+/// tokens, then fewer offered tools, then the higher threshold, then fewer hops.
+fn suggest(
+    tk: &Toolkit,
+    rs: &[&Resolved],
+    top: u32,
+    min: f64,
+    filters: Option<&ToolFilters>,
+    cost: &dyn TokenCost,
+) -> Option<Suggested> {
+    let mut best: Option<(StepStats, u32)> = None;
+    for h in 0..=top.saturating_add(2) {
+        for s in sweep_group(tk, rs, Some(h), filters, cost) {
+            if s.complete.is_none_or(|c| c < min) {
+                continue;
+            }
+            let better = match &best {
+                None => true,
+                Some((b, bh)) => {
+                    (s.tokens, s.offered_tools, -s.threshold, h).partial_cmp(&(
+                        b.tokens,
+                        b.offered_tools,
+                        -b.threshold,
+                        *bh,
+                    )) == Some(std::cmp::Ordering::Less)
+                }
+            };
+            if better {
+                best = Some((s, h));
+            }
+        }
+    }
+    best.map(|(s, h)| Suggested {
+        threshold: s.threshold,
+        hops: h,
+        complete: s.complete.unwrap_or(0.0),
+        tokens: s.tokens,
+    })
+}

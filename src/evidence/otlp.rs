@@ -1,0 +1,235 @@
+//! OpenTelemetry traces as the collector's file exporter writes them: OTLP JSON, one
+//! `{"resourceSpans": [...]}` object a line.
+//!
+//! The GenAI semantic conventions mark a tool call as a span whose `gen_ai.operation.name`
+//! is `execute_tool`, with the tool in `gen_ai.tool.name`. Each such span belongs to the
+//! nearest *ancestor* span carrying the operator attribute (`gen_ai.agent.name` by
+//! default): that ancestor is one record, an operator invocation. Operator spans without
+//! tool calls are records with no calls. Parents are looked up across all lines of a file
+//! (exporters split one trace over several batches).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::traces::diag;
+use super::{Record, Target};
+use crate::diag::{Code, Diagnostic};
+
+/// The attribute naming the operator by default.
+pub const AGENT_ATTR: &str = "gen_ai.agent.name";
+
+/// One span, reduced to what the attribution needs.
+struct Span {
+    line: u32,
+    trace: String,
+    parent: String,
+    operator: Option<String>,
+    tool: Option<String>,
+}
+
+/// Parses OTLP JSON lines into records (in the order of their operator spans) and
+/// diagnostics for bad lines and tool calls with no operator.
+pub fn parse_otlp(file: &str, text: &str, operator_attr: &str) -> (Vec<Record>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut spans: Vec<(String, Span)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Err(msg) = read_line(line, line_no, operator_attr, &mut spans) {
+            diags.push(diag(file, line_no, 1, Code::OtlpShape, msg));
+        }
+    }
+    // (trace, span id) -> position in `spans`; the first span with an id wins.
+    let mut by_id: HashMap<(&str, &str), usize> = HashMap::new();
+    for (i, (id, s)) in spans.iter().enumerate() {
+        by_id.entry((s.trace.as_str(), id.as_str())).or_insert(i);
+    }
+    let mut record_of: HashMap<usize, usize> = HashMap::new();
+    let mut records: Vec<Record> = Vec::new();
+    for (i, (_, s)) in spans.iter().enumerate() {
+        if let Some(op) = &s.operator {
+            record_of.insert(i, records.len());
+            records.push(Record {
+                file: file.to_string(),
+                line: s.line,
+                id: None,
+                target: Target::Operator(op.clone()),
+                threshold: None,
+                hops: None,
+                called: Vec::new(),
+                ok: None,
+            });
+        }
+    }
+    for (_, s) in &spans {
+        let Some(tool) = &s.tool else { continue };
+        match owner(&spans, &by_id, s) {
+            Some(op_ix) => records[record_of[&op_ix]].called.push(tool.clone()),
+            None => diags.push(diag(
+                file,
+                s.line,
+                1,
+                Code::OtlpNoOperator,
+                format!("tool call `{tool}` has no ancestor span with `{operator_attr}`; ignored"),
+            )),
+        }
+    }
+    (records, diags)
+}
+
+/// The nearest ancestor of `s` with an operator. The walk is bounded by the number of
+/// spans, so a parent cycle in hostile input ends.
+fn owner(
+    spans: &[(String, Span)],
+    by_id: &HashMap<(&str, &str), usize>,
+    s: &Span,
+) -> Option<usize> {
+    let mut parent = s.parent.as_str();
+    for _ in 0..spans.len() {
+        if parent.is_empty() {
+            return None;
+        }
+        let &ix = by_id.get(&(s.trace.as_str(), parent))?;
+        if spans[ix].1.operator.is_some() {
+            return Some(ix);
+        }
+        parent = spans[ix].1.parent.as_str();
+    }
+    None
+}
+
+fn read_line(
+    line: &str,
+    line_no: u32,
+    operator_attr: &str,
+    out: &mut Vec<(String, Span)>,
+) -> Result<(), String> {
+    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let Some(resources) = v.get("resourceSpans").and_then(Value::as_array) else {
+        return Err("expected an object with a `resourceSpans` array".into());
+    };
+    for rs in resources {
+        let scopes = rs.get("scopeSpans").and_then(Value::as_array);
+        for ss in scopes.into_iter().flatten() {
+            let spans = ss.get("spans").and_then(Value::as_array);
+            for span in spans.into_iter().flatten() {
+                out.push(read_span(span, line_no, operator_attr)?);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn read_span(span: &Value, line: u32, operator_attr: &str) -> Result<(String, Span), String> {
+    let text = |k: &str| {
+        span.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let id = text("spanId");
+    if id.is_empty() {
+        return Err("a span without `spanId`".into());
+    }
+    let attrs = span.get("attributes").and_then(Value::as_array);
+    let attr = |key: &str| -> Option<String> {
+        attrs?
+            .iter()
+            .find(|a| a.get("key").and_then(Value::as_str) == Some(key))
+            .and_then(|a| a.get("value")?.get("stringValue")?.as_str())
+            .map(str::to_string)
+    };
+    let is_tool = attr("gen_ai.operation.name").as_deref() == Some("execute_tool");
+    Ok((
+        id,
+        Span {
+            line,
+            trace: text("traceId"),
+            parent: text("parentSpanId"),
+            operator: attr(operator_attr),
+            tool: if is_tool {
+                attr("gen_ai.tool.name")
+            } else {
+                None
+            },
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(id: &str, parent: &str, attrs: &[(&str, &str)]) -> String {
+        let attrs: Vec<String> = attrs
+            .iter()
+            .map(|(k, v)| format!("{{\"key\":\"{k}\",\"value\":{{\"stringValue\":\"{v}\"}}}}"))
+            .collect();
+        format!(
+            "{{\"traceId\":\"t1\",\"spanId\":\"{id}\",\"parentSpanId\":\"{parent}\",\"name\":\"s\",\"attributes\":[{}]}}",
+            attrs.join(",")
+        )
+    }
+
+    fn line(spans: &[String]) -> String {
+        format!(
+            "{{\"resourceSpans\":[{{\"resource\":{{}},\"scopeSpans\":[{{\"scope\":{{}},\"spans\":[{}]}}]}}]}}\n",
+            spans.join(",")
+        )
+    }
+
+    #[test]
+    fn tool_spans_go_to_the_nearest_operator_ancestor() {
+        let tool = |id: &str, parent: &str, name: &str| {
+            span(
+                id,
+                parent,
+                &[
+                    ("gen_ai.operation.name", "execute_tool"),
+                    ("gen_ai.tool.name", name),
+                ],
+            )
+        };
+        let text = line(&[
+            span("root", "", &[("gen_ai.agent.name", "leader")]),
+            span("op1", "root", &[("gen_ai.agent.name", "Q/1")]),
+            span("llm", "op1", &[("gen_ai.operation.name", "chat")]),
+            tool("c1", "llm", "SchemaGetter"),
+        ]) + "garbage\n"
+            + &line(&[
+                tool("c2", "op1", "CypherExecutor"),
+                tool("c3", "root", "Planner"),
+            ])
+            + &line(&[tool("orphan", "missing", "X")]);
+        let (recs, diags) = parse_otlp("t.json", &text, AGENT_ATTR);
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[0].target, Target::Operator("leader".into()));
+        assert_eq!(recs[0].called, vec!["Planner"]);
+        assert_eq!(recs[1].target, Target::Operator("Q/1".into()));
+        assert_eq!(recs[1].called, vec!["SchemaGetter", "CypherExecutor"]);
+        let got: Vec<(u32, Code)> = diags.iter().map(|d| (d.line, d.code)).collect();
+        assert_eq!(got, vec![(2, Code::OtlpShape), (4, Code::OtlpNoOperator)]);
+    }
+
+    #[test]
+    fn a_parent_cycle_ends() {
+        let text = line(&[
+            span("a", "b", &[]),
+            span("b", "a", &[]),
+            span(
+                "c",
+                "a",
+                &[
+                    ("gen_ai.operation.name", "execute_tool"),
+                    ("gen_ai.tool.name", "T"),
+                ],
+            ),
+        ]);
+        let (recs, diags) = parse_otlp("t.json", &text, "custom.op");
+        assert!(recs.is_empty());
+        assert_eq!(diags.len(), 1);
+    }
+}

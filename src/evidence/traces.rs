@@ -1,0 +1,167 @@
+//! The JSONL trace format: one record a line.
+//!
+//! `{"operator": "Query Expert/1", "called": ["SchemaGetter", "CypherExecutor"]}`, or
+//! `"seeds": [...]` instead of `"operator"`; optional `"threshold"` (a number in [0, 1]),
+//! `"hops"` (a whole number from 0 to 1000), `"id"` (string or number) and `"ok"` (bool).
+//! Unknown fields are ignored. Blank lines are skipped. A bad line becomes a TS081
+//! diagnostic with its line number and the other lines still count.
+
+use serde_json::{Map, Value};
+
+use super::{Record, Target};
+use crate::diag::{Code, Diagnostic, Severity};
+
+/// Parses JSONL text into records and diagnostics for the bad lines.
+pub fn parse_jsonl(file: &str, text: &str) -> (Vec<Record>, Vec<Diagnostic>) {
+    let mut records = Vec::new();
+    let mut diags = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_line(line) {
+            Ok(mut r) => {
+                r.file = file.to_string();
+                r.line = line_no;
+                records.push(r);
+            }
+            Err((col, msg)) => diags.push(diag(file, line_no, col, Code::TraceLine, msg)),
+        }
+    }
+    (records, diags)
+}
+
+/// A diagnostic about a trace file.
+pub(crate) fn diag(file: &str, line: u32, column: u32, code: Code, message: String) -> Diagnostic {
+    let severity = match code {
+        Code::TraceUnknownTarget | Code::OtlpNoOperator => Severity::Warning,
+        _ => Severity::Error,
+    };
+    Diagnostic {
+        file: file.to_string(),
+        line,
+        column: column.max(1),
+        severity,
+        code,
+        message,
+    }
+}
+
+type LineError = (u32, String);
+
+fn parse_line(line: &str) -> Result<Record, LineError> {
+    let v: Value = serde_json::from_str(line).map_err(|e| {
+        let col = u32::try_from(e.column()).unwrap_or(1);
+        (col, format!("not a JSON record: {e}"))
+    })?;
+    let Value::Object(obj) = v else {
+        return Err((1, "a record must be a JSON object".into()));
+    };
+    let target = match (obj.get("operator"), obj.get("seeds")) {
+        (Some(_), Some(_)) => return Err((1, "give `operator` or `seeds`, not both".into())),
+        (Some(Value::String(s)), None) => Target::Operator(s.clone()),
+        (Some(_), None) => return Err((1, "`operator` must be a string".into())),
+        (None, Some(s)) => Target::Seeds(strings(s, "seeds")?),
+        (None, None) => return Err((1, "a record needs `operator` or `seeds`".into())),
+    };
+    let called = match obj.get("called") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(v) => strings(v, "called")?,
+    };
+    Ok(Record {
+        file: String::new(),
+        line: 0,
+        id: id(&obj)?,
+        target,
+        threshold: threshold(&obj)?,
+        hops: hops(&obj)?,
+        called,
+        ok: match obj.get("ok") {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(_) => return Err((1, "`ok` must be true or false".into())),
+        },
+    })
+}
+
+fn strings(v: &Value, field: &str) -> Result<Vec<String>, LineError> {
+    let err = || (1, format!("`{field}` must be an array of strings"));
+    let Value::Array(items) = v else {
+        return Err(err());
+    };
+    items
+        .iter()
+        .map(|i| i.as_str().map(str::to_string).ok_or_else(err))
+        .collect()
+}
+
+fn id(obj: &Map<String, Value>) -> Result<Option<String>, LineError> {
+    match obj.get("id") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::Number(n)) => Ok(Some(n.to_string())),
+        Some(_) => Err((1, "`id` must be a string or a number".into())),
+    }
+}
+
+fn threshold(obj: &Map<String, Value>) -> Result<Option<f64>, LineError> {
+    match obj.get("threshold") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_f64() {
+            Some(t) if (0.0..=1.0).contains(&t) => Ok(Some(t)),
+            _ => Err((1, "`threshold` must be a number in [0, 1]".into())),
+        },
+    }
+}
+
+fn hops(obj: &Map<String, Value>) -> Result<Option<u32>, LineError> {
+    match obj.get("hops") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(h) if h <= 1000 => Ok(Some(h as u32)),
+            _ => Err((1, "`hops` must be a whole number from 0 to 1000".into())),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn good_lines_count_and_bad_lines_are_diagnostics() {
+        let text = concat!(
+            "{\"operator\": \"Q/1\", \"called\": [\"A\", \"B\"], \"extra\": 1}\n",
+            "\n",
+            "not json\n",
+            "{\"seeds\": [\"x\", \"y\"], \"threshold\": 0.3, \"hops\": 2, \"id\": 7, \"ok\": true}\n",
+            "{\"operator\": \"Q/1\", \"seeds\": [\"x\"]}\n",
+            "{\"operator\": \"Q/1\", \"threshold\": 2}\n",
+            "[1]\n",
+            "{\"operator\": \"Q/1\", \"called\": \"A\"}\n",
+            "{\"operator\": \"Q/1\"}\n",
+        );
+        let (recs, diags) = parse_jsonl("t.jsonl", text);
+        assert_eq!(recs.len(), 3);
+        assert_eq!(recs[0].target, Target::Operator("Q/1".into()));
+        assert_eq!(recs[0].called, vec!["A", "B"]);
+        assert_eq!(recs[0].line, 1);
+        assert_eq!(recs[1].target, Target::Seeds(vec!["x".into(), "y".into()]));
+        assert_eq!(
+            (recs[1].threshold, recs[1].hops, recs[1].ok),
+            (Some(0.3), Some(2), Some(true))
+        );
+        assert_eq!(recs[1].id.as_deref(), Some("7"));
+        assert_eq!(recs[2].line, 9);
+        assert!(recs[2].called.is_empty());
+        let lines: Vec<u32> = diags.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![3, 5, 6, 7, 8]);
+        assert!(diags.iter().all(|d| d.code == Code::TraceLine));
+        assert!(
+            diags[0].to_string().starts_with("t.jsonl:3:"),
+            "{}",
+            diags[0]
+        );
+    }
+}
