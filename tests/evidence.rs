@@ -325,3 +325,112 @@ fn eval_reads_a_hand_written_otlp_export() {
     ]);
     assert_eq!(stderr(&out).matches("TS084").count(), 3, "{}", stderr(&out));
 }
+
+fn fit(tk: &str, extra: &[&str]) -> Output {
+    let traces = path(JSONL);
+    let mut args = vec!["fit", tk, "--traces", traces.as_str()];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn fit_prints_the_diff_and_writes_losslessly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let copy = dir.path().join("toolkit.yaml");
+    std::fs::copy(path(TK), &copy).expect("copy");
+    let copy = copy.display().to_string();
+    let original = std::fs::read_to_string(&copy).expect("read");
+    // By hand: op's 4 records reach a and b at threshold 0 (hops 1); a->X called in 2,
+    // a->W in 0, b->Y in 1; seeds c (hops 0) reaches c, c->Z called in 1 of 1.
+    // (calls + 2 s0) / (present + 2): X 3.8/6 = 0.63, W 0.6/6 = 0.1, Y 2.2/6 = 0.37 held at
+    // the floor 0.5 (offered and called at op's 0.5), Z 2.4/3 = 0.8.
+    let out = fit(&copy, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json_of(&out);
+    let edges: Vec<(String, String, f64)> = v["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .map(|e| {
+            let s = |k: &str| e[k].as_str().unwrap_or("").to_string();
+            (s("from"), s("to"), e["new"].as_f64().unwrap_or(-1.0))
+        })
+        .collect();
+    let want = [
+        ("a", "W", 0.1),
+        ("a", "X", 0.63),
+        ("b", "Y", 0.5),
+        ("c", "Z", 0.8),
+    ];
+    let want: Vec<(String, String, f64)> = want
+        .iter()
+        .map(|(a, b, s)| (a.to_string(), b.to_string(), *s))
+        .collect();
+    assert_eq!(edges, want);
+    let diff = v["diff"].as_str().unwrap_or("");
+    assert!(
+        diff.contains("-    tools: [{name: X, score: 0.9}, {name: W, score: 0.3}]\n"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("+    tools: [{name: X, score: 0.63}, {name: W, score: 0.1}]\n"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("+    tools: [{name: Z, score: 0.8}]\n"),
+        "{diff}"
+    );
+    assert_eq!(v["written"], false);
+    assert_eq!(
+        std::fs::read_to_string(&copy).expect("read"),
+        original,
+        "dry run"
+    );
+    // Completeness on the fitted records does not drop.
+    let before = v["fitted"]["before"]["operators"].clone();
+    let after = v["fitted"]["after"]["operators"].clone();
+    for (b, a) in before
+        .as_array()
+        .into_iter()
+        .flatten()
+        .zip(after.as_array().into_iter().flatten())
+    {
+        assert!(a["complete"].as_f64() >= b["complete"].as_f64(), "{b} {a}");
+    }
+    // The text mode prints the same diff on stdout.
+    let text = fit(&copy, &[]);
+    assert_eq!(stdout(&text), diff);
+    assert!(
+        stderr(&text).contains("4 Call scores fitted (not written"),
+        "{}",
+        stderr(&text)
+    );
+    // --write: the file changes by exactly the diff (comments kept) and loads back.
+    let out = fit(&copy, &["--write", "--holdout", "0.2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("held out ("), "{}", stderr(&out));
+    let written = std::fs::read_to_string(&copy).expect("read");
+    assert_ne!(written, original);
+    assert!(written.starts_with("# A hand-made toolkit"), "{written}");
+    let v = json_of(&run(&[
+        "recommend",
+        &copy,
+        "--operator",
+        "op",
+        "--format",
+        "json",
+    ]));
+    assert!(v["tools"].as_array().is_some_and(|t| !t.is_empty()));
+}
+
+#[test]
+fn fit_with_holdout_reports_both_sets() {
+    let v = json_of(&fit(&path(TK), &["--format", "json", "--holdout", "0.2"]));
+    let fitted = v["fitted"]["records"].as_u64().unwrap_or(0);
+    let held = v["holdout"]["records"].as_u64().unwrap_or(0);
+    assert_eq!(fitted + held, 5, "{v}");
+    assert!(v["holdout"]["before"]["overall"].is_object());
+    assert!(v["holdout"]["after"]["overall"].is_object());
+    let plain = json_of(&fit(&path(TK), &["--format", "json"]));
+    assert_eq!(plain["holdout"], Value::Null);
+}

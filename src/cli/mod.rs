@@ -10,6 +10,7 @@ mod diff;
 mod eval;
 mod explain;
 mod export;
+mod fit;
 mod generate;
 mod lint;
 mod recommend;
@@ -75,6 +76,8 @@ enum Command {
     Describe(describe::Args),
     /// Score the offer against traces of real runs: recall, completeness, token estimates.
     Eval(eval::Args),
+    /// Suggest Call scores from traces: a lossless diff, written with --write.
+    Fit(fit::Args),
 }
 
 /// Parses the command line and runs it.
@@ -94,6 +97,7 @@ pub fn main() -> ExitCode {
         Some(Command::Diff(args)) => diff::run(&args),
         Some(Command::Describe(args)) => describe::run(&args),
         Some(Command::Eval(args)) => eval::run(&args),
+        Some(Command::Fit(args)) => fit::run(&args),
     }
 }
 

@@ -13,7 +13,7 @@ use crate::recommend::{Params, ToolFilters, offered_tools, recommend};
 
 /// a -next 0.8-> b -next 0.4-> c; a calls X 0.9 and W 0.3, b calls Y 0.6, c calls Z 0.7.
 /// Operator `op`: seeds [a], threshold 0.5, hops 1.
-fn toolkit() -> Toolkit {
+pub(crate) fn toolkit() -> Toolkit {
     let mut tk = Toolkit::new();
     for a in ["a", "b", "c"] {
         tk.add_action(Node::new(NodeKind::Action, a), &[], &[]);
@@ -350,7 +350,7 @@ fn brute_steps(
 const SCORES: [f64; 5] = [0.2, 0.4, 0.5, 0.7, 0.9];
 
 prop_compose! {
-    fn arb_case()(
+    pub(crate) fn arb_case()(
         nexts in prop::collection::vec((0..5usize, 0..5usize, 0..5usize), 0..10),
         calls in prop::collection::vec((0..5usize, 0..5usize, 0..5usize), 1..10),
         disabled in prop::collection::vec(any::<bool>(), 5),

@@ -10,6 +10,7 @@
 use petgraph::stable_graph::NodeIndex;
 
 pub mod eval;
+pub mod fit;
 pub mod otlp;
 pub mod report;
 pub mod traces;

@@ -1,0 +1,99 @@
+//! `eval --sweep` on 10k trace records against a 10k-action toolkit (SPEC 8 target: under
+//! 1 s). The toolkit comes from `toolscope::synth`; the records call one to three tools of
+//! their operator's wider offer (threshold 0.3), so some calls fall outside the offer at
+//! the operators' own 0.5. Token counts use the real tokenizer, loaded once outside the
+//! measurement (as `eval` loads it once per run); the per-tool entries are counted inside.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use toolscope::evidence::Record;
+use toolscope::evidence::eval::{EvalOptions, evaluate, resolve};
+use toolscope::model::Toolkit;
+use toolscope::recommend::{Params, recommend, resolve_seeds};
+use toolscope::source::{Format, Limits, load_text};
+use toolscope::synth::{GenOptions, generate};
+use toolscope::tokens::{Encoding, Tokenizer, ToolTokens};
+
+fn toolkit() -> Toolkit {
+    let text = generate(GenOptions {
+        actions: 10_000,
+        tools: None,
+        seed: 1,
+    });
+    load_text(
+        Path::new("bench.yaml"),
+        text,
+        Some(Format::Native),
+        &Limits::default(),
+    )
+    .expect("synthetic toolkit loads")
+    .toolkit
+}
+
+/// 10k records spread over the operators, deterministic.
+fn records(tk: &Toolkit, n: usize) -> Vec<Record> {
+    let wide: Vec<Vec<String>> = tk
+        .operators
+        .iter()
+        .map(|op| {
+            let (seeds, _) = resolve_seeds(tk, &op.actions);
+            let rec = recommend(
+                tk,
+                &seeds,
+                Params {
+                    threshold: 0.3,
+                    hops: op.hops,
+                },
+            );
+            rec.tools.iter().map(|&t| tk.name(t).to_string()).collect()
+        })
+        .collect();
+    let mut x: u64 = 7;
+    let mut next = move |m: usize| {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((x >> 33) as usize) % m.max(1)
+    };
+    (0..n)
+        .map(|i| {
+            let o = i % tk.operators.len();
+            let pool = &wide[o];
+            let k = 1 + next(3);
+            let mut called: Vec<&str> = (0..k).map(|_| pool[next(pool.len())].as_str()).collect();
+            if next(20) == 0 {
+                called.push("not_a_tool");
+            }
+            Record::operator(&tk.operators[o].name, &called)
+        })
+        .collect()
+}
+
+fn eval_sweep(c: &mut Criterion) {
+    let tk = toolkit();
+    let recs = records(&tk, 10_000);
+    let tokenizer = Tokenizer::new(Encoding::O200kBase);
+    tokenizer.count("warm up");
+    let opts = EvalOptions {
+        sweep: true,
+        ..EvalOptions::default()
+    };
+    let mut group = c.benchmark_group("eval");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("sweep_10k_records_10k_actions", |b| {
+        b.iter(|| {
+            let (resolved, _) = resolve(&tk, &recs, &opts);
+            let cost = ToolTokens::new(&tk, &tokenizer);
+            black_box(evaluate(&tk, &resolved, &opts, &cost))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, eval_sweep);
+criterion_main!(benches);
