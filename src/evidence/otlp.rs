@@ -64,9 +64,14 @@ pub fn parse_otlp(file: &str, text: &str, operator_attr: &str) -> (Vec<Record>, 
             });
         }
     }
-    for (_, s) in &spans {
+    let parent: Vec<Option<usize>> = spans
+        .iter()
+        .map(|(_, s)| by_id.get(&(s.trace.as_str(), s.parent.as_str())).copied())
+        .collect();
+    let at_or_above = operator_at_or_above(&spans, &parent);
+    for (i, (_, s)) in spans.iter().enumerate() {
         let Some(tool) = &s.tool else { continue };
-        match owner(&spans, &by_id, s) {
+        match parent[i].and_then(|p| at_or_above[p]) {
             Some(op_ix) => records[record_of[&op_ix]].called.push(tool.clone()),
             None => diags.push(diag(
                 file,
@@ -80,25 +85,45 @@ pub fn parse_otlp(file: &str, text: &str, operator_attr: &str) -> (Vec<Record>, 
     (records, diags)
 }
 
-/// The nearest ancestor of `s` with an operator. The walk is bounded by the number of
-/// spans, so a parent cycle in hostile input ends.
-fn owner(
-    spans: &[(String, Span)],
-    by_id: &HashMap<(&str, &str), usize>,
-    s: &Span,
-) -> Option<usize> {
-    let mut parent = s.parent.as_str();
-    for _ in 0..spans.len() {
-        if parent.is_empty() {
-            return None;
+/// For each span, the nearest span at or above it (itself included) with an operator.
+/// Each span is resolved once (memoised walks), so long parent chains stay linear, and a
+/// parent cycle in hostile input resolves to no operator instead of looping.
+fn operator_at_or_above(spans: &[(String, Span)], parent: &[Option<usize>]) -> Vec<Option<usize>> {
+    const TODO: u8 = 0;
+    const ACTIVE: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![TODO; spans.len()];
+    let mut out: Vec<Option<usize>> = vec![None; spans.len()];
+    let mut path = Vec::new();
+    for start in 0..spans.len() {
+        let mut cur = Some(start);
+        let mut found = None;
+        while let Some(i) = cur {
+            if state[i] == DONE {
+                found = out[i];
+                break;
+            }
+            if state[i] == ACTIVE {
+                break; // a cycle: no operator above
+            }
+            if spans[i].1.operator.is_some() {
+                found = Some(i);
+                break;
+            }
+            state[i] = ACTIVE;
+            path.push(i);
+            cur = parent[i];
         }
-        let &ix = by_id.get(&(s.trace.as_str(), parent))?;
-        if spans[ix].1.operator.is_some() {
-            return Some(ix);
+        for i in path.drain(..) {
+            state[i] = DONE;
+            out[i] = found;
         }
-        parent = spans[ix].1.parent.as_str();
+        if spans[start].1.operator.is_some() {
+            state[start] = DONE;
+            out[start] = Some(start);
+        }
     }
-    None
+    out
 }
 
 fn read_line(
@@ -212,6 +237,28 @@ mod tests {
         assert_eq!(recs[1].called, vec!["SchemaGetter", "CypherExecutor"]);
         let got: Vec<(u32, Code)> = diags.iter().map(|d| (d.line, d.code)).collect();
         assert_eq!(got, vec![(2, Code::OtlpShape), (4, Code::OtlpNoOperator)]);
+    }
+
+    #[test]
+    fn a_long_chain_stays_linear() {
+        // 20k nested spans, each with a tool call child: quadratic walks would take minutes.
+        let n = 20_000;
+        let mut spans = vec![span("s0", "", &[("gen_ai.agent.name", "op")])];
+        for i in 1..n {
+            spans.push(span(&format!("s{i}"), &format!("s{}", i - 1), &[]));
+            spans.push(span(
+                &format!("t{i}"),
+                &format!("s{i}"),
+                &[
+                    ("gen_ai.operation.name", "execute_tool"),
+                    ("gen_ai.tool.name", "T"),
+                ],
+            ));
+        }
+        let (recs, diags) = parse_otlp("t.json", &line(&spans), AGENT_ATTR);
+        assert!(diags.is_empty());
+        assert_eq!(recs.len(), 1);
+        assert_eq!(recs[0].called.len(), n - 1);
     }
 
     #[test]
