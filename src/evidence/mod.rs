@@ -16,7 +16,7 @@ pub mod report;
 pub mod traces;
 
 #[cfg(test)]
-mod eval_tests;
+pub(crate) mod eval_tests;
 
 /// The estimated prompt tokens of one offered tool.
 pub trait TokenCost {

@@ -3,6 +3,7 @@
 mod canvas;
 pub mod diff_panel;
 mod editor;
+pub mod evidence;
 pub mod graph;
 mod inspector;
 mod navigator;
