@@ -434,3 +434,72 @@ fn fit_with_holdout_reports_both_sets() {
     let plain = json_of(&fit(&path(TK), &["--format", "json"]));
     assert_eq!(plain["holdout"], Value::Null);
 }
+
+#[test]
+fn hostile_trace_lines_are_reported_and_the_rest_count() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("t.jsonl");
+    let mut bytes = b"{\"operator\": \"op\", \"called\": [\"X\"]}\n".to_vec();
+    bytes.extend_from_slice(b"{\"operator\": \"op\", \"called\": [\"\xff\"]}\n");
+    // A raw control character is invalid JSON (line 3); escaped, it is just an unknown name.
+    bytes.extend_from_slice(b"{\"operator\": \"op\", \"called\": [\"\x1b[31mred\"]}\n");
+    bytes.extend_from_slice(b"{\"operator\": \"op\", \"called\": [\"\\u001b[31mred\"]}\n");
+    bytes.extend_from_slice(&[b'['; 10_000]);
+    bytes.extend_from_slice(b"\n{\"operator\": \"op\", \"called\": [\"Y\"]}\n");
+    std::fs::write(&file, bytes).expect("write");
+    let out = run(&["eval", &path(TK), "--traces", &file.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("t.jsonl:2:"), "not UTF-8: {err}");
+    assert!(err.contains("t.jsonl:3:"), "raw control character: {err}");
+    assert!(err.contains("t.jsonl:5:"), "too deep: {err}");
+    let text = stdout(&out);
+    assert!(
+        !text.contains('\u{1b}') && !err.contains('\u{1b}'),
+        "escape sequences never reach the terminal"
+    );
+    let v = json_of(&run(&[
+        "eval",
+        &path(TK),
+        "--traces",
+        &file.display().to_string(),
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["overall"]["records"], 3, "{v}");
+    assert_eq!(v["overall"]["unknown_calls"], 1);
+}
+
+#[test]
+fn eval_and_fit_on_a_chat2graph_config() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let copy = dir.path().join("c2g.yml");
+    std::fs::copy(path("toolkits/chat2graph-mini.yml"), &copy).expect("copy");
+    let traces = dir.path().join("t.jsonl");
+    std::fs::write(
+        &traces,
+        "{\"operator\": \"Query Expert/1\", \"called\": [\"CypherExecutor\"]}\n\
+         {\"operator\": \"Query Expert/1\", \"called\": [\"CypherExecutor\", \"SchemaGetter\"]}\n",
+    )
+    .expect("write");
+    let (c, t) = (copy.display().to_string(), traces.display().to_string());
+    let v = json_of(&run(&[
+        "eval", &c, "--traces", &t, "--format", "json", "--sweep",
+    ]));
+    assert_eq!(v["operators"][0]["operator"], "Query Expert/1", "{v}");
+    assert_eq!(v["operators"][0]["records"], 2);
+    let before = std::fs::read_to_string(&copy).expect("read");
+    let out = run(&["fit", &c, "--traces", &t, "--write"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let after = std::fs::read_to_string(&copy).expect("read");
+    assert!(
+        after.starts_with("# A small agentic config"),
+        "comments kept"
+    );
+    let changed = stderr(&out).contains("written") && before != after;
+    let none = stderr(&out).starts_with("0 Call scores fitted");
+    assert!(changed || none, "{}", stderr(&out));
+    // The written file still loads and the fitted records are no less complete.
+    let v2 = json_of(&run(&["eval", &c, "--traces", &t, "--format", "json"]));
+    assert!(v2["overall"]["complete"].as_f64() >= v["overall"]["complete"].as_f64());
+}
