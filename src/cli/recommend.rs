@@ -36,6 +36,9 @@ pub struct Args {
     /// The tokenizer for the token estimate of the tools offered.
     #[arg(long, value_enum, default_value = "o200k_base")]
     encoding: EncodingArg,
+    /// Leave out the token estimate (and the tokenizer's start-up time).
+    #[arg(long)]
+    no_tokens: bool,
     /// Print `load_ms` and `recommend_ms` to stderr.
     #[arg(long)]
     timings: bool,
@@ -59,22 +62,26 @@ pub fn run(args: &Args) -> ExitCode {
         chosen: args.choose.clone(),
     });
     let offered = filters.as_ref().map(|f| offered_tools(tk, &rec, f));
+    // The tokenizer takes a noticeable moment to build; --no-tokens skips it for scripts.
     let tokenizer = Tokenizer::new(args.encoding.into());
-    let tokens = ToolTokens::new(tk, &tokenizer).total(offered.as_deref().unwrap_or(&rec.tools));
-    let tokens_line = format!(
-        "tokens: ~{tokens} (an estimate: describe --style json entries of the {} tools, {})\n",
-        if offered.is_some() {
-            "offered tools'"
-        } else {
-            "the tools'"
-        },
-        tokenizer.encoding().as_str()
-    );
+    let tokens = (!args.no_tokens)
+        .then(|| ToolTokens::new(tk, &tokenizer).total(offered.as_deref().unwrap_or(&rec.tools)));
+    let tokens_line = tokens.map_or_else(String::new, |n| {
+        format!(
+            "tokens: ~{n} (an estimate: describe --style json entries of the {} tools, {})\n",
+            if offered.is_some() {
+                "offered"
+            } else {
+                "recommended"
+            },
+            tokenizer.encoding().as_str()
+        )
+    });
     match args.format {
         Format::Json => {
             let mut v = recommendation_json(tk, &rec, query.params.threshold, offered.as_deref());
-            if let Some(map) = v.as_object_mut() {
-                map.insert("tokens".into(), tokens.into());
+            if let (Some(map), Some(n)) = (v.as_object_mut(), tokens) {
+                map.insert("tokens".into(), n.into());
                 map.insert(
                     "tokens_encoding".into(),
                     tokenizer.encoding().as_str().into(),
@@ -87,8 +94,9 @@ pub fn run(args: &Args) -> ExitCode {
             for_terminal(&text(tk, &rec, &query, offered.as_deref()))
         ),
         Format::Markdown => print!(
-            "{}\n{tokens_line}",
-            for_terminal(&markdown(tk, &rec, &query, offered.as_deref()))
+            "{}{}{tokens_line}",
+            for_terminal(&markdown(tk, &rec, &query, offered.as_deref())),
+            if tokens.is_some() { "\n" } else { "" }
         ),
     }
     ExitCode::SUCCESS
