@@ -123,6 +123,19 @@ fn token_estimates_agree_across_commands() {
         text.contains(&format!("tokens: ~{xy} (an estimate")),
         "{text}"
     );
+    let none = json_of(&run(&[
+        "recommend",
+        &path(TK),
+        "--operator",
+        "op",
+        "--format",
+        "json",
+        "--no-tokens",
+    ]));
+    assert!(
+        none.get("tokens").is_none() && none["tools"].is_array(),
+        "{none}"
+    );
 }
 
 #[test]
