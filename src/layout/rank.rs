@@ -32,8 +32,18 @@ impl Ranks {
     }
 }
 
+/// Where a tool (or group) goes relative to its callers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tools {
+    /// One layer after its deepest caller: every call edge points forward.
+    AfterDeepest,
+    /// One layer after its shallowest caller (its home), so it stays beside the first
+    /// action that uses it; a group member goes after its group.
+    AfterHome,
+}
+
 /// Assigns layers to the nodes for which `kept` holds.
-pub fn assign(tk: &Toolkit, kept: &dyn Fn(NodeIndex) -> bool) -> Ranks {
+pub fn assign(tk: &Toolkit, kept: &dyn Fn(NodeIndex) -> bool, tools: Tools) -> Ranks {
     let bound = tk.graph.node_bound();
     let mut rank: Vec<Option<u32>> = vec![None; bound];
     let actions: Vec<NodeIndex> = tk
@@ -44,13 +54,20 @@ pub fn assign(tk: &Toolkit, kept: &dyn Fn(NodeIndex) -> bool) -> Ranks {
     longest_path(tk, &actions, &back, kept, &mut rank);
     for kind in [NodeKind::Group, NodeKind::Tool] {
         for ix in tk.nodes_of(kind).filter(|&ix| kept(ix)) {
-            let r = tk
+            let callers = tk
                 .in_edges(ix)
                 .filter(|&(_, u)| kept(u))
-                .filter_map(|(_, u)| rank[u.index()])
-                .map(|r| r + 1)
-                .max()
-                .unwrap_or(0);
+                .filter_map(|(_, u)| rank[u.index()].map(|r| (tk.kind(u), r + 1)));
+            let r = match tools {
+                Tools::AfterDeepest => callers.map(|c| c.1).max(),
+                Tools::AfterHome => {
+                    let (groups, actions): (Vec<_>, Vec<_>) =
+                        callers.partition(|c| c.0 == NodeKind::Group);
+                    let pick = if groups.is_empty() { actions } else { groups };
+                    pick.into_iter().map(|c| c.1).min()
+                }
+            }
+            .unwrap_or(0);
             rank[ix.index()] = Some(r);
         }
     }
