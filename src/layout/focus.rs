@@ -90,21 +90,24 @@ pub struct Fitted {
     pub cols: u32,
 }
 
-/// Lays out the kept nodes, folded into bands no wider than `width` cells. Within a layer,
-/// members of the recommendation come before the frontier, so the recommendation is drawn
-/// first when space runs out.
-pub fn fit(
+/// Layers of the kept nodes (tools after their home caller). Within a layer, members of
+/// the recommendation come before the frontier, so they are drawn first when space runs
+/// out. Independent of the pane, so it is computed once per refit.
+pub fn prepare(
     tk: &Toolkit,
     keep: &[bool],
     is_member: &dyn Fn(NodeIndex) -> bool,
-    width: i32,
-    cells: Cells,
-) -> Fitted {
+) -> Vec<Vec<NodeIndex>> {
     let mut layers = layered(tk, Some(keep), rank::Tools::AfterHome);
     for layer in &mut layers {
         // Stable: the barycenter order holds within members and within the frontier.
         layer.sort_by_key(|&ix| !is_member(ix));
     }
+    layers
+}
+
+/// Folds `layers` into bands no wider than `width` cells.
+pub fn fold(tk: &Toolkit, layers: &[Vec<NodeIndex>], width: i32, cells: Cells) -> Fitted {
     let widths: Vec<usize> = layers
         .iter()
         .map(|l| l.iter().map(|&ix| tk.name(ix).width()).max().unwrap_or(0))
@@ -112,7 +115,7 @@ pub fn fit(
     let cols = fold_width(&widths, width, cells);
     let mut placed = Vec::new();
     let mut top = 0u32;
-    for band in layers.chunks(cols) {
+    for band in layers.chunks(cols.max(1)) {
         for (c, layer) in band.iter().enumerate() {
             for (o, &ix) in layer.iter().enumerate() {
                 let slot = Slot {
@@ -130,9 +133,20 @@ pub fn fit(
     }
 }
 
+/// [`prepare`] then [`fold`].
+pub fn fit(
+    tk: &Toolkit,
+    keep: &[bool],
+    is_member: &dyn Fn(NodeIndex) -> bool,
+    width: i32,
+    cells: Cells,
+) -> Fitted {
+    fold(tk, &prepare(tk, keep, is_member), width, cells)
+}
+
 /// The most columns per band (at least one) whose drawing fits `width`.
 fn fold_width(widths: &[usize], width: i32, cells: Cells) -> usize {
-    let n = widths.len();
+    let n = widths.len().max(1);
     for k in (1..=n).rev() {
         let cols: Vec<usize> = (0..k)
             .map(|c| widths.iter().skip(c).step_by(k).copied().max().unwrap_or(0))
@@ -293,7 +307,11 @@ mod tests {
             let mut seen = HashSet::new();
             for (ix, s) in f.layout.placed() {
                 assert!(s.layer < f.cols);
-                assert!(seen.insert((s.layer, s.order)), "{} shares a slot", tk.name(ix));
+                assert!(
+                    seen.insert((s.layer, s.order)),
+                    "{} shares a slot",
+                    tk.name(ix)
+                );
             }
             assert_eq!(seen.len(), tk.graph.node_count());
         }
@@ -327,8 +345,7 @@ mod tests {
                     hops: 3,
                 },
             );
-            let members: Vec<NodeIndex> =
-                rec.actions.iter().chain(&rec.tools).copied().collect();
+            let members: Vec<NodeIndex> = rec.actions.iter().chain(&rec.tools).copied().collect();
             let f = frontier(&tk, &members, &|ix| rec.contains(ix));
             keep_of(&tk, &members, &f)
         };

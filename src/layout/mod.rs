@@ -92,7 +92,11 @@ impl Layout {
     pub fn from_slots(tk: &Toolkit, placed: &[(NodeIndex, Slot)]) -> Layout {
         let bound = tk.graph.node_bound();
         let mut slots = vec![None; bound];
-        let depth = placed.iter().map(|p| p.1.layer as usize + 1).max().unwrap_or(0);
+        let depth = placed
+            .iter()
+            .map(|p| p.1.layer as usize + 1)
+            .max()
+            .unwrap_or(0);
         let mut layers: Vec<Vec<NodeIndex>> = vec![Vec::new(); depth];
         let mut label_width = vec![0u16; depth];
         let mut rows = 0;

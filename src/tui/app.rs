@@ -139,6 +139,8 @@ pub struct App {
     pub insight: super::insight::InsightState,
     /// The inspector shows the baseline diff instead of the selected node.
     pub diff_panel: bool,
+    /// The graph pane's mode: focus view or whole graph (see [`super::focus`]).
+    pub graph_view: super::focus::GraphView,
     pub quit: bool,
 }
 
@@ -175,6 +177,7 @@ impl App {
             session: super::edit::Session::default(),
             insight: Default::default(),
             diff_panel: false,
+            graph_view: Default::default(),
             quit: false,
         };
         app.layout.get(&app.tk);
@@ -201,6 +204,9 @@ impl App {
     /// The layout being drawn: the neighbourhood's when that view is open.
     pub fn layout(&self) -> &Layout {
         static EMPTY: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
+        if let Some(l) = super::focus::layout(self) {
+            return l;
+        }
         match &self.neighbourhood {
             Some(n) => &n.layout,
             None => self
@@ -224,6 +230,7 @@ impl App {
         self.rec = recommend(&self.tk, &self.seeds, self.params);
         self.insight
             .refresh(&self.tk, &self.seeds, self.params, &self.rec, self.selected);
+        super::focus::sync(self);
     }
 
     /// Makes operator `i` active and selects (and shows) its first seed.

@@ -16,6 +16,7 @@ pub mod app;
 pub mod commands;
 pub mod complete;
 pub mod edit;
+pub mod focus;
 pub mod geometry;
 pub mod insight;
 pub mod insight_cmds;

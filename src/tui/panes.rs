@@ -38,12 +38,15 @@ impl Panes {
         }
         let bar_h = 3;
         let main_h = h - bar_h;
+        // Side panes shrink first on narrow terminals, so the graph keeps most of the width.
         let (nav_w, insp_w) = if w >= 140 {
             (30, 40)
-        } else if w >= 100 {
+        } else if w >= 120 {
             (24, 32)
+        } else if w >= 100 {
+            (20, 26)
         } else {
-            (20, 24)
+            (16, 22)
         };
         let graph_w = w - nav_w - insp_w;
         Panes {

@@ -21,6 +21,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Mouse(m) => super::mouse::mouse(app, m),
         Msg::Resize(w, h) => {
             app.size = (w, h);
+            super::focus::resized(app);
             app.ensure_selection_visible();
         }
         Msg::Cmd(c) => apply(app, c),
@@ -151,6 +152,8 @@ pub fn apply(app: &mut App, cmd: Cmd) {
             }
         }),
         Cmd::ToggleNeighbourhood => toggle_neighbourhood(app),
+        Cmd::ToggleFocus => super::focus::toggle(app),
+        Cmd::Refit => super::focus::refit_command(app),
         Cmd::RadiusUp => set_radius(app, app.radius.saturating_add(1).min(50)),
         Cmd::RadiusDown => set_radius(app, app.radius.saturating_sub(1).max(1)),
         Cmd::Centre => app.centre_on_selection(),

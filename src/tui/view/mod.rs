@@ -10,6 +10,7 @@ mod overlay;
 mod params;
 mod preview;
 mod route;
+pub mod shapes;
 pub mod sweep;
 mod why;
 
@@ -85,9 +86,10 @@ const ASCII_BORDER: symbols::border::Set = symbols::border::Set {
 };
 
 fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
-    let zoom = match app.zoom {
-        Zoom::Detailed => "detailed",
-        Zoom::Overview => "overview",
+    let zoom = match (super::focus::active(app), app.zoom) {
+        (true, _) => "focus",
+        (false, Zoom::Detailed) => "detailed",
+        (false, Zoom::Overview) => "overview",
     };
     let what = match &app.neighbourhood {
         Some(n) => format!(
