@@ -35,6 +35,8 @@ pub mod view;
 #[cfg(test)]
 pub(crate) mod edit_tests;
 #[cfg(test)]
+mod focus_tests;
+#[cfg(test)]
 mod insight_tests;
 #[cfg(test)]
 mod live_tests;
