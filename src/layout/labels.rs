@@ -13,11 +13,54 @@ pub const KEEP: usize = 8;
 /// The narrowest width a label is cut to: the kept characters and the ellipsis.
 pub const MIN_WIDTH: usize = KEEP + 1;
 
+/// Every name of a toolkit, sorted, to tell whether a cut label could be read as another
+/// name than its own (`information_…` for `information_synthesis_report`).
+#[derive(Debug, Clone, Default)]
+pub struct NameIndex {
+    sorted: Vec<String>,
+}
+
+/// Names sharing a label's front that are looked at before calling it ambiguous anyway.
+const SCAN: usize = 256;
+
+impl NameIndex {
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> NameIndex {
+        let mut sorted: Vec<String> = names.into_iter().map(str::to_string).collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        NameIndex { sorted }
+    }
+
+    /// Whether a name other than `own` starts with `front` and ends with `tail`.
+    fn other_reads_as(&self, front: &str, tail: &str, own: &str) -> bool {
+        let from = self.sorted.partition_point(|n| n.as_str() < front);
+        let mut seen = 0;
+        for n in self.sorted[from..]
+            .iter()
+            .take_while(|n| n.starts_with(front))
+        {
+            seen += 1;
+            if seen > SCAN {
+                return true;
+            }
+            if n != own && n.ends_with(tail) && n.len() >= front.len() + tail.len() {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// Shortens each name to `width` cells (at least [`MIN_WIDTH`]) with `ellipsis`. Distinct
-/// names get distinct labels: cut names that would collide are cut in the middle instead,
-/// keeping as much of their end as tells them apart; names that still collide are kept
-/// whole (wider than asked) rather than shown alike.
-pub fn shorten_all(names: &[&str], width: usize, ellipsis: &str) -> Vec<String> {
+/// names get distinct labels, and (given `index`) no cut label reads as another name of
+/// the toolkit: such labels are cut in the middle instead, keeping as much of their end as
+/// tells them apart; names that still collide are kept whole (wider than asked).
+pub fn shorten_all(
+    names: &[&str],
+    width: usize,
+    ellipsis: &str,
+    index: Option<&NameIndex>,
+) -> Vec<String> {
     let width = width.max(MIN_WIDTH);
     let mut out: Vec<String> = names
         .iter()
@@ -29,26 +72,36 @@ pub fn shorten_all(names: &[&str], width: usize, ellipsis: &str) -> Vec<String> 
             }
         })
         .collect();
-    for group in collisions(names, &out) {
-        let mut fixed = false;
-        let most = width.saturating_sub(ellipsis.width() + KEEP);
+    let most = width.saturating_sub(ellipsis.width() + KEEP);
+    let fine = |i: usize, label: &str, tail: &str, out: &[String]| {
+        let front = label.split(ellipsis).next().unwrap_or(label);
+        let clash = out
+            .iter()
+            .enumerate()
+            .any(|(j, l)| j != i && l == label && names[j] != names[i]);
+        !clash && !index.is_some_and(|x| x.other_reads_as(front, tail, names[i]))
+    };
+    // Every cut label that clashes or reads as another name is redone, all of a clash
+    // at once (fixing one side alone would leave the other ambiguous).
+    let redo: Vec<usize> = (0..names.len())
+        .filter(|&i| out[i] != names[i] && !fine(i, &out[i], "", &out))
+        .collect();
+    for i in redo {
+        let mut label = names[i].to_string();
         for tail in 1..=most {
-            let tried: Vec<String> = group
-                .iter()
-                .map(|&i| cut_middle(names[i], width, tail, ellipsis))
-                .collect();
-            if distinct(&tried) && tried.iter().all(|t| !taken(&out, &group, t)) {
-                for (&i, t) in group.iter().zip(tried) {
-                    out[i] = t;
-                }
-                fixed = true;
+            let t = end(names[i], tail);
+            let tried = cut_middle(names[i], width, tail, ellipsis);
+            if fine(i, &tried, &t, &out) {
+                label = tried;
                 break;
             }
         }
-        if !fixed {
-            for &i in &group {
-                out[i] = names[i].to_string();
-            }
+        out[i] = label;
+    }
+    // A label fixed later may have been the clash of one fixed earlier: settle the rest.
+    for group in collisions(names, &out) {
+        for &i in &group {
+            out[i] = names[i].to_string();
         }
     }
     out
@@ -71,19 +124,6 @@ fn collisions(names: &[&str], labels: &[String]) -> Vec<Vec<usize>> {
         .collect();
     groups.sort();
     groups
-}
-
-fn distinct(labels: &[String]) -> bool {
-    let mut seen = std::collections::HashSet::new();
-    labels.iter().all(|l| seen.insert(l.as_str()))
-}
-
-/// Whether `label` is already used by a label outside `group`.
-fn taken(labels: &[String], group: &[usize], label: &str) -> bool {
-    labels
-        .iter()
-        .enumerate()
-        .any(|(i, l)| l == label && !group.contains(&i))
 }
 
 /// The first `width - 1` cells of `s` and the ellipsis.
@@ -134,7 +174,7 @@ mod tests {
 
     #[test]
     fn short_names_stay_whole_and_long_ones_are_cut_at_the_end() {
-        let got = shorten_all(&["query", "knowledge_base_retrieving"], 12, "…");
+        let got = shorten_all(&["query", "knowledge_base_retrieving"], 12, "…", None);
         assert_eq!(got, vec!["query", "knowledge_b…"]);
     }
 
@@ -145,7 +185,7 @@ mod tests {
             "content_understanding_2",
             "content_understanding_3",
         ];
-        let got = shorten_all(&names, 12, "…");
+        let got = shorten_all(&names, 12, "…", None);
         assert_eq!(got, vec!["content_un…g", "content_un…2", "content_un…3"]);
         for l in &got {
             assert!(l.width() <= 12);
@@ -155,23 +195,38 @@ mod tests {
 
     #[test]
     fn at_least_eight_characters_are_kept_even_when_narrower_is_asked() {
-        let got = shorten_all(&["algorithms_execution"], 3, "…");
+        let got = shorten_all(&["algorithms_execution"], 3, "…", None);
         assert_eq!(got, vec!["algorith…"]);
     }
 
     #[test]
     fn names_equal_in_every_cut_are_kept_whole() {
         let names = ["abcdefghij_xx_1", "abcdefghij_yy_1"];
-        let got = shorten_all(&names, 9, "…");
+        let got = shorten_all(&names, 9, "…", None);
         // Middle cuts keep 8 + ellipsis, so nothing of the end fits: shown whole.
         assert_eq!(got, vec!["abcdefghij_xx_1", "abcdefghij_yy_1"]);
     }
 
     #[test]
     fn wide_characters_are_measured_in_cells() {
-        let got = shorten_all(&["数据导入数据导入数据"], 10, "…");
+        let got = shorten_all(&["数据导入数据导入数据"], 10, "…", None);
         assert!(got[0].width() <= 10, "{}", got[0]);
         assert!(got[0].ends_with('…'));
+    }
+
+    #[test]
+    fn a_cut_label_never_reads_as_another_name_of_the_toolkit() {
+        let all = [
+            "information_synthesis",
+            "information_synthesis_report",
+            "query",
+        ];
+        let index = NameIndex::new(all);
+        // Only the first is on screen; its plain cut would also fit the second.
+        let got = shorten_all(&["information_synthesis"], 14, "…", Some(&index));
+        assert_eq!(got, vec!["information_…s"]);
+        let got = shorten_all(&["information_synthesis"], 14, "…", None);
+        assert_eq!(got, vec!["information_s…"]);
     }
 
     proptest::proptest! {
@@ -181,13 +236,20 @@ mod tests {
             width in 0usize..20,
         ) {
             let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-            let got = shorten_all(&refs, width, "…");
+            let index = NameIndex::new(refs.iter().copied());
+            let got = shorten_all(&refs, width, "…", Some(&index));
             for i in 0..names.len() {
                 let kept: String = names[i].chars().take(KEEP).collect();
                 proptest::prop_assert!(got[i].starts_with(&kept));
                 for j in 0..names.len() {
                     if names[i] != names[j] {
                         proptest::prop_assert_ne!(&got[i], &got[j]);
+                        if let Some((front, tail)) = got[i].split_once('…') {
+                            let reads = names[j].starts_with(front)
+                                && names[j].ends_with(tail)
+                                && names[j].len() >= front.len() + tail.len();
+                            proptest::prop_assert!(!reads, "{} reads as {}", got[i], names[j]);
+                        }
                     }
                 }
             }

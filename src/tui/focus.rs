@@ -15,6 +15,7 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
 
 use crate::layout::focus::{self, Blocked, Cells};
+use crate::layout::labels::NameIndex;
 use crate::layout::{Layout, structure_key};
 
 use super::app::{App, Viewport};
@@ -68,6 +69,10 @@ pub struct GraphView {
     /// The user switched to the whole graph.
     pub whole: bool,
     pub focus: Option<Focused>,
+    /// Every node name, so a cut label never reads as another node's name.
+    pub names: NameIndex,
+    /// Structure key `names` was built for.
+    names_key: Option<u64>,
 }
 
 impl GraphView {
@@ -114,6 +119,12 @@ pub fn mark(app: &App, ix: NodeIndex) -> Option<Change> {
 /// Brings the focus view up to date after the recommendation was recomputed: refits when
 /// what it was fitted for changed, else follows without moving anything.
 pub fn sync(app: &mut App) {
+    let key = structure_key(&app.tk);
+    if app.graph_view.names_key != Some(key) {
+        let tk = &app.tk;
+        app.graph_view.names = NameIndex::new(tk.graph.node_indices().map(|ix| tk.name(ix)));
+        app.graph_view.names_key = Some(key);
+    }
     if app.seeds.is_empty() {
         app.graph_view.focus = None;
         return;
@@ -168,12 +179,11 @@ pub fn refit_command(app: &mut App) {
 }
 
 fn fit_key(app: &App) -> (Vec<NodeIndex>, Option<usize>, u64, (u16, u16)) {
-    (
-        app.seeds.clone(),
-        app.operator,
-        structure_key(&app.tk),
-        app.size,
-    )
+    let key = app
+        .graph_view
+        .names_key
+        .unwrap_or_else(|| structure_key(&app.tk));
+    (app.seeds.clone(), app.operator, key, app.size)
 }
 
 fn members(app: &App) -> Vec<NodeIndex> {

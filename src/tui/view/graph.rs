@@ -224,7 +224,8 @@ pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
         .collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let ell = app.theme.glyphs().ellipsis;
-    let labels = crate::layout::labels::shorten_all(&refs, geo.max_label, ell);
+    let index = Some(&app.graph_view.names);
+    let labels = crate::layout::labels::shorten_all(&refs, geo.max_label, ell, index);
     for (s, l) in out.iter_mut().zip(labels) {
         s.label = l;
     }
