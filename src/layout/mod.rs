@@ -1,9 +1,10 @@
 //! Layered layout of the toolkit graph: a pure function of its structure.
 //!
 //! Actions are layered along `Next` edges (cycles are broken by reversing DFS back edges,
-//! then each action gets its longest-path depth). Tools and groups go one layer after
-//! their deepest caller, so every `Call` and `Has` edge points forward and a tool sits
-//! beside the actions that call it. Within a layer, nodes are ordered by a few bounded
+//! then each action gets its longest-path depth). A tool or group goes one layer after its
+//! home, its shallowest caller (a group member after its group), so a tool shared along a
+//! long chain sits beside the first action that uses it instead of after the last one;
+//! the drawing names it with a short stub beside its other callers. Within a layer, nodes are ordered by a few bounded
 //! barycenter sweeps (linear per sweep, no crossing minimisation), so 10k nodes lay out in
 //! milliseconds.
 //!
@@ -56,7 +57,7 @@ impl Layout {
     /// Lays out the nodes with `keep[ix] == true` (all nodes when `keep` is `None`), using
     /// only the edges between kept nodes.
     pub fn compute_subset(tk: &Toolkit, keep: Option<&[bool]>) -> Layout {
-        let layers = layered(tk, keep, rank::Tools::AfterDeepest);
+        let layers = layered(tk, keep);
         Layout::from_layers(tk, layers)
     }
 
@@ -165,9 +166,9 @@ impl Layout {
 }
 
 /// Layers of the kept nodes, ordered by barycenter sweeps.
-fn layered(tk: &Toolkit, keep: Option<&[bool]>, tools: rank::Tools) -> Vec<Vec<NodeIndex>> {
+fn layered(tk: &Toolkit, keep: Option<&[bool]>) -> Vec<Vec<NodeIndex>> {
     let kept = |ix: NodeIndex| keep.is_none_or(|k| k.get(ix.index()).copied().unwrap_or(false));
-    let ranks = rank::assign(tk, &kept, tools);
+    let ranks = rank::assign(tk, &kept);
     let mut layers = ranks.into_layers(tk);
     order::sweep(tk, &mut layers, &kept);
     layers

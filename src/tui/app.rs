@@ -41,6 +41,9 @@ pub enum Zoom {
     Detailed,
     /// One line per node, names shortened.
     Overview,
+    /// One line per node, names cut to their first 8 characters, layers folded into bands
+    /// as wide as the pane (see [`super::focus`]).
+    Fit,
 }
 
 /// What a one-line prompt edits.
@@ -204,7 +207,7 @@ impl App {
     /// The layout being drawn: the neighbourhood's when that view is open.
     pub fn layout(&self) -> &Layout {
         static EMPTY: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
-        if let Some(l) = super::focus::layout(self) {
+        if let Some(l) = super::focus::layout(self).or_else(|| super::focus::folded(self)) {
             return l;
         }
         match &self.neighbourhood {
@@ -214,6 +217,11 @@ impl App {
                 .current()
                 .unwrap_or_else(|| EMPTY.get_or_init(Layout::default)),
         }
+    }
+
+    /// The cached layout of the whole graph.
+    pub fn whole_layout(&self) -> Option<&Layout> {
+        self.layout.current()
     }
 
     /// Re-lays out if (and only if) the structure changed; call after loads and edits.

@@ -18,7 +18,7 @@ use crate::layout::focus::{self, Blocked, Cells};
 use crate::layout::labels::NameIndex;
 use crate::layout::{Layout, structure_key};
 
-use super::app::{App, Viewport};
+use super::app::{App, Viewport, Zoom};
 use super::insight::Change;
 use super::panes::Panes;
 
@@ -73,6 +73,8 @@ pub struct GraphView {
     pub names: NameIndex,
     /// Structure key `names` was built for.
     names_key: Option<u64>,
+    /// The whole graph folded to the pane, in the fit zoom: (structure key, pane width).
+    fold: Option<((u64, i32), Layout)>,
 }
 
 impl GraphView {
@@ -101,6 +103,64 @@ pub fn layout(app: &App) -> Option<&Layout> {
     }
 }
 
+/// The whole graph folded to the pane, when the fit zoom shows it.
+pub fn folded(app: &App) -> Option<&Layout> {
+    if app.zoom != Zoom::Fit || app.neighbourhood.is_some() {
+        return None;
+    }
+    let whole = app.whole_layout()?.key;
+    app.graph_view
+        .fold
+        .as_ref()
+        .filter(|f| f.0.0 == whole)
+        .map(|f| &f.1)
+}
+
+/// `z`: detailed, compact (one-line boxes), fit to the pane. The focus view stays fitted
+/// its own way; the zoom applies to the whole graph.
+pub fn cycle_zoom(app: &mut App) {
+    app.zoom = match app.zoom {
+        Zoom::Detailed => Zoom::Overview,
+        Zoom::Overview => Zoom::Fit,
+        Zoom::Fit => Zoom::Detailed,
+    };
+    if active(app) {
+        app.graph_view.whole = true;
+    }
+    refold(app);
+}
+
+/// Folds the whole graph to the pane's width for the fit zoom (only when it is shown and
+/// the structure or the width changed).
+fn refold(app: &mut App) {
+    if app.zoom != Zoom::Fit {
+        return;
+    }
+    let key = app
+        .graph_view
+        .names_key
+        .unwrap_or_else(|| structure_key(&app.tk));
+    let width = i32::from(Panes::new(app.size, app.layout_hint()).graph_inner().width);
+    if app
+        .graph_view
+        .fold
+        .as_ref()
+        .is_some_and(|f| f.0 == (key, width))
+    {
+        return;
+    }
+    let Some(whole) = app.whole_layout().filter(|l| l.key == key) else {
+        return;
+    };
+    // As the fit zoom's geometry measures it: one lane, plus room for scores if shown.
+    let cells = Cells {
+        cap: crate::layout::labels::MIN_WIDTH,
+        gap: 2 + 3 + if app.show_scores { 5 } else { 0 },
+    };
+    let fitted = focus::fold(&app.tk, &whole.layers, width, cells);
+    app.graph_view.fold = Some(((key, width), fitted.layout));
+}
+
 /// Entered / left mark of a node: against the pinned baseline when there is one, else
 /// against the recommendation at the last refit of the focus view.
 pub fn mark(app: &App, ix: NodeIndex) -> Option<Change> {
@@ -125,6 +185,7 @@ pub fn sync(app: &mut App) {
         app.graph_view.names = NameIndex::new(tk.graph.node_indices().map(|ix| tk.name(ix)));
         app.graph_view.names_key = Some(key);
     }
+    refold(app);
     if app.seeds.is_empty() {
         app.graph_view.focus = None;
         return;
@@ -144,6 +205,7 @@ pub fn sync(app: &mut App) {
 
 /// The terminal changed size: the pane changed shape, so the focus is fitted again.
 pub fn resized(app: &mut App) {
+    refold(app);
     if app.graph_view.focus.is_some() {
         refit(app);
     }

@@ -199,3 +199,34 @@ fn f_toggles_the_whole_graph() {
     assert!(!super::focus::active(&app), "no seeds, no focus");
     assert!(super::tests::screen(&app).contains("[detailed]"));
 }
+
+/// `z` cycles detailed, compact and fit; fit folds the whole chain to the pane's width.
+#[test]
+fn z_cycles_detailed_compact_fit_and_fit_folds_to_the_pane() {
+    use super::app::Zoom;
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
+    press(&mut app, "z");
+    assert_eq!(app.zoom, Zoom::Overview);
+    assert!(!super::focus::active(&app), "z zooms the whole graph");
+    assert!(super::tests::screen(&app).contains("[compact]"));
+    press(&mut app, "z");
+    assert_eq!(app.zoom, Zoom::Fit);
+    let inner = Panes::new(app.size, app.layout_hint()).graph_inner();
+    let geo = Geometry::new(&app);
+    let (w, _) = geo.extent(app.layout());
+    assert!(w <= i32::from(inner.width), "{w} > {}", inner.width);
+    assert_eq!(app.layout().placed().count(), app.tk.graph.node_count());
+    // Every node is drawn once, and none is drawn over another.
+    let mut cells = HashSet::new();
+    for (ix, _) in app.layout().placed() {
+        let r = geo.node_rect(app.layout(), &app.tk, ix).expect("placed");
+        assert!(cells.insert((r.x, r.y)), "{} overlaps", app.tk.name(ix));
+    }
+    press(&mut app, "z");
+    assert_eq!(app.zoom, Zoom::Detailed);
+    let (w, _) = Geometry::new(&app).extent(app.layout());
+    assert!(
+        w > i32::from(inner.width),
+        "detailed runs wider than the pane"
+    );
+}

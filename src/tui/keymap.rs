@@ -133,7 +133,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(ToggleFocus, "focus-view", [ch('f')], Global, "Graph", "focus view (recommendation + frontier) / whole graph", "focus"),
     bind!(Refit, "refit", [ch('v')], Global, "Graph", "fit the focus view to the whole recommendation again"),
     bind!(ToggleScores, "toggle-scores", [ch('s')], Global, "Graph", "show or hide edge scores", "scores"),
-    bind!(ToggleZoom, "toggle-zoom", [ch('z')], Global, "Graph", "zoom: detailed / overview", "zoom"),
+    bind!(ToggleZoom, "toggle-zoom", [ch('z')], Global, "Graph", "zoom: detailed / compact / fit", "zoom"),
     bind!(ToggleNeighbourhood, "neighbourhood", [ch('N')], Global, "Graph", "neighbourhood view of the selection"),
     bind!(RadiusUp, "radius-up", [ch('}')], Global, "Graph", "neighbourhood: one hop more"),
     bind!(RadiusDown, "radius-down", [ch('{')], Global, "Graph", "neighbourhood: one hop less"),

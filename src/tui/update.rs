@@ -5,7 +5,7 @@ use petgraph::stable_graph::NodeIndex;
 
 use crate::model::{EdgeKind, NodeKind};
 
-use super::app::{App, Focus, Overlay, PromptKind, Zoom};
+use super::app::{App, Focus, Overlay, PromptKind};
 use super::keymap::{self, Cmd, Context};
 use super::msg::Msg;
 use super::nav::Row;
@@ -145,12 +145,7 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         Cmd::NextOperator => cycle_operator(app, 1),
         Cmd::PrevOperator => cycle_operator(app, -1),
         Cmd::ToggleScores => keep_centre(app, |a| a.show_scores = !a.show_scores),
-        Cmd::ToggleZoom => keep_centre(app, |a| {
-            a.zoom = match a.zoom {
-                Zoom::Detailed => Zoom::Overview,
-                Zoom::Overview => Zoom::Detailed,
-            }
-        }),
+        Cmd::ToggleZoom => keep_centre(app, super::focus::cycle_zoom),
         Cmd::ToggleNeighbourhood => toggle_neighbourhood(app),
         Cmd::ToggleFocus => super::focus::toggle(app),
         Cmd::Refit => super::focus::refit_command(app),

@@ -12,6 +12,7 @@ use ratatui::style::Style;
 use ratatui::widgets::Widget;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
+use crate::layout::Slot;
 use crate::model::Edge;
 use crate::tui::app::{App, Focus};
 use crate::tui::geometry::{Geometry, WRect};
@@ -137,7 +138,7 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
         let (Some(su), Some(sv)) = (layout.slot(u), layout.slot(v)) else {
             continue;
         };
-        if !may_touch(geo, canvas.view(), su, sv) {
+        if !may_touch(geo, canvas.view(), su, sv) || stubbed(app, e.id(), su, sv) {
             continue;
         }
         let (Some(ru), Some(rv)) = (
@@ -232,11 +233,57 @@ pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
     out
 }
 
-/// Draws the boxes of the nodes inside the view.
+/// Draws the boxes of the nodes inside the view, and the stubs naming their away tools.
 fn draw_boxes(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffer) {
     for s in shown(app, geo, view) {
         draw_box(app, geo, &s, view, area, buf);
+        draw_stubs(app, geo, &s, view, area, buf);
     }
+}
+
+/// Whether edge `e` is drawn as a stub instead of a route: in the whole graph, a call to a
+/// tool (or group) that sits after another caller, its home, elsewhere in the drawing.
+fn stubbed(app: &App, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
+    let call = app.tk.graph[e].kind != crate::model::EdgeKind::Next;
+    call && sv.layer != su.layer + 1 && !super::super::focus::active(app)
+}
+
+/// One line under a box naming the tools it calls that sit elsewhere: `▶ DocumentReader`.
+fn draw_stubs(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf: &mut Buffer) {
+    let layout = app.layout();
+    let Some(su) = layout.slot(s.ix) else { return };
+    let mut names = Vec::new();
+    let mut level = Level::Dimmed;
+    for e in app.tk.graph.edges_directed(s.ix, Direction::Outgoing) {
+        let Some(sv) = layout.slot(e.target()) else {
+            continue;
+        };
+        if stubbed(app, e.id(), su, sv) {
+            names.push(sanitize(app.tk.name(e.target())).into_owned());
+            level = level.max(edge_level(app, e.id()));
+        }
+    }
+    if names.is_empty() {
+        return;
+    }
+    names.sort();
+    let g = app.theme.glyphs();
+    let room = (s.rect.w + geo.gap - 3).max(0) as usize;
+    let text = fit(
+        &format!("{} {}", g.arrow_right, names.join(", ")),
+        room,
+        g.ellipsis,
+    );
+    let y = s.rect.y + geo.box_h;
+    put_str(
+        buf,
+        area,
+        view,
+        s.rect.x + 1,
+        y,
+        &text,
+        app.theme.edge(level),
+    );
 }
 
 /// A node's state: member of the recommendation, left out (focus frontier, or left since

@@ -89,7 +89,8 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
     let zoom = match (super::focus::active(app), app.zoom) {
         (true, _) => "focus",
         (false, Zoom::Detailed) => "detailed",
-        (false, Zoom::Overview) => "overview",
+        (false, Zoom::Overview) => "compact",
+        (false, Zoom::Fit) => "fit",
     };
     let what = match &app.neighbourhood {
         Some(n) => format!(
