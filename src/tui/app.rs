@@ -346,7 +346,9 @@ impl App {
 
     /// What the pane split depends on besides the size (nothing yet; kept for resizable panes).
     pub fn layout_hint(&self) -> super::panes::Split {
-        super::panes::Split
+        super::panes::Split {
+            graph_only: self.graph_view.graph_only,
+        }
     }
 
     /// The selected node's edges as the inspector lists them: outgoing, then incoming,

@@ -68,6 +68,8 @@ pub struct Focused {
 pub struct GraphView {
     /// The user switched to the whole graph.
     pub whole: bool,
+    /// The side panes are hidden (`m`).
+    pub graph_only: bool,
     pub focus: Option<Focused>,
     /// Every node name, so a cut label never reads as another node's name.
     pub names: NameIndex,
@@ -227,6 +229,16 @@ pub fn toggle(app: &mut App) {
     } else {
         refit(app);
     }
+}
+
+/// `m`: hides or shows the side panes; the focus view is fitted to the new pane.
+pub fn toggle_side_panes(app: &mut App) {
+    app.graph_view.graph_only = !app.graph_view.graph_only;
+    if app.graph_view.graph_only && app.focus != super::app::Focus::Graph {
+        app.focus = super::app::Focus::Graph;
+    }
+    resized(app);
+    app.ensure_selection_visible();
 }
 
 /// `v`: lays the focus view out afresh so the whole recommendation shows.

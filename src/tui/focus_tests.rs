@@ -230,3 +230,21 @@ fn z_cycles_detailed_compact_fit_and_fit_folds_to_the_pane() {
         "detailed runs wider than the pane"
     );
 }
+
+/// `m` hides the side panes: the graph takes the width, the focus view is fitted again
+/// (on the fixture at 80x24 that means more columns), and `m` brings them back.
+#[test]
+fn m_gives_the_graph_the_whole_width_at_80x24() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 80, 24);
+    assert_recommendation_visible(&app, "80x24 with side panes");
+    let narrow = Panes::new(app.size, app.layout_hint()).graph_inner().width;
+    press(&mut app, "m");
+    let wide = Panes::new(app.size, app.layout_hint()).graph_inner().width;
+    assert_eq!(wide, 78);
+    assert!(wide > narrow + 30);
+    let screen = super::tests::screen(&app);
+    assert!(!screen.contains("Navigator") && !screen.contains("Inspector"));
+    assert_recommendation_visible(&app, "80x24 without side panes");
+    press(&mut app, "m");
+    assert!(super::tests::screen(&app).contains("Navigator"));
+}

@@ -149,6 +149,7 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         Cmd::ToggleNeighbourhood => toggle_neighbourhood(app),
         Cmd::ToggleFocus => super::focus::toggle(app),
         Cmd::Refit => super::focus::refit_command(app),
+        Cmd::ToggleSidePanes => super::focus::toggle_side_panes(app),
         Cmd::RadiusUp => set_radius(app, app.radius.saturating_add(1).min(50)),
         Cmd::RadiusDown => set_radius(app, app.radius.saturating_sub(1).max(1)),
         Cmd::Centre => app.centre_on_selection(),

@@ -32,12 +32,17 @@ pub fn draw(frame: &mut Frame, app: &App) {
         too_small(frame, area);
         return;
     }
-    navigator::draw(frame, app, panes.nav);
+    // Side panes hidden with `m` have no width and are not drawn.
+    if panes.nav.width > 0 {
+        navigator::draw(frame, app, panes.nav);
+    }
     draw_graph(frame, app, panes.graph);
-    if app.diff_panel {
-        diff_panel::draw(frame, app, panes.inspector);
-    } else {
-        inspector::draw(frame, app, panes.inspector);
+    if panes.inspector.width > 0 {
+        if app.diff_panel {
+            diff_panel::draw(frame, app, panes.inspector);
+        } else {
+            inspector::draw(frame, app, panes.inspector);
+        }
     }
     params::draw(frame, app, panes.bar);
     match &app.overlay {
