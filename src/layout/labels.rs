@@ -13,6 +13,11 @@ pub const KEEP: usize = 8;
 /// The narrowest width a label is cut to: the kept characters and the ellipsis.
 pub const MIN_WIDTH: usize = KEEP + 1;
 
+/// The narrowest name width the views choose: the kept characters, the ellipsis and three
+/// characters of the end, so names sharing their first 8 characters can still be told
+/// apart (`content_…_2`, `content_…_3`) without being shown whole.
+pub const NARROW: usize = KEEP + 4;
+
 /// Every name of a toolkit, sorted, to tell whether a cut label could be read as another
 /// name than its own (`information_…` for `information_synthesis_report`).
 #[derive(Debug, Clone, Default)]

@@ -30,7 +30,7 @@ const TRIES: [(bool, usize); 7] = [
     (true, 28),
     (true, 20),
     (true, 14),
-    (true, crate::layout::labels::MIN_WIDTH),
+    (true, crate::layout::labels::NARROW),
 ];
 
 /// Room before a frontier node for the blocking edge's score.
@@ -156,7 +156,7 @@ fn refold(app: &mut App) {
     };
     // As the fit zoom's geometry measures it: one lane, plus room for scores if shown.
     let cells = Cells {
-        cap: crate::layout::labels::MIN_WIDTH,
+        cap: crate::layout::labels::NARROW,
         gap: 2 + 3 + if app.show_scores { 5 } else { 0 },
     };
     let fitted = focus::fold(&app.tk, &whole.layers, width, cells);

@@ -105,7 +105,7 @@ fn assert_recommendation_visible(app: &App, what: &str) {
 #[test]
 fn every_operator_shows_its_whole_recommendation_with_distinct_labels() {
     for which in TOOLKITS {
-        for (w, h) in [(160, 48), (100, 30)] {
+        for (w, h) in [(160, 48), (100, 30), (80, 24)] {
             let mut app = open(which, w, h);
             let n = app.tk.operators.len();
             assert!(n > 0, "{which} has operators");

@@ -64,7 +64,7 @@ impl Geometry {
         let (box_h, lanes, max_label) = match zoom {
             Zoom::Detailed => (3, 3, MAX_LABEL),
             Zoom::Overview => (1, 1, OVERVIEW_LABEL),
-            Zoom::Fit => (1, 1, crate::layout::labels::MIN_WIDTH),
+            Zoom::Fit => (1, 1, crate::layout::labels::NARROW),
         };
         let label_room = if scores { 5 } else { 0 };
         Geometry::with(layout, box_h, lanes, max_label, label_room)
