@@ -248,3 +248,34 @@ fn m_gives_the_graph_the_whole_width_at_80x24() {
     press(&mut app, "m");
     assert!(super::tests::screen(&app).contains("Navigator"));
 }
+
+/// In the whole graph a shared tool sits after its first caller; a later caller names it in
+/// a stub under its box instead of an edge across the screen.
+#[test]
+fn later_callers_of_a_shared_tool_name_it_in_a_stub() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 160, 48);
+    press(&mut app, "f:goto content_understanding_2<Enter>");
+    let screen = super::tests::screen(&app);
+    let lines: Vec<&str> = screen.lines().collect();
+    let row = lines
+        .iter()
+        .position(|l| l.contains("│  content_understanding_2 │"))
+        .expect("the caller is on screen");
+    // The box is three rows high; the stub is on the free row under it.
+    assert!(
+        lines[row + 2].contains("▶ DocumentReader"),
+        "no stub under the caller:\n{screen}"
+    );
+    let tk = &app.tk;
+    let doc = tk
+        .graph
+        .node_indices()
+        .find(|&i| tk.name(i) == "DocumentReader");
+    let first = tk.action("content_understanding").expect("action");
+    let layout = app.layout();
+    let (d, f) = (
+        layout.slot(doc.expect("tool")).expect("placed"),
+        layout.slot(first).expect("placed"),
+    );
+    assert_eq!(d.layer, f.layer + 1, "the tool sits after its first caller");
+}
