@@ -106,13 +106,29 @@ pub fn prepare(
     layers
 }
 
-/// Folds `layers` into bands no wider than `width` cells.
-pub fn fold(tk: &Toolkit, layers: &[Vec<NodeIndex>], width: i32, cells: Cells) -> Fitted {
+/// Columns per band and rows in all, of `layers` folded to `width` cells: what [`fold`]
+/// would lay out, without building it (to compare ways of fitting cheaply).
+pub fn fold_shape(
+    tk: &Toolkit,
+    layers: &[Vec<NodeIndex>],
+    width: i32,
+    cells: Cells,
+) -> (usize, u32) {
     let widths: Vec<usize> = layers
         .iter()
         .map(|l| l.iter().map(|&ix| tk.name(ix).width()).max().unwrap_or(0))
         .collect();
     let cols = fold_width(&widths, width, cells);
+    let rows = layers
+        .chunks(cols.max(1))
+        .map(|band| band.iter().map(Vec::len).max().unwrap_or(0) as u32)
+        .sum();
+    (cols, rows)
+}
+
+/// Folds `layers` into bands no wider than `width` cells.
+pub fn fold(tk: &Toolkit, layers: &[Vec<NodeIndex>], width: i32, cells: Cells) -> Fitted {
+    let (cols, _) = fold_shape(tk, layers, width, cells);
     let mut placed = Vec::new();
     let mut top = 0u32;
     for band in layers.chunks(cols.max(1)) {

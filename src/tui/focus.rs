@@ -293,26 +293,32 @@ pub fn refit(app: &mut App) {
     let (w, h) = (i32::from(area.width), i32::from(area.height));
     let rec = &app.rec;
     let layers = focus::prepare(&app.tk, &keep, &|ix| rec.contains(ix));
-    let mut best: Option<(i32, bool, usize, focus::Fitted)> = None;
+    // Only the shapes are compared; the chosen one is laid out once.
+    let mut best: Option<(i32, bool, usize)> = None;
     for (compact, cap) in TRIES {
         let cells = Cells {
             cap,
             gap: gap(compact),
         };
-        let fitted = focus::fold(&app.tk, &layers, w, cells);
+        let (_, rows) = focus::fold_shape(&app.tk, &layers, w, cells);
         let row_h = if compact { 2 } else { 4 };
-        let need = 1 + fitted.layout.max_rows() as i32 * row_h;
+        let need = 1 + rows as i32 * row_h;
         let fits = need <= h;
-        if best.as_ref().is_none_or(|b| need < b.0) || fits {
-            best = Some((need, compact, cap, fitted));
+        if best.is_none_or(|b| need < b.0) || fits {
+            best = Some((need, compact, cap));
         }
         if fits {
             break;
         }
     }
-    let Some((_, compact, cap, fitted)) = best else {
+    let Some((_, compact, cap)) = best else {
         return;
     };
+    let cells = Cells {
+        cap,
+        gap: gap(compact),
+    };
+    let fitted = focus::fold(&app.tk, &layers, w, cells);
     let mut base = vec![false; app.tk.graph.node_bound()];
     for m in members(app) {
         base[m.index()] = true;
