@@ -170,7 +170,8 @@ fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
         !raised.contains("+ schema_design"),
         "schema_design left:\n{raised}"
     );
-    assert!(raised.contains("+ concept_identification"));
+    // The focus view may cut the name (at least 8 characters stay).
+    assert!(raised.contains("+ concept_ident"), "{raised}");
 
     tmux.send(&["-l", ":goto query_intention"]);
     tmux.send(&["Enter"]);

@@ -27,6 +27,10 @@ pub struct Args {
     to: Target,
     #[command(flatten)]
     seeds: SeedArgs,
+    /// SVG with seeds: draw the whole graph with the recommendation highlighted instead of
+    /// the focus view (the recommendation and the nodes one edge beyond it).
+    #[arg(long)]
+    whole: bool,
     /// Write to FILE instead of stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<std::path::PathBuf>,
@@ -58,6 +62,7 @@ pub fn run(args: &Args) -> ExitCode {
     let text = match args.to {
         Target::Dot => dot::to_dot(tk, hl.as_ref()),
         Target::Mermaid => mermaid::to_mermaid(tk, hl.as_ref()),
+        Target::Svg if args.whole => svg::to_svg_whole(tk, hl.as_ref()),
         Target::Svg => svg::to_svg(tk, hl.as_ref()),
         Target::Json => {
             let mut v = json::toolkit_json(tk);

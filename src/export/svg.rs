@@ -2,6 +2,11 @@
 //! [`crate::layout::Layout`], one column per layer, with node kinds as shapes, scores on the
 //! edges, the recommendation highlighted and a legend.
 //!
+//! With a recommendation the picture is the focus view, as in the TUI: the recommended
+//! subgraph and its frontier (left-out nodes one edge beyond it), folded into a few
+//! columns; [`to_svg_whole`] draws the whole graph with the recommendation highlighted.
+//! Edges are orthogonal and routed around boxes ([`route`]), so none hides under a box.
+//!
 //! Everything must read without colour too (printed, or for colour-blind readers): seeds
 //! and recommended nodes carry the same `*` / `+` marks as the TUI and a heavier outline,
 //! recommended edges are thick, edges below the threshold are dashed. Styling lives in
@@ -13,10 +18,16 @@ use std::fmt::Write as _;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use unicode_width::UnicodeWidthStr;
 
+use petgraph::visit::NodeIndexable;
+
 use crate::layout::Layout;
+use crate::layout::focus::{self, Cells};
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 
 use super::Highlight;
+
+mod route;
+pub use route::{Path, Rect, crosses};
 
 /// Approximate advance of one character of the 12px font, in pixels.
 const CHAR_W: f64 = 7.2;
@@ -28,10 +39,63 @@ const COL_GAP: f64 = 90.0;
 const MARGIN: f64 = 24.0;
 const LEGEND_H: f64 = 86.0;
 
-/// The whole graph as an SVG document; with `hl`, the recommendation highlighted.
+/// Widest focus drawing, in characters (names plus gaps), before its layers fold.
+const FOCUS_WIDTH: i32 = 200;
+
+/// The focus view with `hl` (the recommendation and its frontier), else the whole graph.
 pub fn to_svg(tk: &Toolkit, hl: Option<&Highlight<'_>>) -> String {
-    let layout = Layout::compute(tk);
-    let geo = Geo::new(tk, &layout);
+    render(tk, &picture_layout(tk, hl, false), hl)
+}
+
+/// The whole graph, with `hl` highlighted.
+pub fn to_svg_whole(tk: &Toolkit, hl: Option<&Highlight<'_>>) -> String {
+    render(tk, &picture_layout(tk, hl, true), hl)
+}
+
+/// What is drawn: the whole layout, or the focus view's folded one.
+pub fn picture_layout(tk: &Toolkit, hl: Option<&Highlight<'_>>, whole: bool) -> Layout {
+    let Some(h) = hl.filter(|h| !whole && !h.rec.is_empty()) else {
+        return Layout::compute(tk);
+    };
+    let members: Vec<NodeIndex> = h.rec.actions.iter().chain(&h.rec.tools).copied().collect();
+    let is_member = |ix: NodeIndex| h.rec.contains(ix);
+    let mut keep = vec![false; tk.graph.node_bound()];
+    for &m in &members {
+        keep[m.index()] = true;
+    }
+    for b in focus::frontier(tk, &members, &is_member) {
+        keep[b.node.index()] = true;
+    }
+    let cells = Cells {
+        cap: MAX_CHARS,
+        gap: (COL_GAP / CHAR_W) as i32,
+    };
+    focus::fit(tk, &keep, &is_member, FOCUS_WIDTH, cells).layout
+}
+
+/// Every box and every edge route of a picture, as drawn (for tests and for drawing).
+pub struct Drawing {
+    pub boxes: Vec<(NodeIndex, Rect)>,
+    pub edges: Vec<(EdgeIndex, Path)>,
+}
+
+/// The boxes and routes of `layout`.
+pub fn drawing(tk: &Toolkit, layout: &Layout) -> Drawing {
+    let geo = Geo::new(tk, layout);
+    let boxes = layout
+        .placed()
+        .filter_map(|(ix, _)| geo.rect(layout, ix).map(|r| (ix, r)))
+        .collect();
+    let edges = tk
+        .graph
+        .edge_indices()
+        .filter_map(|e| edge_path(tk, layout, &geo, e).map(|p| (e, p)))
+        .collect();
+    Drawing { boxes, edges }
+}
+
+fn render(tk: &Toolkit, layout: &Layout, hl: Option<&Highlight<'_>>) -> String {
+    let geo = Geo::new(tk, layout);
     let width = (geo.width + 2.0 * MARGIN).max(560.0);
     let height = geo.height + 2.0 * MARGIN + LEGEND_H;
     let mut out = String::new();
@@ -49,12 +113,12 @@ pub fn to_svg(tk: &Toolkit, hl: Option<&Highlight<'_>>) -> String {
     // Recommended edges last, so they are drawn over the others.
     edges.sort_by_key(|&e| hl.is_some_and(|h| h.edge(tk, e)));
     for e in edges {
-        edge(&mut out, tk, &layout, &geo, e, hl);
+        edge(&mut out, tk, layout, &geo, e, hl);
     }
     out.push_str("</g>\n<g class=\"nodes\">\n");
     for layer in &layout.layers {
         for &ix in layer {
-            node(&mut out, tk, &layout, &geo, ix, hl);
+            node(&mut out, tk, layout, &geo, ix, hl);
         }
     }
     out.push_str("</g>\n");
@@ -70,7 +134,7 @@ const STYLE: &str = r##"<defs>
 </defs>
 <style>
 .bg { fill: #ffffff; }
-.edge path { fill: none; stroke: #6b7280; stroke-width: 1.2; marker-end: url(#arrow); }
+.edge path { fill: none; stroke: #6b7280; stroke-width: 1.2; stroke-linejoin: round; marker-end: url(#arrow); }
 .edge.rec path { stroke: #1d4ed8; stroke-width: 2.6; marker-end: url(#arrow-rec); }
 .edge.below path { stroke: #c0c4cc; stroke-dasharray: 5 4; marker-end: url(#arrow-below); }
 .edge text { fill: #4b5563; font-size: 10px; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }
@@ -92,12 +156,11 @@ const STYLE: &str = r##"<defs>
 </style>
 "##;
 
-/// Pixel positions: the x of each column and each column's width.
+/// Pixel positions: the x of each column and each column's width. Rows are aligned across
+/// columns, so the band between two rows is free for edges.
 struct Geo {
     col_x: Vec<f64>,
     col_w: Vec<f64>,
-    /// Vertical offset of each layer, so short layers are centred.
-    layer_top: Vec<f64>,
     width: f64,
     height: f64,
 }
@@ -108,7 +171,7 @@ impl Geo {
         let rows = layout.max_rows() as f64;
         let height = (rows * pitch - ROW_GAP).max(NODE_H);
         let mut x = MARGIN;
-        let (mut col_x, mut col_w, mut layer_top) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut col_x, mut col_w) = (Vec::new(), Vec::new());
         for layer in &layout.layers {
             let chars = layer
                 .iter()
@@ -118,7 +181,6 @@ impl Geo {
             let w = chars as f64 * CHAR_W + 28.0;
             col_x.push(x);
             col_w.push(w);
-            layer_top.push(MARGIN + (rows - layer.len() as f64) * pitch / 2.0);
             x += w + COL_GAP;
         }
         Geo {
@@ -126,7 +188,6 @@ impl Geo {
             height,
             col_x,
             col_w,
-            layer_top,
         }
     }
 
@@ -134,7 +195,7 @@ impl Geo {
     fn rect(&self, layout: &Layout, ix: NodeIndex) -> Option<(f64, f64, f64, f64)> {
         let s = layout.slot(ix)?;
         let l = s.layer as usize;
-        let y = self.layer_top.get(l)? + f64::from(s.order) * (NODE_H + ROW_GAP);
+        let y = MARGIN + f64::from(s.order) * (NODE_H + ROW_GAP);
         Some((*self.col_x.get(l)?, y, *self.col_w.get(l)?, NODE_H))
     }
 }
@@ -238,7 +299,7 @@ fn edge(
     let Some((u, v)) = tk.graph.edge_endpoints(e) else {
         return;
     };
-    let (Some(ru), Some(rv)) = (geo.rect(layout, u), geo.rect(layout, v)) else {
+    let Some(p) = edge_path(tk, layout, geo, e) else {
         return;
     };
     let data = &tk.graph[e];
@@ -247,7 +308,11 @@ fn edge(
         Some(h) if data.score < h.threshold => " below",
         _ => "",
     };
-    let (path, (lx, ly)) = route(ru, rv, u == v);
+    let mut path = String::new();
+    for (i, (x, y)) in p.points.iter().enumerate() {
+        let _ = write!(path, "{}{x:.1},{y:.1}", if i == 0 { "M" } else { " L" });
+    }
+    let (lx, ly) = p.label;
     let _ = writeln!(
         out,
         r#"<g class="edge {}{class}"><title>{} -> {} ({}, score {})</title><path d="{path}"/>"#,
@@ -276,49 +341,22 @@ fn score_text(s: f64) -> String {
     }
 }
 
-type Rect = (f64, f64, f64, f64);
-
-/// A curve from `u` to `v` and where its label goes. Forward edges leave the right side
-/// and enter the left side; backward edges (cycles) and self loops arc below the boxes.
-fn route(u: Rect, v: Rect, self_loop: bool) -> (String, (f64, f64)) {
-    let (ux, uy, uw, uh) = u;
-    let (vx, vy, vw, vh) = v;
-    if self_loop {
-        let (x0, y0) = (ux + uw * 0.6, uy + uh);
-        let (x1, y1) = (ux + uw * 0.4, uy + uh);
-        let d = format!(
-            "M{x0:.1},{y0:.1} C{x0:.1},{:.1} {x1:.1},{:.1} {x1:.1},{y1:.1}",
-            y0 + 30.0,
-            y1 + 30.0
-        );
-        return (d, (ux + uw / 2.0, uy + uh + 24.0));
-    }
-    if vx > ux + uw {
-        let (x0, y0) = (ux + uw, uy + uh / 2.0);
-        let (x1, y1) = (vx, vy + vh / 2.0);
-        let c = (x1 - x0) * 0.5;
-        let d = format!(
-            "M{x0:.1},{y0:.1} C{:.1},{y0:.1} {:.1},{y1:.1} {x1:.1},{y1:.1}",
-            x0 + c,
-            x1 - c
-        );
-        // The label sits near the target, where edges into one node fan apart least.
-        let t = 0.62;
-        return (d, bezier((x0, y0), (x0 + c, y0), (x1 - c, y1), (x1, y1), t));
-    }
-    let (x0, y0) = (ux + uw / 2.0, uy + uh);
-    let (x1, y1) = (vx + vw / 2.0, vy + vh);
-    let dip = y0.max(y1) + ROW_GAP * 0.5 + (x0 - x1).abs() * 0.08;
-    let d = format!("M{x0:.1},{y0:.1} C{x0:.1},{dip:.1} {x1:.1},{dip:.1} {x1:.1},{y1:.1}");
-    (d, bezier((x0, y0), (x0, dip), (x1, dip), (x1, y1), 0.5))
-}
-
-fn bezier(p0: (f64, f64), p1: (f64, f64), p2: (f64, f64), p3: (f64, f64), t: f64) -> (f64, f64) {
-    let s = 1.0 - t;
-    let f = |a: f64, b: f64, c: f64, d: f64| {
-        s * s * s * a + 3.0 * s * s * t * b + 3.0 * s * t * t * c + t * t * t * d
-    };
-    (f(p0.0, p1.0, p2.0, p3.0), f(p0.1, p1.1, p2.1, p3.1))
+/// The route of edge `e`, if both ends are drawn.
+fn edge_path(tk: &Toolkit, layout: &Layout, geo: &Geo, e: EdgeIndex) -> Option<Path> {
+    let (u, v) = tk.graph.edge_endpoints(e)?;
+    let (su, sv) = (layout.slot(u)?, layout.slot(v)?);
+    let (lu, lv) = (su.layer as usize, sv.layer as usize);
+    Some(route::plan(&route::Ends {
+        ru: geo.rect(layout, u)?,
+        rv: geo.rect(layout, v)?,
+        lu,
+        lv,
+        ou: su.order,
+        ov: sv.order,
+        col_right_u: geo.col_x[lu] + geo.col_w[lu],
+        col_left_v: geo.col_x[lv],
+        band: ROW_GAP,
+    }))
 }
 
 /// Shapes, marks and line styles explained, with the threshold when highlighting.

@@ -1,9 +1,10 @@
 //! Layered layout of the toolkit graph: a pure function of its structure.
 //!
 //! Actions are layered along `Next` edges (cycles are broken by reversing DFS back edges,
-//! then each action gets its longest-path depth). Tools and groups go one layer after
-//! their deepest caller, so every `Call` and `Has` edge points forward and a tool sits
-//! beside the actions that call it. Within a layer, nodes are ordered by a few bounded
+//! then each action gets its longest-path depth). A tool or group goes one layer after its
+//! home, its shallowest caller (a group member after its group), so a tool shared along a
+//! long chain sits beside the first action that uses it instead of after the last one;
+//! the drawing names it with a short stub beside its other callers. Within a layer, nodes are ordered by a few bounded
 //! barycenter sweeps (linear per sweep, no crossing minimisation), so 10k nodes lay out in
 //! milliseconds.
 //!
@@ -11,6 +12,8 @@
 //! what the layout depends on, so a cache keyed by it never re-lays out on a restyle.
 //! Coordinates here are abstract slots (layer, order); the TUI maps them to cells.
 
+pub mod focus;
+pub mod labels;
 mod order;
 mod rank;
 
@@ -39,6 +42,8 @@ pub struct Layout {
     slots: Vec<Option<Slot>>,
     /// Widest name (in terminal cells) of each layer.
     pub label_width: Vec<u16>,
+    /// One more than the largest order (rows may be left empty in a folded layout).
+    rows: usize,
     /// The key of the structure this layout was computed from.
     pub key: u64,
 }
@@ -52,10 +57,12 @@ impl Layout {
     /// Lays out the nodes with `keep[ix] == true` (all nodes when `keep` is `None`), using
     /// only the edges between kept nodes.
     pub fn compute_subset(tk: &Toolkit, keep: Option<&[bool]>) -> Layout {
-        let kept = |ix: NodeIndex| keep.is_none_or(|k| k.get(ix.index()).copied().unwrap_or(false));
-        let ranks = rank::assign(tk, &kept);
-        let mut layers = ranks.into_layers(tk);
-        order::sweep(tk, &mut layers, &kept);
+        let layers = layered(tk, keep);
+        Layout::from_layers(tk, layers)
+    }
+
+    /// A layout from layers whose positions are the orders (no empty rows).
+    fn from_layers(tk: &Toolkit, layers: Vec<Vec<NodeIndex>>) -> Layout {
         let bound = tk.graph.node_bound();
         let mut slots = vec![None; bound];
         let mut label_width = Vec::with_capacity(layers.len());
@@ -72,11 +79,75 @@ impl Layout {
             label_width.push(w);
         }
         Layout {
+            rows: layers.iter().map(Vec::len).max().unwrap_or(0),
             layers,
             slots,
             label_width,
             key: structure_key(tk),
         }
+    }
+
+    /// A layout from explicit slots; rows may stay empty and layers may be empty. Later
+    /// duplicates of a node are ignored; two nodes on one slot are a caller's bug, kept
+    /// (drawn over each other) rather than lost.
+    pub fn from_slots(tk: &Toolkit, placed: &[(NodeIndex, Slot)]) -> Layout {
+        let bound = tk.graph.node_bound();
+        let mut slots = vec![None; bound];
+        let depth = placed
+            .iter()
+            .map(|p| p.1.layer as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut layers: Vec<Vec<NodeIndex>> = vec![Vec::new(); depth];
+        let mut label_width = vec![0u16; depth];
+        let mut rows = 0;
+        for &(ix, s) in placed {
+            let Some(cell) = slots.get_mut(ix.index()) else {
+                continue;
+            };
+            if cell.is_some() {
+                continue;
+            }
+            *cell = Some(s);
+            layers[s.layer as usize].push(ix);
+            let n = tk.name(ix).width().min(u16::MAX as usize) as u16;
+            label_width[s.layer as usize] = label_width[s.layer as usize].max(n);
+            rows = rows.max(s.order as usize + 1);
+        }
+        for layer in &mut layers {
+            layer.sort_by_key(|ix| slots[ix.index()].map_or(0, |s: Slot| s.order));
+        }
+        Layout {
+            layers,
+            slots,
+            label_width,
+            rows,
+            key: structure_key(tk),
+        }
+    }
+
+    /// The nodes of layer `l` whose order lies in `lo..hi`, in order.
+    pub fn rows_of(&self, l: usize, lo: usize, hi: usize) -> &[NodeIndex] {
+        let Some(layer) = self.layers.get(l) else {
+            return &[];
+        };
+        let order = |ix: &NodeIndex| self.slot(*ix).map_or(0, |s| s.order as usize);
+        let a = layer.partition_point(|ix| order(ix) < lo);
+        let b = layer.partition_point(|ix| order(ix) < hi);
+        &layer[a..b.max(a)]
+    }
+
+    /// The node at a slot, if any.
+    pub fn at(&self, l: usize, order: usize) -> Option<NodeIndex> {
+        self.rows_of(l, order, order + 1).first().copied()
+    }
+
+    /// Every laid-out node with its slot.
+    pub fn placed(&self) -> impl Iterator<Item = (NodeIndex, Slot)> + '_ {
+        self.layers
+            .iter()
+            .flatten()
+            .filter_map(|&ix| self.slot(ix).map(|s| (ix, s)))
     }
 
     /// The slot of a node, if it was laid out.
@@ -86,12 +157,21 @@ impl Layout {
 
     /// Number of rows of the tallest layer.
     pub fn max_rows(&self) -> usize {
-        self.layers.iter().map(Vec::len).max().unwrap_or(0)
+        self.rows
     }
 
     pub fn is_empty(&self) -> bool {
         self.layers.is_empty()
     }
+}
+
+/// Layers of the kept nodes, ordered by barycenter sweeps.
+fn layered(tk: &Toolkit, keep: Option<&[bool]>) -> Vec<Vec<NodeIndex>> {
+    let kept = |ix: NodeIndex| keep.is_none_or(|k| k.get(ix.index()).copied().unwrap_or(false));
+    let ranks = rank::assign(tk, &kept);
+    let mut layers = ranks.into_layers(tk);
+    order::sweep(tk, &mut layers, &kept);
+    layers
 }
 
 /// A hash of what the layout depends on: node kinds and names, and edge endpoints. Scores,

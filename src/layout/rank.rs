@@ -1,5 +1,5 @@
 //! Layer assignment: cycle breaking on `Next` edges, longest-path depth for actions, and
-//! tools and groups one layer after their deepest caller.
+//! tools and groups one layer after their home (shallowest) caller.
 
 use std::collections::VecDeque;
 
@@ -44,17 +44,44 @@ pub fn assign(tk: &Toolkit, kept: &dyn Fn(NodeIndex) -> bool) -> Ranks {
     longest_path(tk, &actions, &back, kept, &mut rank);
     for kind in [NodeKind::Group, NodeKind::Tool] {
         for ix in tk.nodes_of(kind).filter(|&ix| kept(ix)) {
-            let r = tk
+            let callers = tk
                 .in_edges(ix)
                 .filter(|&(_, u)| kept(u))
-                .filter_map(|(_, u)| rank[u.index()])
-                .map(|r| r + 1)
-                .max()
+                .filter_map(|(_, u)| rank[u.index()].map(|r| (tk.kind(u), r + 1)));
+            // One layer after its home, the shallowest caller; a group member after its
+            // group, so `Has` edges stay short.
+            let (groups, actions): (Vec<_>, Vec<_>) = callers.partition(|c| c.0 == NodeKind::Group);
+            let pick = if groups.is_empty() { actions } else { groups };
+            let r = pick
+                .into_iter()
+                .map(|c| c.1)
+                .min()
+                .or_else(|| {
+                    (kind == NodeKind::Group)
+                        .then(|| members_home(tk, ix, kept, &rank))
+                        .flatten()
+                })
                 .unwrap_or(0);
             rank[ix.index()] = Some(r);
         }
     }
     Ranks { rank }
+}
+
+/// A group nobody calls directly (Chat2Graph's MCP servers: actions call the members) goes
+/// where its first member would: one layer after the shallowest caller of a member.
+fn members_home(
+    tk: &Toolkit,
+    group: NodeIndex,
+    kept: &dyn Fn(NodeIndex) -> bool,
+    rank: &[Option<u32>],
+) -> Option<u32> {
+    tk.out_edges(group)
+        .filter(|&(_, m)| kept(m))
+        .flat_map(|(_, m)| tk.in_edges(m))
+        .filter(|&(_, u)| u != group && kept(u) && tk.kind(u) == NodeKind::Action)
+        .filter_map(|(_, u)| rank[u.index()].map(|r| r + 1))
+        .min()
 }
 
 /// Whether `u -> v` is a `Next` edge between kept actions.

@@ -41,6 +41,9 @@ pub enum Zoom {
     Detailed,
     /// One line per node, names shortened.
     Overview,
+    /// One line per node, names cut to their first 8 characters, layers folded into bands
+    /// as wide as the pane (see [`super::focus`]).
+    Fit,
 }
 
 /// What a one-line prompt edits.
@@ -139,6 +142,8 @@ pub struct App {
     pub insight: super::insight::InsightState,
     /// The inspector shows the baseline diff instead of the selected node.
     pub diff_panel: bool,
+    /// The graph pane's mode: focus view or whole graph (see [`super::focus`]).
+    pub graph_view: super::focus::GraphView,
     pub quit: bool,
 }
 
@@ -175,6 +180,7 @@ impl App {
             session: super::edit::Session::default(),
             insight: Default::default(),
             diff_panel: false,
+            graph_view: Default::default(),
             quit: false,
         };
         app.layout.get(&app.tk);
@@ -201,6 +207,9 @@ impl App {
     /// The layout being drawn: the neighbourhood's when that view is open.
     pub fn layout(&self) -> &Layout {
         static EMPTY: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
+        if let Some(l) = super::focus::layout(self).or_else(|| super::focus::folded(self)) {
+            return l;
+        }
         match &self.neighbourhood {
             Some(n) => &n.layout,
             None => self
@@ -208,6 +217,11 @@ impl App {
                 .current()
                 .unwrap_or_else(|| EMPTY.get_or_init(Layout::default)),
         }
+    }
+
+    /// The cached layout of the whole graph.
+    pub fn whole_layout(&self) -> Option<&Layout> {
+        self.layout.current()
     }
 
     /// Re-lays out if (and only if) the structure changed; call after loads and edits.
@@ -224,6 +238,7 @@ impl App {
         self.rec = recommend(&self.tk, &self.seeds, self.params);
         self.insight
             .refresh(&self.tk, &self.seeds, self.params, &self.rec, self.selected);
+        super::focus::sync(self);
     }
 
     /// Makes operator `i` active and selects (and shows) its first seed.
@@ -331,7 +346,9 @@ impl App {
 
     /// What the pane split depends on besides the size (nothing yet; kept for resizable panes).
     pub fn layout_hint(&self) -> super::panes::Split {
-        super::panes::Split
+        super::panes::Split {
+            graph_only: self.graph_view.graph_only,
+        }
     }
 
     /// The selected node's edges as the inspector lists them: outgoing, then incoming,

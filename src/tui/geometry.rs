@@ -49,6 +49,14 @@ pub struct Geometry {
 
 impl Geometry {
     pub fn new(app: &App) -> Geometry {
+        if super::focus::active(app)
+            && let Some(f) = &app.graph_view.focus
+        {
+            // The focus view always has room for the frontier's blocking scores.
+            let box_h = if f.compact { 1 } else { 3 };
+            let lanes = super::focus::lanes(f.compact);
+            return Geometry::with(&f.layout, box_h, lanes, f.cap, super::focus::SCORE_ROOM);
+        }
         Geometry::for_layout(app.layout(), app.zoom, app.show_scores)
     }
 
@@ -56,11 +64,23 @@ impl Geometry {
         let (box_h, lanes, max_label) = match zoom {
             Zoom::Detailed => (3, 3, MAX_LABEL),
             Zoom::Overview => (1, 1, OVERVIEW_LABEL),
+            Zoom::Fit => (1, 1, crate::layout::labels::NARROW),
         };
-        // Out-lanes, a free cell, in-lanes, the arrowhead.
-        let gap = 2 * lanes + 3;
         let label_room = if scores { 5 } else { 0 };
-        let gap = gap + label_room;
+        Geometry::with(layout, box_h, lanes, max_label, label_room)
+    }
+
+    /// Geometry for boxes `box_h` high with names up to `max_label` cells, `lanes` lanes
+    /// per gap and `label_room` cells before each column for score labels.
+    pub fn with(
+        layout: &Layout,
+        box_h: i32,
+        lanes: i32,
+        max_label: usize,
+        label_room: i32,
+    ) -> Geometry {
+        // Out-lanes, a free cell, in-lanes, the arrowhead.
+        let gap = 2 * lanes + 3 + label_room;
         let mut col_x = Vec::with_capacity(layout.layers.len());
         let mut col_w = Vec::with_capacity(layout.layers.len());
         let mut x = 1;
@@ -113,7 +133,7 @@ impl Geometry {
     pub fn hit(&self, layout: &Layout, tk: &Toolkit, x: i32, y: i32) -> Option<NodeIndex> {
         let l = self.col_x.partition_point(|&cx| cx <= x).checked_sub(1)?;
         let order = (y - 1).div_euclid(self.row_h);
-        let ix = *layout.layers.get(l)?.get(usize::try_from(order).ok()?)?;
+        let ix = layout.at(l, usize::try_from(order).ok()?)?;
         self.node_rect(layout, tk, ix)
             .filter(|r| r.contains(x, y))
             .map(|_| ix)

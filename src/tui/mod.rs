@@ -16,6 +16,7 @@ pub mod app;
 pub mod commands;
 pub mod complete;
 pub mod edit;
+pub mod focus;
 pub mod geometry;
 pub mod insight;
 pub mod insight_cmds;
@@ -33,6 +34,8 @@ pub mod view;
 
 #[cfg(test)]
 pub(crate) mod edit_tests;
+#[cfg(test)]
+mod focus_tests;
 #[cfg(test)]
 mod insight_tests;
 #[cfg(test)]

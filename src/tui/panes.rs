@@ -7,9 +7,12 @@ use ratatui::layout::Rect;
 pub const MIN_W: u16 = 60;
 pub const MIN_H: u16 = 15;
 
-/// Pane widths (later resizable).
+/// How the width is shared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Split;
+pub struct Split {
+    /// The side panes are hidden: the graph takes the whole width.
+    pub graph_only: bool,
+}
 
 /// The screen's rectangles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,7 +26,7 @@ pub struct Panes {
 }
 
 impl Panes {
-    pub fn new(size: (u16, u16), _split: Split) -> Panes {
+    pub fn new(size: (u16, u16), split: Split) -> Panes {
         let (w, h) = size;
         let full = Rect::new(0, 0, w, h);
         if w < MIN_W || h < MIN_H {
@@ -38,12 +41,17 @@ impl Panes {
         }
         let bar_h = 3;
         let main_h = h - bar_h;
-        let (nav_w, insp_w) = if w >= 140 {
+        // Side panes shrink first on narrow terminals, so the graph keeps most of the width.
+        let (nav_w, insp_w) = if split.graph_only {
+            (0, 0)
+        } else if w >= 140 {
             (30, 40)
-        } else if w >= 100 {
+        } else if w >= 120 {
             (24, 32)
+        } else if w >= 100 {
+            (20, 26)
         } else {
-            (20, 24)
+            (16, 22)
         };
         let graph_w = w - nav_w - insp_w;
         Panes {

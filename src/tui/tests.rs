@@ -116,8 +116,11 @@ fn snapshot_no_color_has_no_colour_and_keeps_the_marks() {
             assert_eq!(cell.bg, Color::Reset, "colour in NO_COLOR mode");
         }
         let s = text(buf);
-        assert!(s.contains("* content_understanding"));
-        assert!(s.contains('┏'), "recommended boxes are heavy");
+        assert!(s.contains("* content_"));
+        assert!(
+            s.contains('┏') || s.contains('┃'),
+            "recommended boxes are heavy"
+        );
         insta::assert_snapshot!(format!("no_color_{w}x{h}"), s);
     }
 }
@@ -360,6 +363,8 @@ fn mouse(app: &mut App, kind: crossterm::event::MouseEventKind, column: u16, row
 fn mouse_selects_nodes_and_drags_the_view() {
     use crossterm::event::{MouseButton, MouseEventKind};
     let mut a = app(160, 48);
+    // query_intention is outside the focus view: switch to the whole graph.
+    press(&mut a, "f");
     let s = screen(&a);
     // The graph's box of query_intention (the navigator lists the name too, left of x=31).
     let (row, col) = s
@@ -555,7 +560,7 @@ fn edge_under_the_inspector_cursor_is_shown_in_the_graph() {
             .count()
     };
     let mut a = app(160, 48);
-    press(&mut a, ":goto query_design<Enter>");
+    press(&mut a, "f:goto query_design<Enter>");
     let box_only = reversed_in_graph(&a);
     press(&mut a, "<Tab>j");
     assert!(

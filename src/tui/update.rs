@@ -5,7 +5,7 @@ use petgraph::stable_graph::NodeIndex;
 
 use crate::model::{EdgeKind, NodeKind};
 
-use super::app::{App, Focus, Overlay, PromptKind, Zoom};
+use super::app::{App, Focus, Overlay, PromptKind};
 use super::keymap::{self, Cmd, Context};
 use super::msg::Msg;
 use super::nav::Row;
@@ -21,6 +21,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Mouse(m) => super::mouse::mouse(app, m),
         Msg::Resize(w, h) => {
             app.size = (w, h);
+            super::focus::resized(app);
             app.ensure_selection_visible();
         }
         Msg::Cmd(c) => apply(app, c),
@@ -144,13 +145,11 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         Cmd::NextOperator => cycle_operator(app, 1),
         Cmd::PrevOperator => cycle_operator(app, -1),
         Cmd::ToggleScores => keep_centre(app, |a| a.show_scores = !a.show_scores),
-        Cmd::ToggleZoom => keep_centre(app, |a| {
-            a.zoom = match a.zoom {
-                Zoom::Detailed => Zoom::Overview,
-                Zoom::Overview => Zoom::Detailed,
-            }
-        }),
+        Cmd::ToggleZoom => keep_centre(app, super::focus::cycle_zoom),
         Cmd::ToggleNeighbourhood => toggle_neighbourhood(app),
+        Cmd::ToggleFocus => super::focus::toggle(app),
+        Cmd::Refit => super::focus::refit_command(app),
+        Cmd::ToggleSidePanes => super::focus::toggle_side_panes(app),
         Cmd::RadiusUp => set_radius(app, app.radius.saturating_add(1).min(50)),
         Cmd::RadiusDown => set_radius(app, app.radius.saturating_sub(1).max(1)),
         Cmd::Centre => app.centre_on_selection(),

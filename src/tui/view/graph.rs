@@ -12,14 +12,16 @@ use ratatui::style::Style;
 use ratatui::widgets::Widget;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::model::{Edge, NodeKind};
+use crate::layout::Slot;
+use crate::model::Edge;
 use crate::tui::app::{App, Focus};
 use crate::tui::geometry::{Geometry, WRect};
 use crate::tui::sanitize::sanitize;
-use crate::tui::theme::{Level, Theme};
+use crate::tui::theme::Level;
 
 use super::canvas::{Canvas, Mark};
 use super::route::{Ends, FAR, may_touch, plan, route_cells};
+use super::shapes::{self, State};
 
 /// Draws the graph of `app` into its area.
 pub struct GraphWidget<'a> {
@@ -136,7 +138,7 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
         let (Some(su), Some(sv)) = (layout.slot(u), layout.slot(v)) else {
             continue;
         };
-        if !may_touch(geo, canvas.view(), su, sv) {
+        if !may_touch(geo, canvas.view(), su, sv) || stubbed(app, e.id(), su, sv) {
             continue;
         }
         let (Some(ru), Some(rv)) = (
@@ -169,10 +171,12 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
         // that entered or left since the baseline shows the diff glyph.
         let changed = app.session.live.marked_edges.contains(&e.id());
         let diff = app.insight.marks.edge(e.id());
-        if app.show_scores || changed || diff.is_some() {
+        // The focus view labels the edge that blocks each frontier node with its score.
+        let blocks = app.graph_view.blocks(e.id(), v);
+        if app.show_scores || changed || diff.is_some() || blocks {
             let g = diff.map_or("", |c| super::diff_panel::glyph(&app.theme, c));
             let mark = if changed { "~" } else { "" };
-            let score = if app.show_scores || changed {
+            let score = if app.show_scores || changed || blocks {
                 format!("{:.2}", e.weight().score)
             } else {
                 String::new()
@@ -182,8 +186,17 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
     }
 }
 
-/// Draws the boxes of the nodes inside the view.
-fn draw_boxes(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffer) {
+/// A box on screen: its node, its world rectangle and its shortened label.
+#[derive(Debug, Clone)]
+pub struct Shown {
+    pub ix: NodeIndex,
+    pub rect: WRect,
+    pub label: String,
+}
+
+/// The boxes that meet the view, with labels shortened together (so two different names
+/// never show the same label).
+pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
     let layout = app.layout();
     let first_col = geo
         .col_x
@@ -191,71 +204,140 @@ fn draw_boxes(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buff
     let first_col = first_col.saturating_sub(1);
     let row_lo = ((view.y - 1).div_euclid(geo.row_h)).max(0) as usize;
     let row_hi = ((view.y + view.h).div_euclid(geo.row_h) + 1).max(0) as usize;
+    let mut out = Vec::new();
     for l in first_col..layout.layers.len() {
         if geo.col_x[l] > view.x + view.w {
             break;
         }
-        let layer = &layout.layers[l];
-        for &ix in layer.iter().take(row_hi.min(layer.len())).skip(row_lo) {
-            if let Some(r) = geo.node_rect(layout, &app.tk, ix) {
-                draw_box(app, geo, ix, r, view, area, buf);
+        for &ix in layout.rows_of(l, row_lo, row_hi) {
+            if let Some(rect) = geo.node_rect(layout, &app.tk, ix) {
+                out.push(Shown {
+                    ix,
+                    rect,
+                    label: String::new(),
+                });
             }
         }
     }
+    let names: Vec<String> = out
+        .iter()
+        .map(|s| sanitize(app.tk.name(s.ix)).into_owned())
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let ell = app.theme.glyphs().ellipsis;
+    let index = Some(&app.graph_view.names);
+    let labels = crate::layout::labels::shorten_all(&refs, geo.max_label, ell, index);
+    for (s, l) in out.iter_mut().zip(labels) {
+        s.label = l;
+    }
+    out
 }
 
-fn draw_box(
-    app: &App,
-    geo: &Geometry,
-    ix: NodeIndex,
-    r: WRect,
-    view: WRect,
-    area: Rect,
-    buf: &mut Buffer,
-) {
-    let seed = app.is_seed(ix);
-    let recommended = app.rec.contains(ix);
-    let level = if recommended {
-        Level::Recommended
+/// Draws the boxes of the nodes inside the view, and the stubs naming their away tools.
+fn draw_boxes(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffer) {
+    for s in shown(app, geo, view) {
+        draw_box(app, geo, &s, view, area, buf);
+        draw_stubs(app, geo, &s, view, area, buf);
+    }
+}
+
+/// Whether edge `e` is drawn as a stub instead of a route: in the whole graph, a call to a
+/// tool (or group) that sits after another caller, its home, elsewhere in the drawing.
+fn stubbed(app: &App, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
+    let call = app.tk.graph[e].kind != crate::model::EdgeKind::Next;
+    call && sv.layer != su.layer + 1 && !super::super::focus::active(app)
+}
+
+/// One line under a box naming the tools it calls that sit elsewhere: `▶ DocumentReader`.
+fn draw_stubs(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf: &mut Buffer) {
+    let layout = app.layout();
+    let Some(su) = layout.slot(s.ix) else { return };
+    let mut names = Vec::new();
+    let mut level = Level::Dimmed;
+    for e in app.tk.graph.edges_directed(s.ix, Direction::Outgoing) {
+        let Some(sv) = layout.slot(e.target()) else {
+            continue;
+        };
+        if stubbed(app, e.id(), su, sv) {
+            names.push(sanitize(app.tk.name(e.target())).into_owned());
+            level = level.max(edge_level(app, e.id()));
+        }
+    }
+    if names.is_empty() {
+        return;
+    }
+    names.sort();
+    let g = app.theme.glyphs();
+    let room = (s.rect.w + geo.gap - 3).max(0) as usize;
+    let text = fit(
+        &format!("{} {}", g.arrow_right, names.join(", ")),
+        room,
+        g.ellipsis,
+    );
+    let y = s.rect.y + geo.box_h;
+    put_str(
+        buf,
+        area,
+        view,
+        s.rect.x + 1,
+        y,
+        &text,
+        app.theme.edge(level),
+    );
+}
+
+/// A node's state: member of the recommendation, left out (focus frontier, or left since
+/// the last fit), or neither.
+fn state(app: &App, ix: NodeIndex) -> State {
+    if app.rec.contains(ix) {
+        State::Member
+    } else if super::super::focus::active(app) {
+        State::Out
     } else {
-        Level::Normal
+        State::Normal
+    }
+}
+
+fn draw_box(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf: &mut Buffer) {
+    let (ix, r) = (s.ix, s.rect);
+    let seed = app.is_seed(ix);
+    let st = state(app, ix);
+    let level = match st {
+        State::Member => Level::Recommended,
+        State::Normal => Level::Normal,
+        State::Out => Level::Dimmed,
     };
     let mut style = app.theme.node(level, seed);
     if app.selected == Some(ix) {
         style = style.patch(app.theme.selected());
     }
-    let g = app.theme.glyphs();
-    let set = match (recommended, app.tk.kind(ix)) {
-        (true, _) => g.box_heavy,
-        (false, NodeKind::Action) => g.box_thin,
-        (false, NodeKind::Tool) => g.box_round,
-        (false, NodeKind::Group) => g.box_double,
-    };
+    let kind = app.tk.kind(ix);
+    let ascii = app.theme.ascii;
+    let set = shapes::box_set(ascii, kind, st);
     let inner = (r.w - 2).max(0) as usize;
-    let label = fit(
-        &sanitize(app.tk.name(ix)),
-        inner.saturating_sub(3),
-        g.ellipsis,
-    );
+    let room = inner.saturating_sub(3);
+    let label = if s.label.width() > room {
+        fit(&s.label, room, app.theme.glyphs().ellipsis)
+    } else {
+        s.label.clone()
+    };
     // A node changed by the last reload is marked `~` for a moment (live::MARK_FOR).
     let marker = if app.session.live.marked.contains(&ix) {
         '~'
     } else {
-        Theme::marker(seed, recommended)
+        shapes::marker(seed, st)
     };
-    let pad = " ".repeat(inner.saturating_sub(3).saturating_sub(label.width()));
-    // The last cell carries the baseline diff mark (entered / left), if any.
-    let diff = app
-        .insight
-        .marks
-        .node(ix)
-        .map_or(" ", |c| super::diff_panel::glyph(&app.theme, c));
+    let pad = " ".repeat(room.saturating_sub(label.width()));
+    // The last cell carries the diff mark (entered / left), if any.
+    let diff =
+        super::super::focus::mark(app, ix).map_or(" ", |c| super::diff_panel::glyph(&app.theme, c));
     let text = format!("{marker} {label}{pad}{diff}");
     let put = |buf: &mut Buffer, x: i32, y: i32, s: &str| put_str(buf, area, view, x, y, s, style);
     if geo.box_h == 1 {
-        put(buf, r.x, r.y, set[5]);
+        let (open, close) = shapes::caps(ascii, kind, st);
+        put(buf, r.x, r.y, open);
         put(buf, r.x + 1, r.y, &text);
-        put(buf, r.x + r.w - 1, r.y, set[5]);
+        put(buf, r.x + r.w - 1, r.y, close);
         return;
     }
     let hline = set[4].repeat(inner);

@@ -11,6 +11,7 @@ mod overlay;
 mod params;
 mod preview;
 mod route;
+pub mod shapes;
 pub mod sweep;
 mod why;
 
@@ -32,12 +33,17 @@ pub fn draw(frame: &mut Frame, app: &App) {
         too_small(frame, area);
         return;
     }
-    navigator::draw(frame, app, panes.nav);
+    // Side panes hidden with `m` have no width and are not drawn.
+    if panes.nav.width > 0 {
+        navigator::draw(frame, app, panes.nav);
+    }
     draw_graph(frame, app, panes.graph);
-    if app.diff_panel {
-        diff_panel::draw(frame, app, panes.inspector);
-    } else {
-        inspector::draw(frame, app, panes.inspector);
+    if panes.inspector.width > 0 {
+        if app.diff_panel {
+            diff_panel::draw(frame, app, panes.inspector);
+        } else {
+            inspector::draw(frame, app, panes.inspector);
+        }
     }
     params::draw(frame, app, panes.bar);
     match &app.overlay {
@@ -86,9 +92,11 @@ const ASCII_BORDER: symbols::border::Set = symbols::border::Set {
 };
 
 fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
-    let zoom = match app.zoom {
-        Zoom::Detailed => "detailed",
-        Zoom::Overview => "overview",
+    let zoom = match (super::focus::active(app), app.zoom) {
+        (true, _) => "focus",
+        (false, Zoom::Detailed) => "detailed",
+        (false, Zoom::Overview) => "compact",
+        (false, Zoom::Fit) => "fit",
     };
     let what = match &app.neighbourhood {
         Some(n) => format!(

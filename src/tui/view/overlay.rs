@@ -26,11 +26,15 @@ pub fn help(frame: &mut Frame, app: &App, area: Rect) {
         "Marks: * seed  + recommended; heavy lines: recommended, dashed: below threshold",
         Style::new().add_modifier(Modifier::ITALIC),
     ));
-    let (up, down) = if app.theme.ascii {
-        (">", "<")
+    let (up, down, shapes) = if app.theme.ascii {
+        (">", "<", "+ action  ( tool  @ group")
     } else {
-        ("▲", "▼")
+        ("▲", "▼", "┌ action  ╭ tool  ╒ group")
     };
+    lines.push(Line::styled(
+        format!("Shapes: {shapes}; - left out (dashed, with the blocking score)"),
+        Style::new().add_modifier(Modifier::ITALIC),
+    ));
     lines.push(Line::styled(
         format!("       {up} entered, {down} left since the baseline (b pins, D lists)"),
         Style::new().add_modifier(Modifier::ITALIC),

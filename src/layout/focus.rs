@@ -1,0 +1,393 @@
+//! The focus view's layout: the recommended subgraph plus its frontier (left-out nodes one
+//! edge beyond it), small enough to fit a pane. Tools sit one layer after their home (the
+//! first caller), and the layers are folded into bands as wide as the pane, so a chain of
+//! any length reads left to right, then on the next band.
+//!
+//! Two entry points: [`fit`] lays the set out afresh (choosing an operator or seeds), and
+//! [`keep_places`] follows a threshold or hops step without moving anything: nodes that stay
+//! keep their slot, leaving nodes are dropped (or kept, if the caller keeps them), entering
+//! nodes take free slots next to a neighbour.
+
+use std::collections::{HashMap, HashSet};
+
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::NodeIndexable;
+use unicode_width::UnicodeWidthStr;
+
+use super::{Layout, Slot, layered};
+use crate::model::Toolkit;
+
+/// A left-out node one edge beyond the recommendation, with the edge that blocks it (the
+/// best-scored edge into it from a member).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Blocked {
+    pub node: NodeIndex,
+    pub edge: EdgeIndex,
+    pub score: f64,
+}
+
+/// The frontier of `members`: every non-member reached by one outgoing edge of a member.
+pub fn frontier(
+    tk: &Toolkit,
+    members: &[NodeIndex],
+    is_member: &dyn Fn(NodeIndex) -> bool,
+) -> Vec<Blocked> {
+    let mut best: HashMap<NodeIndex, Blocked> = HashMap::new();
+    for &u in members {
+        for (e, v) in tk.out_edges(u) {
+            if is_member(v) {
+                continue;
+            }
+            let score = tk.graph[e].score;
+            let b = Blocked {
+                node: v,
+                edge: e,
+                score,
+            };
+            best.entry(v)
+                .and_modify(|old| {
+                    if score > old.score || (score == old.score && e < old.edge) {
+                        *old = b;
+                    }
+                })
+                .or_insert(b);
+        }
+    }
+    let mut out: Vec<Blocked> = best.into_values().collect();
+    out.sort_by_key(|b| b.node);
+    out
+}
+
+/// How layout slots become cells, as the drawing measures them: a column is as wide as its
+/// widest name (at most `cap` cells) plus [`BOX_EXTRA`]; columns are `gap` cells apart and
+/// the drawing has a one-cell margin on each side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cells {
+    pub cap: usize,
+    pub gap: i32,
+}
+
+/// Cells a box adds to its name: two borders, the marker and its space, the mark cell.
+pub const BOX_EXTRA: i32 = 5;
+
+impl Cells {
+    fn column(&self, name_width: usize) -> i32 {
+        name_width.min(self.cap) as i32 + BOX_EXTRA
+    }
+
+    /// Width in cells of a drawing whose columns hold names this wide.
+    pub fn width(&self, name_widths: &[usize]) -> i32 {
+        let cols: i32 = name_widths.iter().map(|&w| self.column(w)).sum();
+        let gaps = (name_widths.len() as i32 - 1).max(0) * self.gap;
+        2 + cols + gaps
+    }
+}
+
+/// A fitted focus layout and the number of columns its bands have.
+#[derive(Debug, Clone)]
+pub struct Fitted {
+    pub layout: Layout,
+    pub cols: u32,
+}
+
+/// Layers of the kept nodes (tools after their home caller). Within a layer, members of
+/// the recommendation come before the frontier, so they are drawn first when space runs
+/// out. Independent of the pane, so it is computed once per refit.
+pub fn prepare(
+    tk: &Toolkit,
+    keep: &[bool],
+    is_member: &dyn Fn(NodeIndex) -> bool,
+) -> Vec<Vec<NodeIndex>> {
+    let mut layers = layered(tk, Some(keep));
+    for layer in &mut layers {
+        // Stable: the barycenter order holds within members and within the frontier.
+        layer.sort_by_key(|&ix| !is_member(ix));
+    }
+    layers
+}
+
+/// Columns per band and rows in all, of `layers` folded to `width` cells: what [`fold`]
+/// would lay out, without building it (to compare ways of fitting cheaply).
+pub fn fold_shape(
+    tk: &Toolkit,
+    layers: &[Vec<NodeIndex>],
+    width: i32,
+    cells: Cells,
+) -> (usize, u32) {
+    let widths: Vec<usize> = layers
+        .iter()
+        .map(|l| l.iter().map(|&ix| tk.name(ix).width()).max().unwrap_or(0))
+        .collect();
+    let cols = fold_width(&widths, width, cells);
+    let rows = layers
+        .chunks(cols.max(1))
+        .map(|band| band.iter().map(Vec::len).max().unwrap_or(0) as u32)
+        .sum();
+    (cols, rows)
+}
+
+/// Folds `layers` into bands no wider than `width` cells.
+pub fn fold(tk: &Toolkit, layers: &[Vec<NodeIndex>], width: i32, cells: Cells) -> Fitted {
+    let (cols, _) = fold_shape(tk, layers, width, cells);
+    let mut placed = Vec::new();
+    let mut top = 0u32;
+    for band in layers.chunks(cols.max(1)) {
+        for (c, layer) in band.iter().enumerate() {
+            for (o, &ix) in layer.iter().enumerate() {
+                let slot = Slot {
+                    layer: c as u32,
+                    order: top + o as u32,
+                };
+                placed.push((ix, slot));
+            }
+        }
+        top += band.iter().map(Vec::len).max().unwrap_or(0) as u32;
+    }
+    Fitted {
+        layout: Layout::from_slots(tk, &placed),
+        cols: cols as u32,
+    }
+}
+
+/// [`prepare`] then [`fold`].
+pub fn fit(
+    tk: &Toolkit,
+    keep: &[bool],
+    is_member: &dyn Fn(NodeIndex) -> bool,
+    width: i32,
+    cells: Cells,
+) -> Fitted {
+    fold(tk, &prepare(tk, keep, is_member), width, cells)
+}
+
+/// The most columns per band (at least one) whose drawing fits `width`.
+/// Wider bands need more room almost always, so the count is found by bisection: a few
+/// linear passes even for a 100k-layer chain.
+fn fold_width(widths: &[usize], width: i32, cells: Cells) -> usize {
+    let fits = |k: usize| {
+        let mut cols = vec![0usize; k];
+        for (l, &w) in widths.iter().enumerate() {
+            cols[l % k] = cols[l % k].max(w);
+        }
+        cells.width(&cols) <= width
+    };
+    let (mut lo, mut hi) = (1, widths.len().max(1));
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+/// Follows a change of the kept set without moving what stays: nodes of `old` still kept
+/// keep their slots; new nodes go to the first free slot beside a placed neighbour (the
+/// column after a caller or predecessor, else the column before a successor), within
+/// `cols` columns; nodes with no placed neighbour go below everything.
+pub fn keep_places(tk: &Toolkit, old: &Layout, keep: &[bool], cols: u32) -> Layout {
+    let cols = cols.max(1);
+    let kept = |ix: NodeIndex| keep.get(ix.index()).copied().unwrap_or(false);
+    let mut placed: Vec<(NodeIndex, Slot)> = old.placed().filter(|&(ix, _)| kept(ix)).collect();
+    let mut taken: HashSet<(u32, u32)> = placed.iter().map(|p| (p.1.layer, p.1.order)).collect();
+    let mut slot_of: HashMap<NodeIndex, Slot> = placed.iter().copied().collect();
+    let mut waiting: Vec<NodeIndex> = (0..keep.len())
+        .map(|i| tk.graph.from_index(i))
+        .filter(|&ix| kept(ix) && tk.graph.contains_node(ix) && !slot_of.contains_key(&ix))
+        .collect();
+    // Place nodes next to placed neighbours, spreading out from what stays.
+    while !waiting.is_empty() {
+        let before = waiting.len();
+        waiting.retain(|&v| {
+            let Some(want) = wanted_slot(tk, v, &slot_of, cols) else {
+                return true;
+            };
+            let slot = free_below(&taken, want);
+            taken.insert((slot.layer, slot.order));
+            slot_of.insert(v, slot);
+            placed.push((v, slot));
+            false
+        });
+        if waiting.len() == before {
+            // Nothing left touches a placed node: start the first one below everything.
+            let v = waiting.remove(0);
+            let bottom = taken.iter().map(|t| t.1 + 1).max().unwrap_or(0);
+            let slot = Slot {
+                layer: 0,
+                order: bottom,
+            };
+            taken.insert((0, bottom));
+            slot_of.insert(v, slot);
+            placed.push((v, slot));
+        }
+    }
+    Layout::from_slots(tk, &placed)
+}
+
+/// Where `v` would like to go, from its placed neighbours.
+fn wanted_slot(
+    tk: &Toolkit,
+    v: NodeIndex,
+    slot_of: &HashMap<NodeIndex, Slot>,
+    cols: u32,
+) -> Option<Slot> {
+    let from = tk
+        .in_edges(v)
+        .filter_map(|(_, u)| slot_of.get(&u))
+        .min_by_key(|s| (s.order, s.layer));
+    if let Some(s) = from {
+        let layer = if s.layer + 1 < cols {
+            s.layer + 1
+        } else {
+            s.layer
+        };
+        return Some(Slot {
+            layer,
+            order: s.order,
+        });
+    }
+    let to = tk
+        .out_edges(v)
+        .filter_map(|(_, w)| slot_of.get(&w))
+        .min_by_key(|s| (s.order, s.layer))?;
+    Some(Slot {
+        layer: to.layer.saturating_sub(1),
+        order: to.order,
+    })
+}
+
+/// The first free slot in `want`'s column at or below its row.
+fn free_below(taken: &HashSet<(u32, u32)>, want: Slot) -> Slot {
+    let mut order = want.order;
+    while taken.contains(&(want.layer, order)) {
+        order += 1;
+    }
+    Slot {
+        layer: want.layer,
+        order,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recommend::{Params, recommend, resolve_seeds};
+    use crate::source::load_example;
+
+    fn fixture() -> Toolkit {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/chat2graph-flat.yml");
+        crate::source::load_paths(&[path], None)
+            .expect("fixture loads")
+            .toolkit
+    }
+
+    fn keep_of(tk: &Toolkit, members: &[NodeIndex], frontier: &[Blocked]) -> Vec<bool> {
+        let mut keep = vec![false; tk.graph.node_bound()];
+        for &m in members {
+            keep[m.index()] = true;
+        }
+        for b in frontier {
+            keep[b.node.index()] = true;
+        }
+        keep
+    }
+
+    const CELLS: Cells = Cells { cap: 28, gap: 12 };
+
+    #[test]
+    fn frontier_is_one_edge_beyond_with_the_best_blocking_edge() {
+        let tk = fixture();
+        let (seeds, _) = resolve_seeds(&tk, &["knowledge_base_retrieving"]);
+        let rec = recommend(
+            &tk,
+            &seeds,
+            Params {
+                threshold: 0.75,
+                hops: 1,
+            },
+        );
+        let members: Vec<NodeIndex> = rec.actions.iter().chain(&rec.tools).copied().collect();
+        let f = frontier(&tk, &members, &|ix| rec.contains(ix));
+        let names: Vec<&str> = f.iter().map(|b| tk.name(b.node)).collect();
+        assert_eq!(names, vec!["internet_retrieving"]);
+        assert_eq!(f[0].score, 0.7);
+    }
+
+    #[test]
+    fn a_long_chain_folds_to_the_width_and_every_slot_is_unique() {
+        let tk = fixture();
+        let keep = vec![true; tk.graph.node_bound()];
+        for width in [60, 120, 200] {
+            let f = fit(&tk, &keep, &|_| true, width, CELLS);
+            let widths: Vec<usize> = f
+                .layout
+                .label_width
+                .iter()
+                .map(|&w| usize::from(w))
+                .collect();
+            assert!(f.cols == 1 || CELLS.width(&widths) <= width, "{width}");
+            let mut seen = HashSet::new();
+            for (ix, s) in f.layout.placed() {
+                assert!(s.layer < f.cols);
+                assert!(
+                    seen.insert((s.layer, s.order)),
+                    "{} shares a slot",
+                    tk.name(ix)
+                );
+            }
+            assert_eq!(seen.len(), tk.graph.node_count());
+        }
+    }
+
+    #[test]
+    fn a_tool_sits_after_its_home_caller() {
+        let tk = fixture();
+        let keep = vec![true; tk.graph.node_bound()];
+        let f = fit(&tk, &keep, &|_| true, 100_000, CELLS);
+        let slot = |n: &str| {
+            let ix = tk.graph.node_indices().find(|&i| tk.name(i) == n).expect(n);
+            f.layout.slot(ix).expect("placed")
+        };
+        assert_eq!(
+            slot("DocumentReader").layer,
+            slot("content_understanding").layer + 1
+        );
+    }
+
+    #[test]
+    fn keep_places_moves_nothing_that_stays() {
+        let tk = load_example().toolkit;
+        let (seeds, _) = resolve_seeds(&tk, &["content_understanding"]);
+        let run = |t: f64| {
+            let rec = recommend(
+                &tk,
+                &seeds,
+                Params {
+                    threshold: t,
+                    hops: 3,
+                },
+            );
+            let members: Vec<NodeIndex> = rec.actions.iter().chain(&rec.tools).copied().collect();
+            let f = frontier(&tk, &members, &|ix| rec.contains(ix));
+            keep_of(&tk, &members, &f)
+        };
+        let (a, b) = (run(0.3), run(0.9));
+        let first = fit(&tk, &a, &|_| true, 100, CELLS);
+        for (keep, then) in [(&b, &a), (&a, &b)] {
+            let next = keep_places(&tk, &first.layout, keep, first.cols);
+            let mut seen = HashSet::new();
+            for (ix, s) in next.placed() {
+                assert!(seen.insert((s.layer, s.order)));
+                assert!(keep[ix.index()]);
+                if then[ix.index()] && a[ix.index()] {
+                    assert_eq!(first.layout.slot(ix), Some(s), "{} moved", tk.name(ix));
+                }
+            }
+            let want = keep.iter().filter(|&&k| k).count();
+            assert_eq!(seen.len(), want);
+        }
+    }
+}

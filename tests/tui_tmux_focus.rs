@@ -1,0 +1,194 @@
+//! The focus view in a real terminal (tmux, 100x30): for every operator of the
+//! Chat2Graph-shaped fixture, chosen with `o` as a user would, every recommended node's
+//! label is inside the graph pane, keeps its first 8 characters and names exactly one node.
+//! Without tmux the test fails when `CI` is set and prints a skip notice otherwise.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use toolscope::recommend::{Params, recommend, resolve_seeds};
+use toolscope::source::load_paths;
+
+const DEADLINE: Duration = Duration::from_secs(10);
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    }
+
+    fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture();
+            if pred(&screen) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "timed out waiting for {what}; screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+/// The graph pane's text: the rows between its borders, the columns inside them.
+fn graph_pane(screen: &str) -> Vec<String> {
+    let lines: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let top = &lines[0];
+    let title: Vec<char> = "┌ Graph".chars().collect();
+    let left = (0..top.len() - title.len())
+        .find(|&x| top[x..x + title.len()] == title[..])
+        .expect("graph pane title");
+    let right = (left + 1..top.len())
+        .find(|&x| top[x] == '┐')
+        .expect("graph pane corner");
+    lines
+        .iter()
+        .skip(1)
+        .take_while(|l| l.get(left) != Some(&'└'))
+        .map(|l| l[left + 1..right.min(l.len())].iter().collect())
+        .collect()
+}
+
+/// The label of `name` in the pane: the name itself, or its first 8+ characters, an
+/// ellipsis and possibly the end of the name.
+fn find_label(pane: &[String], name: &str) -> Option<String> {
+    let head: String = name.chars().take(8).collect();
+    for row in pane {
+        for (at, _) in row.match_indices(&head) {
+            let rest = &row[at..];
+            if let Some(after) = rest.strip_prefix(name)
+                && after.chars().next().is_none_or(ends_label)
+            {
+                return Some(name.to_string());
+            }
+            let Some(cut) = rest.find('…') else {
+                continue;
+            };
+            let front = &rest[..cut];
+            if !name.starts_with(front) {
+                continue;
+            }
+            let tail: String = rest[cut + '…'.len_utf8()..]
+                .chars()
+                .take_while(|c| !matches!(c, ' ' | '┃' | '│' | '╎' | '▲' | '▼'))
+                .collect();
+            // A one-line tool or group box closes right after the label.
+            let tail = if name.ends_with(tail.as_str()) {
+                tail.as_str()
+            } else {
+                tail.trim_end_matches([')', ']'])
+            };
+            if !name.ends_with(tail) {
+                continue;
+            }
+            return Some(format!("{front}…{tail}"));
+        }
+    }
+    None
+}
+
+/// Whether `c` may follow a label: padding, a box side or cap, a diff mark.
+fn ends_label(c: char) -> bool {
+    matches!(c, ' ' | '┃' | '│' | '╎' | '║' | '▲' | '▼' | ')' | ']')
+}
+
+/// Whether a label could stand for `name`.
+fn could_be(label: &str, name: &str) -> bool {
+    match label.split_once('…') {
+        None => label == name,
+        Some((front, tail)) => {
+            name.starts_with(front) && name.ends_with(tail) && name.len() > front.len()
+        }
+    }
+}
+
+#[test]
+fn every_operator_of_a_chat2graph_shaped_file_fits_at_100x30() {
+    let available = Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !available {
+        assert!(std::env::var_os("CI").is_none(), "CI must have tmux");
+        eprintln!("skipping: tmux is not installed");
+        return;
+    }
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/chat2graph-flat.yml");
+    let tk = load_paths(std::slice::from_ref(&fixture), None)
+        .expect("fixture loads")
+        .toolkit;
+    let names: Vec<String> = tk
+        .graph
+        .node_indices()
+        .map(|ix| tk.name(ix).to_string())
+        .collect();
+    let tmux = Tmux {
+        socket: format!("toolscope-focus-{}", std::process::id()),
+    };
+    let cmd = format!("{} {}", env!("CARGO_BIN_EXE_toolscope"), fixture.display());
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "-s",
+        "t",
+        &cmd,
+    ]);
+    assert!(out.status.success(), "tmux new-session failed: {out:?}");
+    for (i, op) in tk.operators.iter().enumerate() {
+        if i > 0 {
+            tmux.run(&["send-keys", "-t", "t", "o"]);
+        }
+        let shown = format!("operator {}", op.name);
+        let screen = tmux.wait(&shown, |s| s.contains(&shown));
+        let pane = graph_pane(&screen);
+        let (seeds, _) = resolve_seeds(&tk, &op.actions);
+        let rec = recommend(
+            &tk,
+            &seeds,
+            Params {
+                threshold: op.threshold,
+                hops: op.hops,
+            },
+        );
+        for ix in rec.actions.iter().chain(&rec.tools) {
+            let name = tk.name(*ix);
+            let label = find_label(&pane, name).unwrap_or_else(|| {
+                panic!("{}: `{name}` not in the graph pane:\n{screen}", op.name)
+            });
+            let matches: Vec<&String> = names.iter().filter(|n| could_be(&label, n)).collect();
+            assert_eq!(
+                matches.len(),
+                1,
+                "{}: `{label}` could be {matches:?}\n{screen}",
+                op.name
+            );
+        }
+    }
+    tmux.run(&["send-keys", "-t", "t", "q"]);
+}
