@@ -66,6 +66,13 @@ pub enum Code {
     CrossChainEdge,
     /// A Chat2Graph tool entry whose `type` is neither LOCAL_TOOL nor MCP.
     UnsupportedToolType,
+    /// A list key Chat2Graph iterates (`tools:`, `actions:`, `toolkit:`, ...) written with
+    /// no value (null): Chat2Graph fails to load the file.
+    NullList,
+    /// Chat2Graph's loader ignores operator `threshold`/`hops` and the `scores:` list.
+    TuningIgnored,
+    /// A tool reference in a Chat2Graph action written as a bare name: dropped silently.
+    BareToolRef,
 }
 
 impl Code {
@@ -93,11 +100,14 @@ impl Code {
             Code::ScoreEntryNoEdge => "TS060",
             Code::CrossChainEdge => "TS061",
             Code::UnsupportedToolType => "TS062",
+            Code::NullList => "TS070",
+            Code::TuningIgnored => "TS071",
+            Code::BareToolRef => "TS072",
         }
     }
 
     /// Every code, for documentation and tests.
-    pub const ALL: [Code; 21] = [
+    pub const ALL: [Code; 24] = [
         Code::Parse,
         Code::Limit,
         Code::Io,
@@ -119,6 +129,9 @@ impl Code {
         Code::ScoreEntryNoEdge,
         Code::CrossChainEdge,
         Code::UnsupportedToolType,
+        Code::NullList,
+        Code::TuningIgnored,
+        Code::BareToolRef,
     ];
 }
 

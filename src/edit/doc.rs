@@ -212,6 +212,42 @@ impl<'d, 'a> Nav<'d, 'a> {
         ))
     }
 
+    /// The insertion of ` []` after the key (and the list's anchor) of a block list whose
+    /// every item goes; refused when something else stands between the key and the items.
+    fn empty_marker(&self, seq: NodeId, first_item: usize) -> Result<Splice, EditError> {
+        let refuse = |why: &str| EditError::Unsupported(format!("removing every item: {why}"));
+        let key = self
+            .doc
+            .nodes
+            .iter()
+            .find_map(|n| match &n.value {
+                Value::Map(entries) => entries.iter().find(|(_, v)| *v == seq).map(|(k, _)| *k),
+                _ => None,
+            })
+            .ok_or_else(|| refuse("the list is not the value of a key"))?;
+        let key_end = self.doc.node(key).span.end;
+        let colon = self.text[key_end..]
+            .find(':')
+            .map(|i| key_end + i + 1)
+            .ok_or_else(|| refuse("no colon after the key"))?;
+        let anchor_end = self.doc.node(seq).anchor.as_ref().map_or(0, |a| a.1.end);
+        let at = colon.max(anchor_end);
+        let dash = patch::dash_before(self.text, first_item)
+            .ok_or_else(|| refuse("list item dash not found"))?;
+        let between = self
+            .text
+            .get(at..patch::line_start(self.text, dash))
+            .unwrap_or("x");
+        let clean = between.lines().all(|l| {
+            let t = l.trim();
+            t.is_empty() || t.starts_with('#')
+        });
+        if !clean || !between.contains('\n') {
+            return Err(refuse("unexpected text between the key and the list"));
+        }
+        Ok(Splice::insert(at, " []"))
+    }
+
     /// Removes items of a sequence: with their commas in a flow list (one range per run of
     /// neighbours), their whole lines in a block list.
     pub fn remove_items(&self, seq: NodeId, remove: &[usize]) -> Result<Vec<Splice>, EditError> {
@@ -247,6 +283,12 @@ impl<'d, 'a> Nav<'d, 'a> {
                 i = j + 1;
             }
             return Ok(out);
+        }
+        if (0..items.len()).all(|i| remove.contains(&i)) {
+            // A block list losing every item would leave `key:` with nothing after it,
+            // which readers take as null (Chat2Graph then fails to load the file): the
+            // key gets `[]`, the flow form of an empty list.
+            out.push(self.empty_marker(seq, self.doc.node(items[0]).span.start)?);
         }
         for &i in remove {
             let dash = patch::dash_before(self.text, start(i))

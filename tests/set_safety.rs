@@ -1,0 +1,298 @@
+//! `toolscope set` under attack (issue 12): concurrent writers, removals that must leave a
+//! loadable file, the structural edits from the CLI, and `--dry-run` as a real patch.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+use toolscope::model::NodeKind;
+use toolscope::source::{self, Format};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_toolscope"))
+}
+
+fn spawn_set(path: &Path, args: &[&str]) -> Child {
+    bin()
+        .arg("set")
+        .arg(path)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs")
+}
+
+fn set(path: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = bin()
+        .arg("set")
+        .arg(path)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.as_bytes()).expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("waits")
+}
+
+fn ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `n` actions `a0..`, each with one scored `next` edge to `sink`.
+fn fan_in(dir: &Path, n: usize) -> PathBuf {
+    let mut text = String::from("actions:\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            "  - name: a{i}\n    next:\n      - {{name: sink, score: 0.5}}\n"
+        ));
+    }
+    text.push_str("  - name: sink\n");
+    let p = dir.join("fan.yaml");
+    fs::write(&p, text).expect("write");
+    p
+}
+
+fn score(path: &Path, from: &str, to: &str) -> Option<f64> {
+    let loaded = source::load_paths(&[path.to_path_buf()], Some(Format::Native)).ok()?;
+    let tk = loaded.toolkit;
+    let a = tk.action(from)?;
+    let b = tk.find(NodeKind::Action, to)?;
+    tk.edge(a, b).map(|e| tk.graph[e].score)
+}
+
+fn value(i: usize) -> String {
+    format!("0.{:02}", i + 1)
+}
+
+#[test]
+fn fifty_concurrent_sets_all_land() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = fan_in(dir.path(), 50);
+    let children: Vec<(usize, Child)> = (0..50)
+        .map(|i| {
+            let from = format!("a{i}");
+            (i, spawn_set(&p, &["score", &from, "sink", &value(i)]))
+        })
+        .collect();
+    let mut successes = 0;
+    for (i, child) in children {
+        let out = child.wait_with_output().expect("waits");
+        if out.status.success() {
+            successes += 1;
+            let got = score(&p, &format!("a{i}"), "sink");
+            assert_eq!(
+                got,
+                Some(value(i).parse().expect("number")),
+                "a{i}: reported success but the file says {got:?}"
+            );
+        }
+    }
+    // The lock makes writers wait rather than fail.
+    assert_eq!(successes, 50);
+    let leftovers: Vec<String> = fs::read_dir(dir.path())
+        .expect("list")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// A writer that replaces the file by renaming a new one over it (as editors do), taking
+/// toolscope's write lock like any later toolscope writer: neither it nor `set` loses the
+/// other's changes.
+#[test]
+fn a_renaming_writer_and_sets_keep_each_others_changes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = fan_in(dir.path(), 20);
+    let writer_path = p.clone();
+    let writer = std::thread::spawn(move || {
+        for tick in 0..60 {
+            let _lock = toolscope::source::save::lock_for_write(&writer_path).expect("lock");
+            let mut text = fs::read_to_string(&writer_path).expect("read");
+            text.push_str(&format!("# tick {tick}\n"));
+            let tmp = writer_path.with_extension("new");
+            fs::write(&tmp, text).expect("write");
+            fs::rename(&tmp, &writer_path).expect("rename");
+            drop(_lock);
+            std::thread::sleep(std::time::Duration::from_millis(3));
+        }
+    });
+    let children: Vec<(usize, Child)> = (0..20)
+        .map(|i| {
+            let from = format!("a{i}");
+            (i, spawn_set(&p, &["score", &from, "sink", &value(i)]))
+        })
+        .collect();
+    let mut reported = Vec::new();
+    for (i, child) in children {
+        let out = child.wait_with_output().expect("waits");
+        if out.status.success() {
+            reported.push(i);
+        }
+    }
+    writer.join().expect("writer");
+    for i in &reported {
+        assert_eq!(
+            score(&p, &format!("a{i}"), "sink"),
+            Some(value(*i).parse().expect("number")),
+            "a{i}"
+        );
+    }
+    assert_eq!(reported.len(), 20);
+    let text = fs::read_to_string(&p).expect("read");
+    for tick in 0..60 {
+        assert!(
+            text.contains(&format!("# tick {tick}\n")),
+            "tick {tick} lost"
+        );
+    }
+}
+
+fn lint(path: &Path) -> Output {
+    bin().arg("lint").arg(path).output().expect("binary runs")
+}
+
+const C2G: &str = "tools:
+  - &t1
+    name: T1
+  - &t2
+    name: T2
+actions:
+  - &a
+    name: a
+    tools:  # what a calls
+      - *t1
+  - &b
+    name: b
+    tools:
+      - *t1
+      - *t2
+toolkit:
+  - [*a, *b]
+experts:
+  - profile: {name: E}
+    workflow:
+      - - instruction: go
+          actions: [*a]
+";
+
+#[test]
+fn removing_the_last_call_edge_writes_an_empty_list_chat2graph_can_load() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("c2g.yml");
+    fs::write(&p, C2G).expect("write");
+    ok(&set(&p, &["unlink", "a", "T1"], ""));
+    let text = fs::read_to_string(&p).expect("read");
+    assert!(text.contains("    tools: []  # what a calls\n"), "{text}");
+    let out = lint(&p);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert!(!report.contains("TS070"), "{report}");
+}
+
+#[test]
+fn lint_reports_a_null_list_chat2graph_fails_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("c2g.yml");
+    fs::write(
+        &p,
+        C2G.replace("    tools:  # what a calls\n      - *t1\n", "    tools:\n"),
+    )
+    .expect("write");
+    let out = lint(&p);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(report.contains("error TS070"), "{report}");
+}
+
+#[test]
+fn lint_reports_a_bare_tool_name_chat2graph_drops() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("c2g.yml");
+    fs::write(&p, C2G.replace("      - *t2\n", "      - T2\n")).expect("write");
+    let report = String::from_utf8_lossy(&lint(&p).stdout).into_owned();
+    assert!(report.contains("warning TS072"), "{report}");
+    assert!(report.contains("`T2` as a bare name"), "{report}");
+}
+
+const NATIVE: &str = "actions:
+  - name: plan
+    desc: Plan.
+    tools:
+      - search
+    next: [act]
+  - name: act
+    desc: Act.
+tools:
+  - name: search
+    desc: Search.
+";
+
+#[test]
+fn every_tui_edit_is_offered_by_set() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("t.yaml");
+    fs::write(&p, NATIVE).expect("write");
+    ok(&set(
+        &p,
+        &["add-action", "review", "--desc", "Review it."],
+        "",
+    ));
+    ok(&set(&p, &["link", "act", "review", "0.5"], ""));
+    ok(&set(
+        &p,
+        &[
+            "add-tool", "fetch", "--caller", "act", "--caller", "review", "--score", "0.25",
+        ],
+        "",
+    ));
+    ok(&set(&p, &["enabled", "search", "false"], ""));
+    ok(&set(&p, &["unlink", "plan", "search"], ""));
+    let loaded = source::load_paths(std::slice::from_ref(&p), None).expect("loads");
+    let tk = &loaded.toolkit;
+    let edge = |a: &str, k: NodeKind, b: &str| {
+        let (a, b) = (tk.action(a)?, tk.find(k, b)?);
+        tk.edge(a, b).map(|e| tk.graph[e].score)
+    };
+    assert_eq!(edge("act", NodeKind::Action, "review"), Some(0.5));
+    assert_eq!(edge("review", NodeKind::Tool, "fetch"), Some(0.25));
+    assert_eq!(edge("plan", NodeKind::Tool, "search"), None);
+    let text = fs::read_to_string(&p).expect("read");
+    assert!(text.contains("    tools: []\n"), "{text}");
+    assert!(text.contains("enabled: false"), "{text}");
+    // A removal prints its cascade.
+    let out = set(&p, &["remove", "plan", "--kind", "action"], "");
+    ok(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("removed: action plan"), "{stderr}");
+    let out = set(&p, &["enabled", "act", "true"], "");
+    assert!(!out.status.success());
+}
+
+#[test]
+fn dry_run_prints_a_real_patch_when_piped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("crlf.yaml");
+    fs::write(&p, NATIVE.replace('\n', "\r\n")).expect("write");
+    let out = set(&p, &["link", "act", "plan", "0.5", "--dry-run"], "");
+    ok(&out);
+    let patch = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(patch.contains("+    next:\r\n"), "{patch:?}");
+    assert!(!patch.contains("^M"), "{patch:?}");
+    assert_eq!(
+        fs::read_to_string(&p).expect("read"),
+        NATIVE.replace('\n', "\r\n")
+    );
+}
