@@ -240,7 +240,8 @@ fn bound(edit: &Edit) -> Option<(usize, usize)> {
         Edit::SetScore { .. } | Edit::SetThreshold { .. } | Edit::SetHops { .. } => Some((1, 1)),
         Edit::SetDesc { .. } => Some((3, 4)),
         Edit::AddEdge { .. } => Some((1, 2)),
-        Edit::RemoveEdge { .. } => Some((1, 1)),
+        // Removing a block list's last item also turns its key line into `key: []`.
+        Edit::RemoveEdge { .. } => Some((2, 1)),
         Edit::AddAction { .. } => Some((0, 2)),
         Edit::AddTool { .. } => Some((1, 5)),
         _ => None,

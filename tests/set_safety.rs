@@ -296,3 +296,126 @@ fn dry_run_prints_a_real_patch_when_piped() {
         NATIVE.replace('\n', "\r\n")
     );
 }
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn an_anchored_description_used_elsewhere_is_never_changed_silently() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("c2g.yml");
+    let text = C2G
+        .replace(
+            "    name: a\n",
+            "    name: a\n    desc: &shared Reads things.\n",
+        )
+        .replace("    name: b\n", "    name: b\n    desc: *shared\n")
+        .replace("profile: {name: E}", "profile: {name: E, desc: *shared}");
+    fs::write(&p, &text).expect("write");
+    // The anchored use: refused, nothing written.
+    let out = set(&p, &["desc", "a"], "Writes things.\n");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("&shared"), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&p).expect("read"), text);
+    // A use through an alias gets its own value, and the note says so.
+    let out = set(&p, &["desc", "b"], "Checks things.\n");
+    ok(&out);
+    assert!(stderr(&out).contains("own value"), "{}", stderr(&out));
+    let after = fs::read_to_string(&p).expect("read");
+    assert!(
+        after.contains("    desc: &shared Reads things.\n"),
+        "{after}"
+    );
+    assert!(after.contains("    desc: Checks things.\n"), "{after}");
+    assert!(
+        after.contains("profile: {name: E, desc: *shared}"),
+        "{after}"
+    );
+}
+
+#[test]
+fn an_anchored_score_used_elsewhere_is_never_changed_silently() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("t.yaml");
+    let text = "actions:
+  - name: a
+    next: [{name: b, score: &s 0.5}]
+  - name: b
+    next: [{name: c, score: *s}]
+  - name: c
+meta:
+  default: *s
+";
+    fs::write(&p, text).expect("write");
+    let out = set(&p, &["score", "a", "b", "0.75"], "");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("&s"), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&p).expect("read"), text);
+    let out = set(&p, &["score", "b", "c", "0.25"], "");
+    ok(&out);
+    assert!(stderr(&out).contains("own value"), "{}", stderr(&out));
+    let after = fs::read_to_string(&p).expect("read");
+    assert!(after.contains("{name: c, score: 0.25}"), "{after}");
+    assert!(after.contains("score: &s 0.5}"), "{after}");
+}
+
+#[test]
+fn insertions_after_keep_block_scalars_keep_their_value() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("t.yaml");
+    let text = "actions:
+  - name: a
+    desc: |+
+      Kept trailing lines.
+
+
+  - name: b
+    desc: >+
+      Folded, kept.
+
+";
+    fs::write(&p, text).expect("write");
+    ok(&set(&p, &["link", "a", "b", "0.5"], ""));
+    ok(&set(&p, &["link", "b", "a"], ""));
+    let loaded = source::load_paths(std::slice::from_ref(&p), None).expect("loads");
+    let tk = &loaded.toolkit;
+    let desc = |n: &str| tk.node(tk.action(n).expect("action")).desc.clone();
+    assert_eq!(desc("a"), "Kept trailing lines.\n\n\n");
+    assert_eq!(desc("b"), "Folded, kept.\n\n");
+}
+
+#[test]
+fn appending_scores_after_a_final_block_scalar_keeps_its_value() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases = [
+        ("|+", "\n\n"),
+        ("|+", "\n"),
+        ("|+", ""),
+        ("|", ""),
+        ("|", "\n"),
+        (">+", "\n"),
+    ];
+    for (n, (header, tail)) in cases.into_iter().enumerate() {
+        let name = format!("case{n}.yml");
+        let p = dir.path().join(&name);
+        let text = format!("{C2G}leader:\n  instruction: {header}\n    Lead.{tail}");
+        fs::write(&p, &text).expect("write");
+        let before = toolscope::source::yaml::parse(&text, &Default::default())
+            .map(|d| {
+                let root = d.root.expect("root");
+                let leader = d.get(root, "leader").expect("leader");
+                let i = d.get(leader, "instruction").expect("instruction");
+                d.str(i).expect("text").to_string()
+            })
+            .expect("parses");
+        ok(&set(&p, &["score", "a", "T1", "0.5"], ""));
+        let after_text = fs::read_to_string(&p).expect("read");
+        assert!(after_text.contains("scores:"), "{after_text}");
+        let doc = toolscope::source::yaml::parse(&after_text, &Default::default()).expect("parses");
+        let root = doc.root.expect("root");
+        let leader = doc.get(root, "leader").expect("leader");
+        let i = doc.get(leader, "instruction").expect("instruction");
+        assert_eq!(doc.str(i), Some(before.as_str()), "{name}:\n{after_text}");
+    }
+}

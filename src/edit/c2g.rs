@@ -176,13 +176,34 @@ pub(super) fn set_scores(
             Splice::insert(line_end, format!("{nl}  - {}", block_items("  ")))
         }
         Some(_) => return Err(EditError::Unsupported("`scores` is not a list".into())),
-        None => new_section(nav.text, &format!("scores:{nl}  - {}", block_items("  "))),
+        None => new_section(nav, &format!("scores:{nl}  - {}", block_items("  ")))?,
     });
     Ok(out)
 }
 
-/// A new top-level section at the very end of the file, after a blank line.
-fn new_section(text: &str, body: &str) -> Splice {
+/// A new top-level section at the very end of the file, after a blank line; or, when the
+/// file ends with a block scalar whose value anything appended would change, just before
+/// the last top-level key.
+fn new_section(nav: &Nav<'_, '_>, body: &str) -> Result<Splice, EditError> {
+    let text = nav.text;
+    let nl = patch::newline(text);
+    if nav.end_is_fragile() {
+        let last_key = nav
+            .root()
+            .and_then(|r| nav.doc.map(r)?.last().map(|(k, _)| *k))
+            .ok_or_else(|| EditError::Unsupported("the file is not a mapping".into()))?;
+        let at = patch::line_start(text, nav.doc.node(last_key).span.start);
+        if at != nav.doc.node(last_key).span.start {
+            return Err(EditError::Unsupported(
+                "the file ends with a block scalar and its last key is indented; add `scores:` in your editor".into(),
+            ));
+        }
+        return Ok(Splice::insert(at, format!("{body}{nl}{nl}")));
+    }
+    Ok(end_section(text, body))
+}
+
+fn end_section(text: &str, body: &str) -> Splice {
     let nl = patch::newline(text);
     let end = text.len();
     let with = if text.is_empty() {

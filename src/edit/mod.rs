@@ -36,6 +36,7 @@ mod c2g_tools;
 mod doc;
 mod graph;
 mod native;
+pub mod verify;
 mod window;
 pub mod workspace;
 
@@ -196,15 +197,13 @@ impl Edit {
         let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
         let doc =
             yaml::parse(body, &Limits::default()).map_err(|e| EditError::Parse(e.to_string()))?;
-        let nav = doc::Nav {
-            text: body,
-            doc: &doc,
-            window: false,
-        };
-        match file.format {
+        let nav = doc::Nav::new(body, &doc, false);
+        let mut patch = match file.format {
             Format::Native => native::patch(&nav, tk, self),
             Format::Chat2Graph => c2g::patch(&nav, tk, self),
-        }
+        }?;
+        patch.notes.extend(nav.notes.take());
+        Ok(patch)
     }
 
     /// Applies the graph side to `tk`.

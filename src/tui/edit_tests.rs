@@ -187,7 +187,10 @@ fn remove_edge_writes_only_that_reference() {
     keys(&mut app, "dw");
     let (removed, added) = changed_lines(TINY, &saved(&f));
     // The emptied `tools:` key becomes an empty list, not null (issue 12, item 2).
-    assert_eq!(removed, vec!["    tools:", "      - {name: Fetch, score: 0.6}"]);
+    assert_eq!(
+        removed,
+        vec!["    tools:", "      - {name: Fetch, score: 0.6}"]
+    );
     assert_eq!(added, vec!["    tools: []"]);
 }
 
