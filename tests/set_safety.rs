@@ -419,3 +419,54 @@ fn appending_scores_after_a_final_block_scalar_keeps_its_value() {
         assert_eq!(doc.str(i), Some(before.as_str()), "{name}:\n{after_text}");
     }
 }
+
+#[test]
+fn export_and_convert_never_overwrite_an_opened_toolkit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("t.yaml");
+    fs::write(&p, NATIVE).expect("write");
+    let link = dir.path().join("link.yaml");
+    std::os::unix::fs::symlink(&p, &link).expect("symlink");
+    let hard = dir.path().join("hard.yaml");
+    fs::hard_link(&p, &hard).expect("hard link");
+    for target in [&p, &link, &hard] {
+        for args in [
+            vec!["export", "--to", "dot"],
+            vec!["convert", "--to", "native"],
+        ] {
+            for force in [false, true] {
+                let mut cmd = bin();
+                cmd.args(&args).arg(&p).arg("-o").arg(target);
+                if force {
+                    cmd.arg("--force");
+                }
+                let out = cmd.output().expect("runs");
+                assert!(!out.status.success(), "{args:?} -o {}", target.display());
+                assert!(stderr(&out).contains("opened toolkit"), "{}", stderr(&out));
+                assert_eq!(fs::read_to_string(&p).expect("read"), NATIVE);
+            }
+        }
+    }
+    // Another existing file needs --force.
+    let other = dir.path().join("notes.txt");
+    fs::write(&other, "mine\n").expect("write");
+    let out = bin()
+        .args(["export", "--to", "dot"])
+        .arg(&p)
+        .arg("-o")
+        .arg(&other)
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--force"), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&other).expect("read"), "mine\n");
+    let out = bin()
+        .args(["convert", "--to", "native", "--force"])
+        .arg(&p)
+        .arg("-o")
+        .arg(&other)
+        .output()
+        .expect("runs");
+    ok(&out);
+    assert!(fs::read_to_string(&other).expect("read").contains("plan"));
+}

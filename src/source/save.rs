@@ -144,6 +144,48 @@ pub fn update(
     }
 }
 
+/// Writes an export or conversion to `path`: never over a file that is open as a toolkit
+/// (`opened`; the same file under any name), and over another existing file only with
+/// `force`. Written like a save (locked, atomic).
+pub fn write_output(
+    path: &Path,
+    text: &str,
+    opened: &[PathBuf],
+    force: bool,
+) -> Result<(), SaveError> {
+    let _lock = lock_for_write(path)?;
+    if opened.iter().any(|o| same_file(o, path)) {
+        return Err(SaveError::new(
+            path,
+            SaveErrorKind::Exists,
+            "this is an opened toolkit file; write the output elsewhere",
+        ));
+    }
+    if !force && fs::symlink_metadata(path).is_ok() {
+        return Err(SaveError::new(
+            path,
+            SaveErrorKind::Exists,
+            "the file exists; pass --force (in the TUI `:export! FILE`) to replace it",
+        ));
+    }
+    write_locked(path, text, &|_| Ok(()), &|| Ok(()))
+}
+
+/// Whether two paths name the same file (through links and symlinks).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
 fn write_locked(
     path: &Path,
     text: &str,

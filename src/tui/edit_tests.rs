@@ -461,6 +461,32 @@ fn export_writes_the_graph() {
     assert!(dot.contains("digraph") && dot.contains("plan"), "{dot}");
     keys(&mut app, ":export pdf x<Enter>");
     assert!(app.status.as_ref().is_some_and(|s| s.text.contains("pdf")));
+    // Never over the opened toolkit, not even with `!`; another file only with `!`.
+    let before = std::fs::read_to_string(&f.path).expect("read");
+    for cmd in ["export", "export!"] {
+        keys(&mut app, &format!(":{cmd} dot {}<Enter>", f.path.display()));
+        assert!(
+            app.status
+                .as_ref()
+                .is_some_and(|s| s.text.contains("opened toolkit"))
+        );
+        assert_eq!(std::fs::read_to_string(&f.path).expect("read"), before);
+    }
+    keys(
+        &mut app,
+        &format!(":export mermaid {}<Enter>", out.display()),
+    );
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("export!"))
+    );
+    keys(
+        &mut app,
+        &format!(":export! mermaid {}<Enter>", out.display()),
+    );
+    let text = std::fs::read_to_string(&out).expect("exported");
+    assert!(!text.contains("digraph"), "{text}");
 }
 
 mod random_edits {
