@@ -470,3 +470,59 @@ fn export_and_convert_never_overwrite_an_opened_toolkit() {
     ok(&out);
     assert!(fs::read_to_string(&other).expect("read").contains("plan"));
 }
+
+#[test]
+fn a_multi_line_desc_replaces_a_commented_one_line_desc() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("t.yaml");
+    fs::write(&p, NATIVE.replace("desc: Plan.", "desc: Plan.  # old text")).expect("write");
+    ok(&set(&p, &["desc", "plan"], "Line one.\nLine two.\n"));
+    let after = fs::read_to_string(&p).expect("read");
+    assert!(
+        after.contains("    desc: |  # old text\n      Line one.\n      Line two.\n    tools:"),
+        "{after}"
+    );
+    // A block with a header comment keeps it when replaced again.
+    ok(&set(&p, &["desc", "plan"], "Three.\nFour.\n"));
+    let after = fs::read_to_string(&p).expect("read");
+    assert!(
+        after.contains("    desc: |  # old text\n      Three.\n      Four.\n"),
+        "{after}"
+    );
+}
+
+fn c2g_score(path: &Path, from: &str, to: &str) -> Option<f64> {
+    let loaded = source::load_paths(&[path.to_path_buf()], Some(Format::Chat2Graph)).ok()?;
+    let tk = loaded.toolkit;
+    let a = tk.action(from)?;
+    let b = tk.find(NodeKind::Tool, to)?;
+    tk.edge(a, b).map(|e| tk.graph[e].score)
+}
+
+#[test]
+fn scores_go_into_flow_indented_and_terminated_chat2graph_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let flow = "{tools: [{name: T1}], actions: [{name: a, tools: [{name: T1}]}, {name: b, tools: [{name: T1}]}], toolkit: [[{name: a}, {name: b}]]}\n";
+    let indented: String = C2G.lines().map(|l| format!("  {l}\n")).collect();
+    let terminated = format!("---\n{C2G}...\n# trailing note\n");
+    for (name, text) in [
+        ("flow.yml", flow.to_string()),
+        ("indented.yml", indented),
+        ("terminated.yml", terminated),
+    ] {
+        let p = dir.path().join(name);
+        fs::write(&p, &text).expect("write");
+        let out = set(&p, &["score", "a", "T1", "0.5"], "");
+        ok(&out);
+        assert_eq!(c2g_score(&p, "a", "T1"), Some(0.5), "{name}");
+        // A second edge goes into the list the first one created.
+        ok(&set(&p, &["score", "b", "T1", "0.25"], ""));
+        assert_eq!(c2g_score(&p, "b", "T1"), Some(0.25), "{name}");
+        assert_eq!(c2g_score(&p, "a", "T1"), Some(0.5), "{name}");
+        let after = fs::read_to_string(&p).expect("read");
+        assert_eq!(after.matches("scores").count(), 1, "{after}");
+        if name == "terminated.yml" {
+            assert!(after.ends_with("...\n# trailing note\n"), "{after}");
+        }
+    }
+}
