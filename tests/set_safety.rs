@@ -526,3 +526,21 @@ fn scores_go_into_flow_indented_and_terminated_chat2graph_files() {
         }
     }
 }
+
+#[test]
+fn chat2graph_tuning_is_flagged_where_the_user_tunes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("c2g.yml");
+    fs::write(&p, C2G).expect("write");
+    let report = String::from_utf8_lossy(&lint(&p).stdout).into_owned();
+    assert!(!report.contains("TS071"), "{report}");
+    let out = set(&p, &["score", "a", "T1", "0.5"], "");
+    ok(&out);
+    assert!(stderr(&out).contains("toolscope_adapter.py"), "{}", stderr(&out));
+    let out = set(&p, &["threshold", "E/1", "0.7"], "");
+    ok(&out);
+    let report = String::from_utf8_lossy(&lint(&p).stdout).into_owned();
+    assert!(report.contains("info TS071"), "{report}");
+    assert!(report.contains("1 operator(s)"), "{report}");
+    assert!(report.contains("`scores:` list"), "{report}");
+}

@@ -115,7 +115,7 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
         Err(e) => return Err(fail(e.to_string())),
     }
     print_notes(&applied.notes, &cascade, false);
-    if ws.files()[applied.file].source.format == Format::Chat2Graph && tunes(&edit) {
+    if ws.files()[applied.file].source.format == Format::Chat2Graph && edit.is_tuning() {
         eprintln!("note: {}", crate::source::CHAT2GRAPH_TUNING_NOTE);
     }
     if args.timings {
@@ -149,15 +149,5 @@ fn print_notes(notes: &[String], cascade: &[String], dry_run: bool) {
     }
     for note in notes {
         eprintln!("note: {}", for_terminal(note));
-    }
-}
-
-/// Whether the edit writes tuning Chat2Graph's own loader ignores.
-fn tunes(edit: &Edit) -> bool {
-    match edit {
-        Edit::SetScore { .. } | Edit::SetThreshold { .. } | Edit::SetHops { .. } => true,
-        Edit::AddEdge { score, .. } => *score != 1.0,
-        Edit::AddTool { callers, .. } => callers.iter().any(|(_, s)| *s != 1.0),
-        _ => false,
     }
 }

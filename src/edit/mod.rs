@@ -191,6 +191,17 @@ impl Edit {
         }
     }
 
+    /// Whether the edit writes tuning (scores, threshold, hops), which Chat2Graph's own
+    /// loader ignores (see `source::CHAT2GRAPH_TUNING_NOTE`).
+    pub fn is_tuning(&self) -> bool {
+        match self {
+            Edit::SetScore { .. } | Edit::SetThreshold { .. } | Edit::SetHops { .. } => true,
+            Edit::AddEdge { score, .. } => *score != 1.0,
+            Edit::AddTool { callers, .. } => callers.iter().any(|(_, s)| *s != 1.0),
+            _ => false,
+        }
+    }
+
     /// Computes the splices that make this edit in `file`, whose current graph is `tk`
     /// (the graph of this file alone, before the edit).
     pub fn patch(&self, file: &SourceFile, tk: &Toolkit) -> Result<Patch, EditError> {

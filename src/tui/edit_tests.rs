@@ -431,6 +431,23 @@ fn refused_edits_show_the_reason() {
 }
 
 #[test]
+fn saving_chat2graph_tuning_says_chat2graph_ignores_it() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("toolkits/chat2graph-mini.yml"),
+    )
+    .expect("fixture");
+    let f = fixture(&text);
+    let mut app = open(&f.path);
+    select(&mut app, "query_execution");
+    edge_to(&mut app, "CypherExecutor");
+    keys(&mut app, "e<BS><BS><BS>0.3<Enter>");
+    keys(&mut app, "w");
+    let s = app.status.clone().expect("status");
+    assert!(s.text.starts_with("saved"), "{}", s.text);
+    assert!(s.text.contains("toolscope_adapter.py"), "{}", s.text);
+}
+
+#[test]
 fn chat2graph_refusals_are_explained_and_change_nothing() {
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("toolkits/chat2graph-mini.yml"),
