@@ -544,3 +544,32 @@ fn chat2graph_tuning_is_flagged_where_the_user_tunes() {
     assert!(report.contains("1 operator(s)"), "{report}");
     assert!(report.contains("`scores:` list"), "{report}");
 }
+
+#[test]
+fn set_keeps_mode_owner_and_hard_links() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("t.yaml");
+    fs::write(&p, NATIVE).expect("write");
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).expect("chmod");
+    let owned = std::os::unix::fs::chown(&p, Some(4321), Some(4322)).is_ok();
+    let other = dir.path().join("other.yaml");
+    fs::hard_link(&p, &other).expect("hard link");
+    ok(&set(&p, &["link", "act", "plan", "0.5"], ""));
+    let text = fs::read_to_string(&other).expect("read");
+    assert!(text.contains("{name: plan, score: 0.5}"), "{text}");
+    let m = fs::metadata(&p).expect("metadata");
+    assert_eq!(m.permissions().mode() & 0o777, 0o640);
+    assert_eq!(m.nlink(), 2);
+    if owned {
+        assert_eq!((m.uid(), m.gid()), (4321, 4322));
+    }
+    // A single-link file is replaced by rename and still keeps all three.
+    fs::remove_file(&other).expect("unlink");
+    ok(&set(&p, &["unlink", "act", "plan"], ""));
+    let m = fs::metadata(&p).expect("metadata");
+    assert_eq!(m.permissions().mode() & 0o777, 0o640);
+    if owned {
+        assert_eq!((m.uid(), m.gid()), (4321, 4322));
+    }
+}
