@@ -536,7 +536,11 @@ fn chat2graph_tuning_is_flagged_where_the_user_tunes() {
     assert!(!report.contains("TS071"), "{report}");
     let out = set(&p, &["score", "a", "T1", "0.5"], "");
     ok(&out);
-    assert!(stderr(&out).contains("toolscope_adapter.py"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("toolscope_adapter.py"),
+        "{}",
+        stderr(&out)
+    );
     let out = set(&p, &["threshold", "E/1", "0.7"], "");
     ok(&out);
     let report = String::from_utf8_lossy(&lint(&p).stdout).into_owned();
@@ -572,4 +576,21 @@ fn set_keeps_mode_owner_and_hard_links() {
     if owned {
         assert_eq!((m.uid(), m.gid()), (4321, 4322));
     }
+}
+
+#[test]
+fn a_shared_anchored_list_is_not_edited_for_one_user() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("t.yaml");
+    let text = NATIVE
+        .replace(
+            "    tools:\n      - search\n",
+            "    tools: &common [search]\n",
+        )
+        .replace("    desc: Act.\n", "    desc: Act.\n    tools: *common\n");
+    fs::write(&p, &text).expect("write");
+    let out = set(&p, &["unlink", "plan", "search"], "");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("&common"), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&p).expect("read"), text);
 }

@@ -33,10 +33,14 @@ impl<'d, 'a> Nav<'d, 'a> {
     /// the change would reach every use. (Edit the use instead, or remove the anchor.)
     pub fn check_not_shared(&self, value: NodeId, key: &str) -> Result<(), EditError> {
         let node = self.doc.node(value);
+        let key = match key.starts_with("the ") {
+            true => key.to_string(),
+            false => format!("`{key}`"),
+        };
         match &node.anchor {
             Some(a) if self.aliased(value) => Err(EditError::Unsupported(format!(
-                "`{key}` here is anchored (&{}) and used elsewhere through aliases; changing it would change every use (line {})",
-                a.0, node.line
+                "{} here is anchored (&{}) and used elsewhere through aliases; changing it would change every use (line {})",
+                key, a.0, node.line
             ))),
             _ => Ok(()),
         }
@@ -308,6 +312,7 @@ impl<'d, 'a> Nav<'d, 'a> {
     /// Appends an item to a sequence in its style (flow: `, item`; block: a new `- item`
     /// line with the dash where the other dashes are).
     pub fn append_item(&self, seq: NodeId, item: &str) -> Result<Splice, EditError> {
+        self.check_not_shared(seq, "the list")?;
         let node = self.doc.node(seq);
         let Value::Seq(items) = &node.value else {
             return Err(EditError::Unsupported("the target is not a list".into()));
@@ -374,6 +379,7 @@ impl<'d, 'a> Nav<'d, 'a> {
     /// Removes items of a sequence: with their commas in a flow list (one range per run of
     /// neighbours), their whole lines in a block list.
     pub fn remove_items(&self, seq: NodeId, remove: &[usize]) -> Result<Vec<Splice>, EditError> {
+        self.check_not_shared(seq, "the list")?;
         let node = self.doc.node(seq);
         let Value::Seq(items) = &node.value else {
             return Err(EditError::Unsupported("the target is not a list".into()));

@@ -43,7 +43,7 @@ pub mod workspace;
 use std::fmt;
 
 use crate::model::{EdgeKind, Node, NodeKind, Origin, Toolkit};
-use crate::source::patch::Splice;
+use crate::source::patch::{self, Splice};
 use crate::source::{Format, Limits, SourceFile, yaml};
 
 pub use graph::removal;
@@ -214,6 +214,14 @@ impl Edit {
             Format::Chat2Graph => c2g::patch(&nav, tk, self),
         }?;
         patch.notes.extend(nav.notes.take());
+        // Everything the file says outside the edited construct must stay. One more parse
+        // (of the new text): done up to the size verified on every edit; larger files rely
+        // on the patchers' own checks and the graph verification before writing.
+        if body.len() <= verify::CHECK_BYTES {
+            let (new, _) = patch::apply(body, &patch.splices, 0).map_err(EditError::Unsupported)?;
+            verify::same_outside_doc(&doc, body, &patch.splices, &new)
+                .map_err(|m| EditError::Unsupported(format!("the edit is refused: {m}")))?;
+        }
         Ok(patch)
     }
 

@@ -16,15 +16,30 @@ use std::ops::Range;
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{self, Doc, Limits, NodeId, Value};
 
+/// Files up to this size get the whole-document check on every edit (the size the
+/// workspace verifies on every edit).
+pub const CHECK_BYTES: usize = 1 << 20;
+
 /// Checks that `new` (the body after `splices`) means what `old` meant outside the edited
 /// constructs. The message names the line in the old text.
 pub fn same_outside(old: &str, splices: &[Splice], new: &str) -> Result<(), String> {
+    let limits = Limits::default();
+    let a = yaml::parse(old, &limits).map_err(|e| format!("the old text does not parse: {e}"))?;
+    same_outside_doc(&a, old, splices, new)
+}
+
+/// [`same_outside`] with the old text already parsed (the patchers parse it anyway).
+pub fn same_outside_doc(
+    a: &Doc<'_>,
+    old: &str,
+    splices: &[Splice],
+    new: &str,
+) -> Result<(), String> {
     if splices.is_empty() {
         return Ok(());
     }
-    let limits = Limits::default();
-    let a = yaml::parse(old, &limits).map_err(|e| format!("the old text does not parse: {e}"))?;
-    let b = yaml::parse(new, &limits).map_err(|e| format!("the new text does not parse: {e}"))?;
+    let b = yaml::parse(new, &Limits::default())
+        .map_err(|e| format!("the new text does not parse: {e}"))?;
     let mut sorted: Vec<&Splice> = splices.iter().collect();
     sorted.sort_by_key(|s| (s.at.start, s.at.end));
     let shifts = Shifts::new(&sorted);
@@ -32,13 +47,13 @@ pub fn same_outside(old: &str, splices: &[Splice], new: &str) -> Result<(), Stri
     for (i, n) in b.nodes.iter().enumerate() {
         at.entry(n.span.start).or_default().push(i as NodeId);
     }
-    let aliased = aliased_targets(&a);
+    let aliased = aliased_targets(a);
     for (i, n) in a.nodes.iter().enumerate() {
         let id = i as NodeId;
-        if edited(old, &a, id, &sorted) {
+        if edited(old, a, id, &sorted) {
             if let (Value::Scalar { .. }, Some(anchor)) = (&n.value, &n.anchor)
                 && aliased.contains_key(&id)
-                && changed_scalar(&a, id, &b, &at, &shifts)
+                && changed_scalar(a, id, &b, &at, &shifts)
             {
                 return Err(format!(
                     "line {}: the edit changes the anchored value &{}, which is used elsewhere through aliases",
@@ -49,7 +64,7 @@ pub fn same_outside(old: &str, splices: &[Splice], new: &str) -> Result<(), Stri
         }
         let found = at
             .get(&shifts.map(n.span.start))
-            .and_then(|c| c.iter().copied().find(|m| same(&a, id, &b, *m)));
+            .and_then(|c| c.iter().copied().find(|m| same(a, id, &b, *m)));
         if found.is_none() {
             return Err(format!(
                 "line {}: the edit would change what the file says there (outside the edited construct)",

@@ -251,7 +251,6 @@ impl Workspace {
         let fast = (f.source.text.len() > VERIFY_EACH_EDIT_BYTES && !f.shifted)
             .then(|| super::window::patch(edit, &f.source, &f.own))
             .flatten();
-        let windowed = fast.is_some();
         let patch = match fast {
             Some(p) => p,
             None => edit.patch(&f.source, &f.own)?,
@@ -259,16 +258,6 @@ impl Workspace {
         let offset = bom_len(&f.source.text);
         let (new_text, backward) =
             patch::apply(&f.source.text, &patch.splices, offset).map_err(EditError::Unsupported)?;
-        // Everything the file says outside the edited construct must stay (the window path
-        // checked its cut-out already).
-        if !windowed {
-            super::verify::same_outside(
-                &f.source.text[offset..],
-                &patch.splices,
-                &new_text[offset..],
-            )
-            .map_err(|m| EditError::Unsupported(format!("the edit is refused: {m}")))?;
-        }
         if f.source.text.len() <= VERIFY_EACH_EDIT_BYTES {
             let mut own = f.own.clone();
             edit.apply_graph(&mut own)?;

@@ -105,7 +105,7 @@ pub fn lock_for_write(path: &Path) -> Result<WriteLock, SaveError> {
             Err(std::fs::TryLockError::WouldBlock) => {
                 return Err(SaveError::new(
                     path,
-                    SaveErrorKind::Conflict,
+                    SaveErrorKind::Io,
                     format!(
                         "another writer has held {} for over {} s",
                         lock_path.display(),
