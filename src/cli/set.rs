@@ -63,7 +63,8 @@ fn execute(args: &Args) -> Result<(), String> {
         ));
     }
     // Held from the read to the rename, so that toolscope writers never interleave.
-    let _lock = match args.dry_run {
+    // (Not for a path that is no file: no lock file is left beside a typo.)
+    let _lock = match args.dry_run || !args.path.is_file() {
         true => None,
         false => Some(lock_for_write(&args.path).map_err(|e| e.to_string())?),
     };
