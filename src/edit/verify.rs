@@ -10,7 +10,7 @@
 //! (aliases are compared as references, never expanded, so an alias bomb stays cheap).
 //! Linear in the document size (plus a log factor for the splice lookup).
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::source::patch::{self, Splice};
@@ -43,16 +43,13 @@ pub fn same_outside_doc(
     let mut sorted: Vec<&Splice> = splices.iter().collect();
     sorted.sort_by_key(|s| (s.at.start, s.at.end));
     let shifts = Shifts::new(&sorted);
-    let mut at: HashMap<usize, Vec<NodeId>> = HashMap::with_capacity(b.nodes.len());
-    for (i, n) in b.nodes.iter().enumerate() {
-        at.entry(n.span.start).or_default().push(i as NodeId);
-    }
+    let at = Starts::new(&b);
     let aliased = aliased_targets(a);
     for (i, n) in a.nodes.iter().enumerate() {
         let id = i as NodeId;
         if edited(old, a, id, &sorted) {
             if let (Value::Scalar { .. }, Some(anchor)) = (&n.value, &n.anchor)
-                && aliased.contains_key(&id)
+                && aliased.contains(&id)
                 && changed_scalar(a, id, &b, &at, &shifts)
             {
                 return Err(format!(
@@ -63,8 +60,8 @@ pub fn same_outside_doc(
             continue;
         }
         let found = at
-            .get(&shifts.map(n.span.start))
-            .and_then(|c| c.iter().copied().find(|m| same(a, id, &b, *m)));
+            .get(shifts.map(n.span.start))
+            .find(|m| same(a, id, &b, *m));
         if found.is_none() {
             return Err(format!(
                 "line {}: the edit would change what the file says there (outside the edited construct)",
@@ -76,23 +73,40 @@ pub fn same_outside_doc(
 }
 
 /// Whether an edited anchored scalar reads differently afterwards (or is gone).
-fn changed_scalar(
-    a: &Doc<'_>,
-    id: NodeId,
-    b: &Doc<'_>,
-    at: &HashMap<usize, Vec<NodeId>>,
-    shifts: &Shifts,
-) -> bool {
+fn changed_scalar(a: &Doc<'_>, id: NodeId, b: &Doc<'_>, at: &Starts, shifts: &Shifts) -> bool {
     let start = shifts.map(a.node(id).span.start);
-    !at.get(&start)
-        .is_some_and(|c| c.iter().any(|m| same(a, id, b, *m)))
+    !at.get(start).any(|m| same(a, id, b, m))
 }
 
-fn aliased_targets(doc: &Doc<'_>) -> HashMap<NodeId, ()> {
+/// The nodes of a document by start position (sorted once; no map of vectors).
+struct Starts(Vec<(usize, NodeId)>);
+
+impl Starts {
+    fn new(doc: &Doc<'_>) -> Starts {
+        let mut v: Vec<(usize, NodeId)> = doc
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.span.start, i as NodeId))
+            .collect();
+        v.sort_unstable();
+        Starts(v)
+    }
+
+    fn get(&self, start: usize) -> impl Iterator<Item = NodeId> + '_ {
+        let from = self.0.partition_point(|(s, _)| *s < start);
+        self.0[from..]
+            .iter()
+            .take_while(move |(s, _)| *s == start)
+            .map(|(_, id)| *id)
+    }
+}
+
+fn aliased_targets(doc: &Doc<'_>) -> HashSet<NodeId> {
     doc.nodes
         .iter()
         .filter_map(|n| match n.value {
-            Value::Alias(t) => Some((t, ())),
+            Value::Alias(t) => Some(t),
             _ => None,
         })
         .collect()
@@ -150,7 +164,9 @@ fn trailing_end(text: &str, pos: usize) -> usize {
 /// their own, so a collection compares its kind, style, anchor and size).
 fn same(a: &Doc<'_>, x: NodeId, b: &Doc<'_>, y: NodeId) -> bool {
     let (m, n) = (a.node(x), b.node(y));
-    let anchor = |d: &Doc<'_>, id: NodeId| d.node(id).anchor.as_ref().map(|v| v.0.clone());
+    fn anchor<'d>(d: &'d Doc<'_>, id: NodeId) -> Option<&'d str> {
+        d.node(id).anchor.as_ref().map(|v| v.0.as_str())
+    }
     if m.flow != n.flow || anchor(a, x) != anchor(b, y) {
         return false;
     }
