@@ -66,6 +66,13 @@ pub enum Code {
     CrossChainEdge,
     /// A Chat2Graph tool entry whose `type` is neither LOCAL_TOOL nor MCP.
     UnsupportedToolType,
+    /// A list key Chat2Graph iterates (`tools:`, `actions:`, `toolkit:`, ...) written with
+    /// no value (null): Chat2Graph fails to load the file.
+    NullList,
+    /// Chat2Graph's loader ignores operator `threshold`/`hops` and the `scores:` list.
+    TuningIgnored,
+    /// A tool reference in a Chat2Graph action written as a bare name: dropped silently.
+    BareToolRef,
     /// A tool whose own `describe --style json` entry costs more tokens than the limit.
     ToolEntryTokens,
     /// A trace line that is not a valid record (not JSON, wrong shape or field type).
@@ -103,6 +110,9 @@ impl Code {
             Code::ScoreEntryNoEdge => "TS060",
             Code::CrossChainEdge => "TS061",
             Code::UnsupportedToolType => "TS062",
+            Code::NullList => "TS070",
+            Code::TuningIgnored => "TS071",
+            Code::BareToolRef => "TS072",
             Code::ToolEntryTokens => "TS080",
             Code::TraceLine => "TS081",
             Code::TraceUnknownTarget => "TS082",
@@ -112,7 +122,7 @@ impl Code {
     }
 
     /// Every code, for documentation and tests.
-    pub const ALL: [Code; 26] = [
+    pub const ALL: [Code; 29] = [
         Code::Parse,
         Code::Limit,
         Code::Io,
@@ -134,6 +144,9 @@ impl Code {
         Code::ScoreEntryNoEdge,
         Code::CrossChainEdge,
         Code::UnsupportedToolType,
+        Code::NullList,
+        Code::TuningIgnored,
+        Code::BareToolRef,
         Code::ToolEntryTokens,
         Code::TraceLine,
         Code::TraceUnknownTarget,

@@ -296,7 +296,7 @@ fn lists_emptied_by_removals_take_new_items_again() {
     .unwrap();
     assert_eq!(
         ws.files()[0].source.text,
-        "tools:\n  # only tool\n\nactions:\noperators: []\n"
+        "tools: []\n  # only tool\n\nactions: []\noperators: []\n"
     );
     ws.apply(Edit::AddAction {
         name: "b".into(),

@@ -19,9 +19,12 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "native")]
     to: Target,
-    /// Write to FILE instead of stdout.
+    /// Write to FILE instead of stdout (never over an opened toolkit file).
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<std::path::PathBuf>,
+    /// Replace FILE when it exists.
+    #[arg(long, requires = "output")]
+    force: bool,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -32,5 +35,6 @@ pub fn run(args: &Args) -> ExitCode {
     let text = match args.to {
         Target::Native => crate::export::native::to_native(&loaded.toolkit),
     };
-    super::export::write_out(args.output.as_deref(), &text)
+    let opened = super::export::opened(&args.inputs.paths, &loaded.toolkit.files);
+    super::export::write_out(args.output.as_deref(), &text, &opened, args.force)
 }

@@ -8,6 +8,7 @@ use clap::ValueEnum;
 use super::common::{Inputs, SeedArgs};
 use crate::export::{Highlight, dot, json, mermaid, svg};
 use crate::recommend::recommend;
+use crate::source::save::write_output;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Target {
@@ -31,9 +32,12 @@ pub struct Args {
     /// the focus view (the recommendation and the nodes one edge beyond it).
     #[arg(long)]
     whole: bool,
-    /// Write to FILE instead of stdout.
+    /// Write to FILE instead of stdout (never over an opened toolkit file).
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<std::path::PathBuf>,
+    /// Replace FILE when it exists.
+    #[arg(long, requires = "output")]
+    force: bool,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -75,20 +79,34 @@ pub fn run(args: &Args) -> ExitCode {
             serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
         }
     };
-    write_out(args.output.as_deref(), &text)
+    let opened = opened(&args.inputs.paths, &loaded.toolkit.files);
+    write_out(args.output.as_deref(), &text, &opened, args.force)
 }
 
-/// Writes to a file, or to stdout when no file is given.
-pub fn write_out(path: Option<&std::path::Path>, text: &str) -> ExitCode {
+/// Every file the command read: the paths given and the toolkit files found in them.
+pub fn opened(
+    given: &[std::path::PathBuf],
+    files: &[std::path::PathBuf],
+) -> Vec<std::path::PathBuf> {
+    given.iter().chain(files).cloned().collect()
+}
+
+/// Writes to a file (see [`write_output`]), or to stdout when no file is given.
+pub fn write_out(
+    path: Option<&std::path::Path>,
+    text: &str,
+    opened: &[std::path::PathBuf],
+    force: bool,
+) -> ExitCode {
     match path {
         None => {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Some(p) => match std::fs::write(p, text) {
+        Some(p) => match write_output(p, text, opened, force) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", p.display());
+                eprintln!("error: {}", crate::text::for_terminal(&e.to_string()));
                 ExitCode::from(1)
             }
         },

@@ -1,23 +1,31 @@
-//! `toolscope set PATH score|threshold|hops|desc ...`: one lossless edit from a script.
+//! `toolscope set PATH WHAT ...`: one lossless edit from a script: scores, threshold, hops,
+//! descriptions, and every structural edit the TUI offers (link, unlink, remove, add-action,
+//! add-tool, enabled).
 //!
-//! The edit is verified (the new text must load back into the expected graph) and written
-//! atomically; `--dry-run` prints the unified diff instead. A description is read from
-//! stdin: a single line loses its final line break, multi-line text is kept as given.
+//! The edit is made under the file's write lock: the file is read, the edit applied to what
+//! is there now, verified (the new text must load back into the expected graph) and written
+//! atomically, its content checked once more right before the rename. When another program
+//! (one that does not take the lock) changed the file in between, the edit is made again on
+//! the new content; it is refused only when it no longer applies. `--dry-run` prints the
+//! unified diff instead (a real patch; escaped only when stdout is a terminal).
 
-use crate::text::for_terminal;
-use std::io::Read;
+mod what;
+
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::Subcommand;
-
-use super::common::Kind;
-use crate::edit::{Edit, Workspace};
-use crate::model::{NodeKind, Toolkit};
+use crate::edit::{Edit, SaveErrorKind, Workspace};
 use crate::source::Format;
+use crate::source::save::lock_for_write;
+use crate::text::for_terminal;
 
-use super::common::{InputFormat, parse_threshold};
+use super::common::InputFormat;
+use what::{What, build_edit};
+
+/// How often a save that lost a race with a program not taking the lock is redone.
+const ATTEMPTS: usize = 5;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -37,49 +45,11 @@ pub struct Args {
     timings: bool,
 }
 
-#[derive(Debug, Subcommand)]
-enum What {
-    /// Set the score of the edge FROM -> TO (a number in [0, 1]).
-    Score {
-        /// The action the edge leaves.
-        from: String,
-        /// The action, tool or group it reaches.
-        to: String,
-        /// The new score.
-        #[arg(value_parser = parse_threshold)]
-        value: f64,
-    },
-    /// Set an operator's threshold (a number in [0, 1]).
-    Threshold {
-        /// Operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name).
-        operator: String,
-        /// The new threshold.
-        #[arg(value_parser = parse_threshold)]
-        value: f64,
-    },
-    /// Set an operator's hop count.
-    Hops {
-        /// Operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name).
-        operator: String,
-        /// The new hop count, 0 to 1000.
-        #[arg(value_parser = clap::value_parser!(u32).range(0..=1000))]
-        value: u32,
-    },
-    /// Replace a node's description with the text read from stdin.
-    Desc {
-        /// The action, tool or group.
-        node: String,
-        /// The node's kind, when the name is used by more than one kind.
-        #[arg(long, value_enum)]
-        kind: Option<Kind>,
-    },
-}
-
 pub fn run(args: &Args) -> ExitCode {
     match execute(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", for_terminal(&message));
             ExitCode::from(1)
         }
     }
@@ -92,28 +62,63 @@ fn execute(args: &Args) -> Result<(), String> {
             args.path.display()
         ));
     }
+    // Held from the read to the rename, so that toolscope writers never interleave.
+    // (Not for a path that is no file: no lock file is left beside a typo.)
+    let _lock = match args.dry_run || !args.path.is_file() {
+        true => None,
+        false => Some(lock_for_write(&args.path).map_err(|e| e.to_string())?),
+    };
+    for attempt in 1..=ATTEMPTS {
+        match attempt_once(args) {
+            Err(Attempt::Raced(_)) if attempt < ATTEMPTS => continue,
+            Err(Attempt::Raced(m) | Attempt::Failed(m)) => return Err(m),
+            Ok(()) => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
+enum Attempt {
+    /// The file changed under us (a writer not taking the lock): read it again.
+    Raced(String),
+    Failed(String),
+}
+
+fn attempt_once(args: &Args) -> Result<(), Attempt> {
+    let fail = |m: String| Attempt::Failed(m);
     let forced = args.input_format.map(Format::from);
     let clock = Instant::now();
-    let mut ws =
-        Workspace::open(std::slice::from_ref(&args.path), forced).map_err(|e| e.to_string())?;
+    let mut ws = Workspace::open(std::slice::from_ref(&args.path), forced)
+        .map_err(|e| fail(e.to_string()))?;
     let load = clock.elapsed();
-    let edit = build_edit(&args.what, &ws.toolkit)?;
+    let edit = build_edit(&args.what, &ws.toolkit).map_err(fail)?;
+    let cascade = cascade(&edit, &ws);
     let clock = Instant::now();
-    let applied = ws.apply(edit).map_err(|e| e.to_string())?;
+    let applied = ws.apply(edit.clone()).map_err(|e| fail(e.to_string()))?;
     let edit_time = clock.elapsed();
-    for note in &applied.notes {
-        eprintln!("note: {note}");
-    }
     if !applied.text_changed {
         eprintln!("no change: the file already says so");
         return Ok(());
     }
     if args.dry_run {
-        print!("{}", for_terminal(&ws.diff(applied.file)));
+        print_notes(&applied.notes, &cascade, true);
+        let diff = ws.diff(applied.file);
+        match std::io::stdout().is_terminal() {
+            true => print!("{}", for_terminal(&diff)),
+            false => print!("{diff}"),
+        }
         return Ok(());
     }
     let clock = Instant::now();
-    ws.save_all().map_err(|e| e.to_string())?;
+    match ws.save_all() {
+        Ok(_) => {}
+        Err(e) if e.kind == SaveErrorKind::Conflict => return Err(Attempt::Raced(e.to_string())),
+        Err(e) => return Err(fail(e.to_string())),
+    }
+    print_notes(&applied.notes, &cascade, false);
+    if ws.files()[applied.file].source.format == Format::Chat2Graph && edit.is_tuning() {
+        eprintln!("note: {}", crate::source::CHAT2GRAPH_TUNING_NOTE);
+    }
     if args.timings {
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
         eprintln!("load_ms: {:.1}", ms(load));
@@ -123,66 +128,27 @@ fn execute(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-fn build_edit(what: &What, tk: &Toolkit) -> Result<Edit, String> {
-    Ok(match what {
-        What::Score { from, to, value } => {
-            let a = tk
-                .action(from)
-                .ok_or_else(|| format!("no action `{from}`"))?;
-            let to_kind = tk
-                .named(to)
-                .find(|b| tk.edge(a, *b).is_some())
-                .map(|b| tk.kind(b))
-                .ok_or_else(|| format!("no edge {from} -> {to}"))?;
-            Edit::SetScore {
-                from: from.clone(),
-                to: to.clone(),
-                to_kind,
-                score: *value,
-            }
-        }
-        What::Threshold { operator, value } => Edit::SetThreshold {
-            operator: operator.clone(),
-            value: *value,
-        },
-        What::Hops { operator, value } => Edit::SetHops {
-            operator: operator.clone(),
-            value: *value,
-        },
-        What::Desc { node, kind } => {
-            let kind = node_kind(tk, node, kind.map(NodeKind::from))?;
-            Edit::SetDesc {
-                kind,
-                name: node.clone(),
-                text: read_stdin()?,
-            }
-        }
-    })
+/// The nodes a removal takes with it, as `kind name`.
+fn cascade(edit: &Edit, ws: &Workspace) -> Vec<String> {
+    let Edit::RemoveNode { kind, name } = edit else {
+        return Vec::new();
+    };
+    crate::edit::removal(&ws.toolkit, *kind, name)
+        .map(|r| {
+            r.nodes
+                .iter()
+                .map(|n| format!("{} {}", n.kind.as_str(), n.name))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
-fn node_kind(tk: &Toolkit, name: &str, given: Option<NodeKind>) -> Result<NodeKind, String> {
-    let kinds: Vec<NodeKind> = tk.named(name).map(|ix| tk.kind(ix)).collect();
-    match (given, kinds.as_slice()) {
-        (Some(k), _) if kinds.contains(&k) => Ok(k),
-        (Some(k), _) => Err(format!("no {} `{name}`", k.as_str())),
-        (None, [k]) => Ok(*k),
-        (None, []) => Err(format!("no node `{name}`")),
-        (None, _) => Err(format!(
-            "`{name}` names more than one kind of node; pass --kind"
-        )),
+fn print_notes(notes: &[String], cascade: &[String], dry_run: bool) {
+    for node in cascade {
+        let verb = if dry_run { "would remove" } else { "removed" };
+        eprintln!("{verb}: {}", for_terminal(node));
     }
-}
-
-fn read_stdin() -> Result<String, String> {
-    let mut text = String::new();
-    std::io::stdin()
-        .read_to_string(&mut text)
-        .map_err(|e| format!("reading the description from stdin: {e}"))?;
-    let text = text.replace("\r\n", "\n");
-    let single = text.trim_end_matches('\n').lines().count() <= 1;
-    Ok(if single {
-        text.trim_end_matches('\n').to_string()
-    } else {
-        text
-    })
+    for note in notes {
+        eprintln!("note: {}", for_terminal(note));
+    }
 }

@@ -151,6 +151,8 @@ pub(super) fn set_scores(
         .root()
         .ok_or_else(|| EditError::Unsupported("the file is not a mapping".into()))?;
     let block_items = |indent: &str| new_items.join(&format!("{nl}{indent}- "));
+    // Top-level keys may be indented (the whole document shifted right).
+    let top = nav.key_indent(root);
     out.push(match nav.own_entry(root, "scores") {
         Some((_, list))
             if nav.doc.node(nav.doc.resolve(list)).flow && nav.doc.seq(list).is_some() =>
@@ -173,16 +175,74 @@ pub(super) fn set_scores(
                 .find(':')
                 .map_or(key_end, |i| key_end + i + 1);
             let line_end = patch::line_end(nav.text, colon);
-            Splice::insert(line_end, format!("{nl}  - {}", block_items("  ")))
+            let inner = format!("{top}  ");
+            Splice::insert(line_end, format!("{nl}{inner}- {}", block_items(&inner)))
         }
         Some(_) => return Err(EditError::Unsupported("`scores` is not a list".into())),
-        None => new_section(nav.text, &format!("scores:{nl}  - {}", block_items("  "))),
+        // A flow mapping as the whole document: one more entry in it.
+        None if nav.doc.node(root).flow => {
+            nav.add_entry(root, "scores", &format!("[{}]", new_items.join(", ")))?
+        }
+        None => {
+            let inner = format!("{top}  ");
+            new_section(
+                nav,
+                &format!("{top}scores:{nl}{inner}- {}", block_items(&inner)),
+            )?
+        }
     });
     Ok(out)
 }
 
-/// A new top-level section at the very end of the file, after a blank line.
-fn new_section(text: &str, body: &str) -> Splice {
+/// A new top-level section at the very end of the file, after a blank line; or, when the
+/// file ends with a block scalar whose value anything appended would change, just before
+/// the last top-level key.
+fn new_section(nav: &Nav<'_, '_>, body: &str) -> Result<Splice, EditError> {
+    let text = nav.text;
+    let nl = patch::newline(text);
+    if nav.end_is_fragile() {
+        let last_key = nav
+            .root()
+            .and_then(|r| nav.doc.map(r)?.last().map(|(k, _)| *k))
+            .ok_or_else(|| EditError::Unsupported("the file is not a mapping".into()))?;
+        let at = patch::line_start(text, nav.doc.node(last_key).span.start);
+        if !text[at..nav.doc.node(last_key).span.start]
+            .trim()
+            .is_empty()
+        {
+            return Err(EditError::Unsupported(
+                "the file ends with a block scalar and its last key is indented; add `scores:` in your editor".into(),
+            ));
+        }
+        return Ok(Splice::insert(at, format!("{body}{nl}{nl}")));
+    }
+    if let Some(at) = document_end_marker(text) {
+        // `...` ends the document: the section goes before it, not into a next document.
+        let blank = text[..at].ends_with(&format!("{nl}{nl}")) || at == 0;
+        let sep = if blank { "" } else { nl };
+        return Ok(Splice::insert(at, format!("{sep}{body}{nl}")));
+    }
+    Ok(end_section(text, body))
+}
+
+/// The start of a final `...` line (only blank and comment lines after it).
+fn document_end_marker(text: &str) -> Option<usize> {
+    let mut end = text.len();
+    while end > 0 {
+        let start = patch::line_start(text, end - 1);
+        let line = text[start..end].trim();
+        if line == "..." || line.starts_with("... #") {
+            return Some(start);
+        }
+        if !(line.is_empty() || line.starts_with('#')) {
+            return None;
+        }
+        end = start;
+    }
+    None
+}
+
+fn end_section(text: &str, body: &str) -> Splice {
     let nl = patch::newline(text);
     let end = text.len();
     let with = if text.is_empty() {

@@ -128,7 +128,7 @@ pub(super) fn add_tool(
         let gap = &nav.text[patch::content_end(nav.text, &prev)..nav.doc.node(last).span.start];
         gap.contains("\n\n") || gap.contains("\n\r\n")
     };
-    let mut splice = patch::insert_line_after(nav.text, &nav.doc.node(last).span, &indent, &body);
+    let mut splice = nav.insert_after(last, &indent, &body);
     if spaced {
         splice.with.insert_str(0, nl);
     }

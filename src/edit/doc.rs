@@ -1,8 +1,10 @@
 //! Finding constructs in a parsed file and turning changes into splices: the helpers both
 //! format patchers share.
 
+use std::cell::RefCell;
+
 use crate::source::patch::{self, Splice};
-use crate::source::yaml::{Doc, NodeId, Value};
+use crate::source::yaml::{Doc, NodeId, Style, Value};
 
 use super::EditError;
 
@@ -13,9 +15,53 @@ pub struct Nav<'d, 'a> {
     /// The text is one declaration cut out of a large file (see `window`): its root is a
     /// sequence holding that declaration, whatever list it came from.
     pub window: bool,
+    /// Notes for the user gathered while building splices (an alias given its own value).
+    pub notes: RefCell<Vec<String>>,
 }
 
 impl<'d, 'a> Nav<'d, 'a> {
+    pub fn new(text: &'a str, doc: &'d Doc<'a>, window: bool) -> Nav<'d, 'a> {
+        Nav {
+            text,
+            doc,
+            window,
+            notes: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Refuses to rewrite a value that is anchored and used elsewhere through aliases:
+    /// the change would reach every use. (Edit the use instead, or remove the anchor.)
+    pub fn check_not_shared(&self, value: NodeId, key: &str) -> Result<(), EditError> {
+        let node = self.doc.node(value);
+        let key = match key.starts_with("the ") {
+            true => key.to_string(),
+            false => format!("`{key}`"),
+        };
+        match &node.anchor {
+            Some(a) if self.aliased(value) => Err(EditError::Unsupported(format!(
+                "{} here is anchored (&{}) and used elsewhere through aliases; changing it would change every use (line {})",
+                key, a.0, node.line
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Records that an alias value was replaced by a value of its own.
+    pub fn note_alias_replaced(&self, value: NodeId, key: &str) {
+        if let Value::Alias(target) = self.doc.node(value).value {
+            let name = self
+                .doc
+                .node(target)
+                .anchor
+                .as_ref()
+                .map_or("", |a| a.0.as_str());
+            self.notes.borrow_mut().push(format!(
+                "`{key}` (line {}) was an alias of &{name}; this use now has its own value, the other uses of &{name} are unchanged",
+                self.doc.node(value).line
+            ));
+        }
+    }
+
     pub fn root(&self) -> Option<NodeId> {
         self.doc.root.filter(|r| self.doc.map(*r).is_some())
     }
@@ -111,6 +157,8 @@ impl<'d, 'a> Nav<'d, 'a> {
     /// last one in the mapping's style.
     pub fn set_entry(&self, map: NodeId, key: &str, value: &str) -> Result<Splice, EditError> {
         if let Some((k, v)) = self.own_entry(map, key) {
+            self.check_not_shared(v, key)?;
+            self.note_alias_replaced(v, key);
             return Ok(self.replace_value(k, v, value));
         }
         self.add_entry(map, key, value)
@@ -131,6 +179,33 @@ impl<'d, 'a> Nav<'d, 'a> {
         }
         let end = patch::content_end(self.text, &node.span).max(node.span.start);
         Splice::new(node.span.start..end, with)
+    }
+
+    /// Replaces an empty flow list (`key: []`, anchor and comment kept) with `with`, which
+    /// starts with a line break (a block list under the key).
+    pub fn replace_empty_flow(
+        &self,
+        key: NodeId,
+        value: NodeId,
+        with: &str,
+    ) -> Result<Splice, EditError> {
+        let node = self.doc.node(value);
+        let key_end = self.doc.node(key).span.end;
+        let from = self.text[key_end..node.span.start]
+            .find(':')
+            .map(|i| key_end + i + 1)
+            .ok_or_else(|| EditError::Unsupported("no colon after the key".into()))?;
+        let from = node.anchor.as_ref().map_or(from, |a| a.1.end.max(from));
+        let end = patch::content_end(self.text, &node.span).max(node.span.start);
+        if !self.text[end..patch::line_end(self.text, end)]
+            .trim()
+            .is_empty()
+        {
+            return Err(EditError::Unsupported(
+                "something follows the empty list on its line".into(),
+            ));
+        }
+        Ok(Splice::new(from..end, with))
     }
 
     /// Adds `key: value` as the mapping's last entry.
@@ -157,28 +232,87 @@ impl<'d, 'a> Nav<'d, 'a> {
             ));
         };
         let indent = self.key_indent(map);
-        let span = self.end_span(*last);
         let sep = if value.starts_with(['\r', '\n']) {
             ""
         } else {
             " "
         };
-        Ok(patch::insert_line_after(
-            self.text,
-            &span,
-            &indent,
-            &format!("{key}:{sep}{value}"),
-        ))
+        Ok(self.insert_after(*last, &indent, &format!("{key}:{sep}{value}")))
     }
 
-    /// The span up to the real end of a node (an alias or block value included).
-    pub fn end_span(&self, id: NodeId) -> std::ops::Range<usize> {
-        self.doc.node(id).span.clone()
+    /// A new line after node `id`. When the node ends with a keep block scalar (`|+`,
+    /// `>+`), whose value includes the blank lines after it, the line goes after those
+    /// blank lines so that the scalar keeps its value byte for byte.
+    pub fn insert_after(&self, id: NodeId, indent: &str, content: &str) -> Splice {
+        let span = &self.doc.node(id).span;
+        if !self.ends_with_keep_scalar(id) {
+            return patch::insert_line_after(self.text, span, indent, content);
+        }
+        let nl = patch::newline(self.text);
+        let mut at = patch::next_line(self.text, patch::content_end(self.text, span));
+        while at < self.text.len() {
+            let end = patch::next_line(self.text, at);
+            if !self.text[at..end].trim().is_empty() {
+                break;
+            }
+            at = end;
+        }
+        if at == self.text.len() && !self.text.ends_with('\n') {
+            // Appending after a last line without a break: the break is part of the value
+            // only if it existed, so write it before the new line.
+            return Splice::insert(at, format!("{nl}{indent}{content}"));
+        }
+        Splice::insert(at, format!("{indent}{content}{nl}"))
+    }
+
+    /// Whether the last thing written in node `id` is a block scalar with keep chomping.
+    fn ends_with_keep_scalar(&self, id: NodeId) -> bool {
+        self.last_block_scalar(id)
+            .is_some_and(|b| self.keep_header(b))
+    }
+
+    /// The block scalar written last in node `id`, if the node ends with one.
+    pub fn last_block_scalar(&self, id: NodeId) -> Option<NodeId> {
+        let mut id = id;
+        loop {
+            match &self.doc.node(id).value {
+                Value::Map(entries) if !self.doc.node(id).flow => id = entries.last()?.1,
+                Value::Seq(items) if !self.doc.node(id).flow => id = *items.last()?,
+                Value::Scalar {
+                    style: Style::Literal | Style::Folded,
+                    ..
+                } => return Some(id),
+                _ => return None,
+            }
+        }
+    }
+
+    /// Whether appending text after the end of the file would change the value of the
+    /// block scalar the file ends with (kept trailing lines, or a missing final break).
+    pub fn end_is_fragile(&self) -> bool {
+        let Some(root) = self.root() else {
+            return false;
+        };
+        self.last_block_scalar(root)
+            .is_some_and(|b| self.keep_header(b) || !self.text.ends_with('\n'))
+    }
+
+    /// Whether a block scalar's header (`|+`, `>2+`, ...) asks to keep trailing lines.
+    fn keep_header(&self, id: NodeId) -> bool {
+        let start = self.doc.node(id).span.start;
+        let Some(h) = self.text[..start].rfind(['|', '>']) else {
+            return false;
+        };
+        self.text[h + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || matches!(c, '+' | '-'))
+            .any(|c| c == '+')
     }
 
     /// Appends an item to a sequence in its style (flow: `, item`; block: a new `- item`
     /// line with the dash where the other dashes are).
     pub fn append_item(&self, seq: NodeId, item: &str) -> Result<Splice, EditError> {
+        self.check_not_shared(seq, "the list")?;
         let node = self.doc.node(seq);
         let Value::Seq(items) = &node.value else {
             return Err(EditError::Unsupported("the target is not a list".into()));
@@ -203,18 +337,49 @@ impl<'d, 'a> Nav<'d, 'a> {
         let dash = patch::dash_before(self.text, self.doc.node(*first).span.start)
             .ok_or_else(|| EditError::Unsupported("list item dash not found".into()))?;
         let indent = patch::indent_at(self.text, dash);
-        let span = self.end_span(*last);
-        Ok(patch::insert_line_after(
-            self.text,
-            &span,
-            &indent,
-            &format!("- {item}"),
-        ))
+        Ok(self.insert_after(*last, &indent, &format!("- {item}")))
+    }
+
+    /// The insertion of ` []` after the key (and the list's anchor) of a block list whose
+    /// every item goes; refused when something else stands between the key and the items.
+    fn empty_marker(&self, seq: NodeId, first_item: usize) -> Result<Splice, EditError> {
+        let refuse = |why: &str| EditError::Unsupported(format!("removing every item: {why}"));
+        let key = self
+            .doc
+            .nodes
+            .iter()
+            .find_map(|n| match &n.value {
+                Value::Map(entries) => entries.iter().find(|(_, v)| *v == seq).map(|(k, _)| *k),
+                _ => None,
+            })
+            .ok_or_else(|| refuse("the list is not the value of a key"))?;
+        let key_end = self.doc.node(key).span.end;
+        let colon = self.text[key_end..]
+            .find(':')
+            .map(|i| key_end + i + 1)
+            .ok_or_else(|| refuse("no colon after the key"))?;
+        let anchor_end = self.doc.node(seq).anchor.as_ref().map_or(0, |a| a.1.end);
+        let at = colon.max(anchor_end);
+        let dash = patch::dash_before(self.text, first_item)
+            .ok_or_else(|| refuse("list item dash not found"))?;
+        let between = self
+            .text
+            .get(at..patch::line_start(self.text, dash))
+            .unwrap_or("x");
+        let clean = between.lines().all(|l| {
+            let t = l.trim();
+            t.is_empty() || t.starts_with('#')
+        });
+        if !clean || !between.contains('\n') {
+            return Err(refuse("unexpected text between the key and the list"));
+        }
+        Ok(Splice::insert(at, " []"))
     }
 
     /// Removes items of a sequence: with their commas in a flow list (one range per run of
     /// neighbours), their whole lines in a block list.
     pub fn remove_items(&self, seq: NodeId, remove: &[usize]) -> Result<Vec<Splice>, EditError> {
+        self.check_not_shared(seq, "the list")?;
         let node = self.doc.node(seq);
         let Value::Seq(items) = &node.value else {
             return Err(EditError::Unsupported("the target is not a list".into()));
@@ -247,6 +412,12 @@ impl<'d, 'a> Nav<'d, 'a> {
                 i = j + 1;
             }
             return Ok(out);
+        }
+        if (0..items.len()).all(|i| remove.contains(&i)) {
+            // A block list losing every item would leave `key:` with nothing after it,
+            // which readers take as null (Chat2Graph then fails to load the file): the
+            // key gets `[]`, the flow form of an empty list.
+            out.push(self.empty_marker(seq, self.doc.node(items[0]).span.start)?);
         }
         for &i in remove {
             let dash = patch::dash_before(self.text, start(i))

@@ -36,13 +36,14 @@ mod c2g_tools;
 mod doc;
 mod graph;
 mod native;
+pub mod verify;
 mod window;
 pub mod workspace;
 
 use std::fmt;
 
 use crate::model::{EdgeKind, Node, NodeKind, Origin, Toolkit};
-use crate::source::patch::Splice;
+use crate::source::patch::{self, Splice};
 use crate::source::{Format, Limits, SourceFile, yaml};
 
 pub use graph::removal;
@@ -190,21 +191,38 @@ impl Edit {
         }
     }
 
+    /// Whether the edit writes tuning (scores, threshold, hops), which Chat2Graph's own
+    /// loader ignores (see `source::CHAT2GRAPH_TUNING_NOTE`).
+    pub fn is_tuning(&self) -> bool {
+        match self {
+            Edit::SetScore { .. } | Edit::SetThreshold { .. } | Edit::SetHops { .. } => true,
+            Edit::AddEdge { score, .. } => *score != 1.0,
+            Edit::AddTool { callers, .. } => callers.iter().any(|(_, s)| *s != 1.0),
+            _ => false,
+        }
+    }
+
     /// Computes the splices that make this edit in `file`, whose current graph is `tk`
     /// (the graph of this file alone, before the edit).
     pub fn patch(&self, file: &SourceFile, tk: &Toolkit) -> Result<Patch, EditError> {
         let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
         let doc =
             yaml::parse(body, &Limits::default()).map_err(|e| EditError::Parse(e.to_string()))?;
-        let nav = doc::Nav {
-            text: body,
-            doc: &doc,
-            window: false,
-        };
-        match file.format {
+        let nav = doc::Nav::new(body, &doc, false);
+        let mut patch = match file.format {
             Format::Native => native::patch(&nav, tk, self),
             Format::Chat2Graph => c2g::patch(&nav, tk, self),
+        }?;
+        patch.notes.extend(nav.notes.take());
+        // Everything the file says outside the edited construct must stay. One more parse
+        // (of the new text): done up to the size verified on every edit; larger files rely
+        // on the patchers' own checks and the graph verification before writing.
+        if body.len() <= verify::CHECK_BYTES {
+            let (new, _) = patch::apply(body, &patch.splices, 0).map_err(EditError::Unsupported)?;
+            verify::same_outside_doc(&doc, body, &patch.splices, &new)
+                .map_err(|m| EditError::Unsupported(format!("the edit is refused: {m}")))?;
         }
+        Ok(patch)
     }
 
     /// Applies the graph side to `tk`.

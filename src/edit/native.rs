@@ -255,6 +255,7 @@ pub fn set_desc(
         && matches!(nav.doc.node(v).value, Value::Scalar { .. })
         && !nav.doc.node(v).span.is_empty()
     {
+        nav.check_not_shared(v, "desc")?;
         let from = nav.doc.node(k).span.end;
         let splice = patch::replace_text(nav.text, nav.doc, v, from, text, &indent)
             .map_err(EditError::Unsupported)?;
@@ -343,13 +344,21 @@ fn add_declaration(
                     desc_text(desc, &format!("{indent}      "), nl)
                 ),
             )),
+            // `list: []` (as a removal leaves it): back to a block list.
+            Some((k, v))
+                if nav.doc.seq(v).is_some_and(<[NodeId]>::is_empty) && !nav.is_alias(v) =>
+            {
+                nav.replace_empty_flow(
+                    k,
+                    v,
+                    &format!(
+                        "{nl}{indent}  - name: {name_text}{nl}{indent}    desc: {}",
+                        desc_text(desc, &format!("{indent}      "), nl)
+                    ),
+                )
+            }
             Some(_) => Err(EditError::Unsupported(format!("`{list}` is not a list"))),
-            None => Ok(patch::insert_line_after(
-                nav.text,
-                &nav.doc.node(root).span,
-                &indent,
-                &body,
-            )),
+            None => Ok(nav.insert_after(root, &indent, &body)),
         };
     };
     let seq = nav.doc.resolve(seq);
@@ -374,12 +383,7 @@ fn add_declaration(
         "- name: {name_text}{nl}{inner}desc: {}",
         desc_text(desc, &format!("{inner}  "), nl)
     );
-    Ok(patch::insert_line_after(
-        nav.text,
-        &nav.doc.node(last).span,
-        &indent,
-        &body,
-    ))
+    Ok(nav.insert_after(last, &indent, &body))
 }
 
 fn desc_text(desc: &str, block_indent: &str, nl: &str) -> String {

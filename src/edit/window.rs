@@ -24,12 +24,13 @@ pub(crate) fn patch(edit: &Edit, file: &SourceFile, tk: &Toolkit) -> Option<Patc
         return None;
     }
     let doc = yaml::parse(cut, &Limits::default()).ok()?;
-    let nav = Nav {
-        text: cut,
-        doc: &doc,
-        window: true,
-    };
+    let nav = Nav::new(cut, &doc, true);
     let mut out: Patch = native::patch(&nav, tk, edit).ok()?;
+    out.notes.extend(nav.notes.take());
+    // The whole-document check on the cut-out (no anchors or aliases in it): anything it
+    // finds sends the edit to the full path, which checks the whole file.
+    let (new_cut, _) = patch::apply(cut, &out.splices, 0).ok()?;
+    super::verify::same_outside(cut, &out.splices, &new_cut).ok()?;
     for s in &mut out.splices {
         *s = Splice::new(
             s.at.start + range.start..s.at.end + range.start,

@@ -12,7 +12,7 @@ use crate::diag::{Code, Severity};
 use crate::model::{Node, NodeKind, Operator};
 
 use super::ctx::Ctx;
-use super::yaml::NodeId;
+use super::yaml::{NodeId, Scalar};
 
 /// A `tools:` entry: a local tool, or an MCP server with optionally listed member tools.
 struct ToolEntry {
@@ -36,15 +36,35 @@ pub fn load(ctx: &mut Ctx<'_, '_>) {
     build_graph(ctx, &tools, &actions, &chain);
     operators(ctx);
     scores(ctx);
+    report_ignored_tuning(ctx);
     report_unchained(ctx, &actions);
     report_uncalled(ctx, &tools);
 }
 
 fn root_list(ctx: &mut Ctx<'_, '_>, key: &str) -> Vec<NodeId> {
     match ctx.doc.root {
-        Some(root) if ctx.doc.map(root).is_some() => ctx.list(root, key),
+        Some(root) if ctx.doc.map(root).is_some() => c2g_list(ctx, root, key),
         _ => Vec::new(),
     }
+}
+
+/// A list Chat2Graph iterates with `dict.get(key, [])`: a key written with no value gives
+/// `None` there and the load fails, so a null value is an error (TS070), not an empty list.
+/// `scores:` is toolscope's own and may stay empty.
+fn c2g_list(ctx: &mut Ctx<'_, '_>, parent: NodeId, key: &str) -> Vec<NodeId> {
+    if key != "scores"
+        && let Some(v) = ctx.doc.get(parent, key)
+        && matches!(ctx.doc.scalar(v), Some(Scalar::Null))
+    {
+        ctx.diag(
+            v,
+            Severity::Error,
+            Code::NullList,
+            format!("`{key}:` has no value (null); Chat2Graph fails to load this file ('NoneType' object is not iterable); write `{key}: []`"),
+        );
+        return Vec::new();
+    }
+    ctx.list(parent, key)
 }
 
 fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
@@ -117,9 +137,17 @@ fn action_entries(
         }
         let name = ctx.text(item, "name").unwrap_or_default();
         let mut refs = Vec::new();
-        for t in ctx.list(item, "tools") {
+        for t in c2g_list(ctx, item, "tools") {
             let doc = ctx.doc;
             if doc.map(t).is_none() {
+                if let Some(bare) = doc.str(t) {
+                    ctx.diag(
+                        t,
+                        Severity::Warning,
+                        Code::BareToolRef,
+                        format!("action `{name}` lists tool `{bare}` as a bare name; Chat2Graph reads only mappings here and drops it silently (write `{{name: {bare}}}` or an alias)"),
+                    );
+                }
                 continue;
             }
             let Some(tool) = ctx.text(t, "name") else {
@@ -310,7 +338,7 @@ fn operators(ctx: &mut Ctx<'_, '_>) {
             .and_then(|p| ctx.text(p, "name"))
             .unwrap_or_default();
         let mut n = 0;
-        for chain in ctx.list(expert, "workflow") {
+        for chain in c2g_list(ctx, expert, "workflow") {
             let Some(ops) = ctx.doc.seq(chain).map(<[NodeId]>::to_vec) else {
                 ctx.diag(
                     chain,
@@ -344,7 +372,7 @@ fn operators(ctx: &mut Ctx<'_, '_>) {
 
 fn add_operator(ctx: &mut Ctx<'_, '_>, name: String, op: NodeId) {
     let mut actions = Vec::new();
-    for a in ctx.list(op, "actions") {
+    for a in c2g_list(ctx, op, "actions") {
         let action = match ctx.doc.map(a) {
             Some(_) => ctx.text(a, "name"),
             None => None,
@@ -419,6 +447,59 @@ fn scores(ctx: &mut Ctx<'_, '_>) {
             ),
         }
     }
+}
+
+/// Chat2Graph builds each `OperatorConfig` from `instruction`, `output_schema` and `actions`
+/// only and has no reader for `scores:`: tuning saved here has no effect there unless the
+/// adapter in `integrations/chat2graph/` applies it. Said once per file, at the first place.
+fn report_ignored_tuning(ctx: &mut Ctx<'_, '_>) {
+    let mut ops = Vec::new();
+    for expert in root_list_quiet(ctx, "experts") {
+        let chains = ctx.doc.get(expert, "workflow").and_then(|w| ctx.doc.seq(w));
+        for chain in chains.unwrap_or_default() {
+            ops.extend(ctx.doc.seq(*chain).unwrap_or_default().iter().copied());
+        }
+    }
+    ops.extend(ctx.doc.root.and_then(|r| ctx.doc.get(r, "leader")));
+    let tuned: Vec<NodeId> = ops
+        .into_iter()
+        .filter(|op| {
+            ctx.doc.map(*op).is_some()
+                && (ctx.doc.get(*op, "threshold").is_some() || ctx.doc.get(*op, "hops").is_some())
+        })
+        .collect();
+    let scores = ctx
+        .doc
+        .root
+        .and_then(|r| ctx.doc.entry(r, "scores"))
+        .filter(|(_, v)| ctx.doc.seq(*v).is_some_and(|s| !s.is_empty()));
+    let at = match (tuned.first(), scores) {
+        (Some(op), _) => *op,
+        (None, Some((k, _))) => k,
+        (None, None) => return,
+    };
+    let mut what = Vec::new();
+    if !tuned.is_empty() {
+        what.push(format!("`threshold`/`hops` in {} operator(s)", tuned.len()));
+    }
+    if scores.is_some() {
+        what.push("the `scores:` list".to_string());
+    }
+    ctx.diag(
+        at,
+        Severity::Info,
+        Code::TuningIgnored,
+        format!("Chat2Graph's loader ignores {}; apply them with integrations/chat2graph/toolscope_adapter.py (README: Using toolscope's tuning in Chat2Graph)", what.join(" and ")),
+    );
+}
+
+fn root_list_quiet(ctx: &Ctx<'_, '_>, key: &str) -> Vec<NodeId> {
+    ctx.doc
+        .root
+        .and_then(|r| ctx.doc.get(r, key))
+        .and_then(|v| ctx.doc.seq(v))
+        .map(<[NodeId]>::to_vec)
+        .unwrap_or_default()
 }
 
 fn report_unchained(ctx: &mut Ctx<'_, '_>, actions: &HashMap<String, ActionEntry>) {

@@ -202,17 +202,44 @@ pub fn replace_text(
                 .ok_or("block scalar header not found")?;
             let indent = indent_at(text, node.span.start);
             let end = content_end(text, &node.span).max(node.span.start);
+            // A comment on the header line stays there.
+            let token = text[header + 1..]
+                .find(|c: char| !(c.is_ascii_digit() || c == '+' || c == '-'))
+                .map_or(text.len(), |i| header + 1 + i);
+            let rest = &text[token..line_end(text, token).min(end).max(token)];
             let with = match block(new, &indent, nl) {
-                Some(b) => b,
-                None => double_quoted(new),
+                Some(b) => with_header_comment(&b, rest),
+                None => format!("{}{rest}", double_quoted(new)),
             };
             Ok(Splice::new(header..end, with))
         }
         _ if new.contains('\n') && !node.flow && !block_indent.is_empty() => {
-            let with = block(new, block_indent, nl).unwrap_or_else(|| double_quoted(new));
-            Ok(Splice::new(node.span.clone(), with))
+            // A one-line value becomes a block; a comment after it moves to the header
+            // line (it cannot follow the block's last line).
+            let rest_end = line_end(text, node.span.end);
+            let rest = &text[node.span.end..rest_end];
+            let commented = rest.trim_start().starts_with('#');
+            let (to, rest) = if commented {
+                (rest_end, rest)
+            } else {
+                (node.span.end, "")
+            };
+            let with = match block(new, block_indent, nl) {
+                Some(b) => with_header_comment(&b, rest),
+                None => format!("{}{rest}", double_quoted(new)),
+            };
+            Ok(Splice::new(node.span.start..to, with))
         }
         other => Ok(Splice::new(node.span.clone(), string(new, *other))),
+    }
+}
+
+/// A block scalar (`|` header, line break, body) with `rest` (spaces and a comment, or
+/// nothing) after its header.
+fn with_header_comment(block: &str, rest: &str) -> String {
+    match block.find(['\r', '\n']) {
+        Some(i) if !rest.is_empty() => format!("{}{rest}{}", &block[..i], &block[i..]),
+        _ => block.to_string(),
     }
 }
 

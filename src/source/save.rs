@@ -1,6 +1,12 @@
-//! Safe saving: atomic replace (temporary file in the same folder, write, flush, fsync,
-//! rename), the file's permissions kept, symlinks written through to their target, and a
-//! refusal when the file changed on disk since it was read.
+//! Safe saving: every writer takes one advisory write lock ([`lock_for_write`]), then an
+//! atomic replace (temporary file in the same folder created with the final mode, owner and
+//! group kept, write, flush, fsync, a last content check, rename), symlinks written through
+//! to their target, hard-linked files written in place, and a refusal when the file changed
+//! on disk since it was read.
+
+mod lock;
+
+pub use lock::{WriteLock, lock_file_for, lock_for_write};
 
 use std::fmt;
 use std::fs::{self, OpenOptions};
@@ -70,22 +76,23 @@ pub fn check_unchanged(path: &Path, loaded: &str) -> Result<(), SaveError> {
     }
 }
 
-/// A point inside [`write_atomic`] where a fault can be injected (tests of writes under
-/// fault: a full disk, a failing rename, a crash between writing and renaming).
+/// A point inside a write where a fault can be injected (tests of writes under fault: a
+/// full disk, a failing rename, a crash between writing and renaming).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
     /// The temporary file was created, nothing written yet.
     Created,
     /// The new text was written to the temporary file (not yet synced).
     Written,
-    /// Synced; the rename over the target comes next.
+    /// Synced; the rename over the target (or the in-place write) comes next.
     BeforeRename,
 }
 
-/// Writes `text` to `path` atomically. A symlink is followed and its target replaced; an
-/// existing file keeps its permissions; a read-only file is refused.
+/// Writes `text` to `path` atomically under the write lock, whatever the file holds now.
+/// A symlink is followed and its target replaced; an existing file keeps its permissions,
+/// owner and group; a read-only file is refused.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
-    write_atomic_with(path, text, |_| Ok(()))
+    replace(path, None, text)
 }
 
 /// [`write_atomic`] with a fault hook called at each [`Stage`]; an error from the hook is
@@ -95,22 +102,109 @@ pub fn write_atomic_with(
     text: &str,
     fault: impl Fn(Stage) -> std::io::Result<()>,
 ) -> Result<(), SaveError> {
+    replace_with(path, None, text, fault)
+}
+
+/// The one function every toolscope writer goes through. Under the write lock (see
+/// [`lock_for_write`]) it refuses with [`SaveErrorKind::Conflict`] when the file no longer
+/// holds `expected` (`None`: replace whatever is there), writes `text` to a temporary file
+/// created with the file's mode, owner and group, checks `expected` again right before the
+/// rename (narrowing the window for programs that do not take the lock), and renames it
+/// over the file. A file with several hard links is written in place instead (see
+/// [`Stage`] and the README, "Lossless write-back").
+pub fn replace(path: &Path, expected: Option<&str>, text: &str) -> Result<(), SaveError> {
+    replace_with(path, expected, text, |_| Ok(()))
+}
+
+/// [`replace`] with a fault hook (see [`write_atomic_with`]).
+pub fn replace_with(
+    path: &Path,
+    expected: Option<&str>,
+    text: &str,
+    fault: impl Fn(Stage) -> std::io::Result<()>,
+) -> Result<(), SaveError> {
+    let _lock = lock_for_write(path)?;
+    let recheck = || expected.map_or(Ok(()), |e| check_unchanged(path, e));
+    recheck()?;
+    write_locked(path, text, &fault, &recheck)
+}
+
+/// Read-modify-write under the write lock: `edit` gets the file's current text and returns
+/// the new text (or `None` to write nothing); the result is written with [`replace`]. For
+/// writers that change part of a file someone else may edit too (fitted scores, sidecars).
+pub fn update(
+    path: &Path,
+    edit: impl FnOnce(&str) -> Result<Option<String>, SaveError>,
+) -> Result<bool, SaveError> {
+    let _lock = lock_for_write(path)?;
+    let current = fs::read_to_string(path).map_err(|e| SaveError::io(path, &e))?;
+    match edit(&current)? {
+        Some(new) => replace(path, Some(&current), &new).map(|()| true),
+        None => Ok(false),
+    }
+}
+
+/// Writes an export or conversion to `path`: never over a file that is open as a toolkit
+/// (`opened`; the same file under any name), and over another existing file only with
+/// `force`. Written like a save (locked, atomic).
+pub fn write_output(
+    path: &Path,
+    text: &str,
+    opened: &[PathBuf],
+    force: bool,
+) -> Result<(), SaveError> {
+    let _lock = lock_for_write(path)?;
+    if opened.iter().any(|o| same_file(o, path)) {
+        return Err(SaveError::new(
+            path,
+            SaveErrorKind::Exists,
+            "this is an opened toolkit file; write the output elsewhere",
+        ));
+    }
+    if !force && fs::symlink_metadata(path).is_ok() {
+        return Err(SaveError::new(
+            path,
+            SaveErrorKind::Exists,
+            "the file exists; pass --force (in the TUI `:export! FILE`) to replace it",
+        ));
+    }
+    write_locked(path, text, &|_| Ok(()), &|| Ok(()))
+}
+
+/// Whether two paths name the same file (through links and symlinks).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn write_locked(
+    path: &Path,
+    text: &str,
+    fault: &dyn Fn(Stage) -> std::io::Result<()>,
+    recheck: &dyn Fn() -> Result<(), SaveError>,
+) -> Result<(), SaveError> {
     let target = match fs::canonicalize(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
         Err(e) => return Err(SaveError::io(path, &e)),
     };
-    let perms = match fs::metadata(&target) {
-        Ok(m) if m.permissions().readonly() => {
-            return Err(SaveError::new(
-                path,
-                SaveErrorKind::ReadOnly,
-                "the file is read-only",
-            ));
-        }
-        Ok(m) => Some(m.permissions()),
-        Err(_) => None,
-    };
+    let meta = fs::metadata(&target).ok();
+    if meta.as_ref().is_some_and(|m| m.permissions().readonly()) {
+        return Err(SaveError::new(
+            path,
+            SaveErrorKind::ReadOnly,
+            "the file is read-only",
+        ));
+    }
     let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -120,17 +214,75 @@ pub fn write_atomic_with(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = unique_temp(dir, &name);
-    let result = write_temp(&tmp, text, perms, &fault)
+    if meta.as_ref().is_some_and(|m| links(m) > 1) {
+        return in_place(path, &target, &tmp, text, meta.as_ref(), fault, recheck);
+    }
+    let result = write_temp(&tmp, text, meta.as_ref(), fault)
         .and_then(|()| fault(Stage::BeforeRename))
-        .and_then(|()| fs::rename(&tmp, &target));
+        .map_err(|e| SaveError::io(path, &e))
+        .and_then(|()| recheck())
+        .and_then(|()| fs::rename(&tmp, &target).map_err(|e| SaveError::io(path, &e)));
     if let Err(e) = result {
         let _ = fs::remove_file(&tmp);
-        return Err(SaveError::io(path, &e));
+        return Err(e);
     }
     if let Ok(d) = fs::File::open(dir) {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+#[cfg(unix)]
+fn links(m: &fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(m)
+}
+
+#[cfg(not(unix))]
+fn links(_: &fs::Metadata) -> u64 {
+    1
+}
+
+/// A file with several hard links: a rename would give this name a new file and leave the
+/// other names with the old content, so the new text is written into the file itself. The
+/// complete new text is first written and synced to a guard file beside it, so that a crash
+/// during the in-place write leaves it recoverable; the guard is removed afterwards.
+fn in_place(
+    path: &Path,
+    target: &Path,
+    guard: &Path,
+    text: &str,
+    meta: Option<&fs::Metadata>,
+    fault: &dyn Fn(Stage) -> std::io::Result<()>,
+    recheck: &dyn Fn() -> Result<(), SaveError>,
+) -> Result<(), SaveError> {
+    let staged = write_temp(guard, text, meta, fault)
+        .and_then(|()| fault(Stage::BeforeRename))
+        .map_err(|e| SaveError::io(path, &e))
+        .and_then(|()| recheck());
+    if let Err(e) = staged {
+        let _ = fs::remove_file(guard);
+        return Err(e);
+    }
+    let write = || -> std::io::Result<()> {
+        let mut f = OpenOptions::new().write(true).open(target)?;
+        f.write_all(text.as_bytes())?;
+        f.set_len(text.len() as u64)?;
+        f.sync_all()
+    };
+    match write() {
+        Ok(()) => {
+            let _ = fs::remove_file(guard);
+            Ok(())
+        }
+        Err(e) => Err(SaveError::new(
+            path,
+            SaveErrorKind::Io,
+            format!(
+                "writing in place failed ({e}); the complete new text is in {}",
+                guard.display()
+            ),
+        )),
+    }
 }
 
 fn unique_temp(dir: &Path, name: &str) -> PathBuf {
@@ -143,22 +295,46 @@ fn unique_temp(dir: &Path, name: &str) -> PathBuf {
     ))
 }
 
+/// Creates the temporary file with the final mode (never readable by more people than the
+/// file it replaces), gives it the file's owner and group where allowed, then writes.
 fn write_temp(
     tmp: &Path,
     text: &str,
-    perms: Option<fs::Permissions>,
-    fault: &impl Fn(Stage) -> std::io::Result<()>,
+    meta: Option<&fs::Metadata>,
+    fault: &dyn Fn(Stage) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let mut f = OpenOptions::new().write(true).create_new(true).open(tmp)?;
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    if let Some(m) = meta {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        options.mode(m.permissions().mode() & 0o7777);
+    }
+    let mut f = options.open(tmp)?;
     fault(Stage::Created)?;
+    if let Some(m) = meta {
+        keep_owner(&f, m);
+        // After the chown (which may clear set-id bits) and past the umask.
+        f.set_permissions(m.permissions())?;
+    }
     f.write_all(text.as_bytes())?;
     f.flush()?;
     fault(Stage::Written)?;
-    if let Some(p) = perms {
-        f.set_permissions(p)?;
-    }
     f.sync_all()
 }
+
+/// Gives the new file the old one's owner and group; where that is not allowed (a user who
+/// is not root), the group alone; where that is not allowed either, nothing.
+#[cfg(unix)]
+fn keep_owner(f: &fs::File, m: &fs::Metadata) {
+    use std::os::unix::fs::{MetadataExt, fchown};
+    if fchown(f, Some(m.uid()), Some(m.gid())).is_err() {
+        let _ = fchown(f, None, Some(m.gid()));
+    }
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_: &fs::File, _: &fs::Metadata) {}
 
 #[cfg(test)]
 mod tests {
@@ -211,5 +387,87 @@ mod tests {
             SaveErrorKind::ReadOnly
         );
         assert_eq!(fs::read_to_string(&p).unwrap(), "a: 1\n");
+    }
+
+    #[test]
+    fn a_writer_not_taking_the_lock_is_caught_right_before_the_rename() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.yaml");
+        fs::write(&p, "a: 1\n").unwrap();
+        let err = replace_with(&p, Some("a: 1\n"), "a: 2\n", |stage| {
+            if stage == Stage::BeforeRename {
+                fs::write(&p, "a: 3\n")?;
+            }
+            Ok(())
+        })
+        .unwrap_err();
+        assert_eq!(err.kind, SaveErrorKind::Conflict);
+        assert_eq!(fs::read_to_string(&p).unwrap(), "a: 3\n");
+        // `update` edits what is there now.
+        assert!(update(&p, |now| Ok(Some(now.replace('3', "4")))).unwrap());
+        assert_eq!(fs::read_to_string(&p).unwrap(), "a: 4\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_temporary_file_is_never_more_readable_than_the_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("secret.yaml");
+        fs::write(&p, "a: 1\n").unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
+        let seen = std::cell::Cell::new(0);
+        write_atomic_with(&p, "a: 2\n", |_| {
+            for e in fs::read_dir(dir.path())?.flatten() {
+                if e.file_name().to_string_lossy().ends_with(".tmp") {
+                    let mode = e.metadata()?.permissions().mode() & 0o777;
+                    assert_eq!(mode, 0o600, "temporary file mode");
+                    seen.set(seen.get() + 1);
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen.get(), 3);
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn hard_links_keep_sharing_the_new_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.yaml");
+        let other = dir.path().join("other-name.yaml");
+        fs::write(&p, "a: 1\n").unwrap();
+        fs::hard_link(&p, &other).unwrap();
+        replace(&p, Some("a: 1\n"), "a: 22\n").unwrap();
+        assert_eq!(fs::read_to_string(&other).unwrap(), "a: 22\n");
+        replace(&p, Some("a: 22\n"), "a: 3\n").unwrap();
+        assert_eq!(fs::read_to_string(&other).unwrap(), "a: 3\n");
+        let names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(names.is_empty(), "{names:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn owner_and_group_are_kept_where_allowed() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.yaml");
+        fs::write(&p, "a: 1\n").unwrap();
+        if std::os::unix::fs::chown(&p, Some(4321), Some(4322)).is_err() {
+            return; // Not root: only the group could be kept, and only to our own groups.
+        }
+        write_atomic(&p, "a: 2\n").unwrap();
+        let m = fs::metadata(&p).unwrap();
+        assert_eq!((m.uid(), m.gid()), (4321, 4322));
     }
 }

@@ -40,7 +40,8 @@ pub fn run(app: &mut App, line: &str) {
         "threshold" | "t" => threshold(app, arg),
         "hops" | "h" => hops(app, arg),
         "baseline" => super::insight_cmds::baseline_command(app, arg),
-        "export" => super::insight_cmds::export_command(app, arg),
+        "export" => super::insight_cmds::export_command(app, arg, false),
+        "export!" => super::insight_cmds::export_command(app, arg, true),
         "help" => {
             app.overlay = Some(super::app::Overlay::Help);
             Ok(())

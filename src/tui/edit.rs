@@ -371,6 +371,11 @@ pub fn save(app: &mut App) -> Result<(), String> {
     for (p, t) in &dirty {
         app.session.live.expect_own_write(p, t.as_bytes());
     }
+    let c2g_tuning = ws.files().iter().any(|f| {
+        f.dirty()
+            && f.source.format == crate::source::Format::Chat2Graph
+            && f.pending().any(crate::edit::Edit::is_tuning)
+    });
     let result = if overwrite {
         ws.save_all_overwrite()
     } else {
@@ -387,7 +392,11 @@ pub fn save(app: &mut App) -> Result<(), String> {
         Ok(w) => {
             app.session.overwrite = false;
             sync(app);
-            app.set_status(Level::Info, format!("saved {}", names(&w)));
+            let note = match c2g_tuning {
+                true => format!("; note: {}", crate::source::CHAT2GRAPH_TUNING_NOTE),
+                false => String::new(),
+            };
+            app.set_status(Level::Info, format!("saved {}{note}", names(&w)));
             Ok(())
         }
         Err(e) if e.kind == SaveErrorKind::Conflict => {

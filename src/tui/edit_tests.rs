@@ -186,9 +186,12 @@ fn remove_edge_writes_only_that_reference() {
     edge_to(&mut app, "Fetch");
     keys(&mut app, "dw");
     let (removed, added) = changed_lines(TINY, &saved(&f));
-    // The emptied `tools:` key stays (the write-back removes only the reference).
-    assert_eq!(removed, vec!["      - {name: Fetch, score: 0.6}"]);
-    assert!(added.is_empty(), "{added:?}");
+    // The emptied `tools:` key becomes an empty list, not null (issue 12, item 2).
+    assert_eq!(
+        removed,
+        vec!["    tools:", "      - {name: Fetch, score: 0.6}"]
+    );
+    assert_eq!(added, vec!["    tools: []"]);
 }
 
 #[test]
@@ -428,6 +431,23 @@ fn refused_edits_show_the_reason() {
 }
 
 #[test]
+fn saving_chat2graph_tuning_says_chat2graph_ignores_it() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("toolkits/chat2graph-mini.yml"),
+    )
+    .expect("fixture");
+    let f = fixture(&text);
+    let mut app = open(&f.path);
+    select(&mut app, "query_execution");
+    edge_to(&mut app, "CypherExecutor");
+    keys(&mut app, "e<BS><BS><BS>0.3<Enter>");
+    keys(&mut app, "w");
+    let s = app.status.clone().expect("status");
+    assert!(s.text.starts_with("saved"), "{}", s.text);
+    assert!(s.text.contains("toolscope_adapter.py"), "{}", s.text);
+}
+
+#[test]
 fn chat2graph_refusals_are_explained_and_change_nothing() {
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("toolkits/chat2graph-mini.yml"),
@@ -458,6 +478,32 @@ fn export_writes_the_graph() {
     assert!(dot.contains("digraph") && dot.contains("plan"), "{dot}");
     keys(&mut app, ":export pdf x<Enter>");
     assert!(app.status.as_ref().is_some_and(|s| s.text.contains("pdf")));
+    // Never over the opened toolkit, not even with `!`; another file only with `!`.
+    let before = std::fs::read_to_string(&f.path).expect("read");
+    for cmd in ["export", "export!"] {
+        keys(&mut app, &format!(":{cmd} dot {}<Enter>", f.path.display()));
+        assert!(
+            app.status
+                .as_ref()
+                .is_some_and(|s| s.text.contains("opened toolkit"))
+        );
+        assert_eq!(std::fs::read_to_string(&f.path).expect("read"), before);
+    }
+    keys(
+        &mut app,
+        &format!(":export mermaid {}<Enter>", out.display()),
+    );
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("export!"))
+    );
+    keys(
+        &mut app,
+        &format!(":export! mermaid {}<Enter>", out.display()),
+    );
+    let text = std::fs::read_to_string(&out).expect("exported");
+    assert!(!text.contains("digraph"), "{text}");
 }
 
 mod random_edits {

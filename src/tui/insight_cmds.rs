@@ -204,7 +204,8 @@ fn baseline_file(app: &mut App, path: &Path) -> Result<(), String> {
 }
 
 /// `:export dot|mermaid|json|svg FILE`: the whole graph with the recommendation highlighted.
-pub fn export_command(app: &mut App, arg: &str) -> Result<(), String> {
+/// Never over an opened toolkit file; over another existing file only as `:export!`.
+pub fn export_command(app: &mut App, arg: &str, force: bool) -> Result<(), String> {
     let (fmt, file) = arg
         .split_once(char::is_whitespace)
         .map(|(f, p)| (f, p.trim()))
@@ -213,7 +214,12 @@ pub fn export_command(app: &mut App, arg: &str) -> Result<(), String> {
         return Err("usage: :export dot|mermaid|json|svg FILE".into());
     }
     let text = export_text(app, fmt)?;
-    std::fs::write(file, text).map_err(|e| format!("cannot write {file}: {e}"))?;
+    let mut opened = app.tk.files.clone();
+    if let Some(ws) = &app.session.ws {
+        opened.extend(ws.files().iter().map(|f| f.source.path.clone()));
+    }
+    crate::source::save::write_output(std::path::Path::new(file), &text, &opened, force)
+        .map_err(|e| e.to_string())?;
     app.set_status(Level::Info, format!("exported {fmt} to {file}"));
     Ok(())
 }

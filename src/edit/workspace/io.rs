@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::model::Toolkit;
-use crate::source::save::{check_unchanged, write_atomic};
+use crate::source::save::{check_unchanged, lock_for_write, replace, write_atomic};
 use crate::source::{self, FileLoad, Limits, LoadError, SourceFile};
 
 use super::{ReapplyReport, SaveError, SaveErrorKind, Workspace, load_file};
@@ -46,10 +46,10 @@ impl Workspace {
             let f = &self.files[i];
             let checked = verify(&f.source, &f.source.text, &f.own)?;
             let f = &self.files[i];
-            if !overwrite {
-                check_unchanged(&f.source.path, &f.disk)?;
-            }
-            write_atomic(&f.source.path, &f.source.text)?;
+            // Under the write lock, checked against the text loaded (unless overwriting)
+            // before writing and again right before the rename.
+            let expected = (!overwrite).then_some(f.disk.as_str());
+            replace(&f.source.path, expected, &f.source.text)?;
             written.push(f.source.path.clone());
             let name = f.source.path.display().to_string();
             self.saved(i, checked, &name);
@@ -78,6 +78,7 @@ impl Workspace {
     /// Writes file `file` to a new path (the bundled example, or "save as"); the file then
     /// lives there. Refuses an existing path unless `overwrite`.
     pub fn save_as(&mut self, file: usize, path: &Path, overwrite: bool) -> Result<(), SaveError> {
+        let _lock = lock_for_write(path)?;
         if !overwrite && path.exists() {
             return Err(SaveError::new(
                 path,
