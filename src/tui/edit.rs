@@ -21,7 +21,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use petgraph::stable_graph::NodeIndex;
 use ratatui_textarea::TextArea;
 
-use crate::edit::{Edit, SaveErrorKind, Workspace};
+use crate::edit::{Edit, SaveErrorKind, Transaction, Workspace};
 use crate::model::NodeKind;
 use crate::source::Loaded;
 
@@ -63,7 +63,10 @@ pub enum Dialog {
     Remove {
         kind: NodeKind,
         name: String,
+        /// What goes, one line each: the cascade's nodes and the seeds naming them.
         cascade: Vec<String>,
+        /// The removal as made on confirmation.
+        txn: Transaction,
     },
     /// Files changed on disk while they had unsaved edits (or a save found them changed).
     Conflict { paths: Vec<PathBuf> },
@@ -165,7 +168,8 @@ pub fn commit_params(app: &mut App) {
 }
 
 /// Applies one edit to the workspace and shows the result; the error text on refusal.
-pub fn apply_edit(app: &mut App, edit: Edit) -> Result<(), String> {
+pub fn apply_edit(app: &mut App, edit: impl Into<Transaction>) -> Result<(), String> {
+    let edit = edit.into();
     let ws = app
         .session
         .ws
@@ -310,15 +314,24 @@ fn ask_remove(app: &mut App) -> Result<(), String> {
     let ix = app.selected.ok_or("no node selected")?;
     let (kind, name) = (app.tk.kind(ix), app.tk.name(ix).to_string());
     let removed = crate::edit::removal(&app.tk, kind, &name).map_err(|e| e.to_string())?;
-    let cascade = removed
+    let ws = app.session.ws.as_ref().ok_or("editing is off")?;
+    let txn = ws.removal(kind, &name).map_err(|e| e.to_string())?;
+    let mut cascade: Vec<String> = removed
         .nodes
         .iter()
         .map(|n| format!("{} {}", n.kind.as_str(), n.name))
         .collect();
+    cascade.extend(txn.edits.iter().filter_map(|e| match e {
+        Edit::RemoveSeed { operator, action } => {
+            Some(format!("seed {action} of operator {operator}"))
+        }
+        _ => None,
+    }));
     app.session.dialog = Some(Dialog::Remove {
         kind,
         name,
         cascade,
+        txn,
     });
     Ok(())
 }
@@ -452,7 +465,8 @@ pub fn key(app: &mut App, k: KeyEvent) {
             kind,
             name,
             cascade,
-        } => remove_key(app, kind, name, cascade, k),
+            txn,
+        } => remove_key(app, kind, name, cascade, txn, k),
         Dialog::Conflict { paths } => conflict_key(app, paths, k),
     };
     // A handler may have opened a new dialog (e.g. a save that found a conflict).
@@ -567,11 +581,12 @@ fn remove_key(
     kind: NodeKind,
     name: String,
     cascade: Vec<String>,
+    txn: Transaction,
     k: KeyEvent,
 ) -> Option<Dialog> {
     match k.code {
         KeyCode::Char('y') | KeyCode::Enter => {
-            let r = apply_edit(app, Edit::RemoveNode { kind, name });
+            let r = apply_edit(app, txn);
             report(app, r);
             None
         }
@@ -580,6 +595,7 @@ fn remove_key(
             kind,
             name,
             cascade,
+            txn,
         }),
     }
 }

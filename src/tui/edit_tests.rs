@@ -268,6 +268,35 @@ fn remove_node_asks_with_the_cascade() {
 }
 
 #[test]
+fn removing_a_seeded_action_removes_the_seed_too() {
+    let f = fixture(&TINY.replace("actions: [plan]", "actions: [plan, act]"));
+    let mut app = open(&f.path);
+    select(&mut app, "act");
+    keys(&mut app, "D");
+    match &app.session.dialog {
+        Some(crate::tui::edit::Dialog::Remove { cascade, .. }) => assert!(
+            cascade.iter().any(|c| c == "seed act of operator op"),
+            "the seed is shown before confirming: {cascade:?}"
+        ),
+        _ => panic!("asks first"),
+    }
+    keys(&mut app, "yw");
+    let text = saved(&f);
+    assert!(text.contains("actions: [plan]\n"), "{text}");
+    let loaded = crate::source::load_paths(std::slice::from_ref(&f.path), None).expect("loads");
+    let found = crate::lint::lint(&loaded);
+    assert!(
+        !found
+            .iter()
+            .any(|d| d.code == crate::diag::Code::OperatorUnknownAction),
+        "{found:?}"
+    );
+    // One undo brings back the action and its seed.
+    keys(&mut app, "u");
+    assert_eq!(app.tk.operator("op").map(|o| o.actions.len()), Some(2));
+}
+
+#[test]
 fn threshold_and_hops_of_the_operator_are_saved() {
     let f = fixture(TINY);
     let mut app = open(&f.path);

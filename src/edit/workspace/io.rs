@@ -8,7 +8,7 @@ use crate::source::save::{check_unchanged, write_atomic};
 use crate::source::{self, FileLoad, Limits, LoadError, SourceFile};
 
 use super::{ReapplyReport, SaveError, SaveErrorKind, Workspace, load_file};
-use crate::edit::Edit;
+use crate::edit::Transaction;
 
 impl Workspace {
     /// Checks that a file's current text loads back into its expected graph.
@@ -137,7 +137,7 @@ impl Workspace {
             fresh.push((nf, d));
         }
         let mut report = ReapplyReport::default();
-        let pending: Vec<(usize, Edit)> = fresh
+        let pending: Vec<(usize, Transaction)> = fresh
             .iter_mut()
             .enumerate()
             .flat_map(|(i, (f, _))| {

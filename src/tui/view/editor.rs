@@ -80,6 +80,7 @@ fn content(dialog: &Dialog) -> (String, Vec<Line<'static>>) {
             kind,
             name,
             cascade,
+            ..
         } => {
             let mut lines = vec![Line::from(format!(
                 "Remove {} {}? This removes:",
