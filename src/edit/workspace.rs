@@ -145,6 +145,12 @@ impl Workspace {
         Ok(Workspace::from_files(vec![file], Some(Format::Native)))
     }
 
+    /// A session over no file: what the TUI shows while the opened files do not load, until
+    /// a change on disk lets them load.
+    pub fn empty(forced: Option<Format>) -> Workspace {
+        Workspace::from_files(Vec::new(), forced)
+    }
+
     /// A session over one text that did not come from disk (tests, stdin).
     pub fn from_text(
         path: &Path,

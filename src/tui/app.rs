@@ -56,8 +56,8 @@ pub enum PromptKind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Overlay {
     Help,
-    /// An editor or confirmation owned by the editing session ([`super::edit::Dialog`]).
-    Edit,
+    /// An editor or confirmation: the dialog lives in the overlay that shows it.
+    Dialog(Box<super::dialog::Dialog>),
     Prompt {
         kind: PromptKind,
         text: String,
@@ -69,19 +69,7 @@ pub enum Overlay {
     },
 }
 
-/// Severity of the status line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
-    Info,
-    Error,
-}
-
-/// The last message for the user.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Status {
-    pub text: String,
-    pub level: Level,
-}
+pub use super::status::{Level, Status};
 
 /// Top-left corner of the graph viewport, in layout cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -133,8 +121,8 @@ pub struct App {
     pub size: (u16, u16),
     /// Mouse position where a graph drag started, with the viewport at that time.
     pub drag: Option<((u16, u16), Viewport)>,
-    /// The editing session, its dialogs and live reload (see [`super::edit`]).
-    pub session: super::edit::Session,
+    /// The editing session: workspace, watcher and conflicts (see [`super::session`]).
+    pub session: super::session::Session,
     /// Critical values, sweep, explanation, baseline diff and the tool filters stage.
     pub insight: super::insight::InsightState,
     /// The inspector shows the baseline diff instead of the selected node.
@@ -172,7 +160,7 @@ impl App {
             status: None,
             size,
             drag: None,
-            session: super::edit::Session::default(),
+            session: super::session::Session::default(),
             insight: Default::default(),
             diff_panel: false,
             quit: false,

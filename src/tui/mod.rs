@@ -15,6 +15,7 @@
 pub mod app;
 pub mod commands;
 pub mod complete;
+pub mod dialog;
 pub mod edit;
 pub mod geometry;
 pub mod insight;
@@ -27,6 +28,8 @@ pub mod nav;
 pub mod panes;
 mod reload;
 pub mod sanitize;
+pub mod session;
+pub mod status;
 pub mod theme;
 pub mod update;
 pub mod view;
@@ -35,6 +38,8 @@ pub mod view;
 pub(crate) mod edit_tests;
 #[cfg(test)]
 mod insight_tests;
+#[cfg(test)]
+mod keystr;
 #[cfg(test)]
 mod live_tests;
 #[cfg(test)]
@@ -114,7 +119,7 @@ pub fn run(opts: Options) -> Result<()> {
     let size = terminal.size()?;
     let mut app = App::with_workspace(ws, label, theme, (size.width, size.height));
     let runner = Runner::start();
-    live::start(&mut app, runner.sender(), &opts.paths, opts.input_format);
+    edit::watch(&mut app, runner.sender(), &opts.paths, opts.input_format);
     let result = runner.run(&mut terminal, &mut app);
     leave()?;
     result
@@ -161,7 +166,7 @@ impl Runner {
             if app.quit {
                 break;
             }
-            live::flush(app);
+            edit::flush(app);
             terminal.draw(|f| view::draw(f, app))?;
         }
         Ok(())

@@ -24,15 +24,24 @@ pub fn update(app: &mut App, msg: Msg) {
             app.ensure_selection_visible();
         }
         Msg::Cmd(c) => apply(app, c),
-        Msg::Watch(ev) => super::live::queue(app, ev),
-        Msg::MarksExpired(generation) => super::live::expire(app, generation),
+        Msg::Watch(ev) => {
+            if let Some(m) = app.session.live.queue(ev) {
+                app.set_status(m.level, m.text);
+            }
+        }
+        Msg::MarksExpired(generation) => app.session.live.expire(generation),
         Msg::InputClosed(_) => app.quit = true,
     }
 }
 
 fn key(app: &mut App, k: KeyEvent) {
+    // Ctrl-C asks as `q` does (unsaved edits are never dropped by one key); a second
+    // Ctrl-C in the question quits.
     if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
-        app.quit = true;
+        match app.overlay.take() {
+            Some(Overlay::Dialog(d)) if *d == super::dialog::Dialog::Quit => app.quit = true,
+            _ => super::edit::request_quit(app),
+        }
         return;
     }
     match app.overlay.take() {
@@ -53,7 +62,7 @@ fn key(app: &mut App, k: KeyEvent) {
             app.overlay = Some(Overlay::Help);
         }
         Some(Overlay::Prompt { kind, text }) => prompt_key(app, kind, text, k),
-        Some(Overlay::Edit) => super::edit::key(app, k),
+        Some(Overlay::Dialog(d)) => super::edit::key(app, *d, k),
         Some(Overlay::Preview { scroll }) => super::insight_cmds::preview_key(app, scroll, k),
         None => {
             let ctx = match app.focus {

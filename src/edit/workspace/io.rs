@@ -26,6 +26,20 @@ impl Workspace {
             .collect()
     }
 
+    /// "Keep mine" after a conflict: the content of `paths` on disk now becomes the base
+    /// the next save checks against, so that save overwrites exactly this content; a
+    /// later change on disk is a conflict again.
+    pub fn keep_mine(&mut self, paths: &[PathBuf]) -> Result<(), LoadError> {
+        let limits = Limits::default();
+        for f in self.files.iter_mut() {
+            if f.detached || !paths.contains(&f.source.path) {
+                continue;
+            }
+            f.disk = source::read_file(&f.source.path, &limits)?;
+        }
+        Ok(())
+    }
+
     /// Saves every changed file: verified, conflict-checked, atomic. Stops at the first
     /// refusal (files saved before it stay saved). Returns the paths written.
     pub fn save_all(&mut self) -> Result<Vec<PathBuf>, SaveError> {
