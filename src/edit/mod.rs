@@ -57,8 +57,8 @@ pub use graph::removal;
 pub use transaction::Transaction;
 pub use workspace::{Applied, ReapplyReport, SaveError, SaveErrorKind, Workspace, WsFile};
 
-/// One change to a toolkit.
-#[derive(Debug, Clone, PartialEq)]
+/// One change to a toolkit (serializable, for the TUI's recovery file).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Edit {
     /// Score of the edge `from -> to` (`to` of kind `to_kind`).
     SetScore {
@@ -146,7 +146,7 @@ pub enum Edit {
 }
 
 /// An operator parameter a file may leave to its default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Param {
     Threshold,
     Hops,

@@ -10,7 +10,7 @@ use crate::model::{NodeKind, Toolkit};
 use super::{Edit, EditError};
 
 /// Edits applied in order, as one step.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Transaction {
     pub edits: Vec<Edit>,
 }

@@ -128,6 +128,8 @@ pub struct App {
     /// The inspector shows the baseline diff instead of the selected node.
     pub diff_panel: bool,
     pub quit: bool,
+    /// Context a reload left out, restored by name when it comes back.
+    pub kept: super::reload::Kept,
 }
 
 impl App {
@@ -164,6 +166,7 @@ impl App {
             insight: Default::default(),
             diff_panel: false,
             quit: false,
+            kept: Default::default(),
         };
         app.layout.get(&app.tk);
         if !app.tk.operators.is_empty() {
@@ -216,6 +219,8 @@ impl App {
 
     /// Makes operator `i` active and selects (and shows) its first seed.
     pub fn choose_operator(&mut self, i: usize) {
+        // The user chose: context left out by a reload is no longer wanted back.
+        self.kept = Default::default();
         // Threshold/hops changed for the operator being left are kept as edits.
         super::edit::commit_params(self);
         self.activate_operator(i);

@@ -362,6 +362,50 @@ pub fn request_quit(app: &mut App) {
     }
 }
 
+/// Ends the session when asking is impossible (SIGTERM, SIGHUP, input gone): unsaved edits
+/// (with pending threshold/hops) go to a recovery file the next start offers to reapply.
+pub fn end_without_asking(app: &mut App) {
+    app.quit = true;
+    if !app.is_modified() {
+        return;
+    }
+    let mut edits: Vec<Transaction> = match &app.session.ws {
+        Some(ws) => ws
+            .files()
+            .iter()
+            .flat_map(|f| f.pending().cloned())
+            .collect(),
+        None => Vec::new(),
+    };
+    let params = param_edits(app);
+    if !params.is_empty() {
+        edits.push(Transaction::from(params));
+    }
+    app.session.farewell = Some(
+        match super::recovery::write(
+            app.session.recovery_dir.as_deref(),
+            app.session.live.opened(),
+            edits,
+        ) {
+            Ok(p) => format!(
+                "toolscope: unsaved edits written to {}; the next start on these files offers them",
+                crate::text::for_terminal(&p.display().to_string())
+            ),
+            Err(e) => format!("toolscope: unsaved edits could not be written: {e}"),
+        },
+    );
+}
+
+/// Offers the edits a session on the same paths left when it ended without asking.
+pub fn offer_recovery(app: &mut App) {
+    if let Some(edits) = super::recovery::load(
+        app.session.recovery_dir.as_deref(),
+        app.session.live.opened(),
+    ) {
+        open(app, Dialog::Recover { edits });
+    }
+}
+
 /// Saves every changed file, after writing pending threshold/hops.
 pub fn save(app: &mut App) -> Result<(), String> {
     commit_params(app);
@@ -422,11 +466,19 @@ fn choose(app: &mut App, choice: Choice) {
             result(app, out)
         }
         Choice::Recover(edits) => {
+            super::recovery::discard(
+                app.session.recovery_dir.as_deref(),
+                app.session.live.opened(),
+            );
             let out = app.session.recover(edits);
             show(app, out);
             Ok(())
         }
         Choice::Discard => {
+            super::recovery::discard(
+                app.session.recovery_dir.as_deref(),
+                app.session.live.opened(),
+            );
             app.set_status(Level::Info, "recovered edits discarded");
             Ok(())
         }

@@ -30,6 +30,11 @@ pub(super) fn start(opened: &[PathBuf]) -> Live {
 }
 
 impl Live {
+    /// A loop over an app already connected to the channel `rx` listens on.
+    pub(super) fn from_parts(app: App, rx: Receiver<Msg>) -> Live {
+        Live { app, rx }
+    }
+
     /// Runs the loop (messages, then a flush per batch) until `done` holds.
     /// One turn of the loop: the messages that arrive within 50 ms, then a flush.
     pub(super) fn pump(&mut self) {

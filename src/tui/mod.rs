@@ -26,7 +26,8 @@ pub mod mouse;
 pub mod msg;
 pub mod nav;
 pub mod panes;
-mod reload;
+mod recovery;
+pub mod reload;
 pub mod sanitize;
 pub mod session;
 pub mod status;
@@ -42,6 +43,8 @@ mod insight_tests;
 mod keystr;
 #[cfg(test)]
 mod live_tests;
+#[cfg(test)]
+mod loss_tests;
 #[cfg(test)]
 mod stress_tests;
 #[cfg(test)]
@@ -93,35 +96,52 @@ pub fn load(opts: &Options) -> Result<(Loaded, String)> {
 }
 
 /// Opens what `opts` names as an editing session: the files, or the bundled example.
-pub fn open_workspace(opts: &Options) -> Result<(crate::edit::Workspace, String)> {
+/// When existing files do not load (one does not parse), the session starts empty with
+/// the error, and the watcher loads them once they are fixed, as a reload does; a path
+/// that does not exist is still refused (most likely a typo).
+pub fn open_workspace(opts: &Options) -> Result<(crate::edit::Workspace, String, Option<String>)> {
     use crate::edit::Workspace;
     if opts.paths.is_empty() {
         let ws = Workspace::example().map_err(|e| eyre!("{e}"))?;
-        return Ok((ws, source::EXAMPLE_NAME.to_string()));
+        return Ok((ws, source::EXAMPLE_NAME.to_string(), None));
     }
-    let ws = Workspace::open(&opts.paths, opts.input_format).map_err(|e| eyre!("{e}"))?;
     let label = opts
         .paths
         .iter()
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    Ok((ws, label))
+    match Workspace::open(&opts.paths, opts.input_format) {
+        Ok(ws) => Ok((ws, label, None)),
+        Err(e) if opts.paths.iter().all(|p| p.exists()) => Ok((
+            Workspace::empty(opts.input_format),
+            label,
+            Some(format!("{e} (waiting for the file to be fixed)")),
+        )),
+        Err(e) => Err(eyre!("{e}")),
+    }
 }
 
 /// Runs the TUI until the user quits. The terminal is restored on return, on error and on
 /// panic.
 pub fn run(opts: Options) -> Result<()> {
     install_hooks()?;
-    let (ws, label) = open_workspace(&opts)?;
+    let (ws, label, broken) = open_workspace(&opts)?;
     let theme = Theme::from_env(opts.no_color, opts.ascii);
     let mut terminal = enter().wrap_err("cannot set up the terminal")?;
     let size = terminal.size()?;
     let mut app = App::with_workspace(ws, label, theme, (size.width, size.height));
     let runner = Runner::start();
     edit::watch(&mut app, runner.sender(), &opts.paths, opts.input_format);
+    match broken {
+        Some(e) => app.set_status(app::Level::Error, e),
+        None => edit::offer_recovery(&mut app),
+    }
     let result = runner.run(&mut terminal, &mut app);
     leave()?;
+    if let Some(m) = app.session.farewell.take() {
+        eprintln!("{m}");
+    }
     result
 }
 
@@ -137,6 +157,7 @@ impl Runner {
         let (tx, rx) = mpsc::channel();
         let input = tx.clone();
         thread::spawn(move || input_thread(input));
+        signal_thread(tx.clone());
         Runner { tx, rx }
     }
 
@@ -190,6 +211,24 @@ fn input_thread(tx: Sender<Msg>) {
         }
     }
 }
+
+/// SIGTERM and SIGHUP (the terminal went away) arrive as [`Msg::Terminate`]: the loop
+/// writes unsaved edits to a recovery file before it ends, since it cannot ask.
+#[cfg(unix)]
+fn signal_thread(tx: Sender<Msg>) {
+    use signal_hook::consts::{SIGHUP, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP]) else {
+        return;
+    };
+    thread::spawn(move || {
+        if signals.forever().next().is_some() {
+            let _ = tx.send(Msg::Terminate);
+        }
+    });
+}
+
+#[cfg(not(unix))]
+fn signal_thread(_tx: Sender<Msg>) {}
 
 fn enter() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
     enable_raw_mode()?;

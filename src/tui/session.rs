@@ -24,6 +24,10 @@ pub struct Session {
     /// Source of an edge being added (`a`, then select the target and `a` again).
     pub link_from: Option<(NodeKind, String)>,
     pub live: Live,
+    /// Said on stderr once the terminal is restored (where unsaved edits were written).
+    pub farewell: Option<String>,
+    /// Where recovery files go (see `recovery`); tests point it at a temp dir.
+    pub recovery_dir: Option<PathBuf>,
 }
 
 /// What an operation changed, for the view to catch up.
@@ -84,6 +88,7 @@ impl Session {
     pub fn new(ws: Workspace) -> Session {
         Session {
             ws: Some(ws),
+            recovery_dir: super::recovery::state_dir(),
             ..Session::default()
         }
     }

@@ -30,7 +30,7 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::MarksExpired(generation) => app.session.live.expire(generation),
-        Msg::InputClosed(_) => app.quit = true,
+        Msg::InputClosed(_) | Msg::Terminate => super::edit::end_without_asking(app),
     }
 }
 
@@ -148,6 +148,7 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         Cmd::ClearSeeds => {
             app.seeds.clear();
             app.seeds_edited = true;
+            app.kept = Default::default();
             app.recompute();
         }
         Cmd::NextOperator => cycle_operator(app, 1),
@@ -224,20 +225,28 @@ pub fn toggle_seed(app: &mut App, ix: NodeIndex) {
         None => app.seeds.push(ix),
     }
     app.seeds_edited = true;
+    app.kept = Default::default();
     app.recompute();
 }
 
+/// `o`/`O`: the next or previous operator in the navigator's (natural name) order.
 fn cycle_operator(app: &mut App, delta: isize) {
-    let n = app.tk.operators.len() as isize;
-    if n == 0 {
+    let ops = &app.tk.operators;
+    if ops.is_empty() {
         app.set_status(super::app::Level::Info, "this toolkit has no operators");
         return;
     }
-    let i = match app.operator {
-        Some(i) => (i as isize + delta).rem_euclid(n),
+    let mut order: Vec<usize> = (0..ops.len()).collect();
+    order.sort_by(|a, b| super::nav::natural_cmp(&ops[*a].name, &ops[*b].name));
+    let n = order.len() as isize;
+    let at = match app
+        .operator
+        .and_then(|i| order.iter().position(|&o| o == i))
+    {
+        Some(p) => (p as isize + delta).rem_euclid(n),
         None => 0,
     };
-    app.choose_operator(i as usize);
+    app.choose_operator(order[at as usize]);
 }
 
 /// Changes a view setting while keeping the selection at the same place on screen.
