@@ -137,6 +137,18 @@ impl Workspace {
                 continue;
             }
             let text = source::read_file(&f.source.path, &limits)?;
+            // An editor that truncates before writing leaves the file empty for a moment;
+            // reading it then would swap a whole toolkit for an empty one.
+            if text.trim().is_empty() && !f.disk.trim().is_empty() {
+                return Err(LoadError {
+                    file: f.source.path.display().to_string(),
+                    line: 0,
+                    col: 0,
+                    code: crate::diag::Code::Io,
+                    message: "the file is empty (a write in progress?); keeping what was loaded"
+                        .into(),
+                });
+            }
             let (mut nf, d) = load_file(
                 &f.source.path,
                 text,
