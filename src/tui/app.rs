@@ -67,9 +67,13 @@ pub enum Overlay {
     Preview {
         scroll: u16,
     },
+    /// The message log, whole and wrapped; `scroll` lines up from the newest.
+    Messages {
+        scroll: u16,
+    },
 }
 
-pub use super::status::{Level, Status};
+pub use super::status::{Level, Log, Status};
 
 /// Top-left corner of the graph viewport, in layout cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -130,6 +134,8 @@ pub struct App {
     pub quit: bool,
     /// Context a reload left out, restored by name when it comes back.
     pub kept: super::reload::Kept,
+    /// Every message of the session, whole (`:messages`, `m`).
+    pub log: Log,
 }
 
 impl App {
@@ -167,6 +173,7 @@ impl App {
             diff_panel: false,
             quit: false,
             kept: Default::default(),
+            log: Log::default(),
         };
         app.layout.get(&app.tk);
         if !app.tk.operators.is_empty() {
@@ -183,8 +190,8 @@ impl App {
             app.ensure_selection_visible();
         }
         app.recompute();
-        if app.status.is_none() {
-            app.status = status;
+        if let (None, Some(s)) = (&app.status, status) {
+            app.set_status(s.level, s.text);
         }
         app
     }
@@ -243,10 +250,11 @@ impl App {
         self.seeds = seeds;
         self.operator = Some(i);
         self.seeds_edited = false;
-        self.status = (!unknown.is_empty()).then(|| Status {
-            text: format!("operator names unknown actions: {}", unknown.join(", ")),
-            level: Level::Error,
-        });
+        self.status = None;
+        if !unknown.is_empty() {
+            let text = format!("operator names unknown actions: {}", unknown.join(", "));
+            self.set_status(Level::Error, text);
+        }
         self.recompute();
     }
 
@@ -363,10 +371,12 @@ impl App {
     }
 
     pub fn set_status(&mut self, level: Level, text: impl Into<String>) {
-        self.status = Some(Status {
+        let s = Status {
             text: text.into(),
             level,
-        });
+        };
+        self.log.push(&s);
+        self.status = Some(s);
     }
 }
 

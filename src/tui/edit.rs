@@ -213,14 +213,8 @@ pub fn command(app: &mut App, cmd: Cmd) {
         Cmd::AddNode => prompt(app, "add-action "),
         Cmd::RemoveEdge => remove_edge(app),
         Cmd::RemoveNode => ask_remove(app),
-        Cmd::Undo => {
-            let out = app.session.undo();
-            result(app, out)
-        }
-        Cmd::Redo => {
-            let out = app.session.redo();
-            result(app, out)
-        }
+        Cmd::Undo => undo(app, ""),
+        Cmd::Redo => redo(app, ""),
         Cmd::Save => save(app),
         _ => Ok(()),
     };
@@ -486,43 +480,20 @@ fn choose(app: &mut App, choice: Choice) {
     report(app, r);
 }
 
-/// Commands of the `:` line that edit or save; `None` when `cmd` is not one of them.
-pub fn command_line(app: &mut App, cmd: &str, arg: &str) -> Option<Result<(), String>> {
-    let r = match cmd {
-        "w" | "write" if arg.is_empty() => save(app),
-        "w" | "write" => save_as(app, Path::new(arg), false),
-        "w!" => save_as(app, Path::new(arg), true),
-        "wq" | "x" => save(app).map(|()| {
-            if !app.is_modified() && app.dialog().is_none() {
-                app.quit = true;
-            }
-        }),
-        "q" | "quit" => {
-            request_quit(app);
-            Ok(())
-        }
-        "q!" => {
-            app.quit = true;
-            Ok(())
-        }
-        "reload" => {
-            let out = app.session.reload_asking();
-            result(app, out)
-        }
-        "undo" => {
-            let out = app.session.undo();
-            result(app, out)
-        }
-        "redo" => {
-            let out = app.session.redo();
-            result(app, out)
-        }
-        "link" => link(app, arg),
-        "add-action" => add_action(app, arg),
-        "add-tool" => add_tool(app, arg),
-        _ => return None,
-    };
-    Some(r)
+/// `:reload`: reads the files again, asking first when there are unsaved edits.
+pub fn reload(app: &mut App, _: &str) -> Result<(), String> {
+    let out = app.session.reload_asking();
+    result(app, out)
+}
+
+pub fn undo(app: &mut App, _: &str) -> Result<(), String> {
+    let out = app.session.undo();
+    result(app, out)
+}
+
+pub fn redo(app: &mut App, _: &str) -> Result<(), String> {
+    let out = app.session.redo();
+    result(app, out)
 }
 
 /// A node by exact name, actions first.
@@ -533,7 +504,7 @@ fn node_named(app: &App, name: &str) -> Option<NodeIndex> {
 }
 
 /// `:link TARGET [SCORE]`: an edge from the selected node.
-fn link(app: &mut App, arg: &str) -> Result<(), String> {
+pub fn link(app: &mut App, arg: &str) -> Result<(), String> {
     let from = app.selected.ok_or("select the source node first")?;
     let (target, score) = match arg.rsplit_once(char::is_whitespace) {
         Some((t, s)) if node_named(app, arg).is_none() && s.parse::<f64>().is_ok() => {
@@ -545,7 +516,7 @@ fn link(app: &mut App, arg: &str) -> Result<(), String> {
     add_link(app, from, to, score)
 }
 
-fn add_action(app: &mut App, name: &str) -> Result<(), String> {
+pub fn add_action(app: &mut App, name: &str) -> Result<(), String> {
     if name.is_empty() {
         return Err("usage: :add-action NAME".into());
     }
@@ -559,7 +530,7 @@ fn add_action(app: &mut App, name: &str) -> Result<(), String> {
 }
 
 /// `:add-tool NAME`: a tool, called by the selected action when one is selected.
-fn add_tool(app: &mut App, name: &str) -> Result<(), String> {
+pub fn add_tool(app: &mut App, name: &str) -> Result<(), String> {
     if name.is_empty() {
         return Err("usage: :add-tool NAME".into());
     }

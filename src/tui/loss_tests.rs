@@ -196,3 +196,54 @@ fn sigterm_writes_unsaved_edits_that_the_next_start_offers() {
     crate::tui::edit::offer_recovery(&mut third);
     assert!(third.dialog().is_none());
 }
+
+#[test]
+fn a_long_refusal_is_read_in_full_in_the_message_log() {
+    let src = include_str!("../../toolkits/chat2graph-mini.yml");
+    let f = fixture(src);
+    let mut app = open(&f.path);
+    app.size = (80, 24);
+    select(&mut app, "schema_design");
+    keys(&mut app, "Dy");
+    let full = app.status.clone().expect("refused").text;
+    assert!(full.len() > 80, "a long message: {full}");
+    let tail: String = full
+        .split_whitespace()
+        .rev()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ");
+    keys(&mut app, "m");
+    let screen = super::tests::screen(&app);
+    let flat: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+    let last_words: Vec<&str> = full.split_whitespace().rev().take(3).collect();
+    for w in last_words {
+        assert!(flat.contains(w), "`{w}` of `{tail}` on screen:\n{screen}");
+    }
+    keys(&mut app, "<Esc>:messages<Enter>");
+    assert!(matches!(
+        app.overlay,
+        Some(crate::tui::app::Overlay::Messages { .. })
+    ));
+}
+
+#[test]
+fn the_help_wraps_long_descriptions_at_160x48() {
+    let mut app = super::tests::app(160, 48);
+    keys(&mut app, "?");
+    let screen = super::tests::screen(&app);
+    let flat: String = screen
+        .split_whitespace()
+        .filter(|w| !w.contains('│'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    // The longest help text ends on screen (wrapped, not cut).
+    let longest = crate::tui::keymap::BINDINGS
+        .iter()
+        .map(|b| b.help)
+        .chain(crate::tui::commands::COMMANDS.iter().map(|c| c.help))
+        .max_by_key(|h| h.len())
+        .expect("help");
+    let last = longest.split_whitespace().last().expect("word");
+    assert!(flat.contains(last), "`{last}` of `{longest}`:\n{screen}");
+}

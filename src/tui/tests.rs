@@ -576,7 +576,7 @@ fn help_scrolls_on_a_small_terminal() {
         !screen(&a).contains("Marks:"),
         "the legend does not fit at first"
     );
-    press(&mut a, &"j".repeat(40));
+    press(&mut a, &"j".repeat(200));
     let s = screen(&a);
     assert!(s.contains("Marks:"), "{s}");
     assert_eq!(a.overlay, Some(Overlay::Help));

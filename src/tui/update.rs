@@ -64,6 +64,7 @@ fn key(app: &mut App, k: KeyEvent) {
         Some(Overlay::Prompt { kind, text }) => prompt_key(app, kind, text, k),
         Some(Overlay::Dialog(d)) => super::edit::key(app, *d, k),
         Some(Overlay::Preview { scroll }) => super::insight_cmds::preview_key(app, scroll, k),
+        Some(Overlay::Messages { scroll }) => messages_key(app, scroll, k),
         None => {
             let ctx = match app.focus {
                 Focus::Graph => Context::Graph,
@@ -74,6 +75,20 @@ fn key(app: &mut App, k: KeyEvent) {
             }
         }
     }
+}
+
+/// Keys while the message log is open: scroll back (k) and forward (j), or close.
+fn messages_key(app: &mut App, scroll: u16, k: KeyEvent) {
+    let scroll = match k.code {
+        KeyCode::Esc | KeyCode::Char('q' | 'm') | KeyCode::Enter => return,
+        KeyCode::Char('k') | KeyCode::Up => scroll.saturating_add(1),
+        KeyCode::Char('j') | KeyCode::Down => scroll.saturating_sub(1),
+        _ => scroll,
+    };
+    let last = u16::try_from(app.log.len().saturating_sub(1)).unwrap_or(u16::MAX);
+    app.overlay = Some(Overlay::Messages {
+        scroll: scroll.min(last),
+    });
 }
 
 fn prompt_key(app: &mut App, kind: PromptKind, mut text: String, k: KeyEvent) {
@@ -126,6 +141,7 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         | Cmd::Redo
         | Cmd::Save => super::edit::command(app, cmd),
         Cmd::Help => app.overlay = Some(Overlay::Help),
+        Cmd::Messages => app.overlay = Some(Overlay::Messages { scroll: 0 }),
         Cmd::CommandLine => open_prompt(app, PromptKind::Command, String::new()),
         Cmd::Filter => {
             app.focus = Focus::Navigator;

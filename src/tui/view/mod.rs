@@ -44,6 +44,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),
         Some(Overlay::Dialog(d)) => editor::draw(frame, app, d, area),
         Some(Overlay::Preview { scroll }) => preview::draw(frame, app, area, *scroll),
+        Some(Overlay::Messages { scroll }) => overlay::messages(frame, app, area, *scroll),
         None => {}
     }
 }
