@@ -34,14 +34,7 @@ impl Focus {
     }
 }
 
-/// Detail level of the graph drawing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Zoom {
-    /// Boxes three lines high with full names.
-    Detailed,
-    /// One line per node, names shortened.
-    Overview,
-}
+pub use super::geometry::Zoom;
 
 /// What a one-line prompt edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,6 +189,53 @@ impl App {
         app
     }
 
+    /// An app over an editing session: the workspace's toolkit, files and diagnostics.
+    pub fn with_workspace(
+        ws: crate::edit::Workspace,
+        source: String,
+        theme: Theme,
+        size: (u16, u16),
+    ) -> App {
+        let mut app = App::new(super::session::loaded_of(&ws), source, theme, size);
+        app.session = super::session::Session::new(ws);
+        app
+    }
+
+    /// Unsaved edits in a file, or threshold/hops of the active operator not yet written.
+    pub fn is_modified(&self) -> bool {
+        self.session.is_dirty() || (self.session.ws.is_some() && !self.param_edits().is_empty())
+    }
+
+    /// `SetThreshold`/`SetHops` edits for the active operator's changed parameters.
+    pub fn param_edits(&self) -> Vec<crate::edit::Edit> {
+        use crate::edit::Edit;
+        let Some(op) = self.operator.and_then(|i| self.tk.operators.get(i)) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if (self.params.threshold - op.threshold).abs() > 1e-12 {
+            out.push(Edit::SetThreshold {
+                operator: op.name.clone(),
+                value: self.params.threshold,
+            });
+        }
+        if self.params.hops != op.hops {
+            out.push(Edit::SetHops {
+                operator: op.name.clone(),
+                value: self.params.hops,
+            });
+        }
+        out
+    }
+
+    /// The dialog on screen, if any.
+    pub fn dialog(&self) -> Option<&super::dialog::Dialog> {
+        match &self.overlay {
+            Some(Overlay::Dialog(d)) => Some(d),
+            _ => None,
+        }
+    }
+
     /// The layout being drawn: the neighbourhood's when that view is open.
     pub fn layout(&self) -> &Layout {
         static EMPTY: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
@@ -206,6 +246,11 @@ impl App {
                 .current()
                 .unwrap_or_else(|| EMPTY.get_or_init(Layout::default)),
         }
+    }
+
+    /// Cell geometry of the layout being drawn, at the current zoom.
+    pub fn geometry(&self) -> super::geometry::Geometry {
+        super::geometry::Geometry::for_layout(self.layout(), self.zoom, self.show_scores)
     }
 
     /// Re-lays out if (and only if) the structure changed; call after loads and edits.
@@ -224,12 +269,12 @@ impl App {
             .refresh(&self.tk, &self.seeds, self.params, &self.rec, self.selected);
     }
 
-    /// Makes operator `i` active and selects (and shows) its first seed.
+    /// Makes operator `i` active and selects (and shows) its first seed. Threshold/hops
+    /// changed for the operator being left must be committed first (`edit::choose_operator`
+    /// does both).
     pub fn choose_operator(&mut self, i: usize) {
         // The user chose: context left out by a reload is no longer wanted back.
         self.kept = Default::default();
-        // Threshold/hops changed for the operator being left are kept as edits.
-        super::edit::commit_params(self);
         self.activate_operator(i);
         if let Some(&first) = self.seeds.first() {
             self.select(first);
@@ -301,7 +346,7 @@ impl App {
     /// Centres the graph viewport on the selected node.
     pub fn centre_on_selection(&mut self) {
         let Some(ix) = self.selected else { return };
-        let geo = super::geometry::Geometry::new(self);
+        let geo = self.geometry();
         let Some(r) = geo.node_rect(self.layout(), &self.tk, ix) else {
             return;
         };
@@ -315,7 +360,7 @@ impl App {
     /// Centres only when the selected node is not fully visible.
     pub fn ensure_selection_visible(&mut self) {
         let Some(ix) = self.selected else { return };
-        let geo = super::geometry::Geometry::new(self);
+        let geo = self.geometry();
         let Some(r) = geo.node_rect(self.layout(), &self.tk, ix) else {
             return;
         };

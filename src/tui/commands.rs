@@ -140,7 +140,7 @@ fn operator(app: &mut App, name: &str) -> Result<(), String> {
             let names: Vec<&str> = app.tk.operators.iter().map(|o| o.name.as_str()).collect();
             format!("no operator `{name}`; operators: {}", names.join(", "))
         })?;
-    app.choose_operator(i);
+    super::edit::choose_operator(app, i);
     app.set_status(
         Level::Info,
         format!("operator {}", app.tk.operators[i].name),

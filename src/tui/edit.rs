@@ -25,51 +25,15 @@ use crossterm::event::KeyEvent;
 use petgraph::stable_graph::NodeIndex;
 use ratatui_textarea::TextArea;
 
-use crate::edit::{Edit, Transaction, Workspace};
+use crate::edit::{Edit, Transaction};
 use crate::model::NodeKind;
-use crate::source::{Format, Loaded};
+use crate::source::Format;
 
 use super::app::{App, Level, Overlay, PromptKind};
 use super::dialog::{Choice, Dialog, Step};
 use super::keymap::Cmd;
 use super::msg::Msg;
-use super::session::{Changed, Outcome, Session};
-
-impl App {
-    /// An app over an editing session: the workspace's toolkit, files and diagnostics.
-    pub fn with_workspace(
-        ws: Workspace,
-        source: String,
-        theme: super::Theme,
-        size: (u16, u16),
-    ) -> App {
-        let mut app = App::new(loaded_of(&ws), source, theme, size);
-        app.session = Session::new(ws);
-        app
-    }
-
-    /// Unsaved edits in a file, or threshold/hops of the active operator not yet written.
-    pub fn is_modified(&self) -> bool {
-        self.session.is_dirty() || (self.session.ws.is_some() && !param_edits(self).is_empty())
-    }
-
-    /// The dialog on screen, if any.
-    pub fn dialog(&self) -> Option<&Dialog> {
-        match &self.overlay {
-            Some(Overlay::Dialog(d)) => Some(d),
-            _ => None,
-        }
-    }
-}
-
-/// The workspace's state as a `Loaded` for [`App::new`] and [`App::replace`].
-pub fn loaded_of(ws: &Workspace) -> Loaded {
-    Loaded {
-        toolkit: ws.toolkit.clone(),
-        files: ws.files().iter().map(|f| f.source.clone()).collect(),
-        diagnostics: ws.diagnostics.clone(),
-    }
-}
+use super::session::{Changed, Outcome};
 
 /// Shows what a session operation did: the new graph (with marks after a reload), its
 /// message, and its dialog.
@@ -112,13 +76,13 @@ pub fn flush(app: &mut App) {
 /// (an undo, or a reload that changed them on disk), so a later save never writes back
 /// stale values.
 pub fn sync(app: &mut App) {
-    let pending = param_edits(app);
+    let pending = app.param_edits();
     let keep_threshold = pending
         .iter()
         .any(|e| matches!(e, Edit::SetThreshold { .. }));
     let keep_hops = pending.iter().any(|e| matches!(e, Edit::SetHops { .. }));
     if let Some(ws) = &app.session.ws {
-        let loaded = loaded_of(ws);
+        let loaded = super::session::loaded_of(ws);
         app.replace(loaded);
     }
     if let Some(op) = app.operator.and_then(|i| app.tk.operators.get(i)) {
@@ -132,33 +96,12 @@ pub fn sync(app: &mut App) {
     }
 }
 
-/// `SetThreshold`/`SetHops` edits for the active operator's changed parameters.
-pub fn param_edits(app: &App) -> Vec<Edit> {
-    let Some(op) = app.operator.and_then(|i| app.tk.operators.get(i)) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    if (app.params.threshold - op.threshold).abs() > 1e-12 {
-        out.push(Edit::SetThreshold {
-            operator: op.name.clone(),
-            value: app.params.threshold,
-        });
-    }
-    if app.params.hops != op.hops {
-        out.push(Edit::SetHops {
-            operator: op.name.clone(),
-            value: app.params.hops,
-        });
-    }
-    out
-}
-
 /// Writes the active operator's changed threshold/hops into the workspace as edits.
 pub fn commit_params(app: &mut App) {
     if app.session.ws.is_none() {
         return;
     }
-    let edits = param_edits(app);
+    let edits = app.param_edits();
     if edits.is_empty() {
         return;
     }
@@ -169,6 +112,13 @@ pub fn commit_params(app: &mut App) {
         }
     }
     app.params = params;
+}
+
+/// Makes operator `i` active, first keeping the threshold/hops changed for the operator
+/// being left as edits.
+pub fn choose_operator(app: &mut App, i: usize) {
+    commit_params(app);
+    app.choose_operator(i);
 }
 
 /// Applies a change to the workspace and shows the result; the error text on refusal.
@@ -371,7 +321,7 @@ pub fn end_without_asking(app: &mut App) {
             .collect(),
         None => Vec::new(),
     };
-    let params = param_edits(app);
+    let params = app.param_edits();
     if !params.is_empty() {
         edits.push(Transaction::from(params));
     }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::edit::{SaveErrorKind, Transaction, Workspace};
 use crate::model::NodeKind;
+use crate::source::Loaded;
 
 use super::dialog::Dialog;
 use super::live::Live;
@@ -276,6 +277,16 @@ impl Session {
             Outcome::error(format!("{text}; no longer apply: {}", refused.join("; ")))
         };
         out.changed(Changed::Graph)
+    }
+}
+
+/// The workspace's state as a `Loaded` for [`App::new`](super::App::new) and
+/// [`App::replace`](super::App::replace).
+pub fn loaded_of(ws: &Workspace) -> Loaded {
+    Loaded {
+        toolkit: ws.toolkit.clone(),
+        files: ws.files().iter().map(|f| f.source.clone()).collect(),
+        diagnostics: ws.diagnostics.clone(),
     }
 }
 

@@ -262,7 +262,7 @@ fn cycle_operator(app: &mut App, delta: isize) {
         Some(p) => (p as isize + delta).rem_euclid(n),
         None => 0,
     };
-    app.choose_operator(order[at as usize]);
+    super::edit::choose_operator(app, order[at as usize]);
 }
 
 /// Changes a view setting while keeping the selection at the same place on screen.
@@ -370,7 +370,9 @@ fn open(app: &mut App) {
         return;
     }
     match app.nav.current() {
-        Some(Row::Operator(i)) if app.focus == Focus::Navigator => app.choose_operator(i),
+        Some(Row::Operator(i)) if app.focus == Focus::Navigator => {
+            super::edit::choose_operator(app, i)
+        }
         Some(Row::Node(ix)) if app.focus == Focus::Navigator => {
             app.select(ix);
             app.centre_on_selection();
