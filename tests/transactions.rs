@@ -254,3 +254,38 @@ fn a_chat2graph_tool_removal_undone_after_an_outside_change_is_written() {
     assert_eq!(callers(&back), before);
     assert!(fs::read_to_string(&p).unwrap().contains("0.0.2"));
 }
+
+#[test]
+fn a_reapply_undoes_as_one_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "t.yaml", NATIVE);
+    let mut ws = open(&p);
+    ws.apply(Edit::SetHops {
+        operator: "main".into(),
+        value: 2,
+    })
+    .unwrap();
+    ws.apply(Edit::SetDesc {
+        kind: NodeKind::Action,
+        name: "write".into(),
+        text: "Writes it down.".into(),
+    })
+    .unwrap();
+    let theirs = NATIVE.replace("Plans.", "Plans well.");
+    fs::write(&p, &theirs).unwrap();
+    let report = ws.reapply().unwrap();
+    assert_eq!(report.reapplied.len(), 2);
+    assert_eq!(ws.files()[0].pending().count(), 1);
+    ws.undo().unwrap();
+    assert!(!ws.can_undo(), "one step");
+    assert_eq!(ws.files()[0].source.text, theirs);
+    assert!(!ws.is_dirty());
+    ws.redo().unwrap();
+    ws.save_all().unwrap();
+    let text = fs::read_to_string(&p).unwrap();
+    assert!(
+        text.contains("hops: 2")
+            && text.contains("Writes it down.")
+            && text.contains("Plans well.")
+    );
+}

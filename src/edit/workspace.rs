@@ -349,6 +349,29 @@ impl Workspace {
         Ok(())
     }
 
+    /// Makes the whole history one step per file (after a reapply: undoing it goes back to
+    /// the content on disk in one step), and the pending log one transaction per file.
+    fn merge_history(&mut self) {
+        let mut merged: Vec<Step> = Vec::new();
+        for s in std::mem::take(&mut self.undo) {
+            match merged.iter_mut().find(|m| m.file == s.file) {
+                Some(m) => {
+                    m.txn.edits.extend(s.txn.edits);
+                    let mut inverse = s.inverse.edits;
+                    inverse.append(&mut m.inverse.edits);
+                    m.inverse.edits = inverse;
+                }
+                None => merged.push(s),
+            }
+        }
+        for m in &mut merged {
+            let f = &mut self.files[m.file];
+            (m.forward, m.backward) = delta(&f.disk, &f.source.text);
+            f.pending = vec![(m.id, m.txn.clone())];
+        }
+        self.undo = merged;
+    }
+
     /// Undoes the last transaction; returns it.
     pub fn undo(&mut self) -> Option<Transaction> {
         let step = self.undo.pop()?;

@@ -184,6 +184,7 @@ impl Workspace {
                 Err(e) => report.dropped.push((edit, e.to_string())),
             }
         }
+        self.merge_history();
         Ok(report)
     }
 
