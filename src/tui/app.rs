@@ -118,7 +118,7 @@ pub struct App {
     pub size: (u16, u16),
     /// Mouse position where a graph drag started, with the viewport at that time.
     pub drag: Option<((u16, u16), Viewport)>,
-    /// The editing session: workspace, watcher and conflicts (see [`super::session`]).
+    /// The editing session: workspace, watcher and conflicts (see `tui::session`).
     pub session: super::session::Session,
     /// Critical values, sweep, explanation, baseline diff and the tool filters stage.
     pub insight: super::insight::InsightState,

@@ -99,7 +99,8 @@ pub fn names() -> impl Iterator<Item = &'static str> {
         .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
 }
 
-/// Runs one command line (without the leading `:`).
+/// Runs one command line (without the leading `:`): a typed command, else a key command
+/// by its name in the key table.
 pub fn run(app: &mut App, line: &str) {
     let line = line.trim();
     let (cmd, arg) = match line.split_once(char::is_whitespace) {
@@ -109,9 +110,15 @@ pub fn run(app: &mut App, line: &str) {
     if cmd.is_empty() {
         return;
     }
-    let result = match find(cmd) {
-        Some(c) => (c.run)(app, arg),
-        None => Err(format!(
+    // A key command by its name (`:toggle-scores`), from the key table.
+    let key_cmd = super::keymap::BINDINGS.iter().find(|b| b.name == cmd);
+    let result = match (find(cmd), key_cmd) {
+        (Some(c), _) => (c.run)(app, arg),
+        (None, Some(b)) if arg.is_empty() => {
+            super::update::apply(app, b.cmd);
+            Ok(())
+        }
+        _ => Err(format!(
             "unknown command `{cmd}`; commands: {}",
             COMMANDS
                 .iter()
@@ -253,5 +260,16 @@ mod tests {
             }
         }
         assert!(find("nope").is_none());
+    }
+
+    #[test]
+    fn key_commands_run_by_name() {
+        let mut app = crate::tui::tests::app(160, 48);
+        let before = app.show_scores;
+        run(&mut app, "toggle-scores");
+        assert_ne!(app.show_scores, before);
+        run(&mut app, "no-such-thing");
+        let status = app.status.clone().expect("refused");
+        assert!(status.text.contains("unknown command"), "{status:?}");
     }
 }

@@ -1,8 +1,8 @@
 //! The editing commands of the TUI: keys, dialogs and `:` lines become operations of the
-//! [`Session`], and their [`Outcome`]s come back to the view here. This is the one module
+//! `Session`, and their `Outcome`s come back to the view here. This is the one module
 //! that sees both the view state (`App`) and the session; the session never sees the app.
 //!
-//! The [`Workspace`] is the source of truth for the graph and the files; `App.tk` is a copy
+//! The [`Workspace`](crate::edit::Workspace) is the source of truth for the graph and the files; `App.tk` is a copy
 //! of its merged toolkit, refreshed after each edit, undo, redo, save or reload (never per
 //! keystroke: typing into an editor changes nothing until it is applied). Keeping a copy
 //! lets the rest of the TUI work on a plain `Toolkit`, and lets a failed reload leave the

@@ -1,36 +1,44 @@
 //! The terminal UI: one message channel, one loop, `update` on the state, a redraw after
 //! each batch of messages (never on a timer).
 //!
-//! - [`msg::Msg`]: everything that can happen (keys, mouse, resize; later file changes and
-//!   finished jobs, sent on the same channel through [`Runner::sender`]).
-//! - [`app::App`]: the state, owning its data so reloads can swap it.
+//! - [`msg::Msg`]: everything that can happen (keys, mouse, resize, file changes, timers,
+//!   SIGTERM/SIGHUP), sent on one channel (others send through [`Runner::sender`]).
+//! - [`app::App`]: the view state, owning its data so reloads can swap it.
 //! - [`update::update`]: the only place state changes.
 //! - [`view::draw`]: the screen as a function of the state.
-//! - [`keymap`]: named commands and their keys; help and hints are generated from it.
-//! - [`edit`]: the editing session (a [`crate::edit::Workspace`] is the source of truth;
-//!   `App.tk` is its copy, refreshed per edit), its dialogs and saving.
-//! - [`live`]: watcher events are queued per message and handled once per batch
-//!   ([`live::flush`], before each draw); [`complete`]: Tab completion on the `:` line.
+//! - `keymap`: named commands and their keys; `commands`: the `:` commands; help,
+//!   hints, completion and dialog legends are generated from these tables.
+//! - `session`: the editing session (a [`crate::edit::Workspace`], watcher and conflict
+//!   state); its operations return an `Outcome` and never see the app. `live`: its
+//!   watcher state; changes are queued per message and handled once per batch.
+//! - `dialog`: dialogs, kept in the overlay that shows them, with their key legends.
+//! - [`edit`]: the one module that sees both: keys, dialogs and `:` lines become session
+//!   operations, outcomes come back to the view (`App.tk` is the workspace's copy).
+//! - `complete`: Tab completion on the `:` line; `recovery`: unsaved edits kept when
+//!   the TUI must end without asking.
+//!
+//! Only what the binary and the benches use is public (`app`, `edit`, `msg`, `theme`,
+//! `update`, `view`); the rest is private to the crate.
 
 pub mod app;
-pub mod commands;
-pub mod complete;
-pub mod dialog;
+mod commands;
+mod complete;
+mod dialog;
 pub mod edit;
-pub mod geometry;
-pub mod insight;
-pub mod insight_cmds;
-pub mod keymap;
-pub mod live;
-pub mod mouse;
+mod geometry;
+mod insight;
+mod insight_cmds;
+mod keymap;
+mod live;
+mod mouse;
 pub mod msg;
-pub mod nav;
-pub mod panes;
+mod nav;
+mod panes;
 mod recovery;
-pub mod reload;
-pub mod sanitize;
-pub mod session;
-pub mod status;
+mod reload;
+mod sanitize;
+mod session;
+mod status;
 pub mod theme;
 pub mod update;
 pub mod view;
