@@ -274,34 +274,64 @@ impl Workspace {
         }
         let f = &self.files[file];
         let offset = bom_len(&f.source.text);
-        let mut source = f.source.clone();
-        let mut own = f.own.clone();
+        let small = f.source.text.len() <= VERIFY_EACH_EDIT_BYTES;
+        let single = txn.edits.len() == 1;
+        // The graph is copied only when something reads it after an edit: a later edit of
+        // the transaction, or the verification of a small file.
+        let mut own = std::borrow::Cow::Borrowed(&f.own);
+        let mut text = std::borrow::Cow::Borrowed(&f.source.text);
         let mut undo: Vec<Vec<Edit>> = Vec::new();
         let mut notes = Vec::new();
+        let mut forward = Vec::new();
+        let mut backward = Vec::new();
         for (i, edit) in txn.edits.iter().enumerate() {
-            let inverse = match super::text_inverse(&source, &own, edit) {
-                Some(e) => vec![e],
-                None => edit.inverse(&own)?,
+            let later;
+            let source = if i == 0 {
+                &f.source
+            } else {
+                later = SourceFile {
+                    text: text.clone().into_owned(),
+                    ..f.source.clone()
+                };
+                &later
+            };
+            // What the text says beyond the graph (a key the file did not write); a full
+            // parse, so only on files small enough to verify per edit.
+            let inverse = match small.then(|| super::text_inverse(source, &own, edit)) {
+                Some(Some(e)) => vec![e],
+                _ => edit.inverse(&own)?,
             };
             // Large files with fresh positions: parse only the edited declaration.
-            let fast = (i == 0 && source.text.len() > VERIFY_EACH_EDIT_BYTES && !f.shifted)
-                .then(|| super::window::patch(edit, &source, &own))
+            let fast = (i == 0 && !small && !f.shifted)
+                .then(|| super::window::patch(edit, source, &own))
                 .flatten();
             let patch = match fast {
                 Some(p) => p,
-                None => edit.patch(&source, &own)?,
+                None => edit.patch(source, &own)?,
             };
-            let (text, _) = patch::apply(&source.text, &patch.splices, offset)
-                .map_err(EditError::Unsupported)?;
-            edit.apply_graph(&mut own)?;
-            source.text = text;
+            let (new_text, undo_splices) =
+                patch::apply(&text, &patch.splices, offset).map_err(EditError::Unsupported)?;
+            if !single || small {
+                edit.apply_graph(own.to_mut())?;
+            }
+            if single {
+                forward = patch
+                    .splices
+                    .iter()
+                    .map(|s| Splice::new(s.at.start + offset..s.at.end + offset, s.with.clone()))
+                    .collect();
+                backward = undo_splices;
+            }
+            text = std::borrow::Cow::Owned(new_text);
             undo.push(inverse);
             notes.extend(patch.notes);
         }
-        if f.source.text.len() <= VERIFY_EACH_EDIT_BYTES {
-            verify(&f.source, &source.text, &own).map_err(|e| EditError::Unsupported(e.message))?;
+        if small {
+            verify(&f.source, &text, &own).map_err(|e| EditError::Unsupported(e.message))?;
         }
-        let (forward, backward) = delta(&f.source.text, &source.text);
+        if !single {
+            (forward, backward) = delta(&f.source.text, &text);
+        }
         let id = self.next_id;
         self.next_id += 1;
         let step = Step {
