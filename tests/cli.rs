@@ -326,7 +326,14 @@ fn export_formats() {
     let dot = run(&["export", &path, "--to", "dot", "--operator", "query"]);
     let dot = String::from_utf8_lossy(&dot.stdout);
     assert!(dot.starts_with("digraph toolkit {"));
-    assert!(dot.contains("\"query_intention\" [shape=box, style=rounded, penwidth=3"));
+    assert!(
+        dot.contains("\"query_intention\" [shape=box, style=\"rounded,filled,bold\", penwidth=3")
+    );
+    // One `style` per node (Graphviz keeps only the last).
+    assert!(
+        dot.lines().all(|l| l.matches("style=").count() <= 1),
+        "{dot}"
+    );
     let mmd = run(&["export", &path, "--to", "mermaid"]);
     assert!(String::from_utf8_lossy(&mmd.stdout).starts_with("flowchart LR"));
     let v = stdout_json(&run(&["export", &path, "--to", "json"]));

@@ -306,3 +306,20 @@ fn explain_exit_codes() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn explain_says_one_hop_in_the_singular() {
+    let text = ok_stdout(&run(&[
+        "explain",
+        &path(GRAPH_DB),
+        "--seeds",
+        "query_intention",
+        "--threshold",
+        "0.7",
+        "--hops",
+        "0",
+        "condition_validation",
+    ]));
+    assert!(text.contains("it needs 1 hop (hops is 0)"), "{text}");
+    assert!(!text.contains("1 hops"), "{text}");
+}

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use toolscope::edit::{Edit, SaveErrorKind, Workspace};
+use toolscope::edit::{Edit, SaveErrorKind, Transaction, Workspace};
 use toolscope::model::NodeKind;
 
 const ANCHORED: &str = "\u{feff}# toolkit\t\twith tabs in a comment\r
@@ -187,10 +187,10 @@ fn reapply_reports_edits_that_no_longer_apply() {
     let report = ws.reapply().unwrap();
     assert_eq!(
         report.reapplied,
-        vec![Edit::SetHops {
+        vec![Transaction::from(Edit::SetHops {
             operator: "main".into(),
             value: 3
-        }]
+        })]
     );
     assert_eq!(report.dropped.len(), 1, "{:?}", report.dropped);
     // Overwrite is the third choice: it writes ours over theirs.

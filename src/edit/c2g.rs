@@ -94,7 +94,7 @@ pub(super) fn declaration(
     found.ok_or_else(|| EditError::NotFound(format!("no entry for {} `{name}`", kind.as_str())))
 }
 
-fn member(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
+pub(super) fn member(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
     nav.top_list("tools").into_iter().find_map(|g| {
         let list = nav.doc.get(g, "tools")?;
         nav.doc
@@ -258,7 +258,7 @@ fn end_section(text: &str, body: &str) -> Splice {
 }
 
 /// The mapping of an operator: `leader:` or the n-th operator of an expert's workflow.
-fn operator_map(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
+pub(super) fn operator_map(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
     if name == "leader" {
         return nav.root().and_then(|r| nav.doc.get(r, "leader"));
     }

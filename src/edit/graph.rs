@@ -2,9 +2,9 @@
 
 use petgraph::stable_graph::NodeIndex;
 
-use crate::model::{EdgeKind, Node, NodeKind, ToolMeta, Toolkit};
+use crate::model::{EdgeKind, Node, NodeKind, Operator, ToolMeta, Toolkit};
 
-use super::{Edit, EditError, Removed, RemovedEdge, check_unit};
+use super::{Edit, EditError, Param, Removed, RemovedEdge, check_unit};
 
 fn node(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<NodeIndex, EditError> {
     tk.find(kind, name)
@@ -147,9 +147,71 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
             let ix = node(tk, *kind, name)?;
             tk.remove(ix);
         }
-        Edit::Restore(removed) => restore(tk, removed),
+        Edit::AddNode(n) => {
+            check_new_name(tk, n.kind, &n.name)?;
+            tk.add_node(n.as_ref().clone());
+        }
+        Edit::AddMember { group, tool } => {
+            let (g, t) = (
+                node(tk, NodeKind::Group, group)?,
+                node(tk, NodeKind::Tool, tool)?,
+            );
+            if tk.edge(g, t).is_some() {
+                return Err(EditError::Invalid(format!(
+                    "{tool} is a member of {group} already"
+                )));
+            }
+            tk.add_edge(g, t, 1.0, None);
+        }
+        Edit::RemoveMember { group, tool } => {
+            let (g, t) = (
+                node(tk, NodeKind::Group, group)?,
+                node(tk, NodeKind::Tool, tool)?,
+            );
+            let e = tk
+                .edge(g, t)
+                .ok_or_else(|| EditError::NotFound(format!("{tool} in group {group}")))?;
+            tk.graph.remove_edge(e);
+        }
+        Edit::AddSeed {
+            operator,
+            action,
+            at,
+        } => {
+            operator_exists(tk, operator)?;
+            if let Some(op) = tk.operator_mut(operator) {
+                let at = (*at).min(op.actions.len());
+                op.actions.insert(at, action.clone());
+            }
+        }
+        Edit::RemoveSeed { operator, action } => {
+            let at = seed_position(tk, operator, action)?;
+            if let Some(op) = tk.operator_mut(operator) {
+                op.actions.remove(at);
+            }
+        }
+        Edit::ResetParam { operator, param } => {
+            operator_exists(tk, operator)?;
+            if let Some(op) = tk.operator_mut(operator) {
+                match param {
+                    Param::Threshold => op.threshold = Operator::DEFAULT_THRESHOLD,
+                    Param::Hops => op.hops = Operator::DEFAULT_HOPS,
+                }
+            }
+        }
     }
     Ok(())
+}
+
+/// Where an operator names an action among its seeds.
+fn seed_position(tk: &Toolkit, operator: &str, action: &str) -> Result<usize, EditError> {
+    let op = tk
+        .operator(operator)
+        .ok_or_else(|| EditError::NotFound(format!("operator `{operator}`")))?;
+    op.actions
+        .iter()
+        .position(|a| a == action)
+        .ok_or_else(|| EditError::NotFound(format!("seed `{action}` of operator `{operator}`")))
 }
 
 fn check_new_name(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<(), EditError> {
@@ -165,21 +227,8 @@ fn check_new_name(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<(), EditEr
     Ok(())
 }
 
-fn restore(tk: &mut Toolkit, removed: &Removed) {
-    for n in &removed.nodes {
-        tk.add_node(n.clone());
-    }
-    for e in &removed.edges {
-        let (Some(a), Some(b)) = (tk.find(e.from.0, &e.from.1), tk.find(e.to.0, &e.to.1)) else {
-            continue;
-        };
-        if let Some(ix) = tk.add_edge(a, b, e.score, e.origin) {
-            tk.graph[ix].score = e.score;
-        }
-    }
-}
-
-/// What removing `kind name` takes out, for `Restore` and for previews.
+/// What removing `kind name` takes out (the named node first), for its inverse and for
+/// previews.
 pub fn removal(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<Removed, EditError> {
     let ix = node(tk, kind, name)?;
     let gone = tk.cascade(ix);
@@ -203,8 +252,34 @@ pub fn removal(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<Removed, Edit
     Ok(Removed { nodes, edges })
 }
 
-pub fn inverse(tk: &Toolkit, edit: &Edit) -> Result<Edit, EditError> {
-    Ok(match edit {
+/// What puts back a removal: the nodes (tools before the groups holding them, actions
+/// last), then group members, then the `Next` and `Call` edges with their scores.
+fn unremove(removed: Removed) -> Vec<Edit> {
+    let mut out = Vec::new();
+    for kind in [NodeKind::Tool, NodeKind::Group, NodeKind::Action] {
+        for n in removed.nodes.iter().filter(|n| n.kind == kind) {
+            out.push(Edit::AddNode(Box::new(n.clone())));
+        }
+    }
+    let (has, calls): (Vec<RemovedEdge>, Vec<RemovedEdge>) = removed
+        .edges
+        .into_iter()
+        .partition(|e| e.kind == EdgeKind::Has);
+    out.extend(has.into_iter().map(|e| Edit::AddMember {
+        group: e.from.1,
+        tool: e.to.1,
+    }));
+    out.extend(calls.into_iter().map(|e| Edit::AddEdge {
+        from: e.from.1,
+        to: e.to.1,
+        to_kind: e.to.0,
+        score: e.score,
+    }));
+    out
+}
+
+pub fn inverse(tk: &Toolkit, edit: &Edit) -> Result<Vec<Edit>, EditError> {
+    Ok(vec![match edit {
         Edit::SetScore {
             from, to, to_kind, ..
         } => {
@@ -274,15 +349,49 @@ pub fn inverse(tk: &Toolkit, edit: &Edit) -> Result<Edit, EditError> {
             kind: NodeKind::Tool,
             name: name.clone(),
         },
-        Edit::RemoveNode { kind, name } => Edit::Restore(Box::new(removal(tk, *kind, name)?)),
-        Edit::Restore(r) => match r.nodes.first() {
-            Some(n) => Edit::RemoveNode {
+        Edit::RemoveNode { kind, name } => return Ok(unremove(removal(tk, *kind, name)?)),
+        Edit::AddNode(n) => {
+            check_new_name(tk, n.kind, &n.name)?;
+            Edit::RemoveNode {
                 kind: n.kind,
                 name: n.name.clone(),
-            },
-            None => return Err(EditError::Invalid("nothing to restore".into())),
+            }
+        }
+        Edit::AddMember { group, tool } => Edit::RemoveMember {
+            group: group.clone(),
+            tool: tool.clone(),
         },
-    })
+        Edit::RemoveMember { group, tool } => Edit::AddMember {
+            group: group.clone(),
+            tool: tool.clone(),
+        },
+        Edit::AddSeed {
+            operator, action, ..
+        } => Edit::RemoveSeed {
+            operator: operator.clone(),
+            action: action.clone(),
+        },
+        Edit::RemoveSeed { operator, action } => Edit::AddSeed {
+            operator: operator.clone(),
+            action: action.clone(),
+            at: seed_position(tk, operator, action)?,
+        },
+        Edit::ResetParam { operator, param } => {
+            let op = tk
+                .operator(operator)
+                .ok_or_else(|| EditError::NotFound(operator.clone()))?;
+            match param {
+                Param::Threshold => Edit::SetThreshold {
+                    operator: operator.clone(),
+                    value: op.threshold,
+                },
+                Param::Hops => Edit::SetHops {
+                    operator: operator.clone(),
+                    value: op.hops,
+                },
+            }
+        }
+    }])
 }
 
 /// Whether two toolkits hold the same nodes (with descriptions and properties), edges (with

@@ -29,13 +29,21 @@
 //!   reason, since those come from the `toolkit:` chains.
 //! - Removing a node in a native file removes its declaration, the cascade's declarations
 //!   and every reference to them (whole lines in block lists, with their comma in flow
-//!   lists); operators naming a removed action keep the name (a note says so).
+//!   lists); operators naming a removed action keep the name (a note says so) unless the
+//!   removal is made as a [`Transaction`] from [`Workspace::removal`], which also takes the
+//!   removed actions out of the seed lists.
+//! - Several edits that belong together (a removal with its cascade and seeds, a batch of
+//!   scores, an undo put back after a save) form one [`Transaction`]: one step of undo, one
+//!   entry of the pending log, verified once. Every edit, inverses included, has a text
+//!   form, so pending edits can always be reapplied onto a file changed on disk.
 
 mod c2g;
 mod c2g_tools;
 mod doc;
 mod graph;
 mod native;
+mod restore;
+mod transaction;
 pub mod verify;
 mod window;
 pub mod workspace;
@@ -47,10 +55,11 @@ use crate::source::patch::{self, Splice};
 use crate::source::{Format, Limits, SourceFile, yaml};
 
 pub use graph::removal;
+pub use transaction::Transaction;
 pub use workspace::{Applied, ReapplyReport, SaveError, SaveErrorKind, Workspace, WsFile};
 
-/// One change to a toolkit.
-#[derive(Debug, Clone, PartialEq)]
+/// One change to a toolkit (serializable, for the TUI's recovery file).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Edit {
     /// Score of the edge `from -> to` (`to` of kind `to_kind`).
     SetScore {
@@ -106,9 +115,51 @@ pub enum Edit {
         kind: NodeKind,
         name: String,
     },
-    /// Puts back what a `RemoveNode` removed: the graph side of its undo. It has no text
-    /// form of its own (undo restores the text from the recorded splices).
-    Restore(Box<Removed>),
+    /// A node declared with all its properties and no edges: what undoing a removal puts
+    /// back (its edges, group members and seeds follow as their own edits).
+    AddNode(Box<Node>),
+    /// A tool listed as a member of a group (`Has` edge).
+    AddMember {
+        group: String,
+        tool: String,
+    },
+    RemoveMember {
+        group: String,
+        tool: String,
+    },
+    /// An action named in an operator's seed list, at position `at` (or last).
+    AddSeed {
+        operator: String,
+        action: String,
+        at: usize,
+    },
+    /// The first mention of an action in an operator's seed list.
+    RemoveSeed {
+        operator: String,
+        action: String,
+    },
+    /// Removes an operator's own `threshold` or `hops` key, so the default applies: the
+    /// undo of setting a value the file did not write.
+    ResetParam {
+        operator: String,
+        param: Param,
+    },
+}
+
+/// An operator parameter a file may leave to its default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Param {
+    Threshold,
+    Hops,
+}
+
+impl Param {
+    pub fn key(self) -> &'static str {
+        match self {
+            Param::Threshold => "threshold",
+            Param::Hops => "hops",
+        }
+    }
 }
 
 /// Nodes and edges taken out by a removal.
@@ -187,7 +238,16 @@ impl Edit {
             Edit::AddAction { name, .. } => format!("add action {name}"),
             Edit::AddTool { name, .. } => format!("add tool {name}"),
             Edit::RemoveNode { kind, name } => format!("remove {} {name}", kind.as_str()),
-            Edit::Restore(r) => format!("restore {} nodes", r.nodes.len()),
+            Edit::AddNode(n) => format!("add {} {}", n.kind.as_str(), n.name),
+            Edit::AddMember { group, tool } => format!("add {tool} to group {group}"),
+            Edit::RemoveMember { group, tool } => format!("remove {tool} from group {group}"),
+            Edit::AddSeed {
+                operator, action, ..
+            } => format!("seed {action} in {operator}"),
+            Edit::RemoveSeed { operator, action } => format!("unseed {action} from {operator}"),
+            Edit::ResetParam { operator, param } => {
+                format!("{} of {operator} to its default", param.key())
+            }
         }
     }
 
@@ -209,9 +269,12 @@ impl Edit {
         let doc =
             yaml::parse(body, &Limits::default()).map_err(|e| EditError::Parse(e.to_string()))?;
         let nav = doc::Nav::new(body, &doc, false);
-        let mut patch = match file.format {
-            Format::Native => native::patch(&nav, tk, self),
-            Format::Chat2Graph => c2g::patch(&nav, tk, self),
+        let mut patch = match restore::patch(&nav, file.format, tk, self) {
+            Some(p) => p,
+            None => match file.format {
+                Format::Native => native::patch(&nav, tk, self),
+                Format::Chat2Graph => c2g::patch(&nav, tk, self),
+            },
         }?;
         patch.notes.extend(nav.notes.take());
         // Everything the file says outside the edited construct must stay. One more parse
@@ -230,10 +293,24 @@ impl Edit {
         graph::apply(tk, self)
     }
 
-    /// The edit that undoes this one on the graph, computed on `tk` before applying.
-    pub fn inverse(&self, tk: &Toolkit) -> Result<Edit, EditError> {
+    /// The edits that undo this one, in order, computed on `tk` before applying: one edit
+    /// for most, a removal's cascade put back for `RemoveNode`. Each is writable.
+    pub fn inverse(&self, tk: &Toolkit) -> Result<Vec<Edit>, EditError> {
         graph::inverse(tk, self)
     }
+}
+
+/// The undo of `edit` when the file's text says more than the graph (a threshold or hops
+/// the operator did not write is undone by removing the key); `None` when
+/// [`Edit::inverse`] says it all.
+fn text_inverse(file: &SourceFile, tk: &Toolkit, edit: &Edit) -> Option<Edit> {
+    if !matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. }) {
+        return None;
+    }
+    let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
+    let doc = yaml::parse(body, &Limits::default()).ok()?;
+    let nav = doc::Nav::new(body, &doc, false);
+    restore::text_inverse(&nav, file.format, tk, edit)
 }
 
 /// Checks a score or threshold: a finite number in [0, 1].

@@ -72,10 +72,12 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
             }
         }
         Edit::RemoveNode { kind, name } => remove_node(nav, tk, *kind, name, &mut out)?,
-        Edit::Restore(_) => {
-            return Err(EditError::Unsupported(
-                "a restore is only undone from history".into(),
-            ));
+        // Written by `restore::patch` for both formats.
+        other => {
+            return Err(EditError::Unsupported(format!(
+                "{} has no native form",
+                other.describe()
+            )));
         }
     }
     Ok(out)

@@ -34,7 +34,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
-use crate::model::Toolkit;
+use crate::model::{NodeKind, Toolkit};
 use crate::source::patch::{self, Splice};
 use crate::source::{self, Format, Limits, LoadError, SourceFile};
 
@@ -44,7 +44,7 @@ mod io;
 
 use io::verify;
 
-use super::{Edit, EditError};
+use super::{Edit, EditError, Transaction};
 
 /// Files up to this size are verified on every edit (a refused edit changes nothing);
 /// larger ones only before writing.
@@ -59,8 +59,8 @@ pub struct WsFile {
     pub disk: String,
     /// The graph this file alone gives, with the edits made to it.
     pub own: Toolkit,
-    /// Edits made since the last save or load, in order, with their history ids.
-    pending: Vec<(u64, Edit)>,
+    /// Transactions made since the last save or load, in order, with their history ids.
+    pending: Vec<(u64, Transaction)>,
     /// An edit since the positions were read added or removed lines.
     shifted: bool,
     /// Not on disk (the bundled example): only `save_as` writes it.
@@ -72,9 +72,9 @@ impl WsFile {
         self.source.text != self.disk
     }
 
-    /// The edits not yet saved, in order.
-    pub fn pending(&self) -> impl Iterator<Item = &Edit> {
-        self.pending.iter().map(|(_, e)| e)
+    /// The transactions not yet saved, in order.
+    pub fn pending(&self) -> impl Iterator<Item = &Transaction> {
+        self.pending.iter().map(|(_, t)| t)
     }
 }
 
@@ -82,8 +82,8 @@ impl WsFile {
 struct Step {
     id: u64,
     file: usize,
-    edit: Edit,
-    inverse: Edit,
+    txn: Transaction,
+    inverse: Transaction,
     /// Splices on the whole file text (BOM included) that redo and undo the step.
     forward: Vec<Splice>,
     backward: Vec<Splice>,
@@ -103,9 +103,9 @@ pub struct Applied {
 /// Result of reapplying pending edits onto content reloaded from disk.
 #[derive(Debug, Clone, Default)]
 pub struct ReapplyReport {
-    pub reapplied: Vec<Edit>,
-    /// Edits that no longer apply, with the reason.
-    pub dropped: Vec<(Edit, String)>,
+    pub reapplied: Vec<Transaction>,
+    /// Transactions that no longer apply, with the reason.
+    pub dropped: Vec<(Transaction, String)>,
 }
 
 /// An editing session over one or more toolkit files.
@@ -143,6 +143,12 @@ impl Workspace {
             true,
         )?;
         Ok(Workspace::from_files(vec![file], Some(Format::Native)))
+    }
+
+    /// A session over no file: what the TUI shows while the opened files do not load, until
+    /// a change on disk lets them load.
+    pub fn empty(forced: Option<Format>) -> Workspace {
+        Workspace::from_files(Vec::new(), forced)
     }
 
     /// A session over one text that did not come from disk (tests, stdin).
@@ -210,15 +216,15 @@ impl Workspace {
         self.toolkit = tk;
     }
 
-    /// The file an edit belongs to: the first whose own graph holds what it names.
-    pub fn target_file(&self, edit: &Edit) -> Result<usize, EditError> {
+    /// The file a transaction belongs to: the first whose own graph holds what it names.
+    pub fn target_file(&self, txn: &Transaction) -> Result<usize, EditError> {
         if self.files.len() == 1 {
             return Ok(0);
         }
         let mut probe_err = None;
         for (i, f) in self.files.iter().enumerate() {
             let mut tk = f.own.clone();
-            match edit.apply_graph(&mut tk) {
+            match txn.apply_graph(&mut tk) {
                 Ok(()) => return Ok(i),
                 Err(e) => probe_err = probe_err.or(Some(e)),
             }
@@ -226,14 +232,27 @@ impl Workspace {
         Err(probe_err.unwrap_or_else(|| EditError::NotFound("no file is loaded".into())))
     }
 
-    /// Applies an edit to the graph and to the text of the file it belongs to.
-    pub fn apply(&mut self, edit: Edit) -> Result<Applied, EditError> {
-        let file = self.target_file(&edit)?;
-        let (step, notes) = self.prepare(file, &edit)?;
+    /// Removing a node with its cascade and the seeds naming removed actions, as one
+    /// transaction on the file that declares it (see [`Transaction::removal`]).
+    pub fn removal(&self, kind: NodeKind, name: &str) -> Result<Transaction, EditError> {
+        let probe = Transaction::from(Edit::RemoveNode {
+            kind,
+            name: name.to_string(),
+        });
+        let file = self.target_file(&probe)?;
+        Transaction::removal(&self.files[file].own, kind, name)
+    }
+
+    /// Applies an edit or a transaction to the graph and to the text of the file it
+    /// belongs to, as one step of undo.
+    pub fn apply(&mut self, txn: impl Into<Transaction>) -> Result<Applied, EditError> {
+        let txn = txn.into();
+        let file = self.target_file(&txn)?;
+        let (step, notes) = self.prepare(file, &txn)?;
         let text_changed = !step.forward.is_empty();
         let id = step.id;
         self.finish(step, true)?;
-        self.files[file].pending.push((id, edit));
+        self.files[file].pending.push((id, txn));
         self.redo.clear();
         Ok(Applied {
             file,
@@ -243,55 +262,100 @@ impl Workspace {
         })
     }
 
-    /// Computes (and checks) a step without changing anything.
-    fn prepare(&mut self, file: usize, edit: &Edit) -> Result<(Step, Vec<String>), EditError> {
-        let f = &self.files[file];
-        let inverse = edit.inverse(&f.own)?;
-        // Large files with fresh positions: parse only the edited declaration.
-        let fast = (f.source.text.len() > VERIFY_EACH_EDIT_BYTES && !f.shifted)
-            .then(|| super::window::patch(edit, &f.source, &f.own))
-            .flatten();
-        let patch = match fast {
-            Some(p) => p,
-            None => edit.patch(&f.source, &f.own)?,
-        };
-        let offset = bom_len(&f.source.text);
-        let (new_text, backward) =
-            patch::apply(&f.source.text, &patch.splices, offset).map_err(EditError::Unsupported)?;
-        if f.source.text.len() <= VERIFY_EACH_EDIT_BYTES {
-            let mut own = f.own.clone();
-            edit.apply_graph(&mut own)?;
-            verify(&f.source, &new_text, &own).map_err(|e| EditError::Unsupported(e.message))?;
+    /// Computes (and checks) a step without changing anything: each edit is patched onto
+    /// the text the previous ones left, and the result is verified once.
+    fn prepare(
+        &mut self,
+        file: usize,
+        txn: &Transaction,
+    ) -> Result<(Step, Vec<String>), EditError> {
+        if txn.is_empty() {
+            return Err(EditError::Invalid("an empty transaction".into()));
         }
-        let forward = patch
-            .splices
-            .iter()
-            .map(|s| Splice::new(s.at.start + offset..s.at.end + offset, s.with.clone()))
-            .collect();
+        let f = &self.files[file];
+        let offset = bom_len(&f.source.text);
+        let small = f.source.text.len() <= VERIFY_EACH_EDIT_BYTES;
+        let single = txn.edits.len() == 1;
+        // The graph is copied only when something reads it after an edit: a later edit of
+        // the transaction, or the verification of a small file.
+        let mut own = std::borrow::Cow::Borrowed(&f.own);
+        let mut text = std::borrow::Cow::Borrowed(&f.source.text);
+        let mut undo: Vec<Vec<Edit>> = Vec::new();
+        let mut notes = Vec::new();
+        let mut forward = Vec::new();
+        let mut backward = Vec::new();
+        for (i, edit) in txn.edits.iter().enumerate() {
+            let later;
+            let source = if i == 0 {
+                &f.source
+            } else {
+                later = SourceFile {
+                    text: text.clone().into_owned(),
+                    ..f.source.clone()
+                };
+                &later
+            };
+            // What the text says beyond the graph (a key the file did not write); a full
+            // parse, so only on files small enough to verify per edit.
+            let inverse = match small.then(|| super::text_inverse(source, &own, edit)) {
+                Some(Some(e)) => vec![e],
+                _ => edit.inverse(&own)?,
+            };
+            // Large files with fresh positions: parse only the edited declaration.
+            let fast = (i == 0 && !small && !f.shifted)
+                .then(|| super::window::patch(edit, source, &own))
+                .flatten();
+            let patch = match fast {
+                Some(p) => p,
+                None => edit.patch(source, &own)?,
+            };
+            let (new_text, undo_splices) =
+                patch::apply(&text, &patch.splices, offset).map_err(EditError::Unsupported)?;
+            if !single || small {
+                edit.apply_graph(own.to_mut())?;
+            }
+            if single {
+                forward = patch
+                    .splices
+                    .iter()
+                    .map(|s| Splice::new(s.at.start + offset..s.at.end + offset, s.with.clone()))
+                    .collect();
+                backward = undo_splices;
+            }
+            text = std::borrow::Cow::Owned(new_text);
+            undo.push(inverse);
+            notes.extend(patch.notes);
+        }
+        if small {
+            verify(&f.source, &text, &own).map_err(|e| EditError::Unsupported(e.message))?;
+        }
+        if !single {
+            (forward, backward) = delta(&f.source.text, &text);
+        }
         let id = self.next_id;
         self.next_id += 1;
         let step = Step {
             id,
             file,
-            edit: edit.clone(),
-            inverse,
+            txn: txn.clone(),
+            inverse: Transaction::from(undo.into_iter().rev().flatten().collect::<Vec<_>>()),
             forward,
             backward,
         };
-        Ok((step, patch.notes))
+        Ok((step, notes))
     }
 
     /// Makes a prepared step, or redoes or undoes one: the file's graph first (an edit the
     /// graph refuses changes nothing), then its text and the merged graph.
     fn finish(&mut self, step: Step, forward: bool) -> Result<(), EditError> {
         let f = &mut self.files[step.file];
-        let (splices, edit) = if forward {
-            (&step.forward, &step.edit)
+        let (splices, txn) = if forward {
+            (&step.forward, &step.txn)
         } else {
             (&step.backward, &step.inverse)
         };
         let (text, _) = patch::apply(&f.source.text, splices, 0).map_err(EditError::Unsupported)?;
-        edit.apply_graph(&mut f.own)?;
+        txn.apply_graph(&mut f.own)?;
         f.shifted |= splices.iter().any(|s| {
             s.with.contains('\n')
                 || f.source
@@ -301,7 +365,7 @@ impl Workspace {
         });
         f.source.text = text;
         if self.files.len() == 1 {
-            if edit.apply_graph(&mut self.toolkit).is_err() {
+            if txn.apply_graph(&mut self.toolkit).is_err() {
                 self.rebuild();
             }
         } else {
@@ -315,36 +379,91 @@ impl Workspace {
         Ok(())
     }
 
-    /// Undoes the last edit; returns it.
-    pub fn undo(&mut self) -> Option<Edit> {
+    /// Makes the whole history one step per file (after a reapply: undoing it goes back to
+    /// the content on disk in one step), and the pending log one transaction per file.
+    fn merge_history(&mut self) {
+        let mut merged: Vec<Step> = Vec::new();
+        for s in std::mem::take(&mut self.undo) {
+            match merged.iter_mut().find(|m| m.file == s.file) {
+                Some(m) => {
+                    m.txn.edits.extend(s.txn.edits);
+                    let mut inverse = s.inverse.edits;
+                    inverse.append(&mut m.inverse.edits);
+                    m.inverse.edits = inverse;
+                }
+                None => merged.push(s),
+            }
+        }
+        for m in &mut merged {
+            let f = &mut self.files[m.file];
+            (m.forward, m.backward) = delta(&f.disk, &f.source.text);
+            f.pending = vec![(m.id, m.txn.clone())];
+        }
+        self.undo = merged;
+    }
+
+    /// Undoes the last transaction; returns it.
+    pub fn undo(&mut self) -> Option<Transaction> {
         let step = self.undo.pop()?;
         let (file, id) = (step.file, step.id);
-        let (edit, inverse) = (step.edit.clone(), step.inverse.clone());
+        let (txn, inverse) = (step.txn.clone(), step.inverse.clone());
         self.finish(step, false).ok()?;
         let f = &mut self.files[file];
         if f.pending.last().is_some_and(|(p, _)| *p == id) {
             f.pending.pop();
         } else {
+            // Undoing a saved step: its inverse is a change to write like any other.
             f.pending.push((id, inverse));
         }
-        Some(edit)
+        Some(txn)
     }
 
-    /// Redoes the last undone edit; returns it.
-    pub fn redo(&mut self) -> Option<Edit> {
+    /// Redoes the last undone transaction; returns it.
+    pub fn redo(&mut self) -> Option<Transaction> {
         let step = self.redo.pop()?;
-        let (file, id, edit) = (step.file, step.id, step.edit.clone());
+        let (file, id, txn) = (step.file, step.id, step.txn.clone());
         self.finish(step, true).ok()?;
-        self.files[file].pending.push((id, edit.clone()));
-        Some(edit)
+        self.files[file].pending.push((id, txn.clone()));
+        Some(txn)
     }
-
     /// The expected graph of one file, for tools that adjust it (and for tests that need
     /// a verification failure).
     #[doc(hidden)]
     pub fn expected_mut(&mut self, file: usize) -> &mut Toolkit {
         &mut self.files[file].own
     }
+}
+
+/// One splice each way between two texts: the span between their common prefix and
+/// suffix (on char boundaries). Exact, and as small as the change is local.
+fn delta(old: &str, new: &str) -> (Vec<Splice>, Vec<Splice>) {
+    if old == new {
+        return (Vec::new(), Vec::new());
+    }
+    let mut pre = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(pre) || !new.is_char_boundary(pre) {
+        pre -= 1;
+    }
+    let max_suf = old.len().min(new.len()) - pre;
+    let mut suf = old
+        .bytes()
+        .rev()
+        .zip(new.bytes().rev())
+        .take(max_suf)
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(old.len() - suf) || !new.is_char_boundary(new.len() - suf) {
+        suf -= 1;
+    }
+    let (o, n) = (pre..old.len() - suf, pre..new.len() - suf);
+    (
+        vec![Splice::new(o.clone(), &new[n.clone()])],
+        vec![Splice::new(pre..pre + n.len(), &old[o])],
+    )
 }
 
 fn bom_len(text: &str) -> usize {

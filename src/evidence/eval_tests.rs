@@ -369,10 +369,10 @@ prop_compose! {
             tk.add_tool(Node::new(NodeKind::Tool, format!("T{t}")), &[(&format!("a{a}"), SCORES[s])]);
         }
         for (t, off) in disabled.iter().enumerate() {
-            if let Some(ix) = tk.find(NodeKind::Tool, &format!("T{t}")) {
-                if let Some(m) = tk.node_mut(ix).meta.as_mut() {
-                    m.enabled = !off;
-                }
+            if let Some(ix) = tk.find(NodeKind::Tool, &format!("T{t}"))
+                && let Some(m) = tk.node_mut(ix).meta.as_mut()
+            {
+                m.enabled = !off;
             }
         }
         for (i, (seeds, t, h)) in ops.iter().enumerate() {

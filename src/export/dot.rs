@@ -30,20 +30,33 @@ pub fn to_dot(tk: &Toolkit, hl: Option<&Highlight<'_>>) -> String {
     for ix in nodes {
         let node = tk.node(ix);
         let shape = match node.kind {
-            NodeKind::Action => "box, style=rounded",
-            NodeKind::Tool => "box",
+            NodeKind::Action | NodeKind::Tool => "box",
             NodeKind::Group => "folder",
         };
-        let mut attrs = format!("shape={shape}");
+        // One `style` attribute per node: Graphviz keeps only the last of several.
+        let mut style: Vec<&str> = Vec::new();
+        if node.kind == NodeKind::Action {
+            style.push("rounded");
+        }
+        let mut extra = "";
         if let Some(h) = hl {
             if h.seed(ix) {
-                attrs += ", penwidth=3, style=\"rounded,filled,bold\", fillcolor=\"#ffd966\"";
+                style.extend(["filled", "bold"]);
+                extra = ", penwidth=3, fillcolor=\"#ffd966\"";
             } else if h.node(ix) {
-                attrs += ", style=\"filled,bold\", fillcolor=\"#b6d7a8\"";
+                style.extend(["filled", "bold"]);
+                extra = ", fillcolor=\"#b6d7a8\"";
             } else {
-                attrs += ", color=grey60, fontcolor=grey50";
+                extra = ", color=grey60, fontcolor=grey50";
             }
         }
+        let mut attrs = format!("shape={shape}");
+        match style.as_slice() {
+            [] => {}
+            [one] => attrs += &format!(", style={one}"),
+            many => attrs += &format!(", style=\"{}\"", many.join(",")),
+        }
+        attrs += extra;
         let _ = writeln!(out, "  {} [{attrs}];", quote(&id(tk, ix)));
     }
     for e in edges {

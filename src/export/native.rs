@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use petgraph::stable_graph::NodeIndex;
 
-use crate::model::{EdgeKind, NodeKind, Toolkit};
+use crate::model::{EdgeKind, Node, NodeKind, Toolkit};
 use crate::source::emit::{block_ok, float, literal_block, string};
 
 pub fn to_native(tk: &Toolkit) -> String {
@@ -56,8 +56,23 @@ fn desc(out: &mut String, text: &str) {
     }
 }
 
+/// A node's own declaration, without edges or members: a list item at two spaces with its
+/// keys at four, as [`to_native`] writes it (used to put back a removed node).
+pub fn declaration(node: &Node) -> String {
+    let mut out = String::new();
+    match node.kind {
+        NodeKind::Action => group_props(&mut out, node),
+        // Groups are read with the tool properties too.
+        NodeKind::Tool | NodeKind::Group => tool_props(&mut out, node),
+    }
+    out
+}
+
 fn tool(out: &mut String, tk: &Toolkit, ix: NodeIndex) {
-    let node = tk.node(ix);
+    tool_props(out, tk.node(ix));
+}
+
+fn tool_props(out: &mut String, node: &Node) {
     let _ = writeln!(out, "  - name: {}", string(&node.name));
     desc(out, &node.desc);
     let Some(m) = &node.meta else { return };
@@ -104,8 +119,8 @@ fn tool(out: &mut String, tk: &Toolkit, ix: NodeIndex) {
     }
 }
 
-fn group(out: &mut String, tk: &Toolkit, g: NodeIndex) {
-    let node = tk.node(g);
+/// Name, description and (for groups) type: all an action or a group declares of itself.
+fn group_props(out: &mut String, node: &Node) {
     let _ = writeln!(out, "  - name: {}", string(&node.name));
     desc(out, &node.desc);
     if let Some(m) = &node.meta
@@ -113,6 +128,10 @@ fn group(out: &mut String, tk: &Toolkit, g: NodeIndex) {
     {
         let _ = writeln!(out, "    type: {}", string(&m.ty));
     }
+}
+
+fn group(out: &mut String, tk: &Toolkit, g: NodeIndex) {
+    group_props(out, tk.node(g));
     let members: Vec<String> = tk
         .out_edges(g)
         .filter(|(e, _)| tk.graph[*e].kind == EdgeKind::Has)
@@ -124,9 +143,7 @@ fn group(out: &mut String, tk: &Toolkit, g: NodeIndex) {
 }
 
 fn action(out: &mut String, tk: &Toolkit, a: NodeIndex) {
-    let node = tk.node(a);
-    let _ = writeln!(out, "  - name: {}", string(&node.name));
-    desc(out, &node.desc);
+    group_props(out, tk.node(a));
     for (key, kind) in [("tools", EdgeKind::Call), ("next", EdgeKind::Next)] {
         let mut refs: Vec<(NodeIndex, f64)> = tk
             .out_edges(a)

@@ -15,7 +15,9 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
 
 /// The three kinds of node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum NodeKind {
     Action,
     Tool,
@@ -66,7 +68,7 @@ impl EdgeKind {
 
 /// Where a node, edge or operator was written: a file of [`Toolkit::files`] and a 1-based
 /// line and column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Origin {
     pub file: u32,
     pub line: u32,
@@ -74,7 +76,7 @@ pub struct Origin {
 }
 
 /// One declared tool input.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Param {
     pub name: String,
     pub ty: String,
@@ -83,14 +85,14 @@ pub struct Param {
 }
 
 /// What a tool returns.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Returns {
     pub ty: String,
     pub desc: String,
 }
 
 /// Properties only tools and groups carry.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ToolMeta {
     /// `LOCAL_TOOL`, `MCP`, ...
     pub ty: String,
@@ -121,7 +123,7 @@ impl Default for ToolMeta {
 }
 
 /// A vertex of the toolkit graph.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Node {
     pub kind: NodeKind,
     pub name: String,

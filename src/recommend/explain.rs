@@ -404,7 +404,8 @@ impl Explanation {
             }
             Reason::NeedsHops { hops, path, enter_at } => {
                 out.push(format!(
-                    "{name} ({kind}) is not recommended: at threshold {t} it needs {hops} hops (hops is {h})."
+                    "{name} ({kind}) is not recommended: at threshold {t} it needs {} (hops is {h}).",
+                    hops_text(*hops as usize)
                 ));
                 out.push(format!("path ({}): {}", hops_text(*hops as usize), path_text(tk, path)));
                 if let Some(c) = enter_at {

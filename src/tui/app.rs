@@ -34,17 +34,7 @@ impl Focus {
     }
 }
 
-/// Detail level of the graph drawing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Zoom {
-    /// Boxes three lines high with full names.
-    Detailed,
-    /// One line per node, names shortened.
-    Overview,
-    /// One line per node, names cut to their first 8 characters, layers folded into bands
-    /// as wide as the pane (see [`super::focus`]).
-    Fit,
-}
+pub use super::geometry::Zoom;
 
 /// What a one-line prompt edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,8 +49,8 @@ pub enum PromptKind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Overlay {
     Help,
-    /// An editor or confirmation owned by the editing session ([`super::edit::Dialog`]).
-    Edit,
+    /// An editor or confirmation: the dialog lives in the overlay that shows it.
+    Dialog(Box<super::dialog::Dialog>),
     Prompt {
         kind: PromptKind,
         text: String,
@@ -70,21 +60,13 @@ pub enum Overlay {
     Preview {
         scroll: u16,
     },
+    /// The message log, whole and wrapped; `scroll` lines up from the newest.
+    Messages {
+        scroll: u16,
+    },
 }
 
-/// Severity of the status line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
-    Info,
-    Error,
-}
-
-/// The last message for the user.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Status {
-    pub text: String,
-    pub level: Level,
-}
+pub use super::status::{Level, Log, Status};
 
 /// Top-left corner of the graph viewport, in layout cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -136,8 +118,8 @@ pub struct App {
     pub size: (u16, u16),
     /// Mouse position where a graph drag started, with the viewport at that time.
     pub drag: Option<((u16, u16), Viewport)>,
-    /// The editing session, its dialogs and live reload (see [`super::edit`]).
-    pub session: super::edit::Session,
+    /// The editing session: workspace, watcher and conflicts (see `tui::session`).
+    pub session: super::session::Session,
     /// Critical values, sweep, explanation, baseline diff and the tool filters stage.
     pub insight: super::insight::InsightState,
     /// The inspector shows the baseline diff instead of the selected node.
@@ -145,6 +127,10 @@ pub struct App {
     /// The graph pane's mode: focus view or whole graph (see [`super::focus`]).
     pub graph_view: super::focus::GraphView,
     pub quit: bool,
+    /// Context a reload left out, restored by name when it comes back.
+    pub kept: super::reload::Kept,
+    /// Every message of the session, whole (`:messages`, `M`).
+    pub log: Log,
 }
 
 impl App {
@@ -177,11 +163,13 @@ impl App {
             status: None,
             size,
             drag: None,
-            session: super::edit::Session::default(),
+            session: super::session::Session::default(),
             insight: Default::default(),
             diff_panel: false,
             graph_view: Default::default(),
             quit: false,
+            kept: Default::default(),
+            log: Log::default(),
         };
         app.layout.get(&app.tk);
         if !app.tk.operators.is_empty() {
@@ -198,10 +186,57 @@ impl App {
             app.ensure_selection_visible();
         }
         app.recompute();
-        if app.status.is_none() {
-            app.status = status;
+        if let (None, Some(s)) = (&app.status, status) {
+            app.set_status(s.level, s.text);
         }
         app
+    }
+
+    /// An app over an editing session: the workspace's toolkit, files and diagnostics.
+    pub fn with_workspace(
+        ws: crate::edit::Workspace,
+        source: String,
+        theme: Theme,
+        size: (u16, u16),
+    ) -> App {
+        let mut app = App::new(super::session::loaded_of(&ws), source, theme, size);
+        app.session = super::session::Session::new(ws);
+        app
+    }
+
+    /// Unsaved edits in a file, or threshold/hops of the active operator not yet written.
+    pub fn is_modified(&self) -> bool {
+        self.session.is_dirty() || (self.session.ws.is_some() && !self.param_edits().is_empty())
+    }
+
+    /// `SetThreshold`/`SetHops` edits for the active operator's changed parameters.
+    pub fn param_edits(&self) -> Vec<crate::edit::Edit> {
+        use crate::edit::Edit;
+        let Some(op) = self.operator.and_then(|i| self.tk.operators.get(i)) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if (self.params.threshold - op.threshold).abs() > 1e-12 {
+            out.push(Edit::SetThreshold {
+                operator: op.name.clone(),
+                value: self.params.threshold,
+            });
+        }
+        if self.params.hops != op.hops {
+            out.push(Edit::SetHops {
+                operator: op.name.clone(),
+                value: self.params.hops,
+            });
+        }
+        out
+    }
+
+    /// The dialog on screen, if any.
+    pub fn dialog(&self) -> Option<&super::dialog::Dialog> {
+        match &self.overlay {
+            Some(Overlay::Dialog(d)) => Some(d),
+            _ => None,
+        }
     }
 
     /// The layout being drawn: the neighbourhood's when that view is open.
@@ -224,6 +259,21 @@ impl App {
         self.layout.current()
     }
 
+    /// Cell geometry of the layout being drawn: the focus view's own, or the whole graph's
+    /// at the current zoom.
+    pub fn geometry(&self) -> super::geometry::Geometry {
+        use super::geometry::Geometry;
+        if super::focus::active(self)
+            && let Some(f) = &self.graph_view.focus
+        {
+            // The focus view always has room for the frontier's blocking scores.
+            let box_h = if f.compact { 1 } else { 3 };
+            let lanes = super::focus::lanes(f.compact);
+            return Geometry::with(&f.layout, box_h, lanes, f.cap, super::focus::SCORE_ROOM);
+        }
+        Geometry::for_layout(self.layout(), self.zoom, self.show_scores)
+    }
+
     /// Re-lays out if (and only if) the structure changed; call after loads and edits.
     pub fn refresh_layout(&mut self) {
         self.layout.get(&self.tk);
@@ -241,10 +291,12 @@ impl App {
         super::focus::sync(self);
     }
 
-    /// Makes operator `i` active and selects (and shows) its first seed.
+    /// Makes operator `i` active and selects (and shows) its first seed. Threshold/hops
+    /// changed for the operator being left must be committed first (`edit::choose_operator`
+    /// does both).
     pub fn choose_operator(&mut self, i: usize) {
-        // Threshold/hops changed for the operator being left are kept as edits.
-        super::edit::commit_params(self);
+        // The user chose: context left out by a reload is no longer wanted back.
+        self.kept = Default::default();
         self.activate_operator(i);
         if let Some(&first) = self.seeds.first() {
             self.select(first);
@@ -265,10 +317,11 @@ impl App {
         self.seeds = seeds;
         self.operator = Some(i);
         self.seeds_edited = false;
-        self.status = (!unknown.is_empty()).then(|| Status {
-            text: format!("operator names unknown actions: {}", unknown.join(", ")),
-            level: Level::Error,
-        });
+        self.status = None;
+        if !unknown.is_empty() {
+            let text = format!("operator names unknown actions: {}", unknown.join(", "));
+            self.set_status(Level::Error, text);
+        }
         self.recompute();
     }
 
@@ -315,7 +368,7 @@ impl App {
     /// Centres the graph viewport on the selected node.
     pub fn centre_on_selection(&mut self) {
         let Some(ix) = self.selected else { return };
-        let geo = super::geometry::Geometry::new(self);
+        let geo = self.geometry();
         let Some(r) = geo.node_rect(self.layout(), &self.tk, ix) else {
             return;
         };
@@ -329,7 +382,7 @@ impl App {
     /// Centres only when the selected node is not fully visible.
     pub fn ensure_selection_visible(&mut self) {
         let Some(ix) = self.selected else { return };
-        let geo = super::geometry::Geometry::new(self);
+        let geo = self.geometry();
         let Some(r) = geo.node_rect(self.layout(), &self.tk, ix) else {
             return;
         };
@@ -387,10 +440,12 @@ impl App {
     }
 
     pub fn set_status(&mut self, level: Level, text: impl Into<String>) {
-        self.status = Some(Status {
+        let s = Status {
             text: text.into(),
             level,
-        });
+        };
+        self.log.push(&s);
+        self.status = Some(s);
     }
 }
 

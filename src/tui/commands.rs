@@ -1,59 +1,141 @@
-//! The `:` command line: parsing and running commands. Arguments run to the end of the
+//! The `:` command line: the table of typed commands, parsing and running them. Arguments run to the end of the
 //! line, so names with spaces work (`:operator Query Expert/1`).
+
+use std::path::Path;
 
 use crate::model::NodeKind;
 
 use super::app::{App, Level};
+use super::edit;
 
-/// Commands the command line knows, for help and (later) completion.
-pub const COMMANDS: &[&str] = &[
-    "operator",
-    "goto",
-    "seed",
-    "threshold",
-    "hops",
-    "baseline",
-    "export",
-    "help",
-    "q",
-    "quit",
+/// What the argument of a command completes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Args {
+    None,
+    Operators,
+    Actions,
+    /// Actions, tools and groups.
+    Nodes,
+    /// Export formats, then a file name.
+    Formats,
+    /// A file name (not completed).
+    File,
+}
+
+/// One `:` command (helix's typed commands): its name, aliases, what its argument
+/// completes to, a one-line help and the handler. Dispatch, completion and the help
+/// overlay are generated from [`COMMANDS`]; adding a command is adding a row.
+pub struct Typed {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub args: Args,
+    /// Argument shown in the help, e.g. `[FILE]`.
+    pub usage: &'static str,
+    pub help: &'static str,
+    pub run: fn(&mut App, &str) -> Result<(), String>,
+}
+
+macro_rules! typed {
+    ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $help:literal, $run:expr) => {
+        Typed { name: $name, aliases: &[$($alias),*], args: Args::$args, usage: $usage,
+                help: $help, run: $run }
+    };
+}
+
+/// Every `:` command. Rows for later commands (`:traces`, `:fit`, `:mcp discover`) go here
+/// with their handlers; the tests check every row has help and that no name collides.
+#[rustfmt::skip]
+pub static COMMANDS: &[Typed] = &[
+    typed!("w", ["write"], File, "[FILE]", "save every changed file; with FILE, write the open file there", |a, arg| {
+        if arg.is_empty() { edit::save(a) } else { edit::save_as(a, Path::new(arg), false) }
+    }),
+    typed!("w!", [], File, "FILE", "write the open file to FILE, overwriting it", |a, arg| edit::save_as(a, Path::new(arg), true)),
+    typed!("wq", ["x"], None, "", "save, then quit", |a, _| {
+        edit::save(a).map(|()| {
+            if !a.is_modified() && a.dialog().is_none() {
+                a.quit = true;
+            }
+        })
+    }),
+    typed!("q", ["quit"], None, "", "quit (asks when there are unsaved edits)", |a, _| {
+        edit::request_quit(a);
+        Ok(())
+    }),
+    typed!("q!", [], None, "", "quit, dropping unsaved edits", |a, _| {
+        a.quit = true;
+        Ok(())
+    }),
+    typed!("reload", [], None, "", "read the files again (asks when there are unsaved edits)", edit::reload),
+    typed!("undo", [], None, "", "undo the last edit", edit::undo),
+    typed!("redo", [], None, "", "redo", edit::redo),
+    typed!("link", [], Nodes, "TARGET [SCORE]", "add an edge from the selected node", edit::link),
+    typed!("add-action", [], None, "NAME", "add an action", edit::add_action),
+    typed!("add-tool", [], None, "NAME", "add a tool, called by the selected action", edit::add_tool),
+    typed!("operator", ["op"], Operators, "NAME", "make an operator active", operator),
+    typed!("goto", ["g"], Nodes, "NAME", "select and centre a node", goto),
+    typed!("seed", [], Actions, "ACTION", "seed / unseed an action", seed),
+    typed!("threshold", ["t"], None, "VALUE", "set the threshold (0 to 1)", threshold),
+    typed!("hops", ["h"], None, "N", "set the hops", hops),
+    typed!("baseline", [], File, "[FILE]", "pin the result as the baseline (FILE: of another toolkit)", super::insight_cmds::baseline_command),
+    typed!("export", [], Formats, "FORMAT FILE", "export the graph (dot, json, mermaid, svg) to a new file", |a, arg| super::insight_cmds::export_command(a, arg, false)),
+    typed!("export!", [], Formats, "FORMAT FILE", "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| super::insight_cmds::export_command(a, arg, true)),
+    typed!("messages", ["mes"], None, "", "the messages of this session, newest last", messages),
+    typed!("help", [], None, "", "keys and commands", |a, _| {
+        a.overlay = Some(super::app::Overlay::Help);
+        Ok(())
+    }),
 ];
 
-/// Runs one command line (without the leading `:`).
+/// The command called `name` or aliased so.
+pub fn find(name: &str) -> Option<&'static Typed> {
+    COMMANDS
+        .iter()
+        .find(|c| c.name == name || c.aliases.contains(&name))
+}
+
+/// Names and aliases, for completion.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    COMMANDS
+        .iter()
+        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+}
+
+/// Runs one command line (without the leading `:`): a typed command, else a key command
+/// by its name in the key table.
 pub fn run(app: &mut App, line: &str) {
     let line = line.trim();
     let (cmd, arg) = match line.split_once(char::is_whitespace) {
         Some((c, a)) => (c, a.trim()),
         None => (line, ""),
     };
-    if let Some(r) = super::edit::command_line(app, cmd, arg) {
-        if let Err(e) = r {
-            app.set_status(Level::Error, e);
-        }
+    if cmd.is_empty() {
         return;
     }
-    let result = match cmd {
-        "" => Ok(()),
-        "operator" | "op" => operator(app, arg),
-        "goto" | "g" => goto(app, arg),
-        "seed" => seed(app, arg),
-        "threshold" | "t" => threshold(app, arg),
-        "hops" | "h" => hops(app, arg),
-        "baseline" => super::insight_cmds::baseline_command(app, arg),
-        "export" => super::insight_cmds::export_command(app, arg, false),
-        "export!" => super::insight_cmds::export_command(app, arg, true),
-        "help" => {
-            app.overlay = Some(super::app::Overlay::Help);
+    // A key command by its name (`:toggle-scores`), from the key table.
+    let key_cmd = super::keymap::BINDINGS.iter().find(|b| b.name == cmd);
+    let result = match (find(cmd), key_cmd) {
+        (Some(c), _) => (c.run)(app, arg),
+        (None, Some(b)) if arg.is_empty() => {
+            super::update::apply(app, b.cmd);
             Ok(())
         }
-        other => Err(format!(
-            "unknown command `{other}`; commands: {}",
-            super::complete::COMMANDS.join(", ")
+        _ => Err(format!(
+            "unknown command `{cmd}`; commands: {}",
+            COMMANDS
+                .iter()
+                .map(|c| c.name)
+                .collect::<Vec<_>>()
+                .join(", ")
         )),
     };
     if let Err(e) = result {
         app.set_status(Level::Error, e);
     }
+}
+
+fn messages(app: &mut App, _: &str) -> Result<(), String> {
+    app.overlay = Some(super::app::Overlay::Messages { scroll: 0 });
+    Ok(())
 }
 
 fn operator(app: &mut App, name: &str) -> Result<(), String> {
@@ -66,7 +148,7 @@ fn operator(app: &mut App, name: &str) -> Result<(), String> {
             let names: Vec<&str> = app.tk.operators.iter().map(|o| o.name.as_str()).collect();
             format!("no operator `{name}`; operators: {}", names.join(", "))
         })?;
-    app.choose_operator(i);
+    super::edit::choose_operator(app, i);
     app.set_status(
         Level::Info,
         format!("operator {}", app.tk.operators[i].name),
@@ -137,4 +219,58 @@ fn hops(app: &mut App, v: &str) -> Result<(), String> {
     app.params.hops = h;
     app.recompute();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::keymap::BINDINGS;
+
+    #[test]
+    fn every_command_and_key_has_help_and_none_collide() {
+        let mut seen: Vec<&str> = Vec::new();
+        for c in COMMANDS {
+            assert!(!c.help.trim().is_empty(), ":{} has no help", c.name);
+            for n in std::iter::once(c.name).chain(c.aliases.iter().copied()) {
+                assert!(!seen.contains(&n), "`:{n}` names two commands");
+                seen.push(n);
+            }
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for b in BINDINGS {
+            assert!(
+                !b.help.trim().is_empty(),
+                "key command {} has no help",
+                b.name
+            );
+            assert!(
+                !names.contains(&b.name),
+                "two key commands are called {}",
+                b.name
+            );
+            names.push(b.name);
+        }
+    }
+
+    #[test]
+    fn every_command_is_found_by_name_and_alias() {
+        for c in COMMANDS {
+            assert!(std::ptr::eq(find(c.name).expect("found"), c));
+            for a in c.aliases {
+                assert!(std::ptr::eq(find(a).expect("found"), c));
+            }
+        }
+        assert!(find("nope").is_none());
+    }
+
+    #[test]
+    fn key_commands_run_by_name() {
+        let mut app = crate::tui::tests::app(160, 48);
+        let before = app.show_scores;
+        run(&mut app, "toggle-scores");
+        assert_ne!(app.show_scores, before);
+        run(&mut app, "no-such-thing");
+        let status = app.status.clone().expect("refused");
+        assert!(status.text.contains("unknown command"), "{status:?}");
+    }
 }

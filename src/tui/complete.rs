@@ -1,40 +1,18 @@
-//! Tab completion on the `:` line: command names, then the argument by command (operator
-//! names, node names, action names, export formats). A unique match is completed whole;
+//! Tab completion on the `:` line: command names, then the argument by what the command's
+//! row in the table says it takes (operator names, node names, action names, formats). A unique match is completed whole;
 //! several extend the text to their longest common prefix and are listed in the status.
 
 use crate::model::NodeKind;
 
 use super::app::{App, Level};
-
-/// Every command the `:` line knows (completion and the unknown-command message).
-pub const COMMANDS: &[&str] = &[
-    "add-action",
-    "add-tool",
-    "export",
-    "goto",
-    "help",
-    "hops",
-    "link",
-    "operator",
-    "q",
-    "q!",
-    "quit",
-    "redo",
-    "reload",
-    "seed",
-    "threshold",
-    "undo",
-    "w",
-    "w!",
-    "wq",
-];
+use super::commands::Args;
 
 const FORMATS: &[&str] = &["dot", "json", "mermaid", "svg"];
 
 /// The completed command line for `text` (unchanged when nothing matches).
 pub fn complete(app: &mut App, text: &str) -> String {
     let Some((cmd, arg)) = text.split_once(' ') else {
-        let names: Vec<String> = COMMANDS.iter().map(|s| s.to_string()).collect();
+        let names: Vec<String> = super::commands::names().map(str::to_string).collect();
         return extend(app, "", text, &names, " ");
     };
     let candidates = arguments(app, cmd, arg);
@@ -52,12 +30,15 @@ fn arguments(app: &App, cmd: &str, arg: &str) -> Vec<String> {
             .map(|ix| tk.name(ix).to_string())
             .collect()
     };
-    match cmd {
-        "operator" | "op" => tk.operators.iter().map(|o| o.name.clone()).collect(),
-        "seed" => names(&[NodeKind::Action]),
-        "goto" | "g" | "link" => names(&[NodeKind::Action, NodeKind::Tool, NodeKind::Group]),
-        "export" if !arg.contains(' ') => FORMATS.iter().map(|s| s.to_string()).collect(),
-        _ => Vec::new(),
+    let Some(typed) = super::commands::find(cmd) else {
+        return Vec::new();
+    };
+    match typed.args {
+        Args::Operators => tk.operators.iter().map(|o| o.name.clone()).collect(),
+        Args::Actions => names(&[NodeKind::Action]),
+        Args::Nodes => names(&[NodeKind::Action, NodeKind::Tool, NodeKind::Group]),
+        Args::Formats if !arg.contains(' ') => FORMATS.iter().map(|s| s.to_string()).collect(),
+        Args::Formats | Args::File | Args::None => Vec::new(),
     }
 }
 
@@ -116,6 +97,8 @@ mod tests {
         assert_eq!(complete(&mut app, "ope"), "operator ");
         assert_eq!(complete(&mut app, "re"), "re");
         assert_eq!(complete(&mut app, "rel"), "reload ");
+        assert_eq!(complete(&mut app, "basel"), "baseline ");
+        assert_eq!(complete(&mut app, "mess"), "messages ");
         assert_eq!(complete(&mut app, "export m"), "export mermaid");
         assert_eq!(complete(&mut app, "goto query_d"), "goto query_design");
         let op = app.tk.operators[0].name.clone();

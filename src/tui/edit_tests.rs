@@ -54,38 +54,9 @@ pub fn open(path: &Path) -> App {
     App::with_workspace(ws, path.display().to_string(), Theme::default(), (160, 48))
 }
 
-fn key_of(c: char) -> Msg {
-    let mods = if c.is_ascii_uppercase() {
-        KeyModifiers::SHIFT
-    } else {
-        KeyModifiers::NONE
-    };
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), mods))
-}
-
-/// Types a key string: `<Esc>`, `<Enter>`, `<BS>`, `<Tab>`, `<C-r>`, `<C-s>` or characters.
+/// Types a key string (see [`super::keystr`]): `<Esc>`, `<Enter>`, `<C-s>` or characters.
 pub fn keys(app: &mut App, s: &str) {
-    let mut rest = s;
-    while !rest.is_empty() {
-        let special = [
-            ("<Esc>", KeyCode::Esc, KeyModifiers::NONE),
-            ("<Enter>", KeyCode::Enter, KeyModifiers::NONE),
-            ("<BS>", KeyCode::Backspace, KeyModifiers::NONE),
-            ("<Tab>", KeyCode::Tab, KeyModifiers::NONE),
-            ("<C-r>", KeyCode::Char('r'), KeyModifiers::CONTROL),
-            ("<C-s>", KeyCode::Char('s'), KeyModifiers::CONTROL),
-        ]
-        .into_iter()
-        .find(|(t, _, _)| rest.starts_with(t));
-        if let Some((t, code, mods)) = special {
-            update(app, Msg::Key(KeyEvent::new(code, mods)));
-            rest = &rest[t.len()..];
-            continue;
-        }
-        let c = rest.chars().next().expect("non-empty");
-        update(app, key_of(c));
-        rest = &rest[c.len_utf8()..];
-    }
+    super::keystr::send(app, s);
 }
 
 /// Lines of `after` that differ from `before` as (removed, added), by a line diff.
@@ -148,8 +119,8 @@ fn invalid_score_says_why_and_changes_nothing() {
     select(&mut app, "plan");
     edge_to(&mut app, "act");
     keys(&mut app, "e<BS><BS><BS>1.5<Enter>");
-    match &app.session.dialog {
-        Some(crate::tui::edit::Dialog::Score { error: Some(e), .. }) => {
+    match &app.dialog() {
+        Some(crate::tui::dialog::Dialog::Score { error: Some(e), .. }) => {
             assert!(e.contains("outside [0, 1]"), "{e}")
         }
         _ => panic!("the editor stays open with the reason"),
@@ -255,8 +226,8 @@ fn remove_node_asks_with_the_cascade() {
     let mut app = open(&f.path);
     select(&mut app, "act");
     keys(&mut app, "D");
-    match &app.session.dialog {
-        Some(crate::tui::edit::Dialog::Remove { cascade, .. }) => {
+    match &app.dialog() {
+        Some(crate::tui::dialog::Dialog::Remove { cascade, .. }) => {
             assert!(cascade.iter().any(|c| c.contains("act")), "{cascade:?}")
         }
         _ => panic!("asks first"),
@@ -268,6 +239,35 @@ fn remove_node_asks_with_the_cascade() {
     assert!(ws.toolkit.action("act").is_none());
     assert!(!saved(&f).contains("name: act"));
     assert!(saved(&f).starts_with("# a tiny toolkit\n"));
+}
+
+#[test]
+fn removing_a_seeded_action_removes_the_seed_too() {
+    let f = fixture(&TINY.replace("actions: [plan]", "actions: [plan, act]"));
+    let mut app = open(&f.path);
+    select(&mut app, "act");
+    keys(&mut app, "D");
+    match &app.dialog() {
+        Some(crate::tui::dialog::Dialog::Remove { cascade, .. }) => assert!(
+            cascade.iter().any(|c| c == "seed act of operator op"),
+            "the seed is shown before confirming: {cascade:?}"
+        ),
+        _ => panic!("asks first"),
+    }
+    keys(&mut app, "yw");
+    let text = saved(&f);
+    assert!(text.contains("actions: [plan]\n"), "{text}");
+    let loaded = crate::source::load_paths(std::slice::from_ref(&f.path), None).expect("loads");
+    let found = crate::lint::lint(&loaded);
+    assert!(
+        !found
+            .iter()
+            .any(|d| d.code == crate::diag::Code::OperatorUnknownAction),
+        "{found:?}"
+    );
+    // One undo brings back the action and its seed.
+    keys(&mut app, "u");
+    assert_eq!(app.tk.operator("op").map(|o| o.actions.len()), Some(2));
 }
 
 #[test]
@@ -345,8 +345,8 @@ fn conflict_at_save_offers_reload_reapply_or_overwrite() {
         keys(&mut app, "w");
         assert!(
             matches!(
-                app.session.dialog,
-                Some(crate::tui::edit::Dialog::Conflict { .. })
+                app.dialog(),
+                Some(crate::tui::dialog::Dialog::Conflict { .. })
             ),
             "asks at save"
         );

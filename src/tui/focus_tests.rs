@@ -10,7 +10,7 @@ use ratatui::layout::Rect;
 use unicode_width::UnicodeWidthStr;
 
 use super::app::App;
-use super::geometry::{Geometry, WRect};
+use super::geometry::WRect;
 use super::panes::Panes;
 use super::sanitize::sanitize;
 use super::tests::{press, render};
@@ -39,7 +39,7 @@ const TOOLKITS: [&str; 3] = [
 /// Where each recommended node's label is drawn, checked against the pane and the buffer.
 fn assert_recommendation_visible(app: &App, what: &str) {
     let inner: Rect = Panes::new(app.size, app.layout_hint()).graph_inner();
-    let geo = Geometry::new(app);
+    let geo = app.geometry();
     let view = WRect {
         x: app.view.x,
         y: app.view.y,
@@ -109,15 +109,18 @@ fn every_operator_shows_its_whole_recommendation_with_distinct_labels() {
             let mut app = open(which, w, h);
             let n = app.tk.operators.len();
             assert!(n > 0, "{which} has operators");
-            for i in 0..n {
-                if i > 0 {
-                    // `o` chooses the next operator, as a user would.
+            let mut seen = std::collections::BTreeSet::new();
+            for step in 0..n {
+                if step > 0 {
+                    // `o` chooses the next operator (navigator order), as a user would.
                     press(&mut app, "o");
                 }
-                assert_eq!(app.operator, Some(i));
+                let i = app.operator.expect("an operator is active");
+                seen.insert(i);
                 let op = app.tk.operators[i].name.clone();
                 assert_recommendation_visible(&app, &format!("{which} {op} at {w}x{h}"));
             }
+            assert_eq!(seen.len(), n, "{which}: o visits every operator");
         }
     }
 }
@@ -212,7 +215,7 @@ fn z_cycles_detailed_compact_fit_and_fit_folds_to_the_pane() {
     press(&mut app, "z");
     assert_eq!(app.zoom, Zoom::Fit);
     let inner = Panes::new(app.size, app.layout_hint()).graph_inner();
-    let geo = Geometry::new(&app);
+    let geo = app.geometry();
     let (w, _) = geo.extent(app.layout());
     assert!(w <= i32::from(inner.width), "{w} > {}", inner.width);
     assert_eq!(app.layout().placed().count(), app.tk.graph.node_count());
@@ -224,7 +227,7 @@ fn z_cycles_detailed_compact_fit_and_fit_folds_to_the_pane() {
     }
     press(&mut app, "z");
     assert_eq!(app.zoom, Zoom::Detailed);
-    let (w, _) = Geometry::new(&app).extent(app.layout());
+    let (w, _) = app.geometry().extent(app.layout());
     assert!(
         w > i32::from(inner.width),
         "detailed runs wider than the pane"

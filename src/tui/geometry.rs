@@ -9,12 +9,22 @@ use unicode_width::UnicodeWidthStr;
 use crate::layout::Layout;
 use crate::model::Toolkit;
 
-use super::app::{App, Zoom};
-
 /// Longest name drawn in full in the detailed view.
 const MAX_LABEL: usize = 28;
 /// Longest name in the overview.
 const OVERVIEW_LABEL: usize = 12;
+
+/// Detail level of the graph drawing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zoom {
+    /// Boxes three lines high with full names.
+    Detailed,
+    /// One line per node, names shortened.
+    Overview,
+    /// One line per node, names cut to their first 8 characters, layers folded into bands
+    /// as wide as the pane (see [`super::focus`]).
+    Fit,
+}
 
 /// A rectangle in layout cells (may be off screen, so signed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,18 +58,6 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    pub fn new(app: &App) -> Geometry {
-        if super::focus::active(app)
-            && let Some(f) = &app.graph_view.focus
-        {
-            // The focus view always has room for the frontier's blocking scores.
-            let box_h = if f.compact { 1 } else { 3 };
-            let lanes = super::focus::lanes(f.compact);
-            return Geometry::with(&f.layout, box_h, lanes, f.cap, super::focus::SCORE_ROOM);
-        }
-        Geometry::for_layout(app.layout(), app.zoom, app.show_scores)
-    }
-
     pub fn for_layout(layout: &Layout, zoom: Zoom, scores: bool) -> Geometry {
         let (box_h, lanes, max_label) = match zoom {
             Zoom::Detailed => (3, 3, MAX_LABEL),

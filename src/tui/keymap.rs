@@ -61,6 +61,7 @@ pub enum Cmd {
     ToggleFilters,
     ChooseTool,
     ToggleEnabled,
+    Messages,
 }
 
 /// Where a binding applies.
@@ -116,11 +117,12 @@ macro_rules! bind {
 pub static BINDINGS: &[Binding] = &[
     bind!(Quit, "quit", [ch('q')], Global, "General", "quit (asks when there are unsaved edits)", "quit"),
     bind!(Help, "help", [ch('?')], Global, "General", "show or hide this help", "help"),
-    bind!(CommandLine, "command", [ch(':')], Global, "General", "command line (Tab completes): :w [FILE] :q :q! :reload :operator :goto :seed :baseline :export ...", "cmd"),
+    bind!(CommandLine, "command", [ch(':')], Global, "General", "command line (Tab completes; the commands are listed below)", "cmd"),
     bind!(Filter, "filter", [ch('/')], Global, "General", "filter the navigator"),
     bind!(FocusNext, "focus-next", [code(KeyCode::Tab)], Global, "General", "next pane", "pane"),
     bind!(FocusPrev, "focus-prev", [Key(KeyCode::BackTab, KeyModifiers::SHIFT)], Global, "General", "previous pane"),
     bind!(Escape, "escape", [code(KeyCode::Esc)], Global, "General", "close, clear the filter"),
+    bind!(Messages, "messages", [ch('M')], Global, "General", "messages: the last ones in full (also :messages)"),
     bind!(ThresholdUp, "threshold-up", [ch('+'), ch('=')], Global, "Recommendation", "threshold + 0.05", "threshold"),
     bind!(ThresholdDown, "threshold-down", [ch('-')], Global, "Recommendation", "threshold - 0.05"),
     bind!(ThresholdUpFine, "threshold-up-fine", [ch('>')], Global, "Recommendation", "threshold + 0.01"),

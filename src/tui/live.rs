@@ -1,5 +1,5 @@
-//! Live reload: watcher events are collected as they arrive ([`queue`]) and handled once per
-//! batch of messages ([`flush`], called by the loop before drawing), so a write storm
+//! Live reload: watcher events are collected as they arrive ([`Live::queue`]) and handled once per
+//! batch of messages ([`Session::flush`], called by the loop before drawing), so a write storm
 //! reloads once per batch rather than once per event.
 //!
 //! - A changed file with unsaved edits whose content differs from what was loaded opens the
@@ -24,9 +24,10 @@ use crate::model::{NodeKind, Toolkit};
 use crate::source::Format;
 use crate::watch::{WatchEvent, Watcher};
 
-use super::app::{App, Level};
-use super::edit::Dialog;
+use super::dialog::Dialog;
 use super::msg::Msg;
+use super::session::{Changed, Outcome, Session};
+use super::status::Status;
 
 /// How long nodes changed by a reload stay marked.
 pub const MARK_FOR: Duration = Duration::from_secs(2);
@@ -77,6 +78,46 @@ impl Live {
     pub fn is_watching(&self) -> bool {
         self.watcher.is_some()
     }
+
+    /// The paths the user opened.
+    pub fn opened(&self) -> &[PathBuf] {
+        &self.opened
+    }
+
+    /// Marks what a reload changed and schedules the end of the marks.
+    pub fn mark(&mut self, changes: Changes) {
+        self.marked = changes.nodes;
+        self.marked_edges = changes.edges;
+        self.generation += 1;
+        if self.marked.is_empty() {
+            return;
+        }
+        if let Some(tx) = self.tx.clone() {
+            let generation = self.generation;
+            std::thread::spawn(move || {
+                std::thread::sleep(MARK_FOR);
+                let _ = tx.send(Msg::MarksExpired(generation));
+            });
+        }
+    }
+
+    /// Clears the marks of reload `generation` (a newer reload keeps its own).
+    pub fn expire(&mut self, generation: u64) {
+        if self.generation == generation {
+            self.marked.clear();
+            self.marked_edges.clear();
+        }
+    }
+
+    /// Records a watcher event; [`Session::flush`] acts on it.
+    pub fn queue(&mut self, ev: WatchEvent) -> Option<Status> {
+        match ev {
+            WatchEvent::Changed(paths) => self.changed.extend(paths),
+            WatchEvent::Rescan => self.rescan = true,
+            WatchEvent::Error(e) => return Some(Status::error(format!("watching: {e}"))),
+        }
+        None
+    }
 }
 
 fn start_watcher(paths: &[PathBuf], tx: Sender<Msg>) -> Result<Watcher, String> {
@@ -86,95 +127,116 @@ fn start_watcher(paths: &[PathBuf], tx: Sender<Msg>) -> Result<Watcher, String> 
     .map_err(|e| format!("not watching {}: {}", e.path.display(), e.message))
 }
 
-/// Connects the app to the message channel and, when files are open, watches them.
-pub fn start(app: &mut App, tx: Sender<Msg>, opened: &[PathBuf], forced: Option<Format>) {
-    let live = &mut app.session.live;
+/// Connects the session to the message channel and, when files are open, watches them.
+/// Returns why watching failed, if it did.
+pub fn start(
+    session: &mut Session,
+    tx: Sender<Msg>,
+    opened: &[PathBuf],
+    forced: Option<Format>,
+) -> Option<Status> {
+    let live = &mut session.live;
     live.opened = opened.to_vec();
     live.forced = forced;
     live.tx = Some(tx.clone());
     if opened.is_empty() {
-        return;
+        return None;
     }
     match start_watcher(opened, tx) {
-        Ok(w) => live.watcher = Some(w),
-        Err(e) => app.set_status(Level::Error, e),
-    }
-}
-
-/// Records a watcher event; [`flush`] acts on it.
-pub fn queue(app: &mut App, ev: WatchEvent) {
-    let live = &mut app.session.live;
-    match ev {
-        WatchEvent::Changed(paths) => live.changed.extend(paths),
-        WatchEvent::Rescan => live.rescan = true,
-        WatchEvent::Error(e) => app.set_status(Level::Error, format!("watching: {e}")),
-    }
-}
-
-/// Clears the marks of reload `generation` (a newer reload keeps its own).
-pub fn expire(app: &mut App, generation: u64) {
-    if app.session.live.generation == generation {
-        app.session.live.marked.clear();
-        app.session.live.marked_edges.clear();
-    }
-}
-
-/// Handles the changes queued since the last flush.
-pub fn flush(app: &mut App) {
-    let changed = std::mem::take(&mut app.session.live.changed);
-    let rescan = std::mem::take(&mut app.session.live.rescan);
-    if changed.is_empty() && !rescan {
-        return;
-    }
-    let Some(ws) = &app.session.ws else { return };
-    let known: Vec<&Path> = ws.files().iter().map(|f| f.source.path.as_path()).collect();
-    let appeared = rescan || changed.iter().any(|p| !known.contains(&p.as_path()));
-    let touched = |p: &Path| rescan || changed.contains(p);
-    let conflicts: Vec<PathBuf> = ws
-        .files()
-        .iter()
-        .filter(|f| f.dirty() && !f.detached && touched(&f.source.path))
-        .filter(|f| crate::watch::content_changed(&f.source.path, f.disk.as_bytes()))
-        .map(|f| f.source.path.clone())
-        .collect();
-    if !conflicts.is_empty() || (appeared && ws.is_dirty()) {
-        let paths = if conflicts.is_empty() {
-            changed.into_iter().collect()
-        } else {
-            conflicts
-        };
-        app.session.dialog = Some(Dialog::Conflict { paths });
-        app.overlay = Some(super::app::Overlay::Edit);
-        return;
-    }
-    if !appeared && !changed.iter().any(|p| known.contains(&p.as_path())) {
-        return;
-    }
-    // An editor that truncates before writing leaves the file empty for a moment; an empty
-    // toolkit is almost never what was meant, so keep the last good graph until the write
-    // that follows (it always brings another event).
-    if let Some(empty) = changed
-        .iter()
-        .find(|p| known.contains(&p.as_path()) && std::fs::metadata(p).is_ok_and(|m| m.len() == 0))
-    {
-        app.set_status(
-            Level::Error,
-            format!("{} is empty; showing the last good graph", empty.display()),
-        );
-        return;
-    }
-    let result = if appeared {
-        reopen(app)
-    } else {
-        reload_keeping(app)
-    };
-    match result {
-        Ok(()) => {
-            app.session.live.reloads += 1;
-            after_reload(app);
-            app.set_status(Level::Info, format!("reloaded {}", names(&changed)));
+        Ok(w) => {
+            live.watcher = Some(w);
+            None
         }
-        Err(e) => app.set_status(Level::Error, format!("{e} (showing the last good graph)")),
+        Err(e) => Some(Status::error(e)),
+    }
+}
+
+impl Session {
+    /// Handles the changes queued since the last flush.
+    pub fn flush(&mut self) -> Outcome {
+        let changed = std::mem::take(&mut self.live.changed);
+        let rescan = std::mem::take(&mut self.live.rescan);
+        if changed.is_empty() && !rescan {
+            return Outcome::default();
+        }
+        let Some(ws) = &self.ws else {
+            return Outcome::default();
+        };
+        let known: Vec<&Path> = ws.files().iter().map(|f| f.source.path.as_path()).collect();
+        let appeared = rescan || changed.iter().any(|p| !known.contains(&p.as_path()));
+        let touched = |p: &Path| rescan || changed.contains(p);
+        let conflicts: Vec<PathBuf> = ws
+            .files()
+            .iter()
+            .filter(|f| f.dirty() && !f.detached && touched(&f.source.path))
+            .filter(|f| crate::watch::content_changed(&f.source.path, f.disk.as_bytes()))
+            .map(|f| f.source.path.clone())
+            .collect();
+        if !conflicts.is_empty() || (appeared && ws.is_dirty()) {
+            let paths = if conflicts.is_empty() {
+                changed.into_iter().collect()
+            } else {
+                conflicts
+            };
+            return Outcome::default().with_dialog(Dialog::Conflict { paths });
+        }
+        if !appeared && !changed.iter().any(|p| known.contains(&p.as_path())) {
+            return Outcome::default();
+        }
+        // An editor that truncates before writing leaves the file empty for a moment; an
+        // empty toolkit is almost never what was meant, so keep the last good graph until
+        // the write that follows (it always brings another event).
+        if let Some(empty) = changed.iter().find(|p| {
+            known.contains(&p.as_path()) && std::fs::metadata(p).is_ok_and(|m| m.len() == 0)
+        }) {
+            return Outcome::error(format!(
+                "{} is empty; showing the last good graph",
+                empty.display()
+            ));
+        }
+        let result = if appeared {
+            self.reopen().map(|()| None)
+        } else {
+            self.reload_keeping()
+        };
+        match result {
+            Ok(dropped) => {
+                self.live.reloads += 1;
+                let out = match dropped {
+                    Some(d) => Outcome::error(d),
+                    None => Outcome::info(format!("reloaded {}", names(&changed))),
+                };
+                out.changed(Changed::Reloaded)
+            }
+            Err(e) => Outcome::error(format!("{e} (showing the last good graph)")),
+        }
+    }
+
+    /// Reloads the workspace's files; edits pending in unchanged files are reapplied.
+    /// Returns a message when some no longer apply.
+    fn reload_keeping(&mut self) -> Result<Option<String>, String> {
+        let Some(ws) = self.ws.as_mut() else {
+            return Ok(None);
+        };
+        if ws.is_dirty() {
+            let rep = ws.reapply().map_err(|e| e.to_string())?;
+            Ok((!rep.dropped.is_empty()).then(|| format!("{} edit(s) dropped", rep.dropped.len())))
+        } else {
+            ws.reload().map(|()| None).map_err(|e| e.to_string())
+        }
+    }
+
+    /// Opens the user's paths again (a file appeared in an opened directory, or the user
+    /// chose to drop their edits), or re-reads the files when nothing was opened by path.
+    pub fn reopen(&mut self) -> Result<(), String> {
+        let live = &self.live;
+        if live.opened.is_empty() {
+            let ws = self.ws.as_mut().ok_or("editing is off")?;
+            return ws.reload().map_err(|e| e.to_string());
+        }
+        let ws = Workspace::open(&live.opened, live.forced).map_err(|e| e.to_string())?;
+        self.ws = Some(ws);
+        Ok(())
     }
 }
 
@@ -184,60 +246,6 @@ fn names(paths: &BTreeSet<PathBuf>) -> String {
         "all files".into()
     } else {
         v.join(", ")
-    }
-}
-
-/// Reloads the workspace's files; edits pending in unchanged files are reapplied.
-fn reload_keeping(app: &mut App) -> Result<(), String> {
-    let Some(ws) = app.session.ws.as_mut() else {
-        return Ok(());
-    };
-    if ws.is_dirty() {
-        let rep = ws.reapply().map_err(|e| e.to_string())?;
-        if !rep.dropped.is_empty() {
-            app.set_status(
-                Level::Error,
-                format!("{} edit(s) dropped", rep.dropped.len()),
-            );
-        }
-        Ok(())
-    } else {
-        ws.reload().map_err(|e| e.to_string())
-    }
-}
-
-/// Opens the user's paths again (a file appeared in an opened directory, or the user
-/// chose to drop their edits), or re-reads the files when nothing was opened by path.
-pub fn reopen(app: &mut App) -> Result<(), String> {
-    let live = &app.session.live;
-    if live.opened.is_empty() {
-        let ws = app.session.ws.as_mut().ok_or("editing is off")?;
-        return ws.reload().map_err(|e| e.to_string());
-    }
-    let ws = Workspace::open(&live.opened, live.forced).map_err(|e| e.to_string())?;
-    app.session.ws = Some(ws);
-    Ok(())
-}
-
-/// Shows the reloaded workspace: marks what changed, swaps the toolkit keeping the
-/// context, and schedules the end of the marks.
-pub fn after_reload(app: &mut App) {
-    let Some(ws) = &app.session.ws else { return };
-    let changes = changed(&app.tk, &ws.toolkit);
-    super::edit::sync(app);
-    let live = &mut app.session.live;
-    live.marked = changes.nodes;
-    live.marked_edges = changes.edges;
-    live.generation += 1;
-    if live.marked.is_empty() {
-        return;
-    }
-    if let Some(tx) = live.tx.clone() {
-        let generation = live.generation;
-        std::thread::spawn(move || {
-            std::thread::sleep(MARK_FOR);
-            let _ = tx.send(Msg::MarksExpired(generation));
-        });
     }
 }
 

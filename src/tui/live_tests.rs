@@ -24,12 +24,17 @@ pub(super) fn start(opened: &[PathBuf]) -> Live {
     let ws = Workspace::open(opened, None).expect("open");
     let mut app = App::with_workspace(ws, "test".into(), Theme::default(), (160, 48));
     let (tx, rx) = mpsc::channel();
-    super::live::start(&mut app, tx, opened, None);
+    super::edit::watch(&mut app, tx, opened, None);
     assert!(app.session.live.is_watching());
     Live { app, rx }
 }
 
 impl Live {
+    /// A loop over an app already connected to the channel `rx` listens on.
+    pub(super) fn from_parts(app: App, rx: Receiver<Msg>) -> Live {
+        Live { app, rx }
+    }
+
     /// Runs the loop (messages, then a flush per batch) until `done` holds.
     /// One turn of the loop: the messages that arrive within 50 ms, then a flush.
     pub(super) fn pump(&mut self) {
@@ -39,7 +44,7 @@ impl Live {
                 update(&mut self.app, more);
             }
         }
-        super::live::flush(&mut self.app);
+        super::edit::flush(&mut self.app);
     }
 
     pub(super) fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
@@ -57,7 +62,7 @@ impl Live {
                     update(&mut self.app, more);
                 }
             }
-            super::live::flush(&mut self.app);
+            super::edit::flush(&mut self.app);
         }
     }
 }
@@ -189,7 +194,7 @@ fn outside_change_with_unsaved_edits_asks() {
     assert!(live.app.is_modified());
     std::fs::write(&f.path, changed_text()).expect("write");
     live.until("the conflict question", |a| {
-        matches!(a.session.dialog, Some(super::edit::Dialog::Conflict { .. }))
+        matches!(a.dialog(), Some(super::dialog::Dialog::Conflict { .. }))
     });
     // Reapply: their change and my edit, both.
     keys(&mut live.app, "a");
@@ -249,7 +254,7 @@ fn the_example_written_with_w_file_is_then_watched() {
     let ws = Workspace::example().expect("example");
     let mut app = App::with_workspace(ws, "example".into(), Theme::default(), (160, 48));
     let (tx, rx) = mpsc::channel();
-    super::live::start(&mut app, tx, &[], None);
+    super::edit::watch(&mut app, tx, &[], None);
     assert!(!app.session.live.is_watching(), "nothing on disk to watch");
     keys(&mut app, &format!(":w {}<Enter>", out.display()));
     assert!(app.session.live.is_watching());

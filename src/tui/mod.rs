@@ -1,33 +1,45 @@
 //! The terminal UI: one message channel, one loop, `update` on the state, a redraw after
 //! each batch of messages (never on a timer).
 //!
-//! - [`msg::Msg`]: everything that can happen (keys, mouse, resize; later file changes and
-//!   finished jobs, sent on the same channel through [`Runner::sender`]).
-//! - [`app::App`]: the state, owning its data so reloads can swap it.
+//! - [`msg::Msg`]: everything that can happen (keys, mouse, resize, file changes, timers,
+//!   SIGTERM/SIGHUP), sent on one channel (others send through [`Runner::sender`]).
+//! - [`app::App`]: the view state, owning its data so reloads can swap it.
 //! - [`update::update`]: the only place state changes.
 //! - [`view::draw`]: the screen as a function of the state.
-//! - [`keymap`]: named commands and their keys; help and hints are generated from it.
-//! - [`edit`]: the editing session (a [`crate::edit::Workspace`] is the source of truth;
-//!   `App.tk` is its copy, refreshed per edit), its dialogs and saving.
-//! - [`live`]: watcher events are queued per message and handled once per batch
-//!   ([`live::flush`], before each draw); [`complete`]: Tab completion on the `:` line.
+//! - `keymap`: named commands and their keys; `commands`: the `:` commands; help,
+//!   hints, completion and dialog legends are generated from these tables.
+//! - `session`: the editing session (a [`crate::edit::Workspace`], watcher and conflict
+//!   state); its operations return an `Outcome` and never see the app. `live`: its
+//!   watcher state; changes are queued per message and handled once per batch.
+//! - `dialog`: dialogs, kept in the overlay that shows them, with their key legends.
+//! - [`edit`]: the one module that sees both: keys, dialogs and `:` lines become session
+//!   operations, outcomes come back to the view (`App.tk` is the workspace's copy).
+//! - `complete`: Tab completion on the `:` line; `recovery`: unsaved edits kept when
+//!   the TUI must end without asking.
+//!
+//! Only what the binary and the benches use is public (`app`, `edit`, `focus`, `msg`, `theme`,
+//! `update`, `view`); the rest is private to the crate.
 
 pub mod app;
-pub mod commands;
-pub mod complete;
+mod commands;
+mod complete;
+mod dialog;
 pub mod edit;
 pub mod focus;
-pub mod geometry;
-pub mod insight;
-pub mod insight_cmds;
-pub mod keymap;
-pub mod live;
-pub mod mouse;
+mod geometry;
+mod insight;
+mod insight_cmds;
+mod keymap;
+mod live;
+mod mouse;
 pub mod msg;
-pub mod nav;
-pub mod panes;
+mod nav;
+mod panes;
+mod recovery;
 mod reload;
-pub mod sanitize;
+mod sanitize;
+mod session;
+mod status;
 pub mod theme;
 pub mod update;
 pub mod view;
@@ -39,7 +51,11 @@ mod focus_tests;
 #[cfg(test)]
 mod insight_tests;
 #[cfg(test)]
+mod keystr;
+#[cfg(test)]
 mod live_tests;
+#[cfg(test)]
+mod loss_tests;
 #[cfg(test)]
 mod stress_tests;
 #[cfg(test)]
@@ -91,35 +107,52 @@ pub fn load(opts: &Options) -> Result<(Loaded, String)> {
 }
 
 /// Opens what `opts` names as an editing session: the files, or the bundled example.
-pub fn open_workspace(opts: &Options) -> Result<(crate::edit::Workspace, String)> {
+/// When existing files do not load (one does not parse), the session starts empty with
+/// the error, and the watcher loads them once they are fixed, as a reload does; a path
+/// that does not exist is still refused (most likely a typo).
+pub fn open_workspace(opts: &Options) -> Result<(crate::edit::Workspace, String, Option<String>)> {
     use crate::edit::Workspace;
     if opts.paths.is_empty() {
         let ws = Workspace::example().map_err(|e| eyre!("{e}"))?;
-        return Ok((ws, source::EXAMPLE_NAME.to_string()));
+        return Ok((ws, source::EXAMPLE_NAME.to_string(), None));
     }
-    let ws = Workspace::open(&opts.paths, opts.input_format).map_err(|e| eyre!("{e}"))?;
     let label = opts
         .paths
         .iter()
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    Ok((ws, label))
+    match Workspace::open(&opts.paths, opts.input_format) {
+        Ok(ws) => Ok((ws, label, None)),
+        Err(e) if opts.paths.iter().all(|p| p.exists()) => Ok((
+            Workspace::empty(opts.input_format),
+            label,
+            Some(format!("{e} (waiting for the file to be fixed)")),
+        )),
+        Err(e) => Err(eyre!("{e}")),
+    }
 }
 
 /// Runs the TUI until the user quits. The terminal is restored on return, on error and on
 /// panic.
 pub fn run(opts: Options) -> Result<()> {
     install_hooks()?;
-    let (ws, label) = open_workspace(&opts)?;
+    let (ws, label, broken) = open_workspace(&opts)?;
     let theme = Theme::from_env(opts.no_color, opts.ascii);
     let mut terminal = enter().wrap_err("cannot set up the terminal")?;
     let size = terminal.size()?;
     let mut app = App::with_workspace(ws, label, theme, (size.width, size.height));
     let runner = Runner::start();
-    live::start(&mut app, runner.sender(), &opts.paths, opts.input_format);
+    edit::watch(&mut app, runner.sender(), &opts.paths, opts.input_format);
+    match broken {
+        Some(e) => app.set_status(app::Level::Error, e),
+        None => edit::offer_recovery(&mut app),
+    }
     let result = runner.run(&mut terminal, &mut app);
     leave()?;
+    if let Some(m) = app.session.farewell.take() {
+        eprintln!("{m}");
+    }
     result
 }
 
@@ -135,6 +168,7 @@ impl Runner {
         let (tx, rx) = mpsc::channel();
         let input = tx.clone();
         thread::spawn(move || input_thread(input));
+        signal_thread(tx.clone());
         Runner { tx, rx }
     }
 
@@ -164,7 +198,7 @@ impl Runner {
             if app.quit {
                 break;
             }
-            live::flush(app);
+            edit::flush(app);
             terminal.draw(|f| view::draw(f, app))?;
         }
         Ok(())
@@ -188,6 +222,24 @@ fn input_thread(tx: Sender<Msg>) {
         }
     }
 }
+
+/// SIGTERM and SIGHUP (the terminal went away) arrive as [`Msg::Terminate`]: the loop
+/// writes unsaved edits to a recovery file before it ends, since it cannot ask.
+#[cfg(unix)]
+fn signal_thread(tx: Sender<Msg>) {
+    use signal_hook::consts::{SIGHUP, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP]) else {
+        return;
+    };
+    thread::spawn(move || {
+        if signals.forever().next().is_some() {
+            let _ = tx.send(Msg::Terminate);
+        }
+    });
+}
+
+#[cfg(not(unix))]
+fn signal_thread(_tx: Sender<Msg>) {}
 
 fn enter() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
     enable_raw_mode()?;

@@ -4,7 +4,6 @@
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
 use super::app::{App, Focus, Viewport};
-use super::geometry::Geometry;
 use super::nav::Row;
 use super::panes::{self, Panes};
 use super::update::{list_step, pan};
@@ -21,7 +20,7 @@ pub fn mouse(app: &mut App, m: MouseEvent) {
                 app.view.x + i32::from(m.column - g.x),
                 app.view.y + i32::from(m.row - g.y),
             );
-            let geo = Geometry::new(app);
+            let geo = app.geometry();
             match geo.hit(app.layout(), &app.tk, wx, wy) {
                 Some(ix) => app.select(ix),
                 None => app.drag = Some(((m.column, m.row), app.view)),

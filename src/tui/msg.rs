@@ -16,8 +16,12 @@ pub enum Msg {
     Watch(crate::watch::WatchEvent),
     /// The marks of a reload with this generation have expired.
     MarksExpired(u64),
-    /// The input source ended or failed; the loop stops.
+    /// The input source ended or failed; the loop stops (unsaved edits go to a recovery
+    /// file).
     InputClosed(String),
+    /// SIGTERM or SIGHUP: the loop stops without asking (unsaved edits go to a recovery
+    /// file).
+    Terminate,
 }
 
 impl Msg {

@@ -13,30 +13,69 @@ fn key(tk: &Toolkit, ix: NodeIndex) -> (NodeKind, String) {
     (tk.kind(ix), tk.name(ix).to_string())
 }
 
+/// The user's context by name, held while a reload leaves part of it out (an editor
+/// writing a file in two steps, a branch switch) and restored when the names come back.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Kept {
+    operator: Option<String>,
+    seeds: Vec<(NodeKind, String)>,
+    selected: Option<(NodeKind, String)>,
+}
+
+impl Kept {
+    /// Whether part of the context is waiting for its names to come back.
+    pub fn waiting(&self) -> bool {
+        *self != Kept::default()
+    }
+}
+
 impl App {
     /// Replaces the toolkit and files; returns how many seeds were dropped because their
-    /// action no longer exists.
+    /// action no longer exists. What is dropped is remembered by name and restored by a
+    /// later replace in which the names exist again, unless the user chose another
+    /// operator or selection meanwhile.
     pub fn replace(&mut self, loaded: Loaded) -> usize {
         let old = std::mem::replace(&mut self.tk, loaded.toolkit);
         self.files = loaded.files;
-        let find = |tk: &Toolkit, (kind, name): (NodeKind, String)| tk.find(kind, &name);
-        let seeds: Vec<NodeIndex> = self
-            .seeds
+        let kept = std::mem::take(&mut self.kept);
+        let find = |tk: &Toolkit, (kind, name): &(NodeKind, String)| tk.find(*kind, name);
+        // What the user had: the names kept from an earlier replace, else the current ones.
+        let wanted_seeds: Vec<(NodeKind, String)> = if kept.seeds.is_empty() {
+            self.seeds.iter().map(|&s| key(&old, s)).collect()
+        } else {
+            kept.seeds
+        };
+        let seeds: Vec<NodeIndex> = wanted_seeds
             .iter()
-            .filter_map(|&s| find(&self.tk, key(&old, s)))
+            .filter_map(|k| find(&self.tk, k))
             .collect();
-        let dropped = self.seeds.len() - seeds.len();
+        let dropped = wanted_seeds.len() - seeds.len();
         self.seeds = seeds;
-        let op_name = self
-            .operator
-            .and_then(|i| old.operators.get(i))
-            .map(|o| o.name.clone());
-        self.operator = op_name.and_then(|n| self.tk.operators.iter().position(|o| o.name == n));
-        self.selected = self.selected.and_then(|s| find(&self.tk, key(&old, s)));
+        if dropped > 0 {
+            self.kept.seeds = wanted_seeds;
+        }
+        let op_name = kept.operator.or_else(|| {
+            self.operator
+                .and_then(|i| old.operators.get(i))
+                .map(|o| o.name.clone())
+        });
+        self.operator = op_name
+            .as_ref()
+            .and_then(|n| self.tk.operators.iter().position(|o| &o.name == n));
+        if self.operator.is_none() {
+            self.kept.operator = op_name;
+        }
+        let wanted_sel = kept
+            .selected
+            .or_else(|| self.selected.map(|s| key(&old, s)));
+        self.selected = wanted_sel.as_ref().and_then(|k| find(&self.tk, k));
+        if self.selected.is_none() {
+            self.kept.selected = wanted_sel;
+        }
         let centre = self
             .neighbourhood
             .as_ref()
-            .and_then(|n| find(&self.tk, key(&old, n.centre)));
+            .and_then(|n| find(&self.tk, &key(&old, n.centre)));
         match centre {
             Some(c) => {
                 if let Some(n) = self.neighbourhood.as_mut() {

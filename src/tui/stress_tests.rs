@@ -91,7 +91,7 @@ fn a_rewrite_storm_never_loses_pending_edits() {
     }
     let _ = writer.join();
     live.until("the conflict question", |a| {
-        matches!(a.session.dialog, Some(super::edit::Dialog::Conflict { .. }))
+        matches!(a.dialog(), Some(super::dialog::Dialog::Conflict { .. }))
     });
     // The pending edit is still there, on screen and in the workspace.
     assert!(live.app.is_modified());

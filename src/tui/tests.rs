@@ -21,30 +21,9 @@ pub(super) fn app(w: u16, h: u16) -> App {
     app_with(Theme::default(), w, h)
 }
 
-/// Sends keys written like `"+<Tab>j<Space>"`.
+/// Sends keys written like `"+<Tab>j<Space>"` (see [`super::keystr`]).
 pub(super) fn press(app: &mut App, keys: &str) {
-    let mut rest = keys;
-    while let Some(c) = rest.chars().next() {
-        let (code, len) = if c == '<' {
-            let end = rest.find('>').expect("closed key name");
-            let code = match &rest[1..end] {
-                "Tab" => KeyCode::Tab,
-                "Esc" => KeyCode::Esc,
-                "Enter" => KeyCode::Enter,
-                "Space" => KeyCode::Char(' '),
-                "BS" => KeyCode::Backspace,
-                "Down" => KeyCode::Down,
-                "Up" => KeyCode::Up,
-                "lt" => KeyCode::Char('<'),
-                other => panic!("unknown key {other}"),
-            };
-            (code, end + 1)
-        } else {
-            (KeyCode::Char(c), c.len_utf8())
-        };
-        rest = &rest[len..];
-        update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    }
+    super::keystr::send(app, keys);
 }
 
 pub(super) fn render(app: &App) -> Terminal<TestBackend> {
@@ -602,7 +581,7 @@ fn help_scrolls_on_a_small_terminal() {
         !screen(&a).contains("Marks:"),
         "the legend does not fit at first"
     );
-    press(&mut a, &"j".repeat(40));
+    press(&mut a, &"j".repeat(200));
     let s = screen(&a);
     assert!(s.contains("Marks:"), "{s}");
     assert_eq!(a.overlay, Some(Overlay::Help));

@@ -25,15 +25,24 @@ pub fn update(app: &mut App, msg: Msg) {
             app.ensure_selection_visible();
         }
         Msg::Cmd(c) => apply(app, c),
-        Msg::Watch(ev) => super::live::queue(app, ev),
-        Msg::MarksExpired(generation) => super::live::expire(app, generation),
-        Msg::InputClosed(_) => app.quit = true,
+        Msg::Watch(ev) => {
+            if let Some(m) = app.session.live.queue(ev) {
+                app.set_status(m.level, m.text);
+            }
+        }
+        Msg::MarksExpired(generation) => app.session.live.expire(generation),
+        Msg::InputClosed(_) | Msg::Terminate => super::edit::end_without_asking(app),
     }
 }
 
 fn key(app: &mut App, k: KeyEvent) {
+    // Ctrl-C asks as `q` does (unsaved edits are never dropped by one key); a second
+    // Ctrl-C in the question quits.
     if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
-        app.quit = true;
+        match app.overlay.take() {
+            Some(Overlay::Dialog(d)) if *d == super::dialog::Dialog::Quit => app.quit = true,
+            _ => super::edit::request_quit(app),
+        }
         return;
     }
     match app.overlay.take() {
@@ -54,8 +63,9 @@ fn key(app: &mut App, k: KeyEvent) {
             app.overlay = Some(Overlay::Help);
         }
         Some(Overlay::Prompt { kind, text }) => prompt_key(app, kind, text, k),
-        Some(Overlay::Edit) => super::edit::key(app, k),
+        Some(Overlay::Dialog(d)) => super::edit::key(app, *d, k),
         Some(Overlay::Preview { scroll }) => super::insight_cmds::preview_key(app, scroll, k),
+        Some(Overlay::Messages { scroll }) => messages_key(app, scroll, k),
         None => {
             let ctx = match app.focus {
                 Focus::Graph => Context::Graph,
@@ -66,6 +76,20 @@ fn key(app: &mut App, k: KeyEvent) {
             }
         }
     }
+}
+
+/// Keys while the message log is open: scroll back (k) and forward (j), or close.
+fn messages_key(app: &mut App, scroll: u16, k: KeyEvent) {
+    let scroll = match k.code {
+        KeyCode::Esc | KeyCode::Char('q' | 'M') | KeyCode::Enter => return,
+        KeyCode::Char('k') | KeyCode::Up => scroll.saturating_add(1),
+        KeyCode::Char('j') | KeyCode::Down => scroll.saturating_sub(1),
+        _ => scroll,
+    };
+    let last = u16::try_from(app.log.len().saturating_sub(1)).unwrap_or(u16::MAX);
+    app.overlay = Some(Overlay::Messages {
+        scroll: scroll.min(last),
+    });
 }
 
 fn prompt_key(app: &mut App, kind: PromptKind, mut text: String, k: KeyEvent) {
@@ -118,6 +142,7 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         | Cmd::Redo
         | Cmd::Save => super::edit::command(app, cmd),
         Cmd::Help => app.overlay = Some(Overlay::Help),
+        Cmd::Messages => app.overlay = Some(Overlay::Messages { scroll: 0 }),
         Cmd::CommandLine => open_prompt(app, PromptKind::Command, String::new()),
         Cmd::Filter => {
             app.focus = Focus::Navigator;
@@ -140,6 +165,7 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         Cmd::ClearSeeds => {
             app.seeds.clear();
             app.seeds_edited = true;
+            app.kept = Default::default();
             app.recompute();
         }
         Cmd::NextOperator => cycle_operator(app, 1),
@@ -214,20 +240,28 @@ pub fn toggle_seed(app: &mut App, ix: NodeIndex) {
         None => app.seeds.push(ix),
     }
     app.seeds_edited = true;
+    app.kept = Default::default();
     app.recompute();
 }
 
+/// `o`/`O`: the next or previous operator in the navigator's (natural name) order.
 fn cycle_operator(app: &mut App, delta: isize) {
-    let n = app.tk.operators.len() as isize;
-    if n == 0 {
+    let ops = &app.tk.operators;
+    if ops.is_empty() {
         app.set_status(super::app::Level::Info, "this toolkit has no operators");
         return;
     }
-    let i = match app.operator {
-        Some(i) => (i as isize + delta).rem_euclid(n),
+    let mut order: Vec<usize> = (0..ops.len()).collect();
+    order.sort_by(|a, b| super::nav::natural_cmp(&ops[*a].name, &ops[*b].name));
+    let n = order.len() as isize;
+    let at = match app
+        .operator
+        .and_then(|i| order.iter().position(|&o| o == i))
+    {
+        Some(p) => (p as isize + delta).rem_euclid(n),
         None => 0,
     };
-    app.choose_operator(i as usize);
+    super::edit::choose_operator(app, order[at as usize]);
 }
 
 /// Changes a view setting while keeping the selection at the same place on screen.
@@ -335,7 +369,9 @@ fn open(app: &mut App) {
         return;
     }
     match app.nav.current() {
-        Some(Row::Operator(i)) if app.focus == Focus::Navigator => app.choose_operator(i),
+        Some(Row::Operator(i)) if app.focus == Focus::Navigator => {
+            super::edit::choose_operator(app, i)
+        }
         Some(Row::Node(ix)) if app.focus == Focus::Navigator => {
             app.select(ix);
             app.centre_on_selection();

@@ -8,7 +8,7 @@ use crate::source::save::{check_unchanged, lock_for_write, replace, write_atomic
 use crate::source::{self, FileLoad, Limits, LoadError, SourceFile};
 
 use super::{ReapplyReport, SaveError, SaveErrorKind, Workspace, load_file};
-use crate::edit::Edit;
+use crate::edit::Transaction;
 
 impl Workspace {
     /// Checks that a file's current text loads back into its expected graph.
@@ -24,6 +24,20 @@ impl Workspace {
             .filter(|f| !f.detached && check_unchanged(&f.source.path, &f.disk).is_err())
             .map(|f| f.source.path.clone())
             .collect()
+    }
+
+    /// "Keep mine" after a conflict: the content of `paths` on disk now becomes the base
+    /// the next save checks against, so that save overwrites exactly this content; a
+    /// later change on disk is a conflict again.
+    pub fn keep_mine(&mut self, paths: &[PathBuf]) -> Result<(), LoadError> {
+        let limits = Limits::default();
+        for f in self.files.iter_mut() {
+            if f.detached || !paths.contains(&f.source.path) {
+                continue;
+            }
+            f.disk = source::read_file(&f.source.path, &limits)?;
+        }
+        Ok(())
     }
 
     /// Saves every changed file: verified, conflict-checked, atomic. Stops at the first
@@ -124,6 +138,18 @@ impl Workspace {
                 continue;
             }
             let text = source::read_file(&f.source.path, &limits)?;
+            // An editor that truncates before writing leaves the file empty for a moment;
+            // reading it then would swap a whole toolkit for an empty one.
+            if text.trim().is_empty() && !f.disk.trim().is_empty() {
+                return Err(LoadError {
+                    file: f.source.path.display().to_string(),
+                    line: 0,
+                    col: 0,
+                    code: crate::diag::Code::Io,
+                    message: "the file is empty (a write in progress?); keeping what was loaded"
+                        .into(),
+                });
+            }
             let (mut nf, d) = load_file(
                 &f.source.path,
                 text,
@@ -138,7 +164,7 @@ impl Workspace {
             fresh.push((nf, d));
         }
         let mut report = ReapplyReport::default();
-        let pending: Vec<(usize, Edit)> = fresh
+        let pending: Vec<(usize, Transaction)> = fresh
             .iter_mut()
             .enumerate()
             .flat_map(|(i, (f, _))| {
@@ -159,6 +185,7 @@ impl Workspace {
                 Err(e) => report.dropped.push((edit, e.to_string())),
             }
         }
+        self.merge_history();
         Ok(report)
     }
 

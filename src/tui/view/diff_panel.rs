@@ -26,7 +26,7 @@ pub fn glyph(theme: &Theme, c: Change) -> &'static str {
 }
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let block = pane_block(app, " Diff vs baseline (D closes) ", Focus::Inspector);
+    let block = pane_block(app, " Diff vs baseline (B closes) ", Focus::Inspector);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let p = Paragraph::new(lines(app))

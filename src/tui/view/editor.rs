@@ -7,14 +7,11 @@ use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use crate::tui::app::App;
-use crate::tui::edit::Dialog;
+use crate::tui::dialog::{Dialog, legend};
 use crate::tui::sanitize::sanitize;
 
 /// Draws the open dialog, centred in `area`.
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let Some(dialog) = &app.session.dialog else {
-        return;
-    };
+pub fn draw(frame: &mut Frame, app: &App, dialog: &Dialog, area: Rect) {
     if let Dialog::Desc {
         kind,
         name,
@@ -24,9 +21,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         let rect = centred(area, 72, 16);
         frame.render_widget(Clear, rect);
         let title = format!(
-            " Description of {} {} (C-s apply, Esc cancel) ",
+            " Description of {} {} ({}) ",
             kind.as_str(),
-            sanitize(name)
+            sanitize(name),
+            legend(dialog.legend())
         );
         let block = super::bordered(app)
             .title(title)
@@ -66,20 +64,22 @@ fn content(dialog: &Dialog) -> (String, Vec<Line<'static>>) {
             ];
             lines.push(Line::from(match error {
                 Some(e) => s(e),
-                None => "Enter applies, Esc cancels".into(),
+                None => legend(dialog.legend()),
             }));
             (" Edit score ".into(), lines)
         }
         Dialog::Quit => (
             " Unsaved edits ".into(),
-            vec![Line::from(
-                "Quit and lose the unsaved edits? y quit  w save and quit  n/Esc stay",
-            )],
+            vec![
+                Line::from("Quit and lose the unsaved edits?"),
+                Line::from(legend(dialog.legend())),
+            ],
         ),
         Dialog::Remove {
             kind,
             name,
             cascade,
+            ..
         } => {
             let mut lines = vec![Line::from(format!(
                 "Remove {} {}? This removes:",
@@ -95,7 +95,7 @@ fn content(dialog: &Dialog) -> (String, Vec<Line<'static>>) {
             if cascade.len() > 12 {
                 lines.push(Line::from(format!("  ... and {} more", cascade.len() - 12)));
             }
-            lines.push(Line::from("y/Enter remove (u undoes)  n/Esc keep"));
+            lines.push(Line::from(legend(dialog.legend())));
             (" Remove node ".into(), lines)
         }
         Dialog::Conflict { paths } => {
@@ -105,11 +105,30 @@ fn content(dialog: &Dialog) -> (String, Vec<Line<'static>>) {
                     .iter()
                     .map(|p| Line::from(format!("  {}", s(&p.display().to_string())))),
             );
-            lines.push(Line::from("r reload (drop my edits)"));
-            lines.push(Line::from("a reapply my edits onto the new content"));
-            lines.push(Line::from("k keep mine (the next save overwrites)"));
-            lines.push(Line::from("Esc decide later"));
+            lines.extend(
+                dialog
+                    .legend()
+                    .iter()
+                    .map(|(k, what)| Line::from(format!("{k} {what}"))),
+            );
             (" Conflict ".into(), lines)
+        }
+        Dialog::Recover { edits } => {
+            let mut lines = vec![Line::from(
+                "A session on these files ended without saving (the terminal closed or the \
+                 process was stopped). Its unsaved edits:",
+            )];
+            lines.extend(
+                edits
+                    .iter()
+                    .take(12)
+                    .map(|e| Line::from(format!("  {}", s(&e.describe())))),
+            );
+            if edits.len() > 12 {
+                lines.push(Line::from(format!("  ... and {} more", edits.len() - 12)));
+            }
+            lines.push(Line::from(legend(dialog.legend())));
+            (" Recovered edits ".into(), lines)
         }
         Dialog::Desc { .. } => (String::new(), Vec::new()),
     }

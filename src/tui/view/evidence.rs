@@ -24,10 +24,10 @@ pub fn draw(frame: &mut Frame, area: Rect, group: &GroupReport, current: f64, as
     frame.render_widget(block, area);
     let [text, chart] = Layout::vertical([Constraint::Length(4), Constraint::Min(0)]).areas(inner);
     frame.render_widget(Paragraph::new(summary(group)), text);
-    if chart.height >= 5 {
-        if let Some(steps) = group.steps.as_deref().filter(|s| !s.is_empty()) {
-            draw_chart(frame, chart, steps, current, ascii);
-        }
+    if chart.height >= 5
+        && let Some(steps) = group.steps.as_deref().filter(|s| !s.is_empty())
+    {
+        draw_chart(frame, chart, steps, current, ascii);
     }
     if ascii {
         asciify(frame.buffer_mut(), area);

@@ -31,7 +31,7 @@ pub struct GraphWidget<'a> {
 impl Widget for GraphWidget<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.app;
-        let geo = Geometry::new(app);
+        let geo = app.geometry();
         let view = WRect {
             x: app.view.x,
             y: app.view.y,
@@ -438,7 +438,7 @@ mod tests {
             crate::tui::app::Zoom::Overview,
         ] {
             app.zoom = zoom;
-            let geo = Geometry::new(&app);
+            let geo = app.geometry();
             let (w, h) = geo.extent(app.layout());
             let xs = (-20..w).step_by(23);
             let views: Vec<(i32, i32)> = xs.flat_map(|x| [(x, -3), (x, h / 3)]).collect();

@@ -49,8 +49,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match &app.overlay {
         Some(Overlay::Help) => overlay::help(frame, app, area),
         Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),
-        Some(Overlay::Edit) => editor::draw(frame, app, area),
+        Some(Overlay::Dialog(d)) => editor::draw(frame, app, d, area),
         Some(Overlay::Preview { scroll }) => preview::draw(frame, app, area, *scroll),
+        Some(Overlay::Messages { scroll }) => overlay::messages(frame, app, area, *scroll),
         None => {}
     }
 }

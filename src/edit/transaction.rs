@@ -1,0 +1,97 @@
+//! The unit of change of an editing session (helix's `Transaction`): a few edits that belong
+//! together, made, undone, logged as pending, reapplied and written as one step.
+//!
+//! A removal carries its cascade's seeds, a fit carries its batch of scores, and the undo
+//! of a saved step is the inverse transaction, made of ordinary writable edits, so it
+//! survives a reload like any other pending change.
+
+use crate::model::{NodeKind, Toolkit};
+
+use super::{Edit, EditError};
+
+/// Edits applied in order, as one step.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Transaction {
+    pub edits: Vec<Edit>,
+}
+
+impl From<Edit> for Transaction {
+    fn from(edit: Edit) -> Transaction {
+        Transaction { edits: vec![edit] }
+    }
+}
+
+impl From<Vec<Edit>> for Transaction {
+    fn from(edits: Vec<Edit>) -> Transaction {
+        Transaction { edits }
+    }
+}
+
+impl Transaction {
+    /// Removing a node the way the TUI does: Chat2Graph's cascade, then the removed actions
+    /// taken out of every operator's seed list (a seed naming no action is an error).
+    pub fn removal(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<Transaction, EditError> {
+        let removed = super::removal(tk, kind, name)?;
+        let mut edits = vec![Edit::RemoveNode {
+            kind,
+            name: name.to_string(),
+        }];
+        let gone: Vec<&str> = removed
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Action)
+            .map(|n| n.name.as_str())
+            .collect();
+        for op in &tk.operators {
+            for seed in op.actions.iter().filter(|a| gone.contains(&a.as_str())) {
+                edits.push(Edit::RemoveSeed {
+                    operator: op.name.clone(),
+                    action: seed.clone(),
+                });
+            }
+        }
+        Ok(Transaction { edits })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+    }
+
+    /// A short description: the first edit, and how many follow it.
+    pub fn describe(&self) -> String {
+        match self.edits.as_slice() {
+            [] => "nothing".into(),
+            [one] => one.describe(),
+            [first, rest @ ..] => format!("{} (+{} more)", first.describe(), rest.len()),
+        }
+    }
+
+    /// Applies every edit to `tk`, or none: a refused edit leaves `tk` as it was.
+    pub fn apply_graph(&self, tk: &mut Toolkit) -> Result<(), EditError> {
+        if let [one] = self.edits.as_slice() {
+            return one.apply_graph(tk);
+        }
+        let mut scratch = tk.clone();
+        for e in &self.edits {
+            e.apply_graph(&mut scratch)?;
+        }
+        *tk = scratch;
+        Ok(())
+    }
+
+    /// The transaction that undoes this one, computed on `tk` before applying.
+    pub fn inverse(&self, tk: &Toolkit) -> Result<Transaction, EditError> {
+        if let [one] = self.edits.as_slice() {
+            return one.inverse(tk).map(Transaction::from);
+        }
+        let mut scratch = tk.clone();
+        let mut undo: Vec<Vec<Edit>> = Vec::new();
+        for e in &self.edits {
+            undo.push(e.inverse(&scratch)?);
+            e.apply_graph(&mut scratch)?;
+        }
+        Ok(Transaction {
+            edits: undo.into_iter().rev().flatten().collect(),
+        })
+    }
+}

@@ -1,0 +1,312 @@
+//! The editing session: the [`Workspace`] (files, graph, history, pending transactions), the
+//! watcher state ([`Live`]) and the conflict state. Its operations return an [`Outcome`]
+//! (a message, a dialog to show, what changed) and never see the view state: `edit` applies
+//! outcomes to the `App`, so the session can be driven and tested without a screen.
+//!
+//! Conflicts: "keep mine" records the content on disk at that moment as the base of the
+//! next save, so the save overwrites exactly what the user chose to overwrite; a later
+//! change on disk is a new conflict, never overwritten silently.
+
+use std::path::{Path, PathBuf};
+
+use crate::edit::{SaveErrorKind, Transaction, Workspace};
+use crate::model::NodeKind;
+use crate::source::Loaded;
+
+use super::dialog::Dialog;
+use super::live::Live;
+use super::status::Status;
+
+/// The editing session.
+#[derive(Default)]
+pub struct Session {
+    /// None only for apps built from a bare `Loaded` (tests, benches): editing is off.
+    pub ws: Option<Workspace>,
+    /// Source of an edge being added (`a`, then select the target and `a` again).
+    pub link_from: Option<(NodeKind, String)>,
+    pub live: Live,
+    /// Said on stderr once the terminal is restored (where unsaved edits were written).
+    pub farewell: Option<String>,
+    /// Where recovery files go (see `recovery`); tests point it at a temp dir.
+    pub recovery_dir: Option<PathBuf>,
+}
+
+/// What an operation changed, for the view to catch up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Changed {
+    #[default]
+    Nothing,
+    /// The graph changed by an edit, undo, redo or save: show the workspace's graph.
+    Graph,
+    /// The files were read again: show the graph and mark what changed on disk.
+    Reloaded,
+}
+
+/// The result of a session operation.
+#[derive(Debug, Default, PartialEq)]
+pub struct Outcome {
+    pub message: Option<Status>,
+    pub dialog: Option<Dialog>,
+    pub changed: Changed,
+}
+
+impl Outcome {
+    pub fn info(text: impl Into<String>) -> Outcome {
+        Outcome {
+            message: Some(Status::info(text)),
+            ..Outcome::default()
+        }
+    }
+
+    pub fn error(text: impl Into<String>) -> Outcome {
+        Outcome {
+            message: Some(Status::error(text)),
+            ..Outcome::default()
+        }
+    }
+
+    pub fn changed(mut self, changed: Changed) -> Outcome {
+        self.changed = changed;
+        self
+    }
+
+    pub fn with_dialog(mut self, dialog: Dialog) -> Outcome {
+        self.dialog = Some(dialog);
+        self
+    }
+
+    /// Whether the operation was refused or failed.
+    pub fn failed(&self) -> bool {
+        self.message
+            .as_ref()
+            .is_some_and(|m| m.level == super::status::Level::Error)
+    }
+}
+
+const OFF: &str = "editing is not available here";
+
+impl Session {
+    pub fn new(ws: Workspace) -> Session {
+        Session {
+            ws: Some(ws),
+            recovery_dir: super::recovery::state_dir(),
+            ..Session::default()
+        }
+    }
+
+    pub fn is_dirty(&self) -> bool {
+        self.ws.as_ref().is_some_and(Workspace::is_dirty)
+    }
+
+    /// Makes a change as one step of undo.
+    pub fn apply(&mut self, txn: impl Into<Transaction>) -> Outcome {
+        let txn = txn.into();
+        let Some(ws) = self.ws.as_mut() else {
+            return Outcome::error(OFF);
+        };
+        let what = txn.describe();
+        match ws.apply(txn) {
+            Ok(applied) => {
+                let mut text = what;
+                for n in &applied.notes {
+                    text.push_str("; ");
+                    text.push_str(n);
+                }
+                Outcome::info(text).changed(Changed::Graph)
+            }
+            Err(e) => Outcome::error(e.to_string()),
+        }
+    }
+
+    pub fn undo(&mut self) -> Outcome {
+        self.history(true)
+    }
+
+    pub fn redo(&mut self) -> Outcome {
+        self.history(false)
+    }
+
+    fn history(&mut self, undo: bool) -> Outcome {
+        let Some(ws) = self.ws.as_mut() else {
+            return Outcome::error(OFF);
+        };
+        let done = if undo { ws.undo() } else { ws.redo() };
+        match (done, undo) {
+            (Some(t), true) => Outcome::info(format!("undid: {}", t.describe())),
+            (Some(t), false) => Outcome::info(format!("redid: {}", t.describe())),
+            (None, true) => return Outcome::error("nothing to undo"),
+            (None, false) => return Outcome::error("nothing to redo"),
+        }
+        .changed(Changed::Graph)
+    }
+
+    /// Saves every changed file, announcing the bytes to the watcher first so the save
+    /// does not come back as a reload. A file changed on disk since it was loaded (or since
+    /// the user chose to keep theirs over it) opens the conflict question.
+    pub fn save(&mut self) -> Outcome {
+        let Some(ws) = self.ws.as_mut() else {
+            return Outcome::error(OFF);
+        };
+        if ws.files().iter().any(|f| f.detached && f.dirty()) {
+            return Outcome::error("the bundled example is not on disk: save it with :w FILE");
+        }
+        let dirty: Vec<(PathBuf, String)> = ws
+            .files()
+            .iter()
+            .filter(|f| f.dirty() && !f.detached)
+            .map(|f| (f.source.path.clone(), f.source.text.clone()))
+            .collect();
+        if dirty.is_empty() {
+            return Outcome::info("nothing to save");
+        }
+        for (p, t) in &dirty {
+            self.live.expect_own_write(p, t.as_bytes());
+        }
+        // Chat2Graph's own loader ignores the tuning toolscope writes there: say so.
+        let c2g_tuning = ws.files().iter().any(|f| {
+            f.dirty()
+                && f.source.format == crate::source::Format::Chat2Graph
+                && f.pending()
+                    .any(|t| t.edits.iter().any(crate::edit::Edit::is_tuning))
+        });
+        let result = ws.save_all();
+        let written = result.clone().unwrap_or_default();
+        for (p, _) in dirty.iter().filter(|(p, _)| !written.contains(p)) {
+            self.live.forget_own_write(p);
+        }
+        match result {
+            Ok(w) => {
+                let note = match c2g_tuning {
+                    true => format!("; note: {}", crate::source::CHAT2GRAPH_TUNING_NOTE),
+                    false => String::new(),
+                };
+                Outcome::info(format!("saved {}{note}", names(&w))).changed(Changed::Graph)
+            }
+            Err(e) if e.kind == SaveErrorKind::Conflict => Outcome::error(e.to_string())
+                .with_dialog(Dialog::Conflict {
+                    paths: vec![e.path.clone()],
+                }),
+            Err(e) => Outcome::error(e.to_string()),
+        }
+    }
+
+    /// `:w FILE`: writes the (single) open file to a new path; edits then go there.
+    pub fn save_as(&mut self, path: &Path, overwrite: bool) -> Outcome {
+        let Some(ws) = self.ws.as_mut() else {
+            return Outcome::error(OFF);
+        };
+        if ws.files().len() != 1 {
+            return Outcome::error(":w FILE needs exactly one open file");
+        }
+        let text = ws.files()[0].source.text.clone();
+        self.live.expect_own_write(path, text.as_bytes());
+        if let Err(e) = ws.save_as(0, path, overwrite) {
+            self.live.forget_own_write(path);
+            return Outcome::error(match e.kind {
+                SaveErrorKind::Exists => {
+                    format!("{} exists; :w! FILE overwrites it", e.path.display())
+                }
+                _ => e.to_string(),
+            });
+        }
+        self.live.watch(path);
+        Outcome::info(format!("wrote {}", path.display())).changed(Changed::Graph)
+    }
+
+    /// Reads every file again, dropping unsaved edits.
+    pub fn reload(&mut self) -> Outcome {
+        match self.reopen() {
+            Ok(()) => Outcome::info("reloaded from disk; your edits were dropped")
+                .changed(Changed::Reloaded),
+            Err(e) => Outcome::error(e),
+        }
+    }
+
+    /// `:reload`: asks first when there are unsaved edits.
+    pub fn reload_asking(&mut self) -> Outcome {
+        match &self.ws {
+            Some(ws) if ws.is_dirty() => Outcome::default().with_dialog(Dialog::Conflict {
+                paths: ws.dirty_files(),
+            }),
+            _ => match self.reopen() {
+                Ok(()) => Outcome::info("reloaded from disk").changed(Changed::Reloaded),
+                Err(e) => Outcome::error(e),
+            },
+        }
+    }
+
+    /// Reloads and reapplies the pending edits, reporting those that no longer apply.
+    pub fn reapply(&mut self) -> Outcome {
+        let Some(ws) = self.ws.as_mut() else {
+            return Outcome::error(OFF);
+        };
+        let rep = match ws.reapply() {
+            Ok(r) => r,
+            Err(e) => return Outcome::error(e.to_string()),
+        };
+        let text = format!("reapplied {} edit(s)", rep.reapplied.len());
+        if rep.dropped.is_empty() {
+            return Outcome::info(text).changed(Changed::Reloaded);
+        }
+        let dropped: Vec<String> = rep
+            .dropped
+            .iter()
+            .map(|(e, why)| format!("{} ({why})", e.describe()))
+            .collect();
+        Outcome::error(format!("{text}; no longer apply: {}", dropped.join("; ")))
+            .changed(Changed::Reloaded)
+    }
+
+    /// "Keep mine": the next save overwrites the content on disk now, and only that.
+    pub fn keep_mine(&mut self, paths: &[PathBuf]) -> Outcome {
+        let Some(ws) = self.ws.as_mut() else {
+            return Outcome::error(OFF);
+        };
+        match ws.keep_mine(paths) {
+            Ok(()) => Outcome::info(
+                "kept your edits; the next save overwrites the file as it is on disk now",
+            ),
+            Err(e) => Outcome::error(e.to_string()),
+        }
+    }
+
+    /// Applies transactions recovered from a session that ended without asking.
+    pub fn recover(&mut self, edits: Vec<Transaction>) -> Outcome {
+        let Some(ws) = self.ws.as_mut() else {
+            return Outcome::error(OFF);
+        };
+        let (mut done, mut refused) = (0, Vec::new());
+        for t in edits {
+            let what = t.describe();
+            match ws.apply(t) {
+                Ok(_) => done += 1,
+                Err(e) => refused.push(format!("{what} ({e})")),
+            }
+        }
+        let text = format!("recovered {done} edit(s); review and save with w");
+        let out = if refused.is_empty() {
+            Outcome::info(text)
+        } else {
+            Outcome::error(format!("{text}; no longer apply: {}", refused.join("; ")))
+        };
+        out.changed(Changed::Graph)
+    }
+}
+
+/// The workspace's state as a `Loaded` for [`App::new`](super::App::new) and
+/// [`App::replace`](super::App::replace).
+pub fn loaded_of(ws: &Workspace) -> Loaded {
+    Loaded {
+        toolkit: ws.toolkit.clone(),
+        files: ws.files().iter().map(|f| f.source.clone()).collect(),
+        diagnostics: ws.diagnostics.clone(),
+    }
+}
+
+pub(super) fn names(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

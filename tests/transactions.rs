@@ -1,0 +1,291 @@
+//! Transactions: several edits as one step of undo, and the undo of a saved step written
+//! like any other edit when the file changed on disk in between (reapply).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use toolscope::edit::{Edit, Transaction, Workspace};
+use toolscope::model::NodeKind;
+
+const NATIVE: &str = r#"# tools first
+tools:
+  - name: Search
+    desc: Finds pages.
+    type: MCP
+    inputs:
+      - {name: q, type: string, required: true, desc: the query}
+  - name: Fetch
+    desc: Reads a page.
+actions:
+  - name: plan
+    desc: Plans.
+    tools: [Search, {name: Fetch, score: 0.4}]
+    next: [write]
+  - name: write
+    desc: Writes.
+    tools:
+      - Fetch
+operators:
+  - name: main
+    actions: [plan, write]
+    threshold: 0.5
+"#;
+
+fn file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    fs::write(&p, text).unwrap();
+    p
+}
+
+fn open(p: &Path) -> Workspace {
+    Workspace::open(&[p.to_path_buf()], None).unwrap()
+}
+
+#[test]
+fn the_undo_of_a_saved_removal_survives_an_outside_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "t.yaml", NATIVE);
+    let mut ws = open(&p);
+    let txn = ws.removal(NodeKind::Tool, "Search").unwrap();
+    ws.apply(txn).unwrap();
+    ws.save_all().unwrap();
+    assert!(!fs::read_to_string(&p).unwrap().contains("Search"));
+    ws.undo().unwrap();
+    // Someone edits the file meanwhile; the save finds the conflict, the user reapplies.
+    let theirs = fs::read_to_string(&p)
+        .unwrap()
+        .replace("desc: Writes.", "desc: Writes it all.");
+    fs::write(&p, &theirs).unwrap();
+    assert!(ws.save_all().is_err());
+    let report = ws.reapply().unwrap();
+    assert!(report.dropped.is_empty(), "{:?}", report.dropped);
+    assert_eq!(report.reapplied.len(), 1);
+    ws.save_all().unwrap();
+    let text = fs::read_to_string(&p).unwrap();
+    assert!(text.contains("desc: Writes it all."), "{text}");
+    // The tool is back with every property, and its caller calls it again.
+    let back = open(&p);
+    let original = open(&file(dir.path(), "o.yaml", NATIVE));
+    let (a, b) = (
+        back.toolkit
+            .find(NodeKind::Tool, "Search")
+            .expect("restored"),
+        original.toolkit.find(NodeKind::Tool, "Search").unwrap(),
+    );
+    assert_eq!(back.toolkit.node(a).meta, original.toolkit.node(b).meta);
+    let plan = back.toolkit.action("plan").unwrap();
+    assert!(back.toolkit.edge(plan, a).is_some(), "{text}");
+}
+
+#[test]
+fn removing_an_action_takes_it_out_of_the_seeds_and_undo_puts_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "t.yaml", NATIVE);
+    let mut ws = open(&p);
+    let txn = ws.removal(NodeKind::Action, "plan").unwrap();
+    assert!(txn.edits.contains(&Edit::RemoveSeed {
+        operator: "main".into(),
+        action: "plan".into()
+    }));
+    ws.apply(txn).unwrap();
+    ws.save_all().unwrap();
+    let text = fs::read_to_string(&p).unwrap();
+    assert!(text.contains("actions: [write]"), "{text}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolscope"))
+        .arg("lint")
+        .arg(&p)
+        .output()
+        .unwrap();
+    let lint = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !lint.contains("TS032"),
+        "no seed names a removed action: {lint}"
+    );
+    // One undo puts back the action, its edges, the tool only it called and the seed.
+    ws.undo().unwrap();
+    assert_eq!(ws.files()[0].source.text, NATIVE);
+    assert_eq!(
+        ws.toolkit.operator("main").unwrap().actions,
+        vec!["plan", "write"]
+    );
+    ws.save_all().unwrap();
+    assert_eq!(fs::read_to_string(&p).unwrap(), NATIVE);
+}
+
+#[test]
+fn a_saved_removal_undone_after_an_outside_change_restores_seed_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "t.yaml", NATIVE);
+    let mut ws = open(&p);
+    ws.apply(ws.removal(NodeKind::Action, "plan").unwrap())
+        .unwrap();
+    ws.save_all().unwrap();
+    ws.undo().unwrap();
+    let theirs = fs::read_to_string(&p)
+        .unwrap()
+        .replace("# tools first", "# edited");
+    fs::write(&p, &theirs).unwrap();
+    let report = ws.reapply().unwrap();
+    assert!(report.dropped.is_empty(), "{:?}", report.dropped);
+    ws.save_all().unwrap();
+    let back = open(&p);
+    assert_eq!(
+        back.toolkit.operator("main").unwrap().actions,
+        vec!["plan", "write"]
+    );
+    let (plan, write) = (
+        back.toolkit.action("plan").unwrap(),
+        back.toolkit.action("write").unwrap(),
+    );
+    assert!(back.toolkit.edge(plan, write).is_some());
+    assert!(fs::read_to_string(&p).unwrap().starts_with("# edited"));
+}
+
+#[test]
+fn an_undone_hops_edit_reapplied_removes_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "t.yaml", NATIVE);
+    let mut ws = open(&p);
+    ws.apply(Edit::SetHops {
+        operator: "main".into(),
+        value: 2,
+    })
+    .unwrap();
+    ws.save_all().unwrap();
+    assert!(fs::read_to_string(&p).unwrap().contains("hops: 2"));
+    ws.undo().unwrap();
+    let theirs = fs::read_to_string(&p)
+        .unwrap()
+        .replace("Plans.", "Plans well.");
+    fs::write(&p, &theirs).unwrap();
+    let report = ws.reapply().unwrap();
+    assert!(report.dropped.is_empty(), "{:?}", report.dropped);
+    ws.save_all().unwrap();
+    let text = fs::read_to_string(&p).unwrap();
+    assert!(
+        !text.contains("hops"),
+        "the key goes, not `hops: 0`: {text}"
+    );
+    assert_eq!(text, NATIVE.replace("Plans.", "Plans well."));
+}
+
+#[test]
+fn a_batch_of_scores_undoes_as_one_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "t.yaml", NATIVE);
+    let mut ws = open(&p);
+    let batch = Transaction::from(vec![
+        Edit::SetScore {
+            from: "plan".into(),
+            to: "Search".into(),
+            to_kind: NodeKind::Tool,
+            score: 0.9,
+        },
+        Edit::SetScore {
+            from: "write".into(),
+            to: "Fetch".into(),
+            to_kind: NodeKind::Tool,
+            score: 0.3,
+        },
+    ]);
+    ws.apply(batch).unwrap();
+    assert_eq!(ws.files()[0].pending().count(), 1);
+    ws.undo().unwrap();
+    assert!(!ws.can_undo());
+    assert_eq!(ws.files()[0].source.text, NATIVE);
+    ws.redo().unwrap();
+    assert!(
+        ws.files()[0]
+            .source
+            .text
+            .contains("{name: Search, score: 0.9}")
+    );
+    assert!(
+        ws.files()[0]
+            .source
+            .text
+            .contains("{name: Fetch, score: 0.3}")
+    );
+}
+
+#[test]
+fn a_transaction_with_a_refused_edit_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "t.yaml", NATIVE);
+    let mut ws = open(&p);
+    let bad = Transaction::from(vec![
+        Edit::SetHops {
+            operator: "main".into(),
+            value: 2,
+        },
+        Edit::SetHops {
+            operator: "nobody".into(),
+            value: 2,
+        },
+    ]);
+    assert!(ws.apply(bad).is_err());
+    assert!(!ws.is_dirty());
+    assert_eq!(ws.toolkit.operator("main").unwrap().hops, 0);
+}
+
+#[test]
+fn a_chat2graph_tool_removal_undone_after_an_outside_change_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = include_str!("../toolkits/chat2graph-mini.yml");
+    let p = file(dir.path(), "c.yml", src);
+    let mut ws = open(&p);
+    let callers = |ws: &Workspace| {
+        let t = ws.toolkit.find(NodeKind::Tool, "SchemaGetter").unwrap();
+        ws.toolkit.in_edges(t).count()
+    };
+    let before = callers(&ws);
+    ws.apply(ws.removal(NodeKind::Tool, "SchemaGetter").unwrap())
+        .unwrap();
+    ws.save_all().unwrap();
+    ws.undo().unwrap();
+    let theirs = fs::read_to_string(&p)
+        .unwrap()
+        .replace("version: \"0.0.1\"", "version: \"0.0.2\"");
+    fs::write(&p, &theirs).unwrap();
+    let report = ws.reapply().unwrap();
+    assert!(report.dropped.is_empty(), "{:?}", report.dropped);
+    ws.save_all().unwrap();
+    let back = open(&p);
+    assert_eq!(callers(&back), before);
+    assert!(fs::read_to_string(&p).unwrap().contains("0.0.2"));
+}
+
+#[test]
+fn a_reapply_undoes_as_one_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "t.yaml", NATIVE);
+    let mut ws = open(&p);
+    ws.apply(Edit::SetHops {
+        operator: "main".into(),
+        value: 2,
+    })
+    .unwrap();
+    ws.apply(Edit::SetDesc {
+        kind: NodeKind::Action,
+        name: "write".into(),
+        text: "Writes it down.".into(),
+    })
+    .unwrap();
+    let theirs = NATIVE.replace("Plans.", "Plans well.");
+    fs::write(&p, &theirs).unwrap();
+    let report = ws.reapply().unwrap();
+    assert_eq!(report.reapplied.len(), 2);
+    assert_eq!(ws.files()[0].pending().count(), 1);
+    ws.undo().unwrap();
+    assert!(!ws.can_undo(), "one step");
+    assert_eq!(ws.files()[0].source.text, theirs);
+    assert!(!ws.is_dirty());
+    ws.redo().unwrap();
+    ws.save_all().unwrap();
+    let text = fs::read_to_string(&p).unwrap();
+    assert!(
+        text.contains("hops: 2")
+            && text.contains("Writes it down.")
+            && text.contains("Plans well.")
+    );
+}

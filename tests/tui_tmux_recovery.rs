@@ -1,0 +1,162 @@
+//! Ways to lose work in a real terminal: Ctrl-C asks like `q`, and SIGTERM (asking is
+//! impossible) writes the unsaved edits to a recovery file that the next start offers. The
+//! built binary runs in a detached tmux session on a private socket; the screen is polled.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const DEADLINE: Duration = Duration::from_secs(10);
+const PROMPT: &str = "READY$";
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success(), "send-keys failed");
+    }
+
+    fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture();
+            if pred(&screen) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "timed out waiting for {what}; screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+fn session() -> Option<Tmux> {
+    let ok = Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tmux is required when CI is set"
+        );
+        eprintln!("skipping the tmux test: tmux is not installed");
+        return None;
+    }
+    let tmux = Tmux {
+        socket: format!("toolscope-house-{}", std::process::id()),
+    };
+    let shell = format!("env PS1='{PROMPT} ' sh");
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-s",
+        "t",
+        &shell,
+    ]);
+    assert!(out.status.success(), "tmux new-session failed: {out:?}");
+    tmux.wait("the shell prompt", |s| s.contains(PROMPT));
+    Some(tmux)
+}
+
+/// Starts the TUI on `file` with its recovery files in `state`, recording its pid.
+fn start(tmux: &Tmux, file: &Path, state: &Path, pidfile: &Path) {
+    let bin = env!("CARGO_BIN_EXE_toolscope");
+    let line = format!(
+        "sh -c 'echo $$ > {}; TOOLSCOPE_STATE_DIR={} exec {bin} {}'",
+        pidfile.display(),
+        state.display(),
+        file.display()
+    );
+    tmux.send(&["-l", &line]);
+    tmux.send(&["Enter"]);
+}
+
+#[test]
+fn ctrl_c_asks_and_sigterm_keeps_unsaved_edits_for_the_next_start() {
+    let Some(tmux) = session() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("graph-db.yaml");
+    let original = include_str!("../toolkits/graph-db.yaml");
+    std::fs::write(&file, original).expect("write");
+    let state = dir.path().join("state");
+    let pidfile = dir.path().join("pid");
+
+    start(&tmux, &file, &state, &pidfile);
+    tmux.wait("the TUI", |s| s.contains("threshold 0.60  hops 2"));
+    tmux.send(&["]"]);
+    tmux.wait("one more hop", |s| s.contains("hops 3"));
+    // Ctrl-C with an unsaved change asks; Esc stays.
+    tmux.send(&["C-c"]);
+    tmux.wait("the question", |s| s.contains("Unsaved edits"));
+    tmux.send(&["Escape"]);
+    tmux.wait("the question closed", |s| !s.contains("Unsaved edits"));
+
+    // The terminal cannot be asked: SIGTERM.
+    let pid = std::fs::read_to_string(&pidfile).expect("pid");
+    let killed = Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let after = tmux.wait("the shell after SIGTERM", |s| {
+        !s.contains("Navigator") && s.contains("unsaved edits written to")
+    });
+    assert!(after.contains("offers them"), "{after}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), original);
+    let files: Vec<_> = std::fs::read_dir(&state).expect("state dir").collect();
+    assert_eq!(files.len(), 1, "one recovery file");
+
+    // The next start offers the edits; `a` reapplies, `w` saves, `q` quits.
+    tmux.send(&["-l", "clear"]);
+    tmux.send(&["Enter"]);
+    start(&tmux, &file, &state, &pidfile);
+    tmux.wait("the offer", |s| {
+        s.contains("Recovered edits") && s.contains("hops of modelling")
+    });
+    tmux.send(&["a"]);
+    tmux.wait("the edit back", |s| {
+        s.contains("hops 3") && s.contains("recovered 1")
+    });
+    tmux.send(&["w"]);
+    tmux.wait("saved", |s| s.contains("saved"));
+    tmux.send(&["q"]);
+    tmux.wait("the shell", |s| !s.contains("Navigator"));
+    let text = std::fs::read_to_string(&file).expect("read");
+    let modelling = text.find("- name: modelling").expect("operator");
+    assert!(text[modelling..].contains("hops: 3"), "{text}");
+    assert_eq!(
+        std::fs::read_dir(&state).expect("state").count(),
+        0,
+        "offered once"
+    );
+}
