@@ -58,10 +58,10 @@ pub fn run(args: &Args) -> ExitCode {
         tools_to_describe(tk, Some((&query.seeds, query.params)), &filters)
     } else {
         if !args.choose.is_empty() {
-            eprintln!("warning: --choose applies only with seeds; describing every tool");
+            super::common::warning("--choose applies only with seeds; describing every tool");
         }
         tools_to_describe(tk, None, &filters)
     };
-    print!("{}", for_terminal(&describe(tk, &tools, args.style.into())));
+    super::common::out(&for_terminal(&describe(tk, &tools, args.style.into())));
     ExitCode::SUCCESS
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::{Inputs, SeedArgs};
+use super::common::{Inputs, SeedArgs, error, out};
 use crate::export::{Highlight, dot, json, mermaid, svg};
 use crate::recommend::recommend;
 
@@ -67,7 +67,8 @@ pub fn run(args: &Args) -> ExitCode {
                     json::recommendation_json(tk, h.rec, h.threshold, None),
                 );
             }
-            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+            let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+            crate::text::json_safe(&text).into_owned() + "\n"
         }
     };
     write_out(args.output.as_deref(), &text)
@@ -77,13 +78,13 @@ pub fn run(args: &Args) -> ExitCode {
 pub fn write_out(path: Option<&std::path::Path>, text: &str) -> ExitCode {
     match path {
         None => {
-            print!("{text}");
+            out(text);
             ExitCode::SUCCESS
         }
         Some(p) => match std::fs::write(p, text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", p.display());
+                error(&format!("cannot write {}: {e}", p.display()));
                 ExitCode::from(1)
             }
         },

@@ -1,11 +1,11 @@
 //! `toolscope recommend`: the SPEC 2 result as text, JSON or markdown.
 
-use crate::text::for_terminal;
+use crate::text::{for_terminal, sanitize};
 use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::{Inputs, SeedArgs, load_query, print_json, timed};
+use super::common::{Inputs, SeedArgs, load_query, out, print_json, status, timed};
 use crate::export::json::recommendation_json;
 use crate::model::Toolkit;
 use crate::recommend::{Recommendation, ToolFilters, offered_tools, recommend};
@@ -48,8 +48,8 @@ pub fn run(args: &Args) -> ExitCode {
     let tk = &loaded.toolkit;
     let (rec, rec_ms) = timed(args.repeat, || recommend(tk, &query.seeds, query.params));
     if args.timings {
-        eprintln!("load_ms: {load_ms:.6}");
-        eprintln!("recommend_ms: {rec_ms:.6}");
+        status(&format!("load_ms: {load_ms:.6}"));
+        status(&format!("recommend_ms: {rec_ms:.6}"));
     }
     let filters = (args.offered || !args.choose.is_empty()).then(|| ToolFilters {
         chosen: args.choose.clone(),
@@ -62,20 +62,23 @@ pub fn run(args: &Args) -> ExitCode {
             query.params.threshold,
             offered.as_deref(),
         )),
-        Format::Text => print!(
-            "{}",
-            for_terminal(&text(tk, &rec, &query, offered.as_deref()))
-        ),
-        Format::Markdown => print!(
-            "{}",
-            for_terminal(&markdown(tk, &rec, &query, offered.as_deref()))
-        ),
+        Format::Text => out(&for_terminal(&text(tk, &rec, &query, offered.as_deref()))),
+        Format::Markdown => out(&for_terminal(&markdown(
+            tk,
+            &rec,
+            &query,
+            offered.as_deref(),
+        ))),
     }
     ExitCode::SUCCESS
 }
 
 fn names(tk: &Toolkit, ixs: &[petgraph::stable_graph::NodeIndex]) -> Vec<String> {
-    let mut v: Vec<String> = ixs.iter().map(|ix| tk.name(*ix).to_string()).collect();
+    // Escaped whole, line breaks too: a name cannot forge a line of the output.
+    let mut v: Vec<String> = ixs
+        .iter()
+        .map(|ix| sanitize(tk.name(*ix)).into_owned())
+        .collect();
     v.sort();
     v
 }
@@ -85,7 +88,7 @@ fn header(q: &super::common::Query) -> String {
         "threshold {}, hops {}, seeds: {}",
         q.params.threshold,
         q.params.hops,
-        q.seed_names.join(", ")
+        sanitize(&q.seed_names.join(", "))
     )
 }
 
@@ -119,8 +122,8 @@ fn text(
     for row in crate::export::json::edge_rows(tk, &rec.edges) {
         out += &format!(
             "  {} -> {}  {} {}\n",
-            row.from,
-            row.to,
+            sanitize(&row.from),
+            sanitize(&row.to),
             row.kind,
             fmt_score(row.score)
         );
@@ -148,7 +151,11 @@ fn markdown(
     let mut actions = rec.actions.clone();
     actions.sort_by(|a, b| tk.name(*a).cmp(tk.name(*b)));
     for a in actions {
-        out += &format!("- **{}**: {}\n", tk.name(a), one_line(&tk.node(a).desc));
+        out += &format!(
+            "- **{}**: {}\n",
+            sanitize(tk.name(a)),
+            one_line(&tk.node(a).desc)
+        );
     }
     let tools = offered.map_or_else(|| rec.tools.clone(), <[_]>::to_vec);
     out += if offered.is_some() {
@@ -159,14 +166,18 @@ fn markdown(
     let mut tools = tools;
     tools.sort_by(|a, b| tk.name(*a).cmp(tk.name(*b)));
     for t in tools {
-        out += &format!("- **{}**: {}\n", tk.name(t), one_line(&tk.node(t).desc));
+        out += &format!(
+            "- **{}**: {}\n",
+            sanitize(tk.name(t)),
+            one_line(&tk.node(t).desc)
+        );
     }
     out += "\n## Edges\n\n| from | to | kind | score |\n|---|---|---|---|\n";
     for row in crate::export::json::edge_rows(tk, &rec.edges) {
         out += &format!(
             "| {} | {} | {} | {} |\n",
-            row.from,
-            row.to,
+            sanitize(&row.from),
+            sanitize(&row.to),
             row.kind,
             fmt_score(row.score)
         );

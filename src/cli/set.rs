@@ -79,7 +79,7 @@ pub fn run(args: &Args) -> ExitCode {
     match execute(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            super::common::error(&message);
             ExitCode::from(1)
         }
     }
@@ -102,7 +102,7 @@ fn execute(args: &Args) -> Result<(), String> {
     let applied = ws.apply(edit).map_err(|e| e.to_string())?;
     let edit_time = clock.elapsed();
     for note in &applied.notes {
-        eprintln!("note: {note}");
+        super::common::note(note);
     }
     if !applied.text_changed {
         eprintln!("no change: the file already says so");

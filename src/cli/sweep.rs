@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::{Inputs, SeedArgs, load_query, print_json, timed};
+use super::common::{Inputs, SeedArgs, load_query, out, print_json, status, timed};
 use crate::recommend::explain::num;
 use crate::recommend::{Critical, Sweep};
 
@@ -34,7 +34,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> ExitCode {
     if args.seeds.threshold.is_some() {
-        eprintln!("warning: sweep covers every threshold; --threshold is ignored");
+        super::common::warning("sweep covers every threshold; --threshold is ignored");
     }
     let (loaded, query, load_ms) = match load_query(&args.inputs, &args.seeds) {
         Ok(l) => l,
@@ -45,12 +45,12 @@ pub fn run(args: &Args) -> ExitCode {
         Critical::compute(tk, &query.seeds, query.params.hops).sweep(tk)
     });
     if args.timings {
-        eprintln!("load_ms: {load_ms:.3}");
-        eprintln!("sweep_ms: {sweep_ms:.3}");
+        status(&format!("load_ms: {load_ms:.3}"));
+        status(&format!("sweep_ms: {sweep_ms:.3}"));
     }
     match args.format {
         Format::Json => print_json(&sweep.to_json()),
-        Format::Text => print!("{}", for_terminal(&text(&sweep, &query.seed_names))),
+        Format::Text => out(&for_terminal(&text(&sweep, &query.seed_names))),
     }
     ExitCode::SUCCESS
 }
@@ -58,7 +58,11 @@ pub fn run(args: &Args) -> ExitCode {
 /// A table: one row per critical threshold with the counts recommended from it up to the
 /// row above; a first row for thresholds above every step.
 fn text(sweep: &Sweep, seeds: &[String]) -> String {
-    let mut out = format!("hops {}, seeds: {}\n", sweep.hops, seeds.join(", "));
+    let mut out = format!(
+        "hops {}, seeds: {}\n",
+        sweep.hops,
+        crate::text::sanitize(&seeds.join(", "))
+    );
     out += &format!("{:>12}  {:>7}  {:>7}\n", "threshold", "actions", "tools");
     let top = sweep
         .steps
