@@ -11,6 +11,9 @@ pub struct Ctx<'d, 'a> {
     pub file: String,
     pub toolkit: Toolkit,
     pub diags: Vec<Diagnostic>,
+    /// Mappings already checked for duplicate keys: an aliased mapping is checked once,
+    /// however often it is used.
+    keys_checked: std::collections::HashSet<NodeId>,
 }
 
 /// A reference to a node by name: a bare name, `{name: X, score: S}`, or an alias of either.
@@ -28,6 +31,7 @@ impl<'d, 'a> Ctx<'d, 'a> {
             file,
             toolkit: Toolkit::new(),
             diags: Vec::new(),
+            keys_checked: std::collections::HashSet::new(),
         }
     }
 
@@ -179,16 +183,20 @@ impl<'d, 'a> Ctx<'d, 'a> {
         }
     }
 
-    /// Warns about keys written twice in a mapping.
+    /// Warns about keys written twice in a mapping. Linear: a mapping may hold 100k keys.
     pub fn duplicate_keys(&mut self, map: NodeId) {
+        let map = self.doc.resolve(map);
         let Some(entries) = self.doc.map(map) else {
             return;
         };
+        if !self.keys_checked.insert(map) {
+            return;
+        }
         let doc = self.doc;
-        for (i, (k, _)) in entries.iter().enumerate() {
+        let mut seen = std::collections::HashSet::with_capacity(entries.len());
+        for (k, _) in entries {
             let Some(key) = doc.str(*k) else { continue };
-            // Mappings here are small: a scan beats hashing.
-            if entries[..i].iter().any(|(p, _)| doc.str(*p) == Some(key)) {
+            if !seen.insert(key) {
                 self.diag(
                     *k,
                     Severity::Warning,

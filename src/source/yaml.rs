@@ -11,6 +11,8 @@
 //! section.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 use std::ops::Range;
 
 use granit_parser::{Event, Parser, ScalarStyle, StructureStyle};
@@ -88,6 +90,21 @@ pub struct Node<'a> {
 pub struct Doc<'a> {
     pub nodes: Vec<Node<'a>>,
     pub root: Option<NodeId>,
+    /// Key indexes of the large mappings, so that a lookup stays O(1) when a mapping has
+    /// 100k keys or is aliased 100k times (a scan would make loading quadratic).
+    index: HashMap<NodeId, MapIndex>,
+    hasher: RandomState,
+}
+
+/// Mappings with more entries than this get a [`MapIndex`]; smaller ones are scanned.
+const INDEXED_MAP: usize = 16;
+
+/// Where a large mapping's keys are: key hash to the last entry with that key (a colliding
+/// hash falls back to a scan), and the positions of its `<<` merge keys.
+#[derive(Debug, Clone, Default)]
+struct MapIndex {
+    keys: HashMap<u64, u32>,
+    merges: Vec<u32>,
 }
 
 /// A parse failure with its 1-based position.
@@ -134,7 +151,7 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Doc<'a>, ParseError> 
     let mut builder = Builder {
         doc: Doc {
             nodes: Vec::with_capacity((text.len() / 8).min(limits.max_nodes)),
-            root: None,
+            ..Doc::default()
         },
         stack: Vec::new(),
         anchors: Vec::new(),
@@ -307,6 +324,7 @@ impl<'t> Builder<'t> {
             };
             let node = &mut self.doc.nodes[open.id as usize];
             node.span.end = end.min(self.text.len()).max(node.span.start);
+            self.doc.index_map(open.id);
         }
     }
 
@@ -358,6 +376,47 @@ pub enum Scalar<'a> {
 }
 
 impl<'a> Doc<'a> {
+    /// Builds the key index of a finished mapping when it is large.
+    fn index_map(&mut self, map: NodeId) {
+        let Value::Map(entries) = &self.nodes[map as usize].value else {
+            return;
+        };
+        if entries.len() <= INDEXED_MAP {
+            return;
+        }
+        let mut index = MapIndex::default();
+        for (i, (k, _)) in entries.iter().enumerate() {
+            if self.is_merge_key(*k) {
+                index.merges.push(i as u32);
+            } else if let Some(key) = self.str(*k) {
+                index.keys.insert(self.hasher.hash_one(key), i as u32);
+            }
+        }
+        self.index.insert(map, index);
+    }
+
+    /// The last direct (not merged) entry for `key` in the mapping `map` (resolved).
+    fn direct_entry(&self, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
+        let entries = self.map(map)?;
+        let scan = || {
+            entries
+                .iter()
+                .rev()
+                .find(|(k, _)| self.str(*k) == Some(key) && !self.is_merge_key(*k))
+                .copied()
+        };
+        let Some(index) = self.index.get(&map) else {
+            return scan();
+        };
+        let at = *index.keys.get(&self.hasher.hash_one(key))?;
+        let found = entries[at as usize];
+        if self.str(found.0) == Some(key) {
+            Some(found)
+        } else {
+            scan()
+        }
+    }
+
     /// The node, following an alias to its anchored node.
     pub fn resolve(&self, id: NodeId) -> NodeId {
         match self.nodes[id as usize].value {
@@ -396,31 +455,29 @@ impl<'a> Doc<'a> {
 
     /// The entry for `key` in a mapping: the last one written, then `<<` merge keys.
     pub fn entry(&self, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
+        let map = self.resolve(map);
         let entries = self.map(map)?;
-        if let Some(found) = entries
-            .iter()
-            .rev()
-            .find(|(k, _)| self.str(*k) == Some(key) && !self.is_merge_key(*k))
-        {
-            return Some(*found);
+        if let Some(found) = self.direct_entry(map, key) {
+            return Some(found);
         }
         // Merge keys (`<<: *base` or `<<: [*a, *b]`); one level, which covers real configs
-        // and cannot loop.
-        for (k, v) in entries {
-            if !self.is_merge_key(*k) {
-                continue;
-            }
-            let sources: Vec<NodeId> = match self.seq(*v) {
+        // and cannot loop. A large mapping lists its merge keys in its index.
+        let merges: Vec<(NodeId, NodeId)> = match self.index.get(&map) {
+            Some(index) => index.merges.iter().map(|&i| entries[i as usize]).collect(),
+            None => entries
+                .iter()
+                .filter(|(k, _)| self.is_merge_key(*k))
+                .copied()
+                .collect(),
+        };
+        for (_, v) in merges {
+            let sources: Vec<NodeId> = match self.seq(v) {
                 Some(items) => items.to_vec(),
-                None => vec![*v],
+                None => vec![v],
             };
             for src in sources {
-                if let Some(found) = self.map(src).and_then(|e| {
-                    e.iter()
-                        .rev()
-                        .find(|(k, _)| self.str(*k) == Some(key) && !self.is_merge_key(*k))
-                }) {
-                    return Some(*found);
+                if let Some(found) = self.direct_entry(self.resolve(src), key) {
+                    return Some(found);
                 }
             }
         }

@@ -1,0 +1,157 @@
+//! Loading hostile or unusual files through the binary (issue 12 items 8, 9 and 13 to 16):
+//! large constructs load in linear time, memory stays within the documented budget, and
+//! what the loaders cannot use is reported instead of silently dropped.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_toolscope");
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p
+}
+
+/// Runs the binary with a hang guard: generous for a debug build on a busy machine (release
+/// timings are in the README's Reliability section); the quadratic versions took minutes
+/// and are killed at the limit.
+fn run(args: &[&str]) -> Output {
+    let limit = Duration::from_secs(60);
+    let start = Instant::now();
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let drain = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|r| Box::new(r) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|r| Box::new(r) as Box<dyn Read + Send>),
+    );
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} took over {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = Output {
+        status,
+        stdout: stdout.join().expect("stdout"),
+        stderr: stderr.join().expect("stderr"),
+    };
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!text.contains("panicked"), "{text}");
+    out
+}
+
+fn lint_json(paths: &[&Path]) -> Vec<Value> {
+    let mut args = vec!["lint", "--format", "json"];
+    args.extend(paths.iter().map(|p| p.to_str().expect("utf-8 path")));
+    let out = run(&args);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    v["diagnostics"].as_array().cloned().unwrap_or_default()
+}
+
+fn with_code<'a>(diags: &'a [Value], code: &str) -> Vec<&'a Value> {
+    diags.iter().filter(|d| d["code"] == code).collect()
+}
+
+const N: usize = 100_000;
+
+#[test]
+fn a_mapping_with_100k_keys_loads_in_linear_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut y = String::from("actions:\n  - name: a\n    next: [b]\n  - name: b\n");
+    for i in 0..N {
+        y += &format!("k{i}: {i}\n");
+    }
+    y += "k7: again\n";
+    let p = write(dir.path(), "keys.yaml", &y);
+    let diags = lint_json(&[&p]);
+    let dups = with_code(&diags, "TS022");
+    assert_eq!(dups.len(), 1, "{dups:?}");
+    assert_eq!(dups[0]["line"], N + 5);
+    assert!(dups[0]["message"].as_str().unwrap().contains("`k7`"));
+}
+
+#[test]
+fn a_chain_of_100k_anchors_loads_in_linear_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut y = String::from("x0: &a0 {desc: deep}\n");
+    for i in 1..N {
+        y += &format!("x{i}: &a{i} {{<<: *a{}}}\n", i - 1);
+    }
+    y += &format!("actions:\n  - name: a\n    <<: *a{}\n", N - 1);
+    let p = write(dir.path(), "chain.yaml", &y);
+    let diags = lint_json(&[&p]);
+    assert_eq!(with_code(&diags, "TS051").len(), 1, "{diags:?}");
+    let out = run(&["export", "--to", "json", p.to_str().unwrap()]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["actions"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn one_action_with_100k_edges_loads_in_linear_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut y = String::from("actions:\n  - name: hub\n    next:\n");
+    for i in 0..N {
+        y += &format!("      - a{i}\n");
+    }
+    y += "      - a0\n    tools:\n";
+    for i in 0..N {
+        y += &format!("      - t{i}\n");
+    }
+    for i in 0..N {
+        y += &format!("  - name: a{i}\n");
+    }
+    let p = write(dir.path(), "hub.yaml", &y);
+    let diags = lint_json(&[&p]);
+    assert_eq!(with_code(&diags, "TS023").len(), 1, "the repeated a0");
+    assert_eq!(with_code(&diags, "TS031").len(), N, "every undeclared tool");
+    let reached = with_code(&diags, "TS051");
+    assert_eq!(reached.len(), 1, "only the hub is unreached: {reached:?}");
+}
+
+#[test]
+fn a_large_mapping_aliased_100k_times_loads_in_linear_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut y = String::from("big: &big\n  name: x\n  name: y\n");
+    for i in 0..N / 10 {
+        y += &format!("  k{i}: {i}\n");
+    }
+    y += "actions:\n";
+    for _ in 0..N {
+        y += "  - *big\n";
+    }
+    let p = write(dir.path(), "aliased.yaml", &y);
+    let diags = lint_json(&[&p]);
+    assert_eq!(with_code(&diags, "TS022").len(), 1, "checked once");
+    assert_eq!(with_code(&diags, "TS020").len(), N - 1, "y declared again");
+}
