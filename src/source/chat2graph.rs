@@ -287,6 +287,9 @@ fn call_edges(ctx: &mut Ctx<'_, '_>, a: NodeIndex, tool: &str, entry: &ToolEntry
                 ctx.toolkit.add_node(node)
             }
         };
+        if !ctx.edge_allowed(item) {
+            return;
+        }
         let has_origin = Some(ctx.origin(*m_item));
         ctx.toolkit.add_edge(t, m, 1.0, has_origin);
         ctx.toolkit.add_edge(a, m, 1.0, origin);

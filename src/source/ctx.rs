@@ -14,6 +14,11 @@ pub struct Ctx<'d, 'a> {
     /// Mappings already checked for duplicate keys: an aliased mapping is checked once,
     /// however often it is used.
     keys_checked: std::collections::HashSet<NodeId>,
+    /// Most edges the toolkit may get from this file: a Chat2Graph group expands into an
+    /// edge per member for every action calling it, so a small file could otherwise build
+    /// billions of edges. Two per YAML node plus a million stays inside the memory budget.
+    edge_cap: usize,
+    edge_cap_reported: bool,
 }
 
 /// A reference to a node by name: a bare name, `{name: X, score: S}`, or an alias of either.
@@ -32,6 +37,8 @@ impl<'d, 'a> Ctx<'d, 'a> {
             toolkit: Toolkit::new(),
             diags: Vec::new(),
             keys_checked: std::collections::HashSet::new(),
+            edge_cap: doc.nodes.len().saturating_mul(2).saturating_add(1_000_000),
+            edge_cap_reported: false,
         }
     }
 
@@ -181,6 +188,24 @@ impl<'d, 'a> Ctx<'d, 'a> {
                 item,
             }),
         }
+    }
+
+    /// Whether the toolkit may get another edge; past the cap, reports TS002 once at `at`.
+    pub fn edge_allowed(&mut self, at: NodeId) -> bool {
+        if self.toolkit.graph.edge_count() < self.edge_cap {
+            return true;
+        }
+        if !self.edge_cap_reported {
+            self.edge_cap_reported = true;
+            let cap = self.edge_cap;
+            self.diag(
+                at,
+                Severity::Error,
+                Code::Limit,
+                format!("more than {cap} edges (groups expanded for every caller); the rest are left out to stay within the memory budget"),
+            );
+        }
+        false
     }
 
     /// Warns about keys written twice in a mapping. Linear: a mapping may hold 100k keys.

@@ -31,6 +31,20 @@ pub struct Limits {
     pub max_depth: usize,
     /// Most nodes (scalars, collections and aliases) in one document.
     pub max_nodes: usize,
+    /// The most memory a load may use, whatever the input: the budget is 12 times the input
+    /// size plus 100 MB, and never more than this (README, Reliability).
+    pub max_memory: usize,
+}
+
+impl Limits {
+    /// The memory budget for an input of `bytes`: 12 times its size plus 100 MB, capped by
+    /// [`Limits::max_memory`].
+    pub fn memory_budget(&self, bytes: usize) -> usize {
+        bytes
+            .saturating_mul(12)
+            .saturating_add(100 << 20)
+            .min(self.max_memory)
+    }
 }
 
 impl Default for Limits {
@@ -40,6 +54,7 @@ impl Default for Limits {
             max_scalar_bytes: 1024 * 1024,
             max_depth: 128,
             max_nodes: 20_000_000,
+            max_memory: 2 << 30,
         }
     }
 }
@@ -147,11 +162,20 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Doc<'a>, ParseError> 
         flow_nesting_limit: limits.max_depth,
         block_nesting_limit: limits.max_depth,
     };
-    // Typical toolkit YAML has one node per 6 to 8 bytes; reserving avoids regrowth copies.
+    // Typical toolkit YAML has one node per 6 to 8 bytes; reserving avoids regrowth. The
+    // reservation is only address space until nodes are written.
     let mut builder = Builder {
         doc: Doc {
-            nodes: Vec::with_capacity((text.len() / 8).min(limits.max_nodes)),
+            nodes: Vec::with_capacity(
+                (text.len() / 6)
+                    .min(limits.max_nodes)
+                    .min(limits.memory_budget(text.len()) / 2 / std::mem::size_of::<Node>()),
+            ),
             ..Doc::default()
+        },
+        budget: Budget {
+            limit: limits.memory_budget(text.len()),
+            used: text.len(),
         },
         stack: Vec::new(),
         anchors: Vec::new(),
@@ -185,7 +209,37 @@ struct Pos {
     col: u32,
 }
 
+/// What the tree built so far costs, counted as it is built (the node array, child lists,
+/// decoded strings), so a load fails with a clear error before it crosses the memory
+/// budget instead of being killed or thrashing.
+struct Budget {
+    limit: usize,
+    /// Bytes counted, besides the node array (the input text, lists, strings).
+    used: usize,
+}
+
+impl Budget {
+    fn check(&self, nodes_bytes: usize, pos: &Pos) -> Result<(), ParseError> {
+        if self.used.saturating_add(nodes_bytes) > self.limit {
+            return Err(error_at(
+                pos,
+                format!(
+                    "loading this file would use more than its memory budget of {} MB (12 times its size plus 100 MB, at most 2 GB); the resource limit was reached",
+                    self.limit >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Bytes one child entry costs in its parent's list (lists are shrunk to fit when closed).
+const CHILD_BYTES: usize = 4;
+/// Bytes a collection's own list costs besides its entries (allocation and slack).
+const LIST_BYTES: usize = 24;
+
 struct Builder<'t> {
+    budget: Budget,
     doc: Doc<'t>,
     stack: Vec<Open>,
     /// Parser anchor id -> node, indexed by id.
@@ -214,6 +268,9 @@ impl<'t> Builder<'t> {
                             self.limits.max_scalar_bytes
                         ),
                     ));
+                }
+                if let Cow::Owned(s) = &text {
+                    self.budget.used += s.capacity();
                 }
                 let value = Value::Scalar {
                     text,
@@ -262,6 +319,26 @@ impl<'t> Builder<'t> {
                 format!("more than {} YAML nodes", self.limits.max_nodes),
             ));
         }
+        let nodes = &mut self.doc.nodes;
+        if nodes.len() == nodes.capacity() {
+            // Grow by a quarter, not double, and only within the budget (counted as address
+            // space, so a `ulimit -v` ceiling at the budget is never hit first).
+            let extra = (nodes.capacity() / 4).max(1024);
+            let node = std::mem::size_of::<Node>();
+            self.budget.check((nodes.capacity() + extra) * node, pos)?;
+            nodes.reserve_exact(extra);
+        }
+        // A child entry in its parent's list, and the list itself for a collection.
+        self.budget.used += CHILD_BYTES
+            + if matches!(value, Value::Seq(_) | Value::Map(_)) {
+                LIST_BYTES
+            } else {
+                0
+            };
+        self.budget.check(
+            (self.doc.nodes.len() + 1) * std::mem::size_of::<Node>(),
+            pos,
+        )?;
         let id = self.doc.nodes.len() as NodeId;
         self.doc.nodes.push(Node {
             value,
@@ -324,6 +401,18 @@ impl<'t> Builder<'t> {
             };
             let node = &mut self.doc.nodes[open.id as usize];
             node.span.end = end.min(self.text.len()).max(node.span.start);
+            // Lists are final now: give back the growth slack. A large mapping's key index
+            // costs about 32 bytes an entry.
+            match &mut node.value {
+                Value::Seq(items) => items.shrink_to_fit(),
+                Value::Map(entries) => {
+                    entries.shrink_to_fit();
+                    if entries.len() > INDEXED_MAP {
+                        self.budget.used += entries.len() * 32;
+                    }
+                }
+                _ => {}
+            }
             self.doc.index_map(open.id);
         }
     }
