@@ -66,6 +66,10 @@ pub enum Code {
     CrossChainEdge,
     /// A Chat2Graph tool entry whose `type` is neither LOCAL_TOOL nor MCP.
     UnsupportedToolType,
+    /// Opened files define operators with the same name (each kept as `NAME @ FILE`).
+    SharedOperatorName,
+    /// A file with more than one YAML document (only the first is read).
+    MoreDocuments,
 }
 
 impl Code {
@@ -93,11 +97,13 @@ impl Code {
             Code::ScoreEntryNoEdge => "TS060",
             Code::CrossChainEdge => "TS061",
             Code::UnsupportedToolType => "TS062",
+            Code::SharedOperatorName => "TS075",
+            Code::MoreDocuments => "TS076",
         }
     }
 
     /// Every code, for documentation and tests.
-    pub const ALL: [Code; 21] = [
+    pub const ALL: [Code; 23] = [
         Code::Parse,
         Code::Limit,
         Code::Io,
@@ -119,6 +125,8 @@ impl Code {
         Code::ScoreEntryNoEdge,
         Code::CrossChainEdge,
         Code::UnsupportedToolType,
+        Code::SharedOperatorName,
+        Code::MoreDocuments,
     ];
 }
 

@@ -201,3 +201,114 @@ fn a_file_that_would_exceed_the_memory_budget_fails_with_ts002() {
             .contains("memory budget")
     );
 }
+
+#[test]
+fn operators_of_one_name_in_two_files_are_both_kept() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
+    write(
+        dir.path(),
+        "one.yaml",
+        "actions:\n  - name: a\n    next: [c]\n  - name: c\noperators:\n  - name: Query Expert/1\n    actions: [a]\n",
+    );
+    write(
+        &dir.path().join("sub"),
+        "two.yaml",
+        "actions:\n  - name: b\n    next: [d]\n  - name: d\noperators:\n  - name: Query Expert/1\n    actions: [b]\n    threshold: 0.2\n",
+    );
+    let diags = lint_json(&[dir.path()]);
+    let clash = with_code(&diags, "TS075");
+    assert_eq!(clash.len(), 2, "{diags:?}");
+    assert_eq!(clash[0]["severity"], "warning");
+    assert!(
+        with_code(&diags, "TS051").is_empty(),
+        "a and b both start an operator: {diags:?}"
+    );
+    let d = dir.path().to_str().unwrap();
+    let out = run(&["recommend", d, "--operator", "Query Expert/1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Query Expert/1 @ one.yaml")
+            && stderr.contains("Query Expert/1 @ sub/two.yaml"),
+        "{stderr}"
+    );
+    let out = run(&[
+        "recommend",
+        d,
+        "--operator",
+        "Query Expert/1 @ sub/two.yaml",
+    ]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("threshold 0.2, hops 0, seeds: b"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_text_field_given_as_a_list_or_mapping_is_reported() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = write(
+        dir.path(),
+        "shape.yaml",
+        "lines: &lines [one, two]\ntools:\n  - name: t\n    desc: {text: x}\nactions:\n  - name: a\n    desc: *lines\n    tools: [t]\n    next: [b]\n  - name: b\n    desc: [x]\n",
+    );
+    let diags = lint_json(&[&p]);
+    let shape = with_code(&diags, "TS010");
+    let lines: Vec<u64> = shape.iter().filter_map(|d| d["line"].as_u64()).collect();
+    assert_eq!(lines, vec![4, 7, 11], "{diags:?}");
+    assert!(shape[1]["message"].as_str().unwrap().contains("`desc`"));
+}
+
+#[test]
+fn documents_after_the_first_are_reported() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = write(
+        dir.path(),
+        "multi.yaml",
+        "actions:\n  - name: a\n---\nactions:\n  - name: b\n---\nx: 1\n",
+    );
+    let diags = lint_json(&[&p]);
+    let extra = with_code(&diags, "TS076");
+    assert_eq!(extra.len(), 1, "{diags:?}");
+    assert_eq!(extra[0]["line"], 3);
+    assert!(
+        extra[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2 more documents")
+    );
+}
+
+#[test]
+fn next_may_name_an_action_of_another_opened_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let one = write(
+        dir.path(),
+        "one.yaml",
+        "actions:\n  - name: a\n    next: [b]\n",
+    );
+    let two = write(
+        dir.path(),
+        "two.yaml",
+        "actions:\n  - name: b\n    next: [a]\n",
+    );
+    let diags = lint_json(&[&one, &two]);
+    assert!(with_code(&diags, "TS030").is_empty(), "{diags:?}");
+    let out = run(&[
+        "recommend",
+        one.to_str().unwrap(),
+        two.to_str().unwrap(),
+        "--seeds",
+        "a",
+        "--hops",
+        "1",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("actions (2/2)"), "{stdout}");
+    // Alone, the file's reference is still an error.
+    let diags = lint_json(&[&one]);
+    assert_eq!(with_code(&diags, "TS030").len(), 1, "{diags:?}");
+}

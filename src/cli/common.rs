@@ -104,7 +104,17 @@ impl SeedArgs {
             .collect();
         let mut params = Params::default();
         if let Some(op_name) = &self.operator {
-            let Some(op) = tk.operator(op_name) else {
+            let choices = operators_named(tk, op_name);
+            if choices.len() > 1 {
+                let labels: Vec<String> = choices.iter().map(|o| o.label()).collect();
+                error(&format!(
+                    "`{op_name}` names {} operators; pass one of: {}",
+                    choices.len(),
+                    labels.join(", ")
+                ));
+                return Err(ExitCode::from(2));
+            }
+            let Some(op) = choices.first().copied() else {
                 let known: Vec<String> = tk.operators.iter().map(|o| o.name.clone()).collect();
                 error(&format!(
                     "no operator named `{op_name}`; operators: {}",
@@ -138,6 +148,21 @@ impl SeedArgs {
             params,
         })
     }
+}
+
+/// The operators `name` can mean: the one with exactly that name; otherwise every one whose
+/// anchor or label it is, or which is `name @ FILE` (operators of one name in several files).
+fn operators_named<'t>(tk: &'t Toolkit, name: &str) -> Vec<&'t crate::model::Operator> {
+    if let Some(op) = tk.operators.iter().find(|o| o.name == name) {
+        return vec![op];
+    }
+    let shared = format!("{name} @ ");
+    tk.operators
+        .iter()
+        .filter(|o| {
+            o.anchor.as_deref() == Some(name) || o.label() == name || o.name.starts_with(&shared)
+        })
+        .collect()
 }
 
 /// Prints JSON to stdout. serde_json escapes C0 controls itself; DEL, C1 controls and bidi

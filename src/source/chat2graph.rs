@@ -59,6 +59,7 @@ fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
             );
             continue;
         }
+        ctx.check_text_fields(item);
         let name = ctx.text(item, "name").unwrap_or_default();
         let ty = ctx
             .text(item, "type")
@@ -115,6 +116,7 @@ fn action_entries(
         if ctx.doc.map(item).is_none() {
             continue; // Chat2Graph skips non-mapping entries.
         }
+        ctx.check_text_fields(item);
         let name = ctx.text(item, "name").unwrap_or_default();
         let mut refs = Vec::new();
         for t in ctx.list(item, "tools") {

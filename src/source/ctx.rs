@@ -19,6 +19,8 @@ pub struct Ctx<'d, 'a> {
     /// billions of edges. Two per YAML node plus a million stays inside the memory budget.
     edge_cap: usize,
     edge_cap_reported: bool,
+    /// `next` references naming no action of this file (another opened file may define it).
+    pub unresolved: Vec<super::Unresolved>,
 }
 
 /// A reference to a node by name: a bare name, `{name: X, score: S}`, or an alias of either.
@@ -39,11 +41,12 @@ impl<'d, 'a> Ctx<'d, 'a> {
             keys_checked: std::collections::HashSet::new(),
             edge_cap: doc.nodes.len().saturating_mul(2).saturating_add(1_000_000),
             edge_cap_reported: false,
+            unresolved: Vec::new(),
         }
     }
 
-    pub fn finish(self) -> (Toolkit, Vec<Diagnostic>) {
-        (self.toolkit, self.diags)
+    pub fn finish(self) -> (Toolkit, Vec<Diagnostic>, Vec<super::Unresolved>) {
+        (self.toolkit, self.diags, self.unresolved)
     }
 
     pub fn origin(&self, id: NodeId) -> Origin {
@@ -187,6 +190,37 @@ impl<'d, 'a> Ctx<'d, 'a> {
                 score: None,
                 item,
             }),
+        }
+    }
+
+    /// Reports text properties given as a list or mapping (also through an alias): they
+    /// would otherwise read as empty without a word.
+    pub fn check_text_fields(&mut self, map: NodeId) {
+        const TEXT: [&str; 6] = [
+            "name",
+            "desc",
+            "when_to_use",
+            "example",
+            "type",
+            "module_path",
+        ];
+        for key in TEXT {
+            let Some(v) = self.doc.get(map, key) else {
+                continue;
+            };
+            let what = if self.doc.seq(v).is_some() {
+                "a list"
+            } else if self.doc.map(v).is_some() {
+                "a mapping"
+            } else {
+                continue;
+            };
+            self.diag(
+                v,
+                Severity::Error,
+                Code::Shape,
+                format!("`{key}` must be text, not {what}; read as empty"),
+            );
         }
     }
 

@@ -109,6 +109,9 @@ pub struct Doc<'a> {
     /// 100k keys or is aliased 100k times (a scan would make loading quadratic).
     index: HashMap<NodeId, MapIndex>,
     hasher: RandomState,
+    /// Documents after the first (only the first is read): how many, and where the second
+    /// starts (line, column).
+    pub more_documents: Option<(usize, u32, u32)>,
 }
 
 /// Mappings with more entries than this get a [`MapIndex`]; smaller ones are scanned.
@@ -183,7 +186,8 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Doc<'a>, ParseError> 
         text,
         documents: 0,
     };
-    for next in Parser::new_from_str_with_options(text, options) {
+    let mut events = Parser::new_from_str_with_options(text, options);
+    for next in events.by_ref() {
         let (event, span) = next.map_err(|e| ParseError {
             line: e.marker().line() as u32,
             col: e.marker().col() as u32 + 1,
@@ -200,7 +204,18 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Doc<'a>, ParseError> 
             break;
         }
     }
-    Ok(builder.doc)
+    let mut doc = builder.doc;
+    // Later documents are not built, only counted, so they are reported rather than
+    // silently dropped; a syntax error in them ends the count.
+    for next in events {
+        let Ok((event, span)) = next else { break };
+        if let Event::DocumentStart(..) = event {
+            let (line, col) = (span.start.line() as u32, span.start.col() as u32 + 1);
+            let more = doc.more_documents.get_or_insert((0, line, col));
+            more.0 += 1;
+        }
+    }
+    Ok(doc)
 }
 
 struct Pos {
