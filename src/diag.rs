@@ -83,6 +83,10 @@ pub enum Code {
     OtlpShape,
     /// An OTLP `execute_tool` span with no ancestor span naming an operator.
     OtlpNoOperator,
+    /// Opened files define operators with the same name (each kept as `NAME @ FILE`).
+    SharedOperatorName,
+    /// A file with more than one YAML document (only the first is read).
+    MoreDocuments,
 }
 
 impl Code {
@@ -118,11 +122,13 @@ impl Code {
             Code::TraceUnknownTarget => "TS082",
             Code::OtlpShape => "TS083",
             Code::OtlpNoOperator => "TS084",
+            Code::SharedOperatorName => "TS075",
+            Code::MoreDocuments => "TS076",
         }
     }
 
     /// Every code, for documentation and tests.
-    pub const ALL: [Code; 29] = [
+    pub const ALL: [Code; 31] = [
         Code::Parse,
         Code::Limit,
         Code::Io,
@@ -152,6 +158,8 @@ impl Code {
         Code::TraceUnknownTarget,
         Code::OtlpShape,
         Code::OtlpNoOperator,
+        Code::SharedOperatorName,
+        Code::MoreDocuments,
     ];
 }
 

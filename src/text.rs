@@ -42,7 +42,39 @@ pub fn for_terminal(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-fn unsafe_char(c: char) -> bool {
+/// The visible escape of one character that [`unsafe_char`] refuses (`^[`, `\u{202e}`),
+/// for exporters to write in their own syntax: a name keeps a visible trace of the
+/// character instead of losing it or reordering what is shown.
+pub fn visible(c: char) -> String {
+    let mut out = String::new();
+    push_escaped(&mut out, c);
+    out
+}
+
+/// JSON text (as serde_json writes it, C0 controls already escaped) with DEL, C1 controls
+/// and bidi overrides written as `\uXXXX` too. These characters only occur inside JSON
+/// strings, where the escape means the same character, so the value is unchanged.
+pub fn json_safe(json: &str) -> Cow<'_, str> {
+    // Line breaks outside strings are the pretty printer's layout; inside strings serde_json
+    // has already escaped them.
+    let escape = |c: char| c != '\n' && unsafe_char(c);
+    if !json.chars().any(escape) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if escape(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether `c` must never reach a terminal raw: C0 and C1 controls, DEL and the bidi
+/// controls that reorder what is shown.
+pub fn unsafe_char(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{200e}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
@@ -67,6 +99,15 @@ mod tests {
     fn terminal_output_keeps_layout_but_not_escapes() {
         assert_eq!(for_terminal("a\tb\nc\x1b]0;t\x07\n"), "a\tb\nc^[]0;t^G\n");
         assert!(matches!(for_terminal("plain\n"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn json_keeps_its_value_but_not_raw_controls() {
+        let raw = serde_json::to_string_pretty(&["a\u{7f}b\u{9b}c\u{202e}d\n"]).unwrap();
+        let safe = json_safe(&raw);
+        assert!(!safe.chars().any(|c| c != '\n' && unsafe_char(c)), "{safe}");
+        let back: Vec<String> = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, ["a\u{7f}b\u{9b}c\u{202e}d\n"]);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! What the subcommands share: loading paths, seed and parameter arguments, output formats.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -41,7 +42,7 @@ impl Inputs {
     /// Loads the inputs, printing a clear error on failure.
     pub fn load(&self) -> Result<Loaded, ExitCode> {
         source::load_paths(&self.paths, self.input_format.map(Format::from)).map_err(|e| {
-            eprintln!("error: {e}");
+            error(&e.to_string());
             ExitCode::from(1)
         })
     }
@@ -103,16 +104,26 @@ impl SeedArgs {
             .collect();
         let mut params = Params::default();
         if let Some(op_name) = &self.operator {
-            let Some(op) = tk.operator(op_name) else {
+            let choices = operators_named(tk, op_name);
+            if choices.len() > 1 {
+                let labels: Vec<String> = choices.iter().map(|o| o.label()).collect();
+                error(&format!(
+                    "`{op_name}` names {} operators; pass one of: {}",
+                    choices.len(),
+                    labels.join(", ")
+                ));
+                return Err(ExitCode::from(2));
+            }
+            let Some(op) = choices.first().copied() else {
                 let known: Vec<String> = tk.operators.iter().map(|o| o.name.clone()).collect();
-                eprintln!(
-                    "error: no operator named `{op_name}`; operators: {}",
+                error(&format!(
+                    "no operator named `{op_name}`; operators: {}",
                     if known.is_empty() {
                         "(none)".into()
                     } else {
                         known.join(", ")
                     }
-                );
+                ));
                 return Err(ExitCode::from(1));
             };
             names = op.actions.clone();
@@ -129,7 +140,7 @@ impl SeedArgs {
         }
         let (seeds, unknown) = resolve_seeds(tk, &names);
         for u in unknown {
-            eprintln!("warning: seed `{u}` names no action; ignored");
+            warning(&format!("seed `{u}` names no action; ignored"));
         }
         Ok(Query {
             seeds,
@@ -139,12 +150,80 @@ impl SeedArgs {
     }
 }
 
-/// Prints JSON to stdout.
+/// The operators `name` can mean: the one with exactly that name; otherwise every one whose
+/// anchor or label it is, or which is `name @ FILE` (operators of one name in several files).
+fn operators_named<'t>(tk: &'t Toolkit, name: &str) -> Vec<&'t crate::model::Operator> {
+    if let Some(op) = tk.operators.iter().find(|o| o.name == name) {
+        return vec![op];
+    }
+    let shared = format!("{name} @ ");
+    tk.operators
+        .iter()
+        .filter(|o| {
+            o.anchor.as_deref() == Some(name) || o.label() == name || o.name.starts_with(&shared)
+        })
+        .collect()
+}
+
+/// Prints JSON to stdout. serde_json escapes C0 controls itself; DEL, C1 controls and bidi
+/// overrides are escaped too, so the JSON is safe on a terminal and means the same.
 pub fn print_json(value: &serde_json::Value) {
     match serde_json::to_string_pretty(value) {
-        Ok(s) => println!("{s}"),
-        Err(e) => eprintln!("error: {e}"),
+        Ok(s) => out(&(crate::text::json_safe(&s).into_owned() + "\n")),
+        Err(e) => error(&e.to_string()),
     }
+}
+
+/// Writes a result to stdout: every command's output leaves through here. When the reader
+/// has gone (`toolscope gen | head -1`), the process ends at once and quietly with status
+/// 141, as a Unix filter killed by SIGPIPE does; Rust ignores SIGPIPE, so without this the
+/// write would fail and `print!` would panic.
+pub fn out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(141);
+        }
+        error(&format!("cannot write to stdout: {e}"));
+        std::process::exit(1);
+    }
+}
+
+/// `error: MESSAGE` on stderr. Messages are one line: everything in them that came from a
+/// file, a file name or an argument is escaped (line breaks too, so nothing can forge a
+/// line), and a closed stderr is ignored rather than a panic.
+pub fn error(message: &str) {
+    say("error", message);
+}
+
+/// `warning: MESSAGE` on stderr, escaped as [`error`].
+pub fn warning(message: &str) {
+    say("warning", message);
+}
+
+/// `note: MESSAGE` on stderr, escaped as [`error`].
+pub fn note(message: &str) {
+    say("note", message);
+}
+
+/// A line on stderr without a level (summaries, timings), escaped as [`error`].
+pub fn status(message: &str) {
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{}",
+        crate::text::sanitize(message)
+    );
+}
+
+fn say(level: &str, message: &str) {
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{level}: {}",
+        crate::text::sanitize(message)
+    );
 }
 
 /// `--kind`: which kind of node a name means, when several kinds use it.
@@ -172,7 +251,7 @@ pub fn load_query(inputs: &Inputs, seeds: &SeedArgs) -> Result<(Loaded, Query, f
     let loaded = inputs.load()?;
     let load_ms = started.elapsed().as_secs_f64() * 1000.0;
     if !seeds.any() {
-        eprintln!("error: give seeds with --seeds a,b, --seed NAME or --operator NAME");
+        error("give seeds with --seeds a,b, --seed NAME or --operator NAME");
         return Err(ExitCode::from(2));
     }
     let query = seeds.resolve(&loaded.toolkit)?;

@@ -64,19 +64,19 @@ pub fn run(args: &Args) -> ExitCode {
         tools_to_describe(tk, Some((&query.seeds, query.params)), &filters)
     } else {
         if !args.choose.is_empty() {
-            eprintln!("warning: --choose applies only with seeds; describing every tool");
+            super::common::warning("--choose applies only with seeds; describing every tool");
         }
         tools_to_describe(tk, None, &filters)
     };
-    print!("{}", for_terminal(&describe(tk, &tools, args.style.into())));
+    super::common::out(&for_terminal(&describe(tk, &tools, args.style.into())));
     if args.tokens {
         let tokenizer = crate::tokens::Tokenizer::new(args.encoding.into());
         let n = crate::tokens::ToolTokens::new(tk, &tokenizer).total(&tools);
-        eprintln!(
+        super::common::status(&format!(
             "tokens: ~{n} for {} tools (an estimate: their describe --style json entries, {})",
             tools.len(),
             tokenizer.encoding().as_str()
-        );
+        ));
     }
     ExitCode::SUCCESS
 }

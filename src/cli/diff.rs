@@ -6,12 +6,12 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::{InputFormat, SeedArgs, print_json};
+use super::common::{InputFormat, SeedArgs, error, out, print_json};
 use crate::diff::{RecDiff, recommendation_diff, structural_diff};
 use crate::model::Toolkit;
 use crate::recommend::recommend;
 use crate::source::{self, Format};
-use crate::text::for_terminal;
+use crate::text::sanitize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutFormat {
@@ -42,7 +42,7 @@ fn load(path: &PathBuf, format: Option<InputFormat>) -> Result<Toolkit, ExitCode
     source::load_paths(std::slice::from_ref(path), format.map(Format::from))
         .map(|l| l.toolkit)
         .map_err(|e| {
-            eprintln!("error: {e}");
+            error(&e.to_string());
             ExitCode::from(1)
         })
 }
@@ -104,19 +104,26 @@ pub fn run(args: &Args) -> ExitCode {
             print_json(&v);
         }
         OutFormat::Text => {
+            // Each change is one line: names are escaped whole, line breaks included.
+            let mut text = String::new();
             let lines = structural.lines();
             if lines.is_empty() {
-                println!("no structural changes");
+                text.push_str("no structural changes\n");
             }
+            let mut line = |l: &str| {
+                text.push_str(&sanitize(l));
+                text.push('\n');
+            };
             for l in lines {
-                println!("{}", for_terminal(&l));
+                line(&l);
             }
             if let Some(d) = rec {
-                println!("seeds: {}", seed_names(args).join(", "));
+                line(&format!("seeds: {}", seed_names(args).join(", ")));
                 for l in d.lines() {
-                    println!("{}", for_terminal(&l));
+                    line(&l);
                 }
             }
+            out(&text);
         }
     }
     ExitCode::SUCCESS

@@ -66,7 +66,7 @@ impl TraceArgs {
         });
         let (records, diags) =
             load_traces(&self.traces, format, &self.operator_attr).map_err(|e| {
-                eprintln!("error: {e}");
+                super::common::error(&e.to_string());
                 ExitCode::from(1)
             })?;
         print_diags(&diags);
@@ -96,7 +96,7 @@ impl TraceArgs {
         print_diags(&diags);
         if let Some(name) = &self.operator {
             let Some(op) = tk.operator(name) else {
-                eprintln!("error: no operator named `{name}`");
+                super::common::error(&format!("no operator named `{name}`"));
                 return Err(ExitCode::from(1));
             };
             resolved.retain(|r| r.group == op.name);
@@ -107,7 +107,7 @@ impl TraceArgs {
 
 pub fn print_diags(diags: &[Diagnostic]) {
     for d in diags {
-        eprintln!("{}", for_terminal(&d.to_string()));
+        super::common::status(&d.to_string());
     }
 }
 
@@ -153,14 +153,14 @@ pub fn run(args: &Args) -> ExitCode {
     let report = evaluate(tk, &resolved, &opts, &cost);
     match args.format {
         Format::Json => print_json(&report::to_json(&report)),
-        Format::Text => print!(
-            "{}",
-            for_terminal(&report::to_text(&report, tokenizer.encoding().as_str()))
-        ),
+        Format::Text => super::common::out(&for_terminal(&report::to_text(
+            &report,
+            tokenizer.encoding().as_str(),
+        ))),
     }
     let failures = gate_failures(&report, args.min_complete, args.max_tokens);
     for f in &failures {
-        eprintln!("{}", for_terminal(&format!("gate: {f}")));
+        super::common::status(&format!("gate: {f}"));
     }
     if failures.is_empty() {
         ExitCode::SUCCESS

@@ -1,12 +1,12 @@
 //! `toolscope explain`: why a node is, or is not, recommended.
 
-use crate::text::for_terminal;
+use crate::text::sanitize;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
 
 use super::common::Kind;
-use super::common::{InputFormat, Inputs, SeedArgs, print_json};
+use super::common::{InputFormat, Inputs, SeedArgs, error, out, print_json};
 use crate::model::NodeKind;
 use crate::recommend::{Adjacency, Insight, explain_with};
 
@@ -55,7 +55,7 @@ impl Args {
 
 pub fn run(args: &Args) -> ExitCode {
     if args.operands.len() < 2 {
-        eprintln!("error: give the toolkit PATH... and then the NODE to explain");
+        error("give the toolkit PATH... and then the NODE to explain");
         return ExitCode::from(2);
     }
     let (inputs, node) = args.split();
@@ -69,7 +69,7 @@ pub fn run(args: &Args) -> ExitCode {
         .filter(|&ix| args.kind.is_none_or(|k| tk.kind(ix) == NodeKind::from(k)))
         .collect();
     if nodes.is_empty() {
-        eprintln!("error: no node named `{node}`");
+        error(&format!("no node named `{node}`"));
         return ExitCode::from(1);
     }
     let adj = Adjacency::new(tk);
@@ -89,9 +89,17 @@ pub fn run(args: &Args) -> ExitCode {
         Format::Text => {
             let blocks: Vec<String> = explanations
                 .iter()
-                .map(|e| e.lines(tk).join("\n") + "\n")
+                .map(|e| {
+                    // Each line escaped whole: a line break in a name cannot forge a line.
+                    let lines: Vec<String> = e
+                        .lines(tk)
+                        .iter()
+                        .map(|l| sanitize(l).into_owned())
+                        .collect();
+                    lines.join("\n") + "\n"
+                })
                 .collect();
-            print!("{}", for_terminal(&blocks.join("\n")));
+            out(&blocks.join("\n"));
         }
     }
     ExitCode::SUCCESS

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::{Inputs, SeedArgs};
+use super::common::{Inputs, SeedArgs, error, out};
 use crate::export::{Highlight, dot, json, mermaid, svg};
 use crate::recommend::recommend;
 use crate::source::save::write_output;
@@ -76,7 +76,8 @@ pub fn run(args: &Args) -> ExitCode {
                     json::recommendation_json(tk, h.rec, h.threshold, None),
                 );
             }
-            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+            let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+            crate::text::json_safe(&text).into_owned() + "\n"
         }
     };
     let opened = opened(&args.inputs.paths, &loaded.toolkit.files);
@@ -100,13 +101,13 @@ pub fn write_out(
 ) -> ExitCode {
     match path {
         None => {
-            print!("{text}");
+            out(text);
             ExitCode::SUCCESS
         }
         Some(p) => match write_output(p, text, opened, force) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: {}", crate::text::for_terminal(&e.to_string()));
+                error(&format!("cannot write {}: {e}", p.display()));
                 ExitCode::from(1)
             }
         },

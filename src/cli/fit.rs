@@ -51,7 +51,7 @@ pub fn run(args: &Args) -> ExitCode {
     match execute(args) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("{}", for_terminal(&format!("error: {message}")));
+            super::common::error(&message);
             ExitCode::from(1)
         }
     }
@@ -65,7 +65,7 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
         Err(code) => return Ok(code),
     };
     if args.traces.offered || !args.traces.choose.is_empty() {
-        eprintln!("warning: fit works on the recommendation; --offered and --choose are ignored");
+        super::common::warning("fit works on the recommendation; --offered and --choose are ignored");
     }
     let opts = EvalOptions {
         filters: None,
@@ -119,11 +119,14 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
             "holdout": evals.held.as_ref().map_or(Value::Null, pair_json),
         })),
         Format::Text => {
-            print!("{}", for_terminal(&diff));
-            eprint!(
-                "{}",
-                for_terminal(&summary(&before_tk, &fitted, &evals, args))
-            );
+            // A real patch when piped (`fit ... > scores.patch`), escaped on a terminal.
+            match std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                true => super::common::out(&for_terminal(&diff)),
+                false => super::common::out(&diff),
+            }
+            for line in summary(&before_tk, &fitted, &evals, args).lines() {
+                super::common::status(line);
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -146,7 +149,7 @@ fn edit_workspace(ws: &mut Workspace, tk: &Toolkit, fitted: &[Fitted]) -> Result
         };
         let applied = ws.apply(edit).map_err(|e| e.to_string())?;
         for note in &applied.notes {
-            eprintln!("note: {note}");
+            super::common::note(note);
         }
         if !files.contains(&applied.file) {
             files.push(applied.file);

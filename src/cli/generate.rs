@@ -36,6 +36,6 @@ pub fn run(args: &Args) -> ExitCode {
         GenFormat::Native => generate(opts),
         GenFormat::Chat2graph => generate_chat2graph(opts),
     };
-    print!("{text}");
+    super::common::out(&text);
     ExitCode::SUCCESS
 }

@@ -1,14 +1,14 @@
 //! `toolscope lint`: diagnostics with file:line:column, severity and a stable code.
 
-use crate::text::for_terminal;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
 use serde_json::json;
 
-use super::common::{EncodingArg, InputFormat, print_json};
+use super::common::{EncodingArg, InputFormat, out, print_json, status};
 use crate::diag::{Diagnostic, Severity};
 use crate::source::{self, Format};
+use crate::text::sanitize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutFormat {
@@ -53,16 +53,20 @@ pub fn run(args: &Args) -> ExitCode {
     match args.format {
         OutFormat::Json => print_json(&json!({ "diagnostics": diags })),
         OutFormat::Text => {
+            // One diagnostic, one line: a name holding a line break cannot forge another.
+            let mut text = String::new();
             for d in &diags {
-                println!("{}", for_terminal(&d.to_string()));
+                text.push_str(&sanitize(&d.to_string()));
+                text.push('\n');
             }
+            out(&text);
             let count = |s| diags.iter().filter(|d| d.severity == s).count();
-            eprintln!(
+            status(&format!(
                 "{} errors, {} warnings, {} infos",
                 count(Severity::Error),
                 count(Severity::Warning),
                 count(Severity::Info)
-            );
+            ));
         }
     }
     if diags.iter().any(|d| d.severity == Severity::Error) {

@@ -111,7 +111,7 @@ fn run_tui(args: TuiArgs) -> ExitCode {
     match crate::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            common::error(&e.to_string());
             ExitCode::from(1)
         }
     }

@@ -1,11 +1,11 @@
 //! `toolscope recommend`: the SPEC 2 result as text, JSON or markdown.
 
-use crate::text::for_terminal;
+use crate::text::{for_terminal, sanitize};
 use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::{EncodingArg, Inputs, SeedArgs, load_query, print_json, timed};
+use super::common::{EncodingArg, Inputs, SeedArgs, load_query, out, print_json, status, timed};
 use crate::export::json::recommendation_json;
 use crate::model::Toolkit;
 use crate::recommend::{Recommendation, ToolFilters, offered_tools, recommend};
@@ -55,8 +55,8 @@ pub fn run(args: &Args) -> ExitCode {
     let tk = &loaded.toolkit;
     let (rec, rec_ms) = timed(args.repeat, || recommend(tk, &query.seeds, query.params));
     if args.timings {
-        eprintln!("load_ms: {load_ms:.6}");
-        eprintln!("recommend_ms: {rec_ms:.6}");
+        status(&format!("load_ms: {load_ms:.6}"));
+        status(&format!("recommend_ms: {rec_ms:.6}"));
     }
     let filters = (args.offered || !args.choose.is_empty()).then(|| ToolFilters {
         chosen: args.choose.clone(),
@@ -89,21 +89,25 @@ pub fn run(args: &Args) -> ExitCode {
             }
             print_json(&v);
         }
-        Format::Text => print!(
+        Format::Text => out(&format!(
             "{}{tokens_line}",
             for_terminal(&text(tk, &rec, &query, offered.as_deref()))
-        ),
-        Format::Markdown => print!(
+        )),
+        Format::Markdown => out(&format!(
             "{}{}{tokens_line}",
             for_terminal(&markdown(tk, &rec, &query, offered.as_deref())),
             if tokens.is_some() { "\n" } else { "" }
-        ),
+        )),
     }
     ExitCode::SUCCESS
 }
 
 fn names(tk: &Toolkit, ixs: &[petgraph::stable_graph::NodeIndex]) -> Vec<String> {
-    let mut v: Vec<String> = ixs.iter().map(|ix| tk.name(*ix).to_string()).collect();
+    // Escaped whole, line breaks too: a name cannot forge a line of the output.
+    let mut v: Vec<String> = ixs
+        .iter()
+        .map(|ix| sanitize(tk.name(*ix)).into_owned())
+        .collect();
     v.sort();
     v
 }
@@ -113,7 +117,7 @@ fn header(q: &super::common::Query) -> String {
         "threshold {}, hops {}, seeds: {}",
         q.params.threshold,
         q.params.hops,
-        q.seed_names.join(", ")
+        sanitize(&q.seed_names.join(", "))
     )
 }
 
@@ -147,8 +151,8 @@ fn text(
     for row in crate::export::json::edge_rows(tk, &rec.edges) {
         out += &format!(
             "  {} -> {}  {} {}\n",
-            row.from,
-            row.to,
+            sanitize(&row.from),
+            sanitize(&row.to),
             row.kind,
             fmt_score(row.score)
         );
@@ -176,7 +180,11 @@ fn markdown(
     let mut actions = rec.actions.clone();
     actions.sort_by(|a, b| tk.name(*a).cmp(tk.name(*b)));
     for a in actions {
-        out += &format!("- **{}**: {}\n", tk.name(a), one_line(&tk.node(a).desc));
+        out += &format!(
+            "- **{}**: {}\n",
+            sanitize(tk.name(a)),
+            one_line(&tk.node(a).desc)
+        );
     }
     let tools = offered.map_or_else(|| rec.tools.clone(), <[_]>::to_vec);
     out += if offered.is_some() {
@@ -187,14 +195,18 @@ fn markdown(
     let mut tools = tools;
     tools.sort_by(|a, b| tk.name(*a).cmp(tk.name(*b)));
     for t in tools {
-        out += &format!("- **{}**: {}\n", tk.name(t), one_line(&tk.node(t).desc));
+        out += &format!(
+            "- **{}**: {}\n",
+            sanitize(tk.name(t)),
+            one_line(&tk.node(t).desc)
+        );
     }
     out += "\n## Edges\n\n| from | to | kind | score |\n|---|---|---|---|\n";
     for row in crate::export::json::edge_rows(tk, &rec.edges) {
         out += &format!(
             "| {} | {} | {} | {} |\n",
-            row.from,
-            row.to,
+            sanitize(&row.from),
+            sanitize(&row.to),
             row.kind,
             fmt_score(row.score)
         );

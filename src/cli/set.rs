@@ -49,7 +49,7 @@ pub fn run(args: &Args) -> ExitCode {
     match execute(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {}", for_terminal(&message));
+            super::common::error(&message);
             ExitCode::from(1)
         }
     }
@@ -97,15 +97,15 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
     let applied = ws.apply(edit.clone()).map_err(|e| fail(e.to_string()))?;
     let edit_time = clock.elapsed();
     if !applied.text_changed {
-        eprintln!("no change: the file already says so");
+        super::common::status("no change: the file already says so");
         return Ok(());
     }
     if args.dry_run {
         print_notes(&applied.notes, &cascade, true);
         let diff = ws.diff(applied.file);
         match std::io::stdout().is_terminal() {
-            true => print!("{}", for_terminal(&diff)),
-            false => print!("{diff}"),
+            true => super::common::out(&for_terminal(&diff)),
+            false => super::common::out(&diff),
         }
         return Ok(());
     }
@@ -117,7 +117,7 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
     }
     print_notes(&applied.notes, &cascade, false);
     if ws.files()[applied.file].source.format == Format::Chat2Graph && edit.is_tuning() {
-        eprintln!("note: {}", crate::source::CHAT2GRAPH_TUNING_NOTE);
+        super::common::note(crate::source::CHAT2GRAPH_TUNING_NOTE);
     }
     if args.timings {
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
@@ -146,9 +146,9 @@ fn cascade(edit: &Edit, ws: &Workspace) -> Vec<String> {
 fn print_notes(notes: &[String], cascade: &[String], dry_run: bool) {
     for node in cascade {
         let verb = if dry_run { "would remove" } else { "removed" };
-        eprintln!("{verb}: {}", for_terminal(node));
+        super::common::status(&format!("{verb}: {node}"));
     }
     for note in notes {
-        eprintln!("note: {}", for_terminal(note));
+        super::common::note(note);
     }
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::{EncodingArg, Inputs, SeedArgs, load_query, print_json, timed};
+use super::common::{EncodingArg, Inputs, SeedArgs, load_query, out, print_json, status, timed};
 use crate::evidence::TokenCost;
 use crate::model::{NodeKind, Toolkit};
 use crate::recommend::explain::num;
@@ -41,7 +41,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> ExitCode {
     if args.seeds.threshold.is_some() {
-        eprintln!("warning: sweep covers every threshold; --threshold is ignored");
+        super::common::warning("sweep covers every threshold; --threshold is ignored");
     }
     let (loaded, query, load_ms) = match load_query(&args.inputs, &args.seeds) {
         Ok(l) => l,
@@ -52,8 +52,8 @@ pub fn run(args: &Args) -> ExitCode {
         Critical::compute(tk, &query.seeds, query.params.hops).sweep(tk)
     });
     if args.timings {
-        eprintln!("load_ms: {load_ms:.3}");
-        eprintln!("sweep_ms: {sweep_ms:.3}");
+        status(&format!("load_ms: {load_ms:.3}"));
+        status(&format!("sweep_ms: {sweep_ms:.3}"));
     }
     let tokenizer = Tokenizer::new(args.encoding.into());
     let (always, per_step) =
@@ -78,8 +78,8 @@ pub fn run(args: &Args) -> ExitCode {
         }
         Format::Text => {
             let enc = tokenizer.encoding().as_str();
-            let out = text(&sweep, &query.seed_names, always, &per_step, enc);
-            print!("{}", for_terminal(&out));
+            let table = text(&sweep, &query.seed_names, always, &per_step, enc);
+            out(&for_terminal(&table));
         }
     }
     ExitCode::SUCCESS

@@ -4,6 +4,7 @@
 //! inputs and what it returns), `short` (`name: description` lines) and `json` (OpenAI-style
 //! function-calling schemas built from the declared inputs). Tools come out sorted by name.
 
+use crate::text::sanitize;
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value, json};
 
@@ -67,9 +68,9 @@ pub fn short(tk: &Toolkit, tools: &[NodeIndex]) -> String {
         .map(|&ix| {
             let desc = one_line(&tk.node(ix).desc);
             if desc.is_empty() {
-                format!("{}\n", tk.name(ix))
+                format!("{}\n", sanitize(tk.name(ix)))
             } else {
-                format!("{}: {desc}\n", tk.name(ix))
+                format!("{}: {desc}\n", sanitize(tk.name(ix)))
             }
         })
         .collect()
@@ -86,7 +87,9 @@ pub fn markdown(tk: &Toolkit, tools: &[NodeIndex]) -> String {
 
 fn tool_markdown(tk: &Toolkit, ix: NodeIndex) -> String {
     let node = tk.node(ix);
-    let mut out = format!("## {}\n\n", node.name);
+    // Names and one-line fields are escaped whole (a line break in a name would forge a
+    // heading); the description keeps its lines.
+    let mut out = format!("## {}\n\n", sanitize(&node.name));
     let desc = node.desc.trim();
     out += if desc.is_empty() {
         "_No description._"
@@ -110,7 +113,7 @@ fn tool_markdown(tk: &Toolkit, ix: NodeIndex) -> String {
         let ty = if r.ty.is_empty() {
             String::new()
         } else {
-            format!("`{}`", r.ty)
+            format!("`{}`", sanitize(&r.ty))
         };
         let sep = if ty.is_empty() || r.desc.is_empty() {
             ""
@@ -127,11 +130,11 @@ fn input_markdown(p: &Param) -> String {
     let ty = if p.ty.is_empty() {
         String::new()
     } else {
-        format!("{}, ", p.ty)
+        format!("{}, ", sanitize(&p.ty))
     };
     let desc = one_line(&p.desc);
     let sep = if desc.is_empty() { "" } else { ": " };
-    format!("- `{}` ({ty}{need}){sep}{desc}\n", p.name)
+    format!("- `{}` ({ty}{need}){sep}{desc}\n", sanitize(&p.name))
 }
 
 /// A declared input type as a JSON Schema type; `None` for types it has no name for (the

@@ -1,6 +1,7 @@
 //! Graphviz dot: actions as rounded boxes, tools as boxes, groups as folders; the
 //! recommendation (when given) bold and filled, edges below the threshold dashed and grey.
 
+use crate::text::{unsafe_char, visible};
 use std::fmt::Write;
 
 use super::{Highlight, sorted};
@@ -15,7 +16,9 @@ fn quote(s: &str) -> String {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
-            c if c.is_control() => {}
+            // Other controls and bidi overrides are marked, not dropped or passed through:
+            // `\u{202e}` is written as the visible text `\u{202e}`.
+            c if unsafe_char(c) => out.push_str(&visible(c).replace('\\', "\\\\")),
             c => out.push(c),
         }
     }

@@ -11,9 +11,10 @@ use crate::model::{NodeKind, Toolkit};
 
 /// Escapes a label for a Mermaid double-quoted string.
 fn label(s: &str) -> String {
+    // Controls and bidi overrides are marked visibly (`^[`, `\u{202e}`), never passed on.
     s.chars()
-        .filter(|c| !c.is_control())
         .map(|c| match c {
+            c if crate::text::unsafe_char(c) => crate::text::visible(c),
             '"' => "#quot;".to_string(),
             '<' => "#lt;".to_string(),
             '>' => "#gt;".to_string(),

@@ -11,7 +11,8 @@
 //! and recommended nodes carry the same `*` / `+` marks as the TUI and a heavier outline,
 //! recommended edges are thick, edges below the threshold are dashed. Styling lives in
 //! CSS classes (`node action seed`, `edge rec`, ...) so the file is easy to restyle and
-//! to test. Text from YAML is XML-escaped, with control characters replaced.
+//! to test. Text from YAML is XML-escaped, with control characters and bidi overrides
+//! marked visibly (`^[`, `\u{202e}`).
 
 use std::fmt::Write as _;
 
@@ -421,8 +422,8 @@ fn legend(out: &mut String, top: f64, hl: Option<&Highlight<'_>>) {
     out.push_str("</g>\n");
 }
 
-/// XML text and attribute escaping; characters XML 1.0 forbids (most controls) become
-/// U+FFFD, so hostile names cannot break the document.
+/// XML text and attribute escaping; controls (which XML 1.0 mostly forbids) and bidi
+/// overrides become their visible escape, so hostile names cannot break the document.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -433,7 +434,9 @@ pub fn escape(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
             '\t' | '\n' | '\r' => out.push(' '),
-            c if c.is_control() => out.push('\u{FFFD}'),
+            // Other controls and bidi overrides are marked visibly: the drawing shows
+            // `\u{202e}` rather than text reordered by it.
+            c if crate::text::unsafe_char(c) => out.push_str(&crate::text::visible(c)),
             c => out.push(c),
         }
     }

@@ -136,8 +136,11 @@ impl Toolkit {
                 self.add_edge(map[&u], map[&v], edge.score, rebase(edge.origin));
             }
         }
+        // A set, not a scan per operator: merging many operators stays linear.
+        let mut names: std::collections::HashSet<String> =
+            self.operators.iter().map(|o| o.name.clone()).collect();
         for op in &other.operators {
-            if self.operator(&op.name).is_none() {
+            if names.insert(op.name.clone()) {
                 let mut op = op.clone();
                 op.origin = rebase(op.origin);
                 self.operators.push(op);

@@ -79,6 +79,7 @@ fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
             );
             continue;
         }
+        ctx.check_text_fields(item);
         let name = ctx.text(item, "name").unwrap_or_default();
         let ty = ctx
             .text(item, "type")
@@ -135,6 +136,7 @@ fn action_entries(
         if ctx.doc.map(item).is_none() {
             continue; // Chat2Graph skips non-mapping entries.
         }
+        ctx.check_text_fields(item);
         let name = ctx.text(item, "name").unwrap_or_default();
         let mut refs = Vec::new();
         for t in c2g_list(ctx, item, "tools") {
@@ -315,6 +317,9 @@ fn call_edges(ctx: &mut Ctx<'_, '_>, a: NodeIndex, tool: &str, entry: &ToolEntry
                 ctx.toolkit.add_node(node)
             }
         };
+        if !ctx.edge_allowed(item) {
+            return;
+        }
         let has_origin = Some(ctx.origin(*m_item));
         ctx.toolkit.add_edge(t, m, 1.0, has_origin);
         ctx.toolkit.add_edge(a, m, 1.0, origin);

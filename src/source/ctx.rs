@@ -11,6 +11,16 @@ pub struct Ctx<'d, 'a> {
     pub file: String,
     pub toolkit: Toolkit,
     pub diags: Vec<Diagnostic>,
+    /// Mappings already checked for duplicate keys: an aliased mapping is checked once,
+    /// however often it is used.
+    keys_checked: std::collections::HashSet<NodeId>,
+    /// Most edges the toolkit may get from this file: a Chat2Graph group expands into an
+    /// edge per member for every action calling it, so a small file could otherwise build
+    /// billions of edges. Two per YAML node plus a million stays inside the memory budget.
+    edge_cap: usize,
+    edge_cap_reported: bool,
+    /// `next` references naming no action of this file (another opened file may define it).
+    pub unresolved: Vec<super::Unresolved>,
 }
 
 /// A reference to a node by name: a bare name, `{name: X, score: S}`, or an alias of either.
@@ -28,11 +38,15 @@ impl<'d, 'a> Ctx<'d, 'a> {
             file,
             toolkit: Toolkit::new(),
             diags: Vec::new(),
+            keys_checked: std::collections::HashSet::new(),
+            edge_cap: doc.nodes.len().saturating_mul(2).saturating_add(1_000_000),
+            edge_cap_reported: false,
+            unresolved: Vec::new(),
         }
     }
 
-    pub fn finish(self) -> (Toolkit, Vec<Diagnostic>) {
-        (self.toolkit, self.diags)
+    pub fn finish(self) -> (Toolkit, Vec<Diagnostic>, Vec<super::Unresolved>) {
+        (self.toolkit, self.diags, self.unresolved)
     }
 
     pub fn origin(&self, id: NodeId) -> Origin {
@@ -179,16 +193,69 @@ impl<'d, 'a> Ctx<'d, 'a> {
         }
     }
 
-    /// Warns about keys written twice in a mapping.
+    /// Reports text properties given as a list or mapping (also through an alias): they
+    /// would otherwise read as empty without a word.
+    pub fn check_text_fields(&mut self, map: NodeId) {
+        const TEXT: [&str; 6] = [
+            "name",
+            "desc",
+            "when_to_use",
+            "example",
+            "type",
+            "module_path",
+        ];
+        for key in TEXT {
+            let Some(v) = self.doc.get(map, key) else {
+                continue;
+            };
+            let what = if self.doc.seq(v).is_some() {
+                "a list"
+            } else if self.doc.map(v).is_some() {
+                "a mapping"
+            } else {
+                continue;
+            };
+            self.diag(
+                v,
+                Severity::Error,
+                Code::Shape,
+                format!("`{key}` must be text, not {what}; read as empty"),
+            );
+        }
+    }
+
+    /// Whether the toolkit may get another edge; past the cap, reports TS002 once at `at`.
+    pub fn edge_allowed(&mut self, at: NodeId) -> bool {
+        if self.toolkit.graph.edge_count() < self.edge_cap {
+            return true;
+        }
+        if !self.edge_cap_reported {
+            self.edge_cap_reported = true;
+            let cap = self.edge_cap;
+            self.diag(
+                at,
+                Severity::Error,
+                Code::Limit,
+                format!("more than {cap} edges (groups expanded for every caller); the rest are left out to stay within the memory budget"),
+            );
+        }
+        false
+    }
+
+    /// Warns about keys written twice in a mapping. Linear: a mapping may hold 100k keys.
     pub fn duplicate_keys(&mut self, map: NodeId) {
+        let map = self.doc.resolve(map);
         let Some(entries) = self.doc.map(map) else {
             return;
         };
+        if !self.keys_checked.insert(map) {
+            return;
+        }
         let doc = self.doc;
-        for (i, (k, _)) in entries.iter().enumerate() {
+        let mut seen = std::collections::HashSet::with_capacity(entries.len());
+        for (k, _) in entries {
             let Some(key) = doc.str(*k) else { continue };
-            // Mappings here are small: a scan beats hashing.
-            if entries[..i].iter().any(|(p, _)| doc.str(*p) == Some(key)) {
+            if !seen.insert(key) {
                 self.diag(
                     *k,
                     Severity::Warning,

@@ -3,13 +3,35 @@
 
 use super::yaml::{Scalar, plain_scalar};
 
-/// A float as YAML writes it, always with a decimal point: `1.0`, `0.75`.
+/// A float as YAML writes it: the shortest text that reads back as the same number, in a
+/// form YAML 1.1 readers (PyYAML) also read as a float. YAML 1.1 needs a decimal point and,
+/// with an exponent, its sign, so `1.0`, `0.75`, `1.0e-05`, `5.0e-324`, never `1e-5` (a
+/// string to PyYAML) nor a 330-digit decimal. Positional between 1e-4 and 1e16, as Python
+/// prints floats; scientific outside.
 pub fn float(x: f64) -> String {
-    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{x:.1}")
-    } else {
-        format!("{x}")
+    if x.is_nan() {
+        return ".nan".into();
     }
+    if x.is_infinite() {
+        return if x > 0.0 { ".inf" } else { "-.inf" }.into();
+    }
+    // `{:e}` is the shortest round-trip mantissa with its decimal exponent: `5e-324`.
+    let sci = format!("{x:e}");
+    let (mantissa, power) = sci.split_once('e').unwrap_or((&sci, "0"));
+    if (-4..16).contains(&power.parse::<i32>().unwrap_or(0)) {
+        let t = format!("{x}");
+        return if t.contains('.') { t } else { t + ".0" };
+    }
+    let mantissa = if mantissa.contains('.') {
+        mantissa.to_string()
+    } else {
+        format!("{mantissa}.0")
+    };
+    let (sign, digits) = match power.strip_prefix('-') {
+        Some(d) => ('-', d),
+        None => ('+', power),
+    };
+    format!("{mantissa}e{sign}{digits:0>2}")
 }
 
 /// Whether a string can be written plain without a YAML 1.1 or 1.2 reader misreading it.
@@ -42,7 +64,11 @@ pub fn double_quoted(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if c.is_control() || c == '\u{feff}' || c == '\u{2028}' || c == '\u{2029}' => {
+            c if crate::text::unsafe_char(c)
+                || c == '\u{feff}'
+                || c == '\u{2028}'
+                || c == '\u{2029}' =>
+            {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
             c => out.push(c),
@@ -65,7 +91,7 @@ pub fn string(s: &str) -> String {
 pub fn block_ok(s: &str) -> bool {
     s.contains('\n')
         && !s.starts_with([' ', '\n'])
-        && !s.chars().any(|c| c.is_control() && c != '\n')
+        && !s.chars().any(|c| crate::text::unsafe_char(c) && c != '\n')
         && !s.lines().any(|l| l.ends_with(' '))
         && !s.ends_with("\n\n")
 }
@@ -99,6 +125,52 @@ mod tests {
         let doc = parse(&text, &Limits::default()).expect("parses");
         let v = doc.get(doc.root.unwrap(), "k").unwrap();
         assert_eq!(doc.scalar(v), Some(Scalar::Str(s)), "{text}");
+    }
+
+    /// PyYAML's (YAML 1.1) float pattern, without the sexagesimal and `.inf` forms.
+    fn pyyaml_float(t: &str) -> bool {
+        let t = t.strip_prefix(['-', '+']).unwrap_or(t);
+        let (num, exp) = match t.split_once(['e', 'E']) {
+            Some((n, e)) => (n, Some(e)),
+            None => (t, None),
+        };
+        let Some((int, frac)) = num.split_once('.') else {
+            return false;
+        };
+        let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+        let exp_ok = exp.is_none_or(|e| {
+            e.len() > 1 && e.starts_with(['-', '+']) && e[1..].bytes().all(|b| b.is_ascii_digit())
+        });
+        digits(int) && digits(frac) && (!int.is_empty() || !frac.is_empty()) && exp_ok
+    }
+
+    #[test]
+    fn floats_are_shortest_and_read_by_yaml_1_1() {
+        let cases = [
+            (5e-324, "5.0e-324"),
+            (1e-5, "1.0e-05"),
+            (0.0001, "0.0001"),
+            (1.5e300, "1.5e+300"),
+            (1e16, "1.0e+16"),
+            (123456789012345.0, "123456789012345.0"),
+            (-2.5e-7, "-2.5e-07"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
+            (0.1 + 0.2, "0.30000000000000004"),
+        ];
+        for (x, want) in cases {
+            let t = float(x);
+            assert_eq!(t, want);
+            assert!(pyyaml_float(&t), "{t}");
+            assert_eq!(t.parse::<f64>().ok(), Some(x), "{t} round-trips");
+            let text = format!("k: {t}\n");
+            let doc = parse(&text, &Limits::default()).expect("parses");
+            let v = doc.get(doc.root.unwrap(), "k").unwrap();
+            assert_eq!(doc.scalar(v), Some(Scalar::Float(x)));
+        }
+        assert_eq!(float(f64::INFINITY), ".inf");
+        assert_eq!(float(f64::NEG_INFINITY), "-.inf");
+        assert_eq!(float(f64::NAN), ".nan");
     }
 
     #[test]

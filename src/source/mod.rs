@@ -211,12 +211,107 @@ pub fn load_paths(paths: &[PathBuf], forced: Option<Format>) -> Result<Loaded, L
         files: Vec::new(),
         diagnostics: Vec::new(),
     };
+    let mut loads = Vec::with_capacity(files.len());
     for path in files {
         let text = read_file(&path, &limits)?;
-        let file = load_text(&path, text, forced, &limits)?;
+        loads.push(load_text(&path, text, forced, &limits)?);
+    }
+    name_shared_operators(paths, &mut loads);
+    let mut pending = Vec::new();
+    for file in loads {
+        let (index, base) = (loaded.files.len() as u32, loaded.diagnostics.len());
+        pending.extend(file.unresolved.iter().map(|u| (index, base, u.clone())));
         add_file(&mut loaded, file);
     }
+    resolve_across_files(&mut loaded, pending);
     Ok(loaded)
+}
+
+/// A `next` reference to an action another opened file defines is an edge, not an error:
+/// the edge is added and its TS030 dropped.
+fn resolve_across_files(loaded: &mut Loaded, pending: Vec<(u32, usize, Unresolved)>) {
+    let mut settled = std::collections::HashSet::new();
+    for (file, base, u) in pending {
+        let tk = &mut loaded.toolkit;
+        let (Some(a), Some(b)) = (tk.action(&u.from), tk.action(&u.to)) else {
+            continue;
+        };
+        if tk.edge(a, b).is_none() {
+            let origin = crate::model::Origin { file, ..u.origin };
+            tk.add_edge(a, b, u.score, Some(origin));
+        }
+        settled.insert(base + u.diag);
+    }
+    if settled.is_empty() {
+        return;
+    }
+    let mut i = 0;
+    loaded.diagnostics.retain(|_| {
+        i += 1;
+        !settled.contains(&(i - 1))
+    });
+}
+
+/// Operators of one name defined in several files (the published Chat2Graph configs have
+/// two `Query Expert/1`) are all kept: each is renamed `NAME @ FILE`, the file relative to
+/// the opened folder, and the clash is reported (TS075).
+fn name_shared_operators(paths: &[PathBuf], loads: &mut [FileLoad]) {
+    let mut files_of: std::collections::HashMap<String, Vec<String>> = Default::default();
+    let shown: Vec<String> = loads
+        .iter()
+        .map(|f| shown_name(paths, &f.source.path))
+        .collect();
+    for (f, name) in loads.iter().zip(&shown) {
+        let mut seen = std::collections::HashSet::new();
+        for op in &f.toolkit.operators {
+            if seen.insert(op.name.as_str()) {
+                files_of
+                    .entry(op.name.clone())
+                    .or_default()
+                    .push(name.clone());
+            }
+        }
+    }
+    for (f, name) in loads.iter_mut().zip(&shown) {
+        let file = f.source.path.display().to_string();
+        for op in &mut f.toolkit.operators {
+            let Some(files) = files_of.get(&op.name).filter(|v| v.len() > 1) else {
+                continue;
+            };
+            let others: Vec<&str> = files
+                .iter()
+                .filter(|n| *n != name)
+                .map(String::as_str)
+                .collect();
+            let old = std::mem::take(&mut op.name);
+            op.name = format!("{old} @ {name}");
+            let at = op.origin.unwrap_or_default();
+            f.diagnostics.push(Diagnostic {
+                file: file.clone(),
+                line: at.line.max(1),
+                column: at.col.max(1),
+                severity: crate::diag::Severity::Warning,
+                code: Code::SharedOperatorName,
+                message: format!(
+                    "operator `{old}` is also defined in {}; both are kept, this one as `{}`",
+                    others.join(", "),
+                    op.name
+                ),
+            });
+        }
+    }
+}
+
+/// A file's name as users know it: relative to the opened folder it was found in, or the
+/// path as given.
+fn shown_name(paths: &[PathBuf], file: &Path) -> String {
+    paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .find_map(|dir| file.strip_prefix(dir).ok())
+        .unwrap_or(file)
+        .display()
+        .to_string()
 }
 
 /// Loads the compiled-in example.
@@ -244,6 +339,20 @@ pub struct FileLoad {
     pub source: SourceFile,
     pub toolkit: Toolkit,
     pub diagnostics: Vec<Diagnostic>,
+    /// `next` references this file alone cannot resolve (each also a TS030 diagnostic).
+    pub unresolved: Vec<Unresolved>,
+}
+
+/// A `next` reference naming no action of its own file.
+#[derive(Debug, Clone)]
+pub struct Unresolved {
+    pub from: String,
+    pub to: String,
+    pub score: f64,
+    /// Where the reference is, in its file (file index 0).
+    pub origin: crate::model::Origin,
+    /// Its TS030 diagnostic, as an index into the file's diagnostics.
+    pub diag: usize,
 }
 
 fn add_file(loaded: &mut Loaded, file: FileLoad) {
@@ -280,13 +389,26 @@ pub fn load_text(
         message: e.message,
     })?;
     let format = forced.unwrap_or_else(|| detect(&doc));
-    let mut ctx = ctx::Ctx::new(&doc, name);
+    let mut ctx = ctx::Ctx::new(&doc, name.clone());
+    if let Some((count, line, col)) = doc.more_documents {
+        ctx.diags.push(Diagnostic {
+            file: name,
+            line,
+            column: col,
+            severity: crate::diag::Severity::Warning,
+            code: Code::MoreDocuments,
+            message: format!(
+                "the file holds {count} more document{} after the first; only the first is read (PyYAML's safe_load, which Chat2Graph uses, refuses such a file)",
+                if count == 1 { "" } else { "s" }
+            ),
+        });
+    }
     ctx.toolkit.files.push(path.to_path_buf());
     match format {
         Format::Native => native::load(&mut ctx),
         Format::Chat2Graph => chat2graph::load(&mut ctx),
     }
-    let (toolkit, diagnostics) = ctx.finish();
+    let (toolkit, diagnostics, unresolved) = ctx.finish();
     Ok(FileLoad {
         source: SourceFile {
             path: path.to_path_buf(),
@@ -295,6 +417,7 @@ pub fn load_text(
         },
         toolkit,
         diagnostics,
+        unresolved,
     })
 }
 

@@ -66,6 +66,7 @@ impl Ctx<'_, '_> {
             return None;
         }
         self.duplicate_keys(self.doc.resolve(item));
+        self.check_text_fields(item);
         match self.text(item, "name") {
             Some(n) if !n.is_empty() => Some(n),
             _ => {
@@ -215,6 +216,14 @@ fn action_edges(
             continue;
         };
         let Some(b) = ctx.toolkit.action(&r.name) else {
+            // Another opened file may define it: `load_paths` settles this after merging.
+            ctx.unresolved.push(super::Unresolved {
+                from: name.to_string(),
+                to: r.name.clone(),
+                score: r.score.unwrap_or(1.0),
+                origin: ctx.origin(r.item),
+                diag: ctx.diags.len(),
+            });
             ctx.diag(
                 r.item,
                 Severity::Error,

@@ -11,6 +11,8 @@
 //! section.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 use std::ops::Range;
 
 use granit_parser::{Event, Parser, ScalarStyle, StructureStyle};
@@ -29,6 +31,20 @@ pub struct Limits {
     pub max_depth: usize,
     /// Most nodes (scalars, collections and aliases) in one document.
     pub max_nodes: usize,
+    /// The most memory a load may use, whatever the input: the budget is 12 times the input
+    /// size plus 100 MB, and never more than this (README, Reliability).
+    pub max_memory: usize,
+}
+
+impl Limits {
+    /// The memory budget for an input of `bytes`: 12 times its size plus 100 MB, capped by
+    /// [`Limits::max_memory`].
+    pub fn memory_budget(&self, bytes: usize) -> usize {
+        bytes
+            .saturating_mul(12)
+            .saturating_add(100 << 20)
+            .min(self.max_memory)
+    }
 }
 
 impl Default for Limits {
@@ -38,6 +54,7 @@ impl Default for Limits {
             max_scalar_bytes: 1024 * 1024,
             max_depth: 128,
             max_nodes: 20_000_000,
+            max_memory: 2 << 30,
         }
     }
 }
@@ -88,6 +105,24 @@ pub struct Node<'a> {
 pub struct Doc<'a> {
     pub nodes: Vec<Node<'a>>,
     pub root: Option<NodeId>,
+    /// Key indexes of the large mappings, so that a lookup stays O(1) when a mapping has
+    /// 100k keys or is aliased 100k times (a scan would make loading quadratic).
+    index: HashMap<NodeId, MapIndex>,
+    hasher: RandomState,
+    /// Documents after the first (only the first is read): how many, and where the second
+    /// starts (line, column).
+    pub more_documents: Option<(usize, u32, u32)>,
+}
+
+/// Mappings with more entries than this get a [`MapIndex`]; smaller ones are scanned.
+const INDEXED_MAP: usize = 16;
+
+/// Where a large mapping's keys are: key hash to the last entry with that key (a colliding
+/// hash falls back to a scan), and the positions of its `<<` merge keys.
+#[derive(Debug, Clone, Default)]
+struct MapIndex {
+    keys: HashMap<u64, u32>,
+    merges: Vec<u32>,
 }
 
 /// A parse failure with its 1-based position.
@@ -130,11 +165,20 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Doc<'a>, ParseError> 
         flow_nesting_limit: limits.max_depth,
         block_nesting_limit: limits.max_depth,
     };
-    // Typical toolkit YAML has one node per 6 to 8 bytes; reserving avoids regrowth copies.
+    // Typical toolkit YAML has one node per 6 to 8 bytes; reserving avoids regrowth. The
+    // reservation is only address space until nodes are written.
     let mut builder = Builder {
         doc: Doc {
-            nodes: Vec::with_capacity((text.len() / 8).min(limits.max_nodes)),
-            root: None,
+            nodes: Vec::with_capacity(
+                (text.len() / 6)
+                    .min(limits.max_nodes)
+                    .min(limits.memory_budget(text.len()) / 2 / std::mem::size_of::<Node>()),
+            ),
+            ..Doc::default()
+        },
+        budget: Budget {
+            limit: limits.memory_budget(text.len()),
+            used: text.len(),
         },
         stack: Vec::new(),
         anchors: Vec::new(),
@@ -142,7 +186,8 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Doc<'a>, ParseError> 
         text,
         documents: 0,
     };
-    for next in Parser::new_from_str_with_options(text, options) {
+    let mut events = Parser::new_from_str_with_options(text, options);
+    for next in events.by_ref() {
         let (event, span) = next.map_err(|e| ParseError {
             line: e.marker().line() as u32,
             col: e.marker().col() as u32 + 1,
@@ -159,7 +204,18 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Doc<'a>, ParseError> 
             break;
         }
     }
-    Ok(builder.doc)
+    let mut doc = builder.doc;
+    // Later documents are not built, only counted, so they are reported rather than
+    // silently dropped; a syntax error in them ends the count.
+    for next in events {
+        let Ok((event, span)) = next else { break };
+        if let Event::DocumentStart(..) = event {
+            let (line, col) = (span.start.line() as u32, span.start.col() as u32 + 1);
+            let more = doc.more_documents.get_or_insert((0, line, col));
+            more.0 += 1;
+        }
+    }
+    Ok(doc)
 }
 
 struct Pos {
@@ -168,7 +224,37 @@ struct Pos {
     col: u32,
 }
 
+/// What the tree built so far costs, counted as it is built (the node array, child lists,
+/// decoded strings), so a load fails with a clear error before it crosses the memory
+/// budget instead of being killed or thrashing.
+struct Budget {
+    limit: usize,
+    /// Bytes counted, besides the node array (the input text, lists, strings).
+    used: usize,
+}
+
+impl Budget {
+    fn check(&self, nodes_bytes: usize, pos: &Pos) -> Result<(), ParseError> {
+        if self.used.saturating_add(nodes_bytes) > self.limit {
+            return Err(error_at(
+                pos,
+                format!(
+                    "loading this file would use more than its memory budget of {} MB (12 times its size plus 100 MB, at most 2 GB); the resource limit was reached",
+                    self.limit >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Bytes one child entry costs in its parent's list (lists are shrunk to fit when closed).
+const CHILD_BYTES: usize = 4;
+/// Bytes a collection's own list costs besides its entries (allocation and slack).
+const LIST_BYTES: usize = 24;
+
 struct Builder<'t> {
+    budget: Budget,
     doc: Doc<'t>,
     stack: Vec<Open>,
     /// Parser anchor id -> node, indexed by id.
@@ -197,6 +283,9 @@ impl<'t> Builder<'t> {
                             self.limits.max_scalar_bytes
                         ),
                     ));
+                }
+                if let Cow::Owned(s) = &text {
+                    self.budget.used += s.capacity();
                 }
                 let value = Value::Scalar {
                     text,
@@ -245,6 +334,26 @@ impl<'t> Builder<'t> {
                 format!("more than {} YAML nodes", self.limits.max_nodes),
             ));
         }
+        let nodes = &mut self.doc.nodes;
+        if nodes.len() == nodes.capacity() {
+            // Grow by a quarter, not double, and only within the budget (counted as address
+            // space, so a `ulimit -v` ceiling at the budget is never hit first).
+            let extra = (nodes.capacity() / 4).max(1024);
+            let node = std::mem::size_of::<Node>();
+            self.budget.check((nodes.capacity() + extra) * node, pos)?;
+            nodes.reserve_exact(extra);
+        }
+        // A child entry in its parent's list, and the list itself for a collection.
+        self.budget.used += CHILD_BYTES
+            + if matches!(value, Value::Seq(_) | Value::Map(_)) {
+                LIST_BYTES
+            } else {
+                0
+            };
+        self.budget.check(
+            (self.doc.nodes.len() + 1) * std::mem::size_of::<Node>(),
+            pos,
+        )?;
         let id = self.doc.nodes.len() as NodeId;
         self.doc.nodes.push(Node {
             value,
@@ -307,6 +416,19 @@ impl<'t> Builder<'t> {
             };
             let node = &mut self.doc.nodes[open.id as usize];
             node.span.end = end.min(self.text.len()).max(node.span.start);
+            // Lists are final now: give back the growth slack. A large mapping's key index
+            // costs about 32 bytes an entry.
+            match &mut node.value {
+                Value::Seq(items) => items.shrink_to_fit(),
+                Value::Map(entries) => {
+                    entries.shrink_to_fit();
+                    if entries.len() > INDEXED_MAP {
+                        self.budget.used += entries.len() * 32;
+                    }
+                }
+                _ => {}
+            }
+            self.doc.index_map(open.id);
         }
     }
 
@@ -358,6 +480,47 @@ pub enum Scalar<'a> {
 }
 
 impl<'a> Doc<'a> {
+    /// Builds the key index of a finished mapping when it is large.
+    fn index_map(&mut self, map: NodeId) {
+        let Value::Map(entries) = &self.nodes[map as usize].value else {
+            return;
+        };
+        if entries.len() <= INDEXED_MAP {
+            return;
+        }
+        let mut index = MapIndex::default();
+        for (i, (k, _)) in entries.iter().enumerate() {
+            if self.is_merge_key(*k) {
+                index.merges.push(i as u32);
+            } else if let Some(key) = self.str(*k) {
+                index.keys.insert(self.hasher.hash_one(key), i as u32);
+            }
+        }
+        self.index.insert(map, index);
+    }
+
+    /// The last direct (not merged) entry for `key` in the mapping `map` (resolved).
+    fn direct_entry(&self, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
+        let entries = self.map(map)?;
+        let scan = || {
+            entries
+                .iter()
+                .rev()
+                .find(|(k, _)| self.str(*k) == Some(key) && !self.is_merge_key(*k))
+                .copied()
+        };
+        let Some(index) = self.index.get(&map) else {
+            return scan();
+        };
+        let at = *index.keys.get(&self.hasher.hash_one(key))?;
+        let found = entries[at as usize];
+        if self.str(found.0) == Some(key) {
+            Some(found)
+        } else {
+            scan()
+        }
+    }
+
     /// The node, following an alias to its anchored node.
     pub fn resolve(&self, id: NodeId) -> NodeId {
         match self.nodes[id as usize].value {
@@ -396,31 +559,29 @@ impl<'a> Doc<'a> {
 
     /// The entry for `key` in a mapping: the last one written, then `<<` merge keys.
     pub fn entry(&self, map: NodeId, key: &str) -> Option<(NodeId, NodeId)> {
+        let map = self.resolve(map);
         let entries = self.map(map)?;
-        if let Some(found) = entries
-            .iter()
-            .rev()
-            .find(|(k, _)| self.str(*k) == Some(key) && !self.is_merge_key(*k))
-        {
-            return Some(*found);
+        if let Some(found) = self.direct_entry(map, key) {
+            return Some(found);
         }
         // Merge keys (`<<: *base` or `<<: [*a, *b]`); one level, which covers real configs
-        // and cannot loop.
-        for (k, v) in entries {
-            if !self.is_merge_key(*k) {
-                continue;
-            }
-            let sources: Vec<NodeId> = match self.seq(*v) {
+        // and cannot loop. A large mapping lists its merge keys in its index.
+        let merges: Vec<(NodeId, NodeId)> = match self.index.get(&map) {
+            Some(index) => index.merges.iter().map(|&i| entries[i as usize]).collect(),
+            None => entries
+                .iter()
+                .filter(|(k, _)| self.is_merge_key(*k))
+                .copied()
+                .collect(),
+        };
+        for (_, v) in merges {
+            let sources: Vec<NodeId> = match self.seq(v) {
                 Some(items) => items.to_vec(),
-                None => vec![*v],
+                None => vec![v],
             };
             for src in sources {
-                if let Some(found) = self.map(src).and_then(|e| {
-                    e.iter()
-                        .rev()
-                        .find(|(k, _)| self.str(*k) == Some(key) && !self.is_merge_key(*k))
-                }) {
-                    return Some(*found);
+                if let Some(found) = self.direct_entry(self.resolve(src), key) {
+                    return Some(found);
                 }
             }
         }
