@@ -66,6 +66,20 @@ pub enum Code {
     CrossChainEdge,
     /// A Chat2Graph tool entry whose `type` is neither LOCAL_TOOL nor MCP.
     UnsupportedToolType,
+    /// An MCP sidecar cache that cannot be read or parsed (ignored).
+    McpCacheUnreadable,
+    /// An MCP sidecar cache made for another server than the file now declares (ignored).
+    McpCacheStale,
+    /// An MCP sidecar cache entry for a server the file no longer declares.
+    McpCacheOrphan,
+    /// An MCP server whose transport toolscope cannot use (WEBSOCKET, unknown, none).
+    McpUnsupportedTransport,
+    /// An MCP server listed a tool that is not a valid tool (skipped).
+    McpMalformedTool,
+    /// An MCP server could not be started, failed the handshake or `tools/list`.
+    McpServerFailed,
+    /// An MCP server did not finish discovery within the timeout.
+    McpTimeout,
 }
 
 impl Code {
@@ -93,11 +107,18 @@ impl Code {
             Code::ScoreEntryNoEdge => "TS060",
             Code::CrossChainEdge => "TS061",
             Code::UnsupportedToolType => "TS062",
+            Code::McpCacheUnreadable => "TS090",
+            Code::McpCacheStale => "TS091",
+            Code::McpCacheOrphan => "TS092",
+            Code::McpUnsupportedTransport => "TS093",
+            Code::McpMalformedTool => "TS094",
+            Code::McpServerFailed => "TS095",
+            Code::McpTimeout => "TS096",
         }
     }
 
     /// Every code, for documentation and tests.
-    pub const ALL: [Code; 21] = [
+    pub const ALL: [Code; 28] = [
         Code::Parse,
         Code::Limit,
         Code::Io,
@@ -119,6 +140,13 @@ impl Code {
         Code::ScoreEntryNoEdge,
         Code::CrossChainEdge,
         Code::UnsupportedToolType,
+        Code::McpCacheUnreadable,
+        Code::McpCacheStale,
+        Code::McpCacheOrphan,
+        Code::McpUnsupportedTransport,
+        Code::McpMalformedTool,
+        Code::McpServerFailed,
+        Code::McpTimeout,
     ];
 }
 

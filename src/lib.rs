@@ -11,6 +11,8 @@ pub mod edit;
 pub mod export;
 pub mod layout;
 pub mod lint;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod model;
 pub mod recommend;
 pub mod source;

@@ -24,7 +24,7 @@ impl Rng {
         (self.next() % n.max(1) as u64) as usize
     }
     fn coin(&mut self) -> bool {
-        self.next() % 2 == 0
+        self.next().is_multiple_of(2)
     }
 }
 
@@ -164,7 +164,7 @@ fn pick_edit(tk: &Toolkit, k: u8, a: usize, b: usize, c: usize) -> Option<Edit> 
             value: (c % 4) as u32,
         },
         4 => {
-            let (kind, name) = if b % 2 == 0 {
+            let (kind, name) = if b.is_multiple_of(2) {
                 (NodeKind::Action, pick(&actions, a)?)
             } else {
                 (NodeKind::Tool, pick(&tools, a)?)
@@ -178,7 +178,7 @@ fn pick_edit(tk: &Toolkit, k: u8, a: usize, b: usize, c: usize) -> Option<Edit> 
         }
         5 => {
             let from = pick(&actions, a)?;
-            let (to, to_kind) = if b % 2 == 0 {
+            let (to, to_kind) = if b.is_multiple_of(2) {
                 (pick(&actions, c)?, NodeKind::Action)
             } else {
                 (pick(&tools, c)?, NodeKind::Tool)
@@ -195,7 +195,7 @@ fn pick_edit(tk: &Toolkit, k: u8, a: usize, b: usize, c: usize) -> Option<Edit> 
             Edit::RemoveEdge { from, to, to_kind }
         }
         7 => {
-            if b % 2 == 0 {
+            if b.is_multiple_of(2) {
                 Edit::AddAction {
                     name: format!("new_act{a}"),
                     desc: "Added.".into(),
@@ -209,7 +209,7 @@ fn pick_edit(tk: &Toolkit, k: u8, a: usize, b: usize, c: usize) -> Option<Edit> 
             }
         }
         _ => {
-            let (kind, name) = if b % 2 == 0 {
+            let (kind, name) = if b.is_multiple_of(2) {
                 (NodeKind::Action, pick(&actions, a)?)
             } else {
                 (NodeKind::Tool, pick(&tools, a)?)

@@ -11,6 +11,8 @@ mod explain;
 mod export;
 mod generate;
 mod lint;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod recommend;
 mod set;
 mod sweep;
@@ -29,6 +31,10 @@ pub struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     tui: TuiArgs,
+    /// Ignore MCP sidecar caches (FILE.mcp.json written by `mcp discover`): MCP groups
+    /// stand for their unknown member tools again.
+    #[arg(long, global = true)]
+    no_mcp_cache: bool,
 }
 
 /// Arguments of the terminal UI.
@@ -72,11 +78,16 @@ enum Command {
     Diff(diff::Args),
     /// Tool descriptions for a prompt (markdown, short or function-calling JSON).
     Describe(describe::Args),
+    /// MCP servers: `mcp discover` starts the declared servers (only when asked) and
+    /// records their tools.
+    #[cfg(feature = "mcp")]
+    Mcp(mcp::Args),
 }
 
 /// Parses the command line and runs it.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    crate::source::mcp_cache::set_enabled(!cli.no_mcp_cache);
     match cli.command {
         None => run_tui(cli.tui),
         Some(Command::Tui(args)) => run_tui(args),
@@ -90,6 +101,8 @@ pub fn main() -> ExitCode {
         Some(Command::Sweep(args)) => sweep::run(&args),
         Some(Command::Diff(args)) => diff::run(&args),
         Some(Command::Describe(args)) => describe::run(&args),
+        #[cfg(feature = "mcp")]
+        Some(Command::Mcp(args)) => mcp::run(&args),
     }
 }
 
