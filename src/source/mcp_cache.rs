@@ -148,6 +148,13 @@ pub fn sidecar_path(config: &Path) -> PathBuf {
     config.with_file_name(name)
 }
 
+/// The toolkit file a cache belongs to, when `path` is named like a cache.
+pub fn config_of(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let config = name.strip_suffix(SUFFIX).filter(|c| !c.is_empty())?;
+    Some(path.with_file_name(config))
+}
+
 /// Reads a cache file: `Ok(None)` when there is none.
 pub fn read(path: &Path) -> Result<Option<Cache>, String> {
     let meta = match std::fs::metadata(path) {
@@ -384,6 +391,10 @@ mod tests {
         assert!(
             Cache::parse("{\"toolscope_mcp_cache\": 1, \"servers\": [{\"name\": 3}]}").is_err()
         );
-        assert!(sidecar_path(Path::new("a/b.yml")).ends_with("b.yml.mcp.json"));
+        let side = sidecar_path(Path::new("a/b.yml"));
+        assert!(side.ends_with("b.yml.mcp.json"));
+        assert_eq!(config_of(&side), Some(PathBuf::from("a/b.yml")));
+        assert_eq!(config_of(Path::new("a/.mcp.json")), None);
+        assert_eq!(config_of(Path::new("a/b.yml")), None);
     }
 }

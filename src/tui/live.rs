@@ -96,8 +96,19 @@ pub fn start(app: &mut App, tx: Sender<Msg>, opened: &[PathBuf], forced: Option<
         return;
     }
     match start_watcher(opened, tx) {
-        Ok(w) => live.watcher = Some(w),
+        Ok(w) => {
+            watch_mcp_caches(&w, opened);
+            live.watcher = Some(w);
+        }
         Err(e) => app.set_status(Level::Error, e),
+    }
+}
+
+/// Watches each toolkit file's MCP cache (`FILE.mcp.json`, which need not exist yet), so
+/// that a discovery run elsewhere shows up like an edit of the file.
+fn watch_mcp_caches(w: &Watcher, opened: &[PathBuf]) {
+    for file in crate::source::expand_paths(opened).unwrap_or_default() {
+        let _ = w.watch(&crate::source::mcp_cache::sidecar_path(&file));
     }
 }
 
@@ -105,7 +116,12 @@ pub fn start(app: &mut App, tx: Sender<Msg>, opened: &[PathBuf], forced: Option<
 pub fn queue(app: &mut App, ev: WatchEvent) {
     let live = &mut app.session.live;
     match ev {
-        WatchEvent::Changed(paths) => live.changed.extend(paths),
+        // A changed MCP cache reloads the toolkit file it belongs to.
+        WatchEvent::Changed(paths) => live.changed.extend(
+            paths
+                .into_iter()
+                .map(|p| crate::source::mcp_cache::config_of(&p).unwrap_or(p)),
+        ),
         WatchEvent::Rescan => live.rescan = true,
         WatchEvent::Error(e) => app.set_status(Level::Error, format!("watching: {e}")),
     }

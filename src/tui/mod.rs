@@ -36,6 +36,8 @@ pub(crate) mod edit_tests;
 #[cfg(test)]
 mod insight_tests;
 #[cfg(test)]
+mod live_mcp_tests;
+#[cfg(test)]
 mod live_tests;
 #[cfg(test)]
 mod stress_tests;
