@@ -299,7 +299,24 @@ impl Toolkit {
 
     /// The edge from `u` to `v`, if any (at most one exists per ordered pair).
     pub fn edge(&self, u: NodeIndex, v: NodeIndex) -> Option<EdgeIndex> {
-        self.graph.find_edge(u, v)
+        // Walk u's out-edges and v's in-edges in lockstep: the cost is twice the smaller
+        // degree, so building a node with many edges (a group with thousands of members, an
+        // action calling them all) stays linear instead of scanning a long list per edge.
+        let mut out = self.graph.edges_directed(u, Direction::Outgoing);
+        let mut inc = self.graph.edges_directed(v, Direction::Incoming);
+        loop {
+            match (out.next(), inc.next()) {
+                (None, _) | (_, None) => return None,
+                (Some(o), Some(i)) => {
+                    if o.target() == v {
+                        return Some(o.id());
+                    }
+                    if i.source() == u {
+                        return Some(i.id());
+                    }
+                }
+            }
+        }
     }
 
     /// Adds the edge `u -> v` with the kind implied by the node kinds, or returns the
