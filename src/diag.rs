@@ -87,6 +87,20 @@ pub enum Code {
     SharedOperatorName,
     /// A file with more than one YAML document (only the first is read).
     MoreDocuments,
+    /// An MCP sidecar cache that cannot be read or parsed (ignored).
+    McpCacheUnreadable,
+    /// An MCP sidecar cache made for another server than the file now declares (ignored).
+    McpCacheStale,
+    /// An MCP sidecar cache entry for a server the file no longer declares.
+    McpCacheOrphan,
+    /// An MCP server whose transport toolscope cannot use (WEBSOCKET, unknown, none).
+    McpUnsupportedTransport,
+    /// An MCP server listed a tool that is not a valid tool (skipped).
+    McpMalformedTool,
+    /// An MCP server could not be started, failed the handshake or `tools/list`.
+    McpServerFailed,
+    /// An MCP server did not finish discovery within the timeout.
+    McpTimeout,
 }
 
 impl Code {
@@ -124,11 +138,18 @@ impl Code {
             Code::OtlpNoOperator => "TS084",
             Code::SharedOperatorName => "TS075",
             Code::MoreDocuments => "TS076",
+            Code::McpCacheUnreadable => "TS090",
+            Code::McpCacheStale => "TS091",
+            Code::McpCacheOrphan => "TS092",
+            Code::McpUnsupportedTransport => "TS093",
+            Code::McpMalformedTool => "TS094",
+            Code::McpServerFailed => "TS095",
+            Code::McpTimeout => "TS096",
         }
     }
 
     /// Every code, for documentation and tests.
-    pub const ALL: [Code; 31] = [
+    pub const ALL: [Code; 38] = [
         Code::Parse,
         Code::Limit,
         Code::Io,
@@ -160,6 +181,13 @@ impl Code {
         Code::OtlpNoOperator,
         Code::SharedOperatorName,
         Code::MoreDocuments,
+        Code::McpCacheUnreadable,
+        Code::McpCacheStale,
+        Code::McpCacheOrphan,
+        Code::McpUnsupportedTransport,
+        Code::McpMalformedTool,
+        Code::McpServerFailed,
+        Code::McpTimeout,
     ];
 }
 

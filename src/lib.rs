@@ -12,6 +12,8 @@ pub mod evidence;
 pub mod export;
 pub mod layout;
 pub mod lint;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod model;
 pub mod recommend;
 pub mod source;

@@ -65,7 +65,9 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
         Err(code) => return Ok(code),
     };
     if args.traces.offered || !args.traces.choose.is_empty() {
-        super::common::warning("fit works on the recommendation; --offered and --choose are ignored");
+        super::common::warning(
+            "fit works on the recommendation; --offered and --choose are ignored",
+        );
     }
     let opts = EvalOptions {
         filters: None,

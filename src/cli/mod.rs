@@ -13,6 +13,8 @@ mod export;
 mod fit;
 mod generate;
 mod lint;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod recommend;
 mod set;
 mod sweep;
@@ -31,6 +33,10 @@ pub struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     tui: TuiArgs,
+    /// Ignore MCP sidecar caches (FILE.mcp.json written by `mcp discover`): MCP groups
+    /// stand for their unknown member tools again.
+    #[arg(long, global = true)]
+    no_mcp_cache: bool,
 }
 
 /// Arguments of the terminal UI.
@@ -78,11 +84,16 @@ enum Command {
     Eval(eval::Args),
     /// Suggest Call scores from traces: a lossless diff, written with --write.
     Fit(fit::Args),
+    /// MCP servers: `mcp discover` starts the declared servers (only when asked) and
+    /// records their tools.
+    #[cfg(feature = "mcp")]
+    Mcp(mcp::Args),
 }
 
 /// Parses the command line and runs it.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    crate::source::mcp_cache::set_enabled(!cli.no_mcp_cache);
     match cli.command {
         None => run_tui(cli.tui),
         Some(Command::Tui(args)) => run_tui(args),
@@ -98,6 +109,8 @@ pub fn main() -> ExitCode {
         Some(Command::Describe(args)) => describe::run(&args),
         Some(Command::Eval(args)) => eval::run(&args),
         Some(Command::Fit(args)) => fit::run(&args),
+        #[cfg(feature = "mcp")]
+        Some(Command::Mcp(args)) => mcp::run(&args),
     }
 }
 

@@ -185,12 +185,17 @@ fn schema(tk: &Toolkit, ix: NodeIndex) -> Value {
             }
         }
     }
+    // A tool an MCP server listed carries its own JSON Schema: print it as the server sent it.
+    let parameters = match node.meta.as_deref().and_then(|m| m.input_schema.clone()) {
+        Some(schema) => schema,
+        None => json!({"type": "object", "properties": properties, "required": required}),
+    };
     json!({
         "type": "function",
         "function": {
             "name": node.name,
             "description": description,
-            "parameters": {"type": "object", "properties": properties, "required": required},
+            "parameters": parameters,
         }
     })
 }

@@ -104,6 +104,9 @@ pub struct ToolMeta {
     pub enabled: bool,
     pub exclusive: bool,
     pub takes_control: bool,
+    /// The JSON Schema of the arguments, for tools an MCP server listed (`inputs` is read
+    /// from it; `describe --style json` prints it as is).
+    pub input_schema: Option<serde_json::Value>,
 }
 
 impl Default for ToolMeta {
@@ -118,6 +121,7 @@ impl Default for ToolMeta {
             enabled: true,
             exclusive: false,
             takes_control: false,
+            input_schema: None,
         }
     }
 }

@@ -457,3 +457,40 @@ mod tests {
         assert!(a.difference(&b).unwrap().contains("a1 -> a2"));
     }
 }
+
+#[cfg(test)]
+mod edge_lookup_tests {
+    use super::*;
+
+    /// `edge` walks both ends in lockstep: it must find an edge whichever end has the
+    /// longer list, and report absence exactly.
+    #[test]
+    fn edge_is_found_from_either_end() {
+        let mut tk = Toolkit::new();
+        let hub = tk.add_node(Node::new(NodeKind::Action, "hub"));
+        let sink = tk.add_node(Node::new(NodeKind::Tool, "sink"));
+        let mut tools = Vec::new();
+        for i in 0..50 {
+            let t = tk.add_node(Node::new(NodeKind::Tool, format!("t{i}")));
+            tk.add_edge(hub, t, 0.5, None);
+            tools.push(t);
+        }
+        for i in 0..50 {
+            let a = tk.add_node(Node::new(NodeKind::Action, format!("a{i}")));
+            tk.add_edge(a, sink, 0.5, None);
+        }
+        for &t in &tools {
+            let e = tk.edge(hub, t).expect("hub -> t");
+            assert_eq!(tk.graph.edge_endpoints(e), Some((hub, t)));
+        }
+        let last = tk.action("a49").expect("a49");
+        assert!(tk.edge(last, sink).is_some());
+        assert!(tk.edge(hub, sink).is_none());
+        assert!(tk.edge(tools[0], hub).is_none());
+        tk.add_edge(hub, sink, 0.2, None);
+        assert_eq!(tk.get_score(hub, sink), 0.2);
+        assert_eq!(tk.graph.edge_count(), 101, "no duplicate from add_edge");
+        tk.add_edge(hub, sink, 0.9, None);
+        assert_eq!(tk.graph.edge_count(), 101);
+    }
+}

@@ -19,6 +19,8 @@ struct ToolEntry {
     item: NodeId,
     group: bool,
     members: Vec<(String, NodeId)>,
+    /// Members known from the MCP cache, used when none are listed.
+    cached: Vec<crate::source::mcp_cache::CachedTool>,
 }
 
 struct ActionEntry {
@@ -115,12 +117,18 @@ fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
                 format!("tool `{name}` is declared twice; the last one counts, as in Chat2Graph"),
             );
         }
+        let cached = if group && members.is_empty() {
+            ctx.cached_members(&name)
+        } else {
+            Vec::new()
+        };
         out.insert(
             name,
             ToolEntry {
                 item,
                 group,
                 members,
+                cached,
             },
         );
     }
@@ -295,6 +303,15 @@ fn call_edges(ctx: &mut Ctx<'_, '_>, a: NodeIndex, tool: &str, entry: &ToolEntry
             ctx.toolkit.add_node(node)
         }
     };
+    if entry.group && entry.members.is_empty() && !entry.cached.is_empty() {
+        let group_origin = ctx.origin(ctx.doc.resolve(entry.item));
+        for tool in &entry.cached {
+            let m = ctx.cached_member(tool, group_origin);
+            ctx.toolkit.add_edge(t, m, 1.0, Some(group_origin));
+            ctx.toolkit.add_edge(a, m, 1.0, origin);
+        }
+        return;
+    }
     if !entry.group || entry.members.is_empty() {
         ctx.toolkit.add_edge(a, t, 1.0, origin);
         return;

@@ -1,8 +1,14 @@
 //! What both loaders share: the document, the toolkit being built, diagnostics, and readers
 //! for the constructs both formats use (names, references, scores, tool properties).
 
+use std::collections::HashMap;
+
+use petgraph::stable_graph::NodeIndex;
+
 use crate::diag::{Code, Diagnostic, Severity};
-use crate::model::{Origin, Param, Returns, ToolMeta, Toolkit};
+use crate::model::{Node, NodeKind, Origin, Param, Returns, ToolMeta, Toolkit};
+
+use super::mcp_cache::{self, CachedTool};
 
 use super::yaml::{Doc, NodeId, Scalar};
 
@@ -21,6 +27,8 @@ pub struct Ctx<'d, 'a> {
     edge_cap_reported: bool,
     /// `next` references naming no action of this file (another opened file may define it).
     pub unresolved: Vec<super::Unresolved>,
+    /// Member tools of MCP groups known from the sidecar cache, by group name.
+    pub mcp_members: HashMap<String, Vec<CachedTool>>,
 }
 
 /// A reference to a node by name: a bare name, `{name: X, score: S}`, or an alias of either.
@@ -42,7 +50,31 @@ impl<'d, 'a> Ctx<'d, 'a> {
             edge_cap: doc.nodes.len().saturating_mul(2).saturating_add(1_000_000),
             edge_cap_reported: false,
             unresolved: Vec::new(),
+            mcp_members: HashMap::new(),
         }
+    }
+
+    /// The member tools the MCP cache knows for `group` (empty when none).
+    pub fn cached_members(&self, group: &str) -> Vec<CachedTool> {
+        self.mcp_members.get(group).cloned().unwrap_or_default()
+    }
+
+    /// The tool node of a cached MCP member, created with the description and inputs the
+    /// server listed; `origin` is the group's entry (members have no YAML of their own).
+    pub fn cached_member(&mut self, tool: &CachedTool, origin: Origin) -> NodeIndex {
+        if let Some(t) = self.toolkit.find(NodeKind::Tool, &tool.name) {
+            return t;
+        }
+        let mut node = Node::new(NodeKind::Tool, tool.name.clone());
+        node.desc = tool.description.clone();
+        node.meta = Some(Box::new(ToolMeta {
+            ty: "MCP".into(),
+            inputs: mcp_cache::params(&tool.input_schema),
+            input_schema: Some(tool.input_schema.clone()),
+            ..ToolMeta::default()
+        }));
+        node.origin = Some(origin);
+        self.toolkit.add_node(node)
     }
 
     pub fn finish(self) -> (Toolkit, Vec<Diagnostic>, Vec<super::Unresolved>) {

@@ -165,6 +165,14 @@ fn declare_groups(ctx: &mut Ctx<'_, '_>, groups: Vec<NodeId>) -> HashMap<String,
             ctx.toolkit.add_edge(g, t, 1.0, Some(origin));
             names.push(r.name);
         }
+        if names.is_empty() {
+            let origin = ctx.origin(ctx.doc.resolve(item));
+            for tool in ctx.cached_members(&name) {
+                let t = ctx.cached_member(&tool, origin);
+                ctx.toolkit.add_edge(g, t, 1.0, Some(origin));
+                names.push(tool.name);
+            }
+        }
         members.insert(name, names);
     }
     members

@@ -112,7 +112,12 @@ impl Live {
     /// Records a watcher event; [`Session::flush`] acts on it.
     pub fn queue(&mut self, ev: WatchEvent) -> Option<Status> {
         match ev {
-            WatchEvent::Changed(paths) => self.changed.extend(paths),
+            // A changed MCP cache reloads the toolkit file it belongs to.
+            WatchEvent::Changed(paths) => self.changed.extend(
+                paths
+                    .into_iter()
+                    .map(|p| crate::source::mcp_cache::config_of(&p).unwrap_or(p)),
+            ),
             WatchEvent::Rescan => self.rescan = true,
             WatchEvent::Error(e) => return Some(Status::error(format!("watching: {e}"))),
         }
@@ -144,10 +149,19 @@ pub fn start(
     }
     match start_watcher(opened, tx) {
         Ok(w) => {
+            watch_mcp_caches(&w, opened);
             live.watcher = Some(w);
             None
         }
         Err(e) => Some(Status::error(e)),
+    }
+}
+
+/// Watches each toolkit file's MCP cache (`FILE.mcp.json`, which need not exist yet), so
+/// that a discovery run elsewhere shows up like an edit of the file.
+fn watch_mcp_caches(w: &Watcher, opened: &[PathBuf]) {
+    for file in crate::source::expand_paths(opened).unwrap_or_default() {
+        let _ = w.watch(&crate::source::mcp_cache::sidecar_path(&file));
     }
 }
 

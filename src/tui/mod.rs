@@ -53,6 +53,8 @@ mod insight_tests;
 #[cfg(test)]
 mod keystr;
 #[cfg(test)]
+mod live_mcp_tests;
+#[cfg(test)]
 mod live_tests;
 #[cfg(test)]
 mod loss_tests;
