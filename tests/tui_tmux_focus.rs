@@ -160,10 +160,11 @@ fn every_operator_of_a_chat2graph_shaped_file_fits_at_100x30() {
         &cmd,
     ]);
     assert!(out.status.success(), "tmux new-session failed: {out:?}");
-    for (i, op) in tk.operators.iter().enumerate() {
-        if i > 0 {
-            tmux.run(&["send-keys", "-t", "t", "o"]);
-        }
+    for op in &tk.operators {
+        // Chosen by name, as a user would type it (`o` steps in the navigator's order).
+        let command = format!(":operator {}", op.name);
+        tmux.run(&["send-keys", "-t", "t", "-l", &command]);
+        tmux.run(&["send-keys", "-t", "t", "Enter"]);
         let shown = format!("operator {}", op.name);
         let screen = tmux.wait(&shown, |s| s.contains(&shown));
         let pane = graph_pane(&screen);

@@ -126,7 +126,12 @@ fn text(sweep: &Sweep, seeds: &[String], always: u64, tokens: &[u64], enc: &str)
     let mut out = format!(
         "hops {}, seeds: {} (~tokens: an estimate, {enc})\n",
         sweep.hops,
-        seeds.join(", ")
+        // Names escaped whole (line breaks too): a seed name cannot forge a line.
+        seeds
+            .iter()
+            .map(|s| crate::text::sanitize(s).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     out += &format!(
         "{:>12}  {:>7}  {:>7}  {:>8}\n",

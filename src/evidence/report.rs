@@ -85,7 +85,8 @@ pub fn to_text(report: &Report, encoding: &str) -> String {
     let row = |name: &str, t: Option<f64>, h: Option<u32>, s: &Stats| {
         format!(
             "{:<28} {:>9} {:>4} {:>7} {:>5} {:>6} {:>8} {:>9} {:>7} {:>8} {:>7}\n",
-            name,
+            // Names escaped whole (line breaks too): a name cannot forge a row.
+            crate::text::sanitize(name),
             t.map_or_else(|| "-".into(), num),
             h.map_or_else(|| "-".into(), |h| h.to_string()),
             s.records,
@@ -117,12 +118,15 @@ fn details(g: &GroupReport) -> String {
         if v.is_empty() {
             "(none)".to_string()
         } else {
-            v.join(", ")
+            v.iter()
+                .map(|n| crate::text::sanitize(n).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
         }
     };
     out += &format!(
         "\n{}\n  never called: {}\n",
-        g.operator,
+        crate::text::sanitize(&g.operator),
         list(&g.stats.never_called)
     );
     out += &format!(
