@@ -198,6 +198,7 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         | Cmd::ToggleFilters
         | Cmd::ChooseTool
         | Cmd::ToggleEnabled => super::insight_cmds::apply(app, cmd),
+        Cmd::ToggleEvidence => super::evidence_cmds::toggle_panel(app),
     }
 }
 

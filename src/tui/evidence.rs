@@ -1,0 +1,211 @@
+//! Evidence in the TUI (SPEC 8): the loaded trace records, their evaluation for the active
+//! operator (or hand-edited seeds) at the current parameters, times offered and called
+//! per tool, and the token estimate of the offer.
+//!
+//! Everything is recomputed from [`App::recompute`](super::app::App::recompute), i.e. on
+//! parameter, seed and graph changes, never per frame. The tokenizer is built on first
+//! use only: when traces are loaded or the panel is opened, so startup stays fast.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use petgraph::stable_graph::NodeIndex;
+use petgraph::visit::NodeIndexable;
+
+use crate::evidence::eval::{EvalOptions, GroupReport, Resolved, evaluate, resolve};
+use crate::evidence::{Record, TokenCost, load_traces, otlp};
+use crate::model::Toolkit;
+use crate::recommend::{Params, recommend};
+use crate::tokens::{Encoding, Tokenizer, tool_entry};
+
+/// The evidence state of the app.
+#[derive(Default)]
+pub struct EvidenceState {
+    /// The trace files, in the order given.
+    pub paths: Vec<PathBuf>,
+    pub records: Vec<Record>,
+    /// Built on first use (traces loaded or panel opened).
+    tokenizer: Option<Tokenizer>,
+    /// Tokens per tool of the current graph, by node index; cleared on graph changes.
+    tool_tokens: RefCell<Vec<Option<u64>>>,
+    /// The evaluation of the active group at the current parameters (sweep on).
+    pub report: Option<GroupReport>,
+    /// Per tool: records whose offer held it, and records that called it.
+    pub offered: HashMap<NodeIndex, usize>,
+    pub called: HashMap<NodeIndex, usize>,
+    /// Tokens of the current offer, once the tokenizer is on.
+    pub offer_tokens: Option<u64>,
+    /// The evidence panel replaces the inspector.
+    pub panel: bool,
+}
+
+/// What the evaluation is for: the app's current choice.
+pub struct Active<'a> {
+    pub tk: &'a Toolkit,
+    /// The active operator's name, unless its seeds were edited by hand.
+    pub operator: Option<&'a str>,
+    pub seeds: &'a [NodeIndex],
+    pub params: Params,
+    pub offer: &'a [NodeIndex],
+}
+
+impl EvidenceState {
+    pub fn loaded(&self) -> bool {
+        !self.paths.is_empty()
+    }
+
+    /// Reads `paths` (format detected per file, as the CLI does), replacing the records.
+    /// Returns the number of records and of bad lines.
+    pub fn load(&mut self, paths: Vec<PathBuf>) -> Result<(usize, usize), String> {
+        let (records, diags) = load_traces(&paths, None, otlp::AGENT_ATTR)?;
+        self.paths = paths;
+        self.records = records;
+        self.tokens_on();
+        Ok((self.records.len(), diags.len()))
+    }
+
+    /// Turns the token estimates on (builds the tokenizer on its first count).
+    pub fn tokens_on(&mut self) {
+        if self.tokenizer.is_none() {
+            self.tokenizer = Some(Tokenizer::new(Encoding::default()));
+        }
+    }
+
+    /// Forgets the token counts of the previous graph.
+    pub fn graph_changed(&mut self) {
+        self.tool_tokens.borrow_mut().clear();
+    }
+
+    /// Recomputes everything for `a`.
+    pub fn refresh(&mut self, a: &Active) {
+        self.offer_tokens = None;
+        self.report = None;
+        self.offered.clear();
+        self.called.clear();
+        let Some(tokenizer) = &self.tokenizer else {
+            return;
+        };
+        {
+            let mut cache = self.tool_tokens.borrow_mut();
+            cache.resize(a.tk.graph.node_bound(), None);
+        }
+        let cost = Cached {
+            tk: a.tk,
+            tokenizer,
+            cache: &self.tool_tokens,
+        };
+        self.offer_tokens = Some(a.offer.iter().map(|&ix| cost.tool_tokens(ix)).sum());
+        if self.records.is_empty() {
+            return;
+        }
+        let (resolved, _) = resolve(a.tk, &self.records, &EvalOptions::default());
+        let (group, mine) = active_records(a, &resolved);
+        (self.offered, self.called) = count(a.tk, &resolved, &mine, a);
+        if mine.is_empty() {
+            return;
+        }
+        let opts = EvalOptions {
+            threshold: Some(a.params.threshold),
+            hops: Some(a.params.hops),
+            sweep: true,
+            ..EvalOptions::default()
+        };
+        let report = evaluate(a.tk, &mine, &opts, &cost);
+        self.report = report.operators.into_iter().next().map(|mut g| {
+            g.operator = group;
+            g
+        });
+    }
+
+    /// Whether `ix` was never called in the loaded records.
+    pub fn never_called(&self, ix: NodeIndex) -> bool {
+        self.loaded() && !self.called.contains_key(&ix)
+    }
+
+    /// Resolves the records the way `toolscope fit` does (their own parameters).
+    pub fn resolved(&self, tk: &Toolkit) -> Vec<Resolved> {
+        resolve(tk, &self.records, &EvalOptions::default()).0
+    }
+}
+
+type Counts = HashMap<NodeIndex, usize>;
+
+/// Times offered and called per tool over all records: the active group's records at the
+/// current seeds and parameters, the others at their own. Offers are computed once per
+/// distinct (seeds, parameters), so many records of one operator cost one recommendation.
+fn count(tk: &Toolkit, all: &[Resolved], mine: &[Resolved], a: &Active) -> (Counts, Counts) {
+    let (mut offered, mut called) = (Counts::new(), Counts::new());
+    let mut offers: HashMap<(Vec<NodeIndex>, u64, u32), Vec<NodeIndex>> = HashMap::new();
+    let others = all.iter().filter(|r| !is_active(a, r));
+    for r in others.chain(mine.iter()) {
+        let key = (r.seeds.clone(), r.params.threshold.to_bits(), r.params.hops);
+        let offer = offers
+            .entry(key)
+            .or_insert_with(|| recommend(tk, &r.seeds, r.params).tools);
+        for &ix in offer.iter() {
+            *offered.entry(ix).or_default() += 1;
+        }
+        for &ix in &r.called {
+            *called.entry(ix).or_default() += 1;
+        }
+    }
+    (offered, called)
+}
+
+fn is_active(a: &Active, r: &Resolved) -> bool {
+    match a.operator {
+        Some(op) => r.group == op,
+        None => same_set(&r.seeds, a.seeds),
+    }
+}
+
+fn same_set(x: &[NodeIndex], y: &[NodeIndex]) -> bool {
+    let (mut x, mut y) = (x.to_vec(), y.to_vec());
+    x.sort();
+    y.sort();
+    x.dedup();
+    y.dedup();
+    x == y
+}
+
+/// The active group's name and its records, moved to the current seeds and parameters
+/// (what the user is trying). Without an operator: records whose seeds are the current ones.
+fn active_records(a: &Active, all: &[Resolved]) -> (String, Vec<Resolved>) {
+    let group = match a.operator {
+        Some(op) => op.to_string(),
+        None => "seeds".to_string(),
+    };
+    let mine = all
+        .iter()
+        .filter(|r| is_active(a, r))
+        .map(|r| Resolved {
+            group: group.clone(),
+            seeds: a.seeds.to_vec(),
+            params: a.params,
+            called: r.called.clone(),
+            unknown: r.unknown,
+        })
+        .collect();
+    (group, mine)
+}
+
+/// Token costs of the current graph, counted once per tool.
+struct Cached<'a> {
+    tk: &'a Toolkit,
+    tokenizer: &'a Tokenizer,
+    cache: &'a RefCell<Vec<Option<u64>>>,
+}
+
+impl TokenCost for Cached<'_> {
+    fn tool_tokens(&self, ix: NodeIndex) -> u64 {
+        if let Some(Some(n)) = self.cache.borrow().get(ix.index()) {
+            return *n;
+        }
+        let n = self.tokenizer.count(&tool_entry(self.tk, ix));
+        if let Some(slot) = self.cache.borrow_mut().get_mut(ix.index()) {
+            *slot = Some(n);
+        }
+        n
+    }
+}
