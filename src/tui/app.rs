@@ -302,17 +302,16 @@ impl App {
             Some(op) if !self.seeds_edited => Some(op.name.as_str()),
             _ => None,
         };
-        let offer = if self.insight.filters_on {
-            &self.insight.offered
-        } else {
-            &self.rec.tools
-        };
         let active = super::evidence::Active {
             tk: &self.tk,
             operator,
             seeds: &self.seeds,
             params: self.params,
-            offer,
+            offer: self.insight.shown_tools(&self.rec),
+            filters: self
+                .insight
+                .filters_on
+                .then(|| self.insight.filters.clone()),
         };
         self.evidence.refresh(&active);
     }

@@ -9,6 +9,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::mpsc::Sender;
 
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
@@ -16,8 +17,11 @@ use petgraph::visit::NodeIndexable;
 use crate::evidence::eval::{EvalOptions, GroupReport, Resolved, evaluate, resolve};
 use crate::evidence::{Record, TokenCost, load_traces, otlp};
 use crate::model::Toolkit;
-use crate::recommend::{Params, recommend};
+use crate::recommend::{Params, ToolFilters, filter_tools, recommend};
 use crate::tokens::{Encoding, Tokenizer, tool_entry};
+use crate::watch::{WatchEvent, Watcher};
+
+use super::msg::Msg;
 
 /// The evidence state of the app.
 #[derive(Default)]
@@ -25,6 +29,9 @@ pub struct EvidenceState {
     /// The trace files, in the order given.
     pub paths: Vec<PathBuf>,
     pub records: Vec<Record>,
+    /// The records resolved against the current graph at their own parameters; cleared
+    /// on graph changes and loads, so parameter keys do not resolve names again.
+    resolved: Option<Vec<Resolved>>,
     /// Built on first use (traces loaded or panel opened).
     tokenizer: Option<Tokenizer>,
     /// Tokens per tool of the current graph, by node index; cleared on graph changes.
@@ -38,6 +45,12 @@ pub struct EvidenceState {
     pub offer_tokens: Option<u64>,
     /// The evidence panel replaces the inspector.
     pub panel: bool,
+    /// Where the trace watcher reports changes (the loop's channel), once connected.
+    pub tx: Option<Sender<Msg>>,
+    /// Watches the loaded trace files, like the toolkit files.
+    watcher: Option<Watcher>,
+    /// A trace file changed since the last batch.
+    pub stale: bool,
 }
 
 /// What the evaluation is for: the app's current choice.
@@ -47,7 +60,10 @@ pub struct Active<'a> {
     pub operator: Option<&'a str>,
     pub seeds: &'a [NodeIndex],
     pub params: Params,
+    /// What the model is offered: the recommendation, or its filters stage when on.
     pub offer: &'a [NodeIndex],
+    /// The filters stage, when on (the evaluation applies it too, as `eval --offered`).
+    pub filters: Option<ToolFilters>,
 }
 
 impl EvidenceState {
@@ -59,10 +75,32 @@ impl EvidenceState {
     /// Returns the number of records and of bad lines.
     pub fn load(&mut self, paths: Vec<PathBuf>) -> Result<(usize, usize), String> {
         let (records, diags) = load_traces(&paths, None, otlp::AGENT_ATTR)?;
+        if self.paths != paths {
+            self.watcher = None;
+        }
         self.paths = paths;
         self.records = records;
+        self.resolved = None;
         self.tokens_on();
         Ok((self.records.len(), diags.len()))
+    }
+
+    /// Watches the loaded files (when connected and not watching yet); why not, if it fails.
+    pub fn watch(&mut self) -> Result<(), String> {
+        let Some(tx) = self.tx.clone() else {
+            return Ok(());
+        };
+        if self.watcher.is_some() || self.paths.is_empty() {
+            return Ok(());
+        }
+        let w = Watcher::new(&self.paths, move |ev| {
+            if matches!(ev, WatchEvent::Changed(_) | WatchEvent::Rescan) {
+                let _ = tx.send(Msg::TracesChanged);
+            }
+        })
+        .map_err(|e| format!("not watching {}: {}", e.path.display(), e.message))?;
+        self.watcher = Some(w);
+        Ok(())
     }
 
     /// Turns the token estimates on (builds the tokenizer on its first count).
@@ -75,6 +113,7 @@ impl EvidenceState {
     /// Forgets the token counts of the previous graph.
     pub fn graph_changed(&mut self) {
         self.tool_tokens.borrow_mut().clear();
+        self.resolved = None;
     }
 
     /// Recomputes everything for `a`.
@@ -99,9 +138,11 @@ impl EvidenceState {
         if self.records.is_empty() {
             return;
         }
-        let (resolved, _) = resolve(a.tk, &self.records, &EvalOptions::default());
-        let (group, mine) = active_records(a, &resolved);
-        (self.offered, self.called) = count(a.tk, &resolved, &mine, a);
+        let resolved = self
+            .resolved
+            .get_or_insert_with(|| resolve(a.tk, &self.records, &EvalOptions::default()).0);
+        let (group, mine) = active_records(a, resolved);
+        (self.offered, self.called) = count(a.tk, resolved, &mine, a);
         if mine.is_empty() {
             return;
         }
@@ -109,6 +150,7 @@ impl EvidenceState {
             threshold: Some(a.params.threshold),
             hops: Some(a.params.hops),
             sweep: true,
+            filters: a.filters.clone(),
             ..EvalOptions::default()
         };
         let report = evaluate(a.tk, &mine, &opts, &cost);
@@ -132,7 +174,8 @@ impl EvidenceState {
 type Counts = HashMap<NodeIndex, usize>;
 
 /// Times offered and called per tool over all records: the active group's records at the
-/// current seeds and parameters, the others at their own. Offers are computed once per
+/// current seeds and parameters, the others at their own; through the filters stage when
+/// it is on. Offers are computed once per
 /// distinct (seeds, parameters), so many records of one operator cost one recommendation.
 fn count(tk: &Toolkit, all: &[Resolved], mine: &[Resolved], a: &Active) -> (Counts, Counts) {
     let (mut offered, mut called) = (Counts::new(), Counts::new());
@@ -140,9 +183,13 @@ fn count(tk: &Toolkit, all: &[Resolved], mine: &[Resolved], a: &Active) -> (Coun
     let others = all.iter().filter(|r| !is_active(a, r));
     for r in others.chain(mine.iter()) {
         let key = (r.seeds.clone(), r.params.threshold.to_bits(), r.params.hops);
-        let offer = offers
-            .entry(key)
-            .or_insert_with(|| recommend(tk, &r.seeds, r.params).tools);
+        let offer = offers.entry(key).or_insert_with(|| {
+            let tools = recommend(tk, &r.seeds, r.params).tools;
+            match &a.filters {
+                Some(f) => filter_tools(tk, &tools, f),
+                None => tools,
+            }
+        });
         for &ix in offer.iter() {
             *offered.entry(ix).or_default() += 1;
         }

@@ -1,16 +1,31 @@
 //! The evidence commands: `--traces` and `:traces` load trace files, `V` shows the evidence
 //! panel, `:fit` applies the Call scores fitted to the traces as one undoable step.
 //!
-//! Trace files are read when loaded and when `:traces` is run again; they are not watched
-//! (the watcher serves the toolkit files and their reload protocol).
+//! Trace files are watched like toolkits: a change reads them again once per batch of
+//! messages (a file that cannot be read keeps the last records and says why).
 
 use std::path::PathBuf;
+use std::sync::mpsc::Sender;
 
 use crate::edit::{Edit, Transaction};
 use crate::evidence::fit::fit;
 use crate::recommend::explain::num;
 
 use super::app::{App, Level, Status};
+use super::msg::Msg;
+
+/// Connects the evidence to the loop's channel, so loaded trace files are watched.
+pub fn connect(app: &mut App, tx: Sender<Msg>) {
+    app.evidence.tx = Some(tx);
+}
+
+/// Reads the trace files again when the watcher saw a change since the last batch.
+pub fn flush(app: &mut App) {
+    if std::mem::take(&mut app.evidence.stale) && app.evidence.loaded() {
+        let paths = app.evidence.paths.clone();
+        load(app, paths);
+    }
+}
 
 /// Loads trace files into the app and evaluates them; the result goes to the status line.
 pub fn load(app: &mut App, paths: Vec<PathBuf>) {
@@ -23,9 +38,15 @@ pub fn load(app: &mut App, paths: Vec<PathBuf>) {
                 String::new()
             };
             let n = app.evidence.paths.len();
+            let watch = match app.evidence.watch() {
+                Ok(()) => String::new(),
+                Err(e) => format!(" ({e})"),
+            };
             app.set_status(
                 Level::Info,
-                format!("traces: {records} record(s) from {n} file(s){bad}; V shows the evidence"),
+                format!(
+                    "traces: {records} record(s) from {n} file(s){bad}; V shows the evidence{watch}"
+                ),
             );
         }
         Err(e) => app.set_status(Level::Error, format!("traces: {e}")),

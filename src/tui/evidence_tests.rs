@@ -224,3 +224,37 @@ fn traces_errors_are_reported_and_reload_reads_again() {
     assert!(status.text.contains("1 bad line(s)"), "{status:?}");
     assert!(!app.evidence.never_called(tool(&app, "Mail")));
 }
+
+#[test]
+fn trace_files_are_watched_like_toolkits() {
+    let (_f, traces, mut app) = setup();
+    let (tx, rx) = std::sync::mpsc::channel();
+    super::evidence_cmds::connect(&mut app, tx);
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    let mail = tool(&app, "Mail");
+    assert!(app.evidence.never_called(mail));
+    let mut live = super::live_tests::Live::from_parts(app, rx);
+    std::fs::write(
+        &traces,
+        format!("{TRACES}{{\"operator\": \"op\", \"called\": [\"Mail\"]}}\n"),
+    )
+    .expect("append");
+    live.until("the new record", |a| !a.evidence.never_called(mail));
+    assert_eq!(live.app.evidence.records.len(), 5);
+    let report = live.app.evidence.report.clone().expect("evaluated");
+    assert_eq!(report.stats.records, 5);
+}
+
+#[test]
+fn the_filters_stage_counts_when_it_is_on() {
+    let (_f, traces, mut app) = setup();
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    keys(&mut app, ":goto Fetch<Enter>T");
+    let fetch = tool(&app, "Fetch");
+    // Disabled but the stage is off: still offered, the record calling it complete.
+    assert_eq!(app.evidence.offered.get(&fetch), Some(&4));
+    keys(&mut app, "F");
+    assert_eq!(app.evidence.offered.get(&fetch), None);
+    let report = app.evidence.report.clone().expect("evaluated");
+    assert_eq!(report.stats.complete, Some(0.75));
+}

@@ -154,6 +154,7 @@ pub fn run(opts: Options) -> Result<()> {
         Some(e) => app.set_status(app::Level::Error, e),
         None => edit::offer_recovery(&mut app),
     }
+    evidence_cmds::connect(&mut app, runner.sender());
     if !opts.traces.is_empty() {
         evidence_cmds::load(&mut app, opts.traces.clone());
     }
