@@ -38,9 +38,12 @@ pub struct EvidenceState {
     tool_tokens: RefCell<Vec<Option<u64>>>,
     /// The evaluation of the active group at the current parameters (sweep on).
     pub report: Option<GroupReport>,
-    /// Per tool: records whose offer held it, and records that called it.
-    pub offered: HashMap<NodeIndex, usize>,
-    pub called: HashMap<NodeIndex, usize>,
+    /// Per tool, over the records of the other groups (at their own parameters): times
+    /// offered and called. Kept until the graph, the records, the active group or the
+    /// filters change, so a parameter key recounts only the active group.
+    base: Option<Base>,
+    /// The same over the active group's records at the current parameters.
+    active: (Counts, Counts),
     /// Tokens of the current offer, once the tokenizer is on.
     pub offer_tokens: Option<u64>,
     /// The evidence panel replaces the inspector.
@@ -81,6 +84,7 @@ impl EvidenceState {
         self.paths = paths;
         self.records = records;
         self.resolved = None;
+        self.base = None;
         self.tokens_on();
         Ok((self.records.len(), diags.len()))
     }
@@ -114,14 +118,14 @@ impl EvidenceState {
     pub fn graph_changed(&mut self) {
         self.tool_tokens.borrow_mut().clear();
         self.resolved = None;
+        self.base = None;
     }
 
     /// Recomputes everything for `a`.
     pub fn refresh(&mut self, a: &Active) {
         self.offer_tokens = None;
         self.report = None;
-        self.offered.clear();
-        self.called.clear();
+        self.active = Default::default();
         let Some(tokenizer) = &self.tokenizer else {
             return;
         };
@@ -141,8 +145,18 @@ impl EvidenceState {
         let resolved = self
             .resolved
             .get_or_insert_with(|| resolve(a.tk, &self.records, &EvalOptions::default()).0);
+        let key = BaseKey::of(a);
+        if self.base.as_ref().is_none_or(|b| b.key != key) {
+            let others = resolved.iter().filter(|r| !is_active(a, r));
+            let (offered, called) = count(a.tk, others, a);
+            self.base = Some(Base {
+                key,
+                offered,
+                called,
+            });
+        }
         let (group, mine) = active_records(a, resolved);
-        (self.offered, self.called) = count(a.tk, resolved, &mine, a);
+        self.active = count(a.tk, mine.iter(), a);
         if mine.is_empty() {
             return;
         }
@@ -160,9 +174,22 @@ impl EvidenceState {
         });
     }
 
+    /// Records whose offer held `ix`: the active group's at the current parameters, the
+    /// others at their own.
+    pub fn times_offered(&self, ix: NodeIndex) -> usize {
+        let base = self.base.as_ref().map_or(0, |b| get(&b.offered, ix));
+        base + get(&self.active.0, ix)
+    }
+
+    /// Records that called `ix`.
+    pub fn times_called(&self, ix: NodeIndex) -> usize {
+        let base = self.base.as_ref().map_or(0, |b| get(&b.called, ix));
+        base + get(&self.active.1, ix)
+    }
+
     /// Whether `ix` was never called in the loaded records.
     pub fn never_called(&self, ix: NodeIndex) -> bool {
-        self.loaded() && !self.called.contains_key(&ix)
+        self.loaded() && self.times_called(ix) == 0
     }
 
     /// Resolves the records the way `toolscope fit` does (their own parameters).
@@ -173,15 +200,52 @@ impl EvidenceState {
 
 type Counts = HashMap<NodeIndex, usize>;
 
-/// Times offered and called per tool over all records: the active group's records at the
-/// current seeds and parameters, the others at their own; through the filters stage when
-/// it is on. Offers are computed once per
-/// distinct (seeds, parameters), so many records of one operator cost one recommendation.
-fn count(tk: &Toolkit, all: &[Resolved], mine: &[Resolved], a: &Active) -> (Counts, Counts) {
+fn get(c: &Counts, ix: NodeIndex) -> usize {
+    c.get(&ix).copied().unwrap_or(0)
+}
+
+/// What the counts of the other groups depend on besides the graph and the records.
+#[derive(PartialEq)]
+struct BaseKey {
+    operator: Option<String>,
+    /// The seeds, when no operator is active (sorted).
+    seeds: Vec<NodeIndex>,
+    filters: Option<Vec<String>>,
+}
+
+impl BaseKey {
+    fn of(a: &Active) -> BaseKey {
+        let mut seeds = if a.operator.is_none() {
+            a.seeds.to_vec()
+        } else {
+            Vec::new()
+        };
+        seeds.sort();
+        BaseKey {
+            operator: a.operator.map(str::to_string),
+            seeds,
+            filters: a.filters.as_ref().map(|f| f.chosen.clone()),
+        }
+    }
+}
+
+struct Base {
+    key: BaseKey,
+    offered: Counts,
+    called: Counts,
+}
+
+/// Times offered and called per tool over `records`, through the filters stage when it is
+/// on. Offers are computed once per distinct (seeds, parameters), so many records of one
+/// operator cost one recommendation.
+fn count<'r>(
+    tk: &Toolkit,
+    records: impl Iterator<Item = &'r Resolved>,
+    a: &Active,
+) -> (Counts, Counts) {
     let (mut offered, mut called) = (Counts::new(), Counts::new());
     let mut offers: HashMap<(Vec<NodeIndex>, u64, u32), Vec<NodeIndex>> = HashMap::new();
-    let others = all.iter().filter(|r| !is_active(a, r));
-    for r in others.chain(mine.iter()) {
+    for r in records {
         let key = (r.seeds.clone(), r.params.threshold.to_bits(), r.params.hops);
         let offer = offers.entry(key).or_insert_with(|| {
             let tools = recommend(tk, &r.seeds, r.params).tools;

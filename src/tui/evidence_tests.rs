@@ -97,17 +97,17 @@ fn traces_command_loads_and_evaluates_at_the_current_threshold() {
         tool(&app, "Fetch"),
         tool(&app, "Mail"),
     );
-    assert_eq!(app.evidence.offered.get(&fetch), Some(&4));
-    assert_eq!(app.evidence.called.get(&search), Some(&4));
-    assert_eq!(app.evidence.called.get(&fetch), Some(&1));
+    assert_eq!(app.evidence.times_offered(fetch), 4);
+    assert_eq!(app.evidence.times_called(search), 4);
+    assert_eq!(app.evidence.times_called(fetch), 1);
     assert!(app.evidence.never_called(mail));
     assert!(!app.evidence.never_called(fetch));
     // Above Fetch's 0.6 the record that called it is incomplete: 3 of 4.
     keys(&mut app, ":t 0.65<Enter>");
     let report = app.evidence.report.clone().expect("evaluated");
     assert_eq!(report.stats.complete, Some(0.75));
-    assert_eq!(app.evidence.offered.get(&fetch), None);
-    assert_eq!(app.evidence.offered.get(&mail), Some(&4));
+    assert_eq!(app.evidence.times_offered(fetch), 0);
+    assert_eq!(app.evidence.times_offered(mail), 4);
 }
 
 #[test]
@@ -252,9 +252,37 @@ fn the_filters_stage_counts_when_it_is_on() {
     keys(&mut app, ":goto Fetch<Enter>T");
     let fetch = tool(&app, "Fetch");
     // Disabled but the stage is off: still offered, the record calling it complete.
-    assert_eq!(app.evidence.offered.get(&fetch), Some(&4));
+    assert_eq!(app.evidence.times_offered(fetch), 4);
     keys(&mut app, "F");
-    assert_eq!(app.evidence.offered.get(&fetch), None);
+    assert_eq!(app.evidence.times_offered(fetch), 0);
     let report = app.evidence.report.clone().expect("evaluated");
     assert_eq!(report.stats.complete, Some(0.75));
+}
+
+#[test]
+fn other_groups_count_at_their_own_parameters() {
+    let (_f, traces, mut app) = setup();
+    let extra = r#"{"seeds": ["act"], "threshold": 0.65, "called": ["Mail"]}"#;
+    std::fs::write(&traces, format!("{TRACES}{extra}\n")).expect("write");
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    let (fetch, mail) = (tool(&app, "Fetch"), tool(&app, "Mail"));
+    // The seeds record at 0.65 is offered Mail (0.7), not Fetch (0.6).
+    assert_eq!(app.evidence.times_offered(fetch), 4);
+    assert_eq!(app.evidence.times_offered(mail), 5);
+    assert_eq!(app.evidence.times_called(mail), 1);
+    assert_eq!(app.evidence.report.clone().expect("op").stats.records, 4);
+    // Only the active operator's records follow the threshold.
+    keys(&mut app, ":t 0.65<Enter>");
+    assert_eq!(app.evidence.times_offered(fetch), 0);
+    assert_eq!(app.evidence.times_offered(mail), 5);
+    // No seeds: no active group; every record counts at its own parameters.
+    keys(&mut app, "x");
+    assert!(app.evidence.report.is_none());
+    assert_eq!(app.evidence.times_offered(fetch), 4);
+    assert_eq!(app.evidence.times_called(mail), 1);
+    // Seeding `act` by hand makes the seeds record the active group, at 0.65 now too.
+    keys(&mut app, ":seed act<Enter>");
+    let report = app.evidence.report.clone().expect("seeds group");
+    assert_eq!((report.operator.as_str(), report.stats.records), ("seeds", 1));
+    assert_eq!(report.stats.complete, Some(1.0));
 }

@@ -126,8 +126,8 @@ fn trace_lines(app: &App, ix: NodeIndex) -> Vec<Line<'static>> {
         return Vec::new();
     }
     let n = ev.records.len();
-    let offered = ev.offered.get(&ix).copied().unwrap_or(0);
-    let called = ev.called.get(&ix).copied().unwrap_or(0);
+    let offered = ev.times_offered(ix);
+    let called = ev.times_called(ix);
     let called = if called == 0 {
         Line::styled(
             format!("called: 0 of {n} records (never)"),
