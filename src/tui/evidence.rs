@@ -36,7 +36,8 @@ pub struct EvidenceState {
     tokenizer: Option<Tokenizer>,
     /// Tokens per tool of the current graph, by node index; cleared on graph changes.
     tool_tokens: RefCell<Vec<Option<u64>>>,
-    /// The evaluation of the active group at the current parameters (sweep on).
+    /// The evaluation of the active group at the current parameters (sweep on), while the
+    /// panel is open.
     pub report: Option<GroupReport>,
     /// Per tool, over the records of the other groups (at their own parameters): times
     /// offered and called. Kept until the graph, the records, the active group or the
@@ -157,7 +158,9 @@ impl EvidenceState {
         }
         let (group, mine) = active_records(a, resolved);
         self.active = count(a.tk, mine.iter(), a);
-        if mine.is_empty() {
+        // The report is only shown in the panel: a parameter key with the panel closed
+        // costs the counts alone.
+        if mine.is_empty() || !self.panel {
             return;
         }
         let opts = EvalOptions {
@@ -244,21 +247,23 @@ fn count<'r>(
     a: &Active,
 ) -> (Counts, Counts) {
     let (mut offered, mut called) = (Counts::new(), Counts::new());
-    let mut offers: HashMap<(Vec<NodeIndex>, u64, u32), Vec<NodeIndex>> = HashMap::new();
+    // Records per distinct offer first, so each offer's tools are added once.
+    let mut per_offer: HashMap<(Vec<NodeIndex>, u64, u32), (Params, usize)> = HashMap::new();
     for r in records {
         let key = (r.seeds.clone(), r.params.threshold.to_bits(), r.params.hops);
-        let offer = offers.entry(key).or_insert_with(|| {
-            let tools = recommend(tk, &r.seeds, r.params).tools;
-            match &a.filters {
-                Some(f) => filter_tools(tk, &tools, f),
-                None => tools,
-            }
-        });
-        for &ix in offer.iter() {
-            *offered.entry(ix).or_default() += 1;
-        }
+        per_offer.entry(key).or_insert((r.params, 0)).1 += 1;
         for &ix in &r.called {
             *called.entry(ix).or_default() += 1;
+        }
+    }
+    for ((seeds, _, _), (params, n)) in per_offer {
+        let tools = recommend(tk, &seeds, params).tools;
+        let tools = match &a.filters {
+            Some(f) => filter_tools(tk, &tools, f),
+            None => tools,
+        };
+        for ix in tools {
+            *offered.entry(ix).or_default() += n;
         }
     }
     (offered, called)

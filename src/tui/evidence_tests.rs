@@ -82,6 +82,9 @@ fn traces_command_loads_and_evaluates_at_the_current_threshold() {
     let (_f, traces, mut app) = setup();
     assert!(app.evidence.report.is_none());
     keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    // The report is made for the panel only.
+    assert!(app.evidence.report.is_none());
+    keys(&mut app, "V");
     let status = app.status.clone().expect("status");
     assert!(
         status.text.contains("4 record(s) from 1 file(s)"),
@@ -233,6 +236,7 @@ fn trace_files_are_watched_like_toolkits() {
     keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
     let mail = tool(&app, "Mail");
     assert!(app.evidence.never_called(mail));
+    keys(&mut app, "V");
     let mut live = super::live_tests::Live::from_parts(app, rx);
     std::fs::write(
         &traces,
@@ -249,7 +253,7 @@ fn trace_files_are_watched_like_toolkits() {
 fn the_filters_stage_counts_when_it_is_on() {
     let (_f, traces, mut app) = setup();
     keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
-    keys(&mut app, ":goto Fetch<Enter>T");
+    keys(&mut app, "V:goto Fetch<Enter>T");
     let fetch = tool(&app, "Fetch");
     // Disabled but the stage is off: still offered, the record calling it complete.
     assert_eq!(app.evidence.times_offered(fetch), 4);
@@ -264,7 +268,7 @@ fn other_groups_count_at_their_own_parameters() {
     let (_f, traces, mut app) = setup();
     let extra = r#"{"seeds": ["act"], "threshold": 0.65, "called": ["Mail"]}"#;
     std::fs::write(&traces, format!("{TRACES}{extra}\n")).expect("write");
-    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    keys(&mut app, &format!("V:traces {}<Enter>", traces.display()));
     let (fetch, mail) = (tool(&app, "Fetch"), tool(&app, "Mail"));
     // The seeds record at 0.65 is offered Mail (0.7), not Fetch (0.6).
     assert_eq!(app.evidence.times_offered(fetch), 4);
@@ -283,6 +287,9 @@ fn other_groups_count_at_their_own_parameters() {
     // Seeding `act` by hand makes the seeds record the active group, at 0.65 now too.
     keys(&mut app, ":seed act<Enter>");
     let report = app.evidence.report.clone().expect("seeds group");
-    assert_eq!((report.operator.as_str(), report.stats.records), ("seeds", 1));
+    assert_eq!(
+        (report.operator.as_str(), report.stats.records),
+        ("seeds", 1)
+    );
     assert_eq!(report.stats.complete, Some(1.0));
 }
