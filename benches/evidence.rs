@@ -95,5 +95,74 @@ fn eval_sweep(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, eval_sweep);
+/// The TUI with the same 10k records loaded (`:traces`): a threshold key press, evaluated
+/// for the active operator (sweep on), recounted and redrawn at 200x60.
+fn tui_threshold_key(c: &mut Criterion) {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use toolscope::tui::{App, Msg, Theme, update::update, view};
+
+    let text = generate(GenOptions {
+        actions: 10_000,
+        tools: None,
+        seed: 1,
+    });
+    let file = load_text(
+        Path::new("bench.yaml"),
+        text,
+        Some(Format::Native),
+        &Limits::default(),
+    )
+    .expect("synthetic toolkit loads");
+    let recs = records(&file.toolkit, 10_000);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("runs.jsonl");
+    let lines: Vec<String> = recs
+        .iter()
+        .map(|r| {
+            let toolscope::evidence::Target::Operator(op) = &r.target else {
+                unreachable!("operator records")
+            };
+            serde_json::json!({"operator": op, "called": r.called}).to_string()
+        })
+        .collect();
+    std::fs::write(&path, lines.join("\n")).expect("write traces");
+    let loaded = toolscope::source::Loaded {
+        toolkit: file.toolkit,
+        files: vec![file.source],
+        diagnostics: file.diagnostics,
+    };
+    let mut app = App::new(loaded, "bench".into(), Theme::default(), (200, 60));
+    let key = |c: char| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    for c in format!(":traces {}", path.display()).chars() {
+        update(&mut app, key(c));
+    }
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("backend");
+    let mut up = true;
+    let mut group = c.benchmark_group("eval");
+    group.sample_size(20);
+    for panel in [false, true] {
+        if panel {
+            update(&mut app, key('V'));
+        }
+        let name = if panel { "panel_open" } else { "panel_closed" };
+        group.bench_function(format!("tui_threshold_key_10k_records_{name}"), |b| {
+            b.iter(|| {
+                update(&mut app, key(if up { '+' } else { '-' }));
+                up = !up;
+                term.draw(|f| view::draw(f, &app))
+                    .map(|_| ())
+                    .expect("draw")
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, eval_sweep, tui_threshold_key);
 criterion_main!(benches);

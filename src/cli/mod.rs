@@ -54,6 +54,10 @@ pub struct TuiArgs {
     /// Draw with ASCII characters only.
     #[arg(long)]
     pub ascii: bool,
+    /// Trace files (repeatable; JSONL or OTLP JSON, detected per file) for the evidence
+    /// panel (`V`), the inspector's offered/called counts and `:fit`.
+    #[arg(long, value_name = "FILE")]
+    pub traces: Vec<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -120,6 +124,7 @@ fn run_tui(args: TuiArgs) -> ExitCode {
         input_format: args.input_format.map(crate::source::Format::from),
         no_color: args.no_color,
         ascii: args.ascii,
+        traces: args.traces,
     };
     match crate::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

@@ -131,6 +131,8 @@ pub struct App {
     pub kept: super::reload::Kept,
     /// Every message of the session, whole (`:messages`, `M`).
     pub log: Log,
+    /// Loaded traces and their evaluation (see `tui::evidence`).
+    pub evidence: super::evidence::EvidenceState,
 }
 
 impl App {
@@ -170,6 +172,7 @@ impl App {
             quit: false,
             kept: Default::default(),
             log: Log::default(),
+            evidence: Default::default(),
         };
         app.layout.get(&app.tk);
         if !app.tk.operators.is_empty() {
@@ -288,7 +291,29 @@ impl App {
         self.rec = recommend(&self.tk, &self.seeds, self.params);
         self.insight
             .refresh(&self.tk, &self.seeds, self.params, &self.rec, self.selected);
+        self.refresh_evidence();
         super::focus::sync(self);
+    }
+
+    /// Evaluates the loaded traces for the active operator (or seeds) at the current
+    /// parameters, and counts the offer's tokens; nothing until traces or tokens are asked for.
+    pub fn refresh_evidence(&mut self) {
+        let operator = match self.operator.and_then(|i| self.tk.operators.get(i)) {
+            Some(op) if !self.seeds_edited => Some(op.name.as_str()),
+            _ => None,
+        };
+        let active = super::evidence::Active {
+            tk: &self.tk,
+            operator,
+            seeds: &self.seeds,
+            params: self.params,
+            offer: self.insight.shown_tools(&self.rec),
+            filters: self
+                .insight
+                .filters_on
+                .then(|| self.insight.filters.clone()),
+        };
+        self.evidence.refresh(&active);
     }
 
     /// Makes operator `i` active and selects (and shows) its first seed. Threshold/hops

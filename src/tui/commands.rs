@@ -79,6 +79,8 @@ pub static COMMANDS: &[Typed] = &[
     typed!("baseline", [], File, "[FILE]", "pin the result as the baseline (FILE: of another toolkit)", super::insight_cmds::baseline_command),
     typed!("export", [], Formats, "FORMAT FILE", "export the graph (dot, json, mermaid, svg) to a new file", |a, arg| super::insight_cmds::export_command(a, arg, false)),
     typed!("export!", [], Formats, "FORMAT FILE", "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| super::insight_cmds::export_command(a, arg, true)),
+    typed!("traces", [], File, "[FILE...]", "load trace files for the evidence (no FILE: read the same files again)", super::evidence_cmds::traces_command),
+    typed!("fit", [], None, "", "fit Call scores to the loaded traces, as one undoable edit (the diff goes to :messages)", super::evidence_cmds::fit_command),
     typed!("messages", ["mes"], None, "", "the messages of this session, newest last", messages),
     typed!("help", [], None, "", "keys and commands", |a, _| {
         a.overlay = Some(super::app::Overlay::Help);

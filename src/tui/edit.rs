@@ -69,6 +69,7 @@ pub fn watch(app: &mut App, tx: Sender<Msg>, opened: &[PathBuf], forced: Option<
 pub fn flush(app: &mut App) {
     let out = app.session.flush();
     show(app, out);
+    super::evidence_cmds::flush(app);
 }
 
 /// Makes the app show the workspace's current graph, keeping the user's context. Those of

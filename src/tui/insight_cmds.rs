@@ -50,6 +50,9 @@ fn toggle_diff_panel(app: &mut App) {
         return;
     }
     app.diff_panel = !app.diff_panel;
+    if app.diff_panel {
+        app.evidence.panel = false;
+    }
 }
 
 /// The preview's text: the shown tools (after the filters stage when it is on) in the

@@ -62,6 +62,7 @@ pub enum Cmd {
     ChooseTool,
     ToggleEnabled,
     Messages,
+    ToggleEvidence,
 }
 
 /// Where a binding applies.
@@ -170,6 +171,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(ToggleFilters, "toggle-filters", [ch('F')], Global, "Insight", "tool filters stage on / off (disabled, exclusive, chosen)"),
     bind!(ChooseTool, "choose-tool", [ch('C')], Global, "Insight", "mark the selected tool as a forced choice (again: unmark)"),
     bind!(ToggleEnabled, "toggle-enabled", [ch('T')], Global, "Insight", "enable / disable the selected tool"),
+    bind!(ToggleEvidence, "evidence-panel", [ch('V')], Global, "Insight", "evidence panel: the traces scored at the current threshold (:traces FILE loads them)"),
 ];
 
 /// The command bound to `ev` in `context` (context-specific bindings first).

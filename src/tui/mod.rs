@@ -25,6 +25,8 @@ mod commands;
 mod complete;
 mod dialog;
 pub mod edit;
+mod evidence;
+mod evidence_cmds;
 pub mod focus;
 mod geometry;
 mod insight;
@@ -46,6 +48,8 @@ pub mod view;
 
 #[cfg(test)]
 pub(crate) mod edit_tests;
+#[cfg(test)]
+mod evidence_tests;
 #[cfg(test)]
 mod focus_tests;
 #[cfg(test)]
@@ -91,6 +95,8 @@ pub struct Options {
     pub input_format: Option<Format>,
     pub no_color: bool,
     pub ascii: bool,
+    /// Trace files for the evidence (`--traces`).
+    pub traces: Vec<PathBuf>,
 }
 
 /// Loads what `opts` names: the files, or the bundled example.
@@ -149,6 +155,10 @@ pub fn run(opts: Options) -> Result<()> {
     match broken {
         Some(e) => app.set_status(app::Level::Error, e),
         None => edit::offer_recovery(&mut app),
+    }
+    evidence_cmds::connect(&mut app, runner.sender());
+    if !opts.traces.is_empty() {
+        evidence_cmds::load(&mut app, opts.traces.clone());
     }
     let result = runner.run(&mut terminal, &mut app);
     leave()?;

@@ -36,6 +36,7 @@ impl App {
     /// operator or selection meanwhile.
     pub fn replace(&mut self, loaded: Loaded) -> usize {
         let old = std::mem::replace(&mut self.tk, loaded.toolkit);
+        self.evidence.graph_changed();
         self.files = loaded.files;
         let kept = std::mem::take(&mut self.kept);
         let find = |tk: &Toolkit, (kind, name): &(NodeKind, String)| tk.find(*kind, name);

@@ -25,6 +25,7 @@ pub fn update(app: &mut App, msg: Msg) {
             app.ensure_selection_visible();
         }
         Msg::Cmd(c) => apply(app, c),
+        Msg::TracesChanged => app.evidence.stale = true,
         Msg::Watch(ev) => {
             if let Some(m) = app.session.live.queue(ev) {
                 app.set_status(m.level, m.text);
@@ -198,6 +199,7 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         | Cmd::ToggleFilters
         | Cmd::ChooseTool
         | Cmd::ToggleEnabled => super::insight_cmds::apply(app, cmd),
+        Cmd::ToggleEvidence => super::evidence_cmds::toggle_panel(app),
     }
 }
 

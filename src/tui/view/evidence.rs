@@ -2,8 +2,8 @@
 //! completeness and tokens over the threshold axis with the current threshold marked.
 //!
 //! It draws from an [`GroupReport`] computed with `sweep` on, and knows nothing of the
-//! app state, so it can be hooked into any pane. Not wired yet: `--traces`, `:traces` and
-//! the pane that shows it come with the TUI restructuring (see the README, Evidence).
+//! app state, so it can be hooked into any pane; the TUI shows it in the right-hand pane
+//! on `V` (`tui::evidence` computes the report).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

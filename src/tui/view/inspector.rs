@@ -110,9 +110,37 @@ pub fn node_lines(app: &App, ix: NodeIndex) -> (Vec<Line<'static>>, Option<usize
     {
         tool_lines(app, meta, &mut out);
     }
+    if node.kind != NodeKind::Action {
+        out.extend(trace_lines(app, ix));
+    }
     out.push(Line::default());
     let cursor = edge_section(app, &mut out);
     (out, cursor)
+}
+
+/// Times offered and called in the loaded traces (the active operator's records at the
+/// current parameters, the others at their own).
+fn trace_lines(app: &App, ix: NodeIndex) -> Vec<Line<'static>> {
+    let ev = &app.evidence;
+    if !ev.loaded() {
+        return Vec::new();
+    }
+    let n = ev.records.len();
+    let offered = ev.times_offered(ix);
+    let called = ev.times_called(ix);
+    let called = if called == 0 {
+        Line::styled(
+            format!("called: 0 of {n} records (never)"),
+            app.theme.muted(),
+        )
+    } else {
+        Line::from(format!("called: {called} of {n} records"))
+    };
+    vec![
+        heading(app, "Traces"),
+        Line::from(format!("offered: {offered} of {n} records")),
+        called,
+    ]
 }
 
 fn tool_lines(app: &App, meta: &ToolMeta, out: &mut Vec<Line<'static>>) {

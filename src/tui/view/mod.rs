@@ -39,7 +39,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     draw_graph(frame, app, panes.graph);
     if panes.inspector.width > 0 {
-        if app.diff_panel {
+        if app.evidence.panel {
+            evidence_pane(frame, app, panes.inspector);
+        } else if app.diff_panel {
             diff_panel::draw(frame, app, panes.inspector);
         } else {
             inspector::draw(frame, app, panes.inspector);
@@ -53,6 +55,23 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Some(Overlay::Preview { scroll }) => preview::draw(frame, app, area, *scroll),
         Some(Overlay::Messages { scroll }) => overlay::messages(frame, app, area, *scroll),
         None => {}
+    }
+}
+
+/// The evidence panel of the active group, or how to get one.
+fn evidence_pane(frame: &mut Frame, app: &App, area: Rect) {
+    match &app.evidence.report {
+        Some(group) => evidence::draw(frame, area, group, app.params.threshold, app.theme.ascii),
+        None => {
+            let text = if app.evidence.loaded() {
+                "No loaded record is of the active operator (or these seeds)."
+            } else {
+                "No traces loaded. :traces FILE (or --traces FILE) loads JSONL or OTLP records."
+            };
+            let block = bordered(app).title(" evidence ");
+            let p = Paragraph::new(text).wrap(Wrap { trim: true }).block(block);
+            frame.render_widget(p, area);
+        }
     }
 }
 

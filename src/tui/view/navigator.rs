@@ -6,6 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::model::NodeKind;
 use crate::tui::app::{App, Focus};
 use crate::tui::nav::Row;
 use crate::tui::sanitize::sanitize;
@@ -69,7 +70,12 @@ fn row_line(app: &App, row: Row, at_cursor: bool) -> Line<'static> {
                 Level::Normal
             };
             let text = format!("{} {}", Theme::marker(seed, rec), sanitize(app.tk.name(ix)));
-            Line::from(Span::styled(text, app.theme.node(level, seed)))
+            let mut spans = vec![Span::styled(text, app.theme.node(level, seed))];
+            // A tool no loaded trace ever called.
+            if app.tk.kind(ix) != NodeKind::Action && app.evidence.never_called(ix) {
+                spans.push(Span::styled(" (0 calls)", app.theme.muted()));
+            }
+            Line::from(spans)
         }
     };
     if at_cursor && row.selectable() {

@@ -56,6 +56,9 @@ pub fn param_line(app: &App) -> Line<'static> {
     if let Some(n) = c.offered {
         field("offered", n.to_string());
     }
+    if let Some(t) = app.evidence.offer_tokens {
+        field("tokens", format!("~{t}"));
+    }
     if let Some(d) = &app.insight.diff {
         let g = |c| super::diff_panel::glyph(&app.theme, c);
         use crate::tui::insight::Change;
