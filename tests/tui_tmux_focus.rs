@@ -160,13 +160,17 @@ fn every_operator_of_a_chat2graph_shaped_file_fits_at_100x30() {
         &cmd,
     ]);
     assert!(out.status.success(), "tmux new-session failed: {out:?}");
+    // Keys typed before the TUI reads raw input go through the cooked terminal, which turns
+    // Enter into a line feed (read later as Ctrl-J): wait for the first screen.
+    tmux.wait("the first screen", |s| s.contains("┌ Graph"));
     for op in &tk.operators {
         // Chosen by name, as a user would type it (`o` steps in the navigator's order).
         let command = format!(":operator {}", op.name);
         tmux.run(&["send-keys", "-t", "t", "-l", &command]);
         tmux.run(&["send-keys", "-t", "t", "Enter"]);
         let shown = format!("operator {}", op.name);
-        let screen = tmux.wait(&shown, |s| s.contains(&shown));
+        // Not while the typed command line itself is still on screen.
+        let screen = tmux.wait(&shown, |s| s.contains(&shown) && !s.contains(&command));
         let pane = graph_pane(&screen);
         let (seeds, _) = resolve_seeds(&tk, &op.actions);
         let rec = recommend(
