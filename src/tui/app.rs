@@ -131,6 +131,8 @@ pub struct App {
     pub kept: super::reload::Kept,
     /// Every message of the session, whole (`:messages`, `M`).
     pub log: Log,
+    /// A `:mcp discover` is running on a background thread.
+    pub mcp_running: bool,
 }
 
 impl App {
@@ -170,6 +172,7 @@ impl App {
             quit: false,
             kept: Default::default(),
             log: Log::default(),
+            mcp_running: false,
         };
         app.layout.get(&app.tk);
         if !app.tk.operators.is_empty() {

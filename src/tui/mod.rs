@@ -31,6 +31,7 @@ mod insight;
 mod insight_cmds;
 mod keymap;
 mod live;
+mod mcp;
 mod mouse;
 pub mod msg;
 mod nav;
@@ -58,6 +59,8 @@ mod live_mcp_tests;
 mod live_tests;
 #[cfg(test)]
 mod loss_tests;
+#[cfg(test)]
+mod mcp_tests;
 #[cfg(test)]
 mod stress_tests;
 #[cfg(test)]

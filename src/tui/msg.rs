@@ -14,6 +14,8 @@ pub enum Msg {
     Cmd(Cmd),
     /// The file watcher saw a change (handled after the queued messages, see `live`).
     Watch(crate::watch::WatchEvent),
+    /// A `:mcp discover` run on a background thread finished.
+    McpDone(super::mcp::Report),
     /// The marks of a reload with this generation have expired.
     MarksExpired(u64),
     /// The input source ended or failed; the loop stops (unsaved edits go to a recovery

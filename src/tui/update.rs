@@ -30,6 +30,7 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.set_status(m.level, m.text);
             }
         }
+        Msg::McpDone(report) => super::mcp::finished(app, report),
         Msg::MarksExpired(generation) => app.session.live.expire(generation),
         Msg::InputClosed(_) | Msg::Terminate => super::edit::end_without_asking(app),
     }

@@ -1,0 +1,141 @@
+//! `:mcp discover` end to end: the command starts the toolkit's stdio server on a
+//! background thread, the completion message reports it, the sidecar is written and the
+//! cache watcher reloads the toolkit with the members. The servers are tiny `sh` scripts
+//! speaking just enough JSON-RPC (handshake and `tools/list`), so no network or build is
+//! needed.
+
+use crate::model::NodeKind;
+use crate::tui::app::Level;
+use crate::tui::commands;
+
+use super::mcp::{Report, ServerOutcome, finished};
+
+/// Answers `initialize` (echoing the client's protocol version) and `tools/list` with one
+/// tool, `ping`.
+const SERVER: &str = r#"while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+  ver=$(printf '%s' "$line" | sed -n 's/.*"protocolVersion":"\([^"]*\)".*/\1/p')
+  case "$line" in
+    *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"%s","capabilities":{"tools":{}},"serverInfo":{"name":"shsrv","version":"1"}}}\n' "$id" "$ver";;
+    *'"method":"tools/list"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"ping","description":"Answers pong.","inputSchema":{"type":"object","properties":{"to":{"type":"string","description":"who"}}}}]}}\n' "$id";;
+  esac
+done
+"#;
+
+const FAILING: &str = "echo 'starting...' >&2\necho 'fatal: no such package boom' >&2\nexit 3\n";
+
+const TOOLKIT: &str = "groups:\n  - name: files\n    mcp_transport_config: {transport_type: STDIO, command: sh, args: [server.sh]}\n  - name: broken\n    mcp_transport_config: {transport_type: STDIO, command: sh, args: [failing.sh]}\nactions:\n  - name: look\n    tools: [files, broken]\n";
+
+fn open() -> (tempfile::TempDir, super::live_tests::Live) {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(dir.path().join("server.sh"), SERVER).expect("server");
+    std::fs::write(dir.path().join("failing.sh"), FAILING).expect("failing");
+    let path = dir.path().join("kit.yaml");
+    std::fs::write(&path, TOOLKIT).expect("write");
+    let live = super::live_tests::start(std::slice::from_ref(&path));
+    (dir, live)
+}
+
+#[cfg(feature = "mcp")]
+#[test]
+fn discover_one_server_writes_the_cache_and_the_watcher_reloads_members() {
+    let (dir, mut live) = open();
+    assert!(live.app.tk.find(NodeKind::Tool, "ping").is_none());
+    commands::run(&mut live.app, "mcp discover files");
+    let status = live.app.status.clone().expect("status");
+    assert_eq!(status.text, "discovering 1 server…");
+    assert!(live.app.mcp_running);
+    live.until("the discovery result", |a| !a.mcp_running);
+    let status = live.app.status.clone().expect("status");
+    assert_eq!(status.text, "MCP discovery: files: 1 tool", "{status:?}");
+    assert!(dir.path().join("kit.yaml.mcp.json").exists());
+    live.until("the reload with the member", |a| {
+        a.tk.find(NodeKind::Tool, "ping").is_some()
+    });
+    let look = live.app.tk.action("look").expect("look");
+    let ping = live.app.tk.find(NodeKind::Tool, "ping").expect("ping");
+    assert!(
+        live.app.tk.edge(look, ping).is_some(),
+        "look calls the member"
+    );
+}
+
+#[cfg(feature = "mcp")]
+#[test]
+fn a_failing_server_shows_its_stderr_in_one_line_and_whole_in_the_log() {
+    let (dir, mut live) = open();
+    commands::run(&mut live.app, "mcp discover broken");
+    live.until("the discovery result", |a| !a.mcp_running);
+    let status = live.app.status.clone().expect("status");
+    assert_eq!(status.level, Level::Error);
+    assert!(status.text.contains("broken: failed"), "{status:?}");
+    assert!(
+        status.text.contains("fatal: no such package boom") && !status.text.contains('\n'),
+        "{status:?}"
+    );
+    let whole = live
+        .app
+        .log
+        .iter()
+        .find(|s| s.text.contains("its stderr"))
+        .expect("logged");
+    assert!(
+        whole
+            .text
+            .contains("starting...\nfatal: no such package boom")
+    );
+    assert!(!dir.path().join("kit.yaml.mcp.json").exists());
+}
+
+#[cfg(feature = "mcp")]
+#[test]
+fn refusals_unknown_server_bad_subcommand_and_no_channel() {
+    let (_dir, mut live) = open();
+    commands::run(&mut live.app, "mcp discover nope");
+    let s = live.app.status.clone().expect("status");
+    assert!(s.text.contains("no MCP server named `nope`"), "{s:?}");
+    assert!(!live.app.mcp_running);
+    commands::run(&mut live.app, "mcp list");
+    assert!(live.app.status.clone().expect("s").text.contains("usage"));
+    let mut bare = crate::tui::tests::app(100, 30);
+    commands::run(&mut bare, "mcp discover");
+    assert_eq!(bare.status.clone().expect("s").level, Level::Error);
+    assert!(!bare.mcp_running);
+}
+
+#[cfg(not(feature = "mcp"))]
+#[test]
+fn without_the_feature_the_command_says_so() {
+    let (_dir, mut live) = open();
+    commands::run(&mut live.app, "mcp discover");
+    let s = live.app.status.clone().expect("status");
+    assert!(s.text.contains("not built in"), "{s:?}");
+}
+
+#[test]
+fn a_report_sums_up_servers_in_one_line() {
+    let mut app = crate::tui::tests::app(100, 30);
+    app.mcp_running = true;
+    finished(
+        &mut app,
+        Report {
+            servers: vec![
+                ServerOutcome {
+                    name: "a".into(),
+                    result: Ok(14),
+                },
+                ServerOutcome {
+                    name: "b".into(),
+                    result: Err(("exited".into(), "x\ny\n\n".into())),
+                },
+            ],
+            write_errors: vec![],
+        },
+    );
+    assert!(!app.mcp_running);
+    let s = app.status.clone().expect("status");
+    assert_eq!(
+        s.text,
+        "MCP discovery: a: 14 tools · b: failed: exited (y) (:messages has the whole text)"
+    );
+}
