@@ -79,7 +79,7 @@ pub static COMMANDS: &[Typed] = &[
     typed!("baseline", [], File, "[FILE]", "pin the result as the baseline (FILE: of another toolkit)", super::insight_cmds::baseline_command),
     typed!("export", [], Formats, "FORMAT FILE", "export the graph (dot, json, mermaid, svg) to a new file", |a, arg| super::insight_cmds::export_command(a, arg, false)),
     typed!("export!", [], Formats, "FORMAT FILE", "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| super::insight_cmds::export_command(a, arg, true)),
-    typed!("mcp", [], None, "discover [SERVER]", "start the open files' MCP servers (all, or SERVER), list their tools into FILE.mcp.json; RUNS the programs the files name, only when typed", super::mcp::command),
+    typed!("mcp", [], None, "discover [SERVER]", "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", super::mcp::command),
     typed!("messages", ["mes"], None, "", "the messages of this session, newest last", messages),
     typed!("help", [], None, "", "keys and commands", |a, _| {
         a.overlay = Some(super::app::Overlay::Help);

@@ -139,3 +139,114 @@ fn a_report_sums_up_servers_in_one_line() {
         "MCP discovery: a: 14 tools · b: failed: exited (y) (:messages has the whole text)"
     );
 }
+
+/// A toolkit with two discovered groups: `big` (10 members) and `small` (2).
+fn with_members() -> (tempfile::TempDir, crate::tui::app::App) {
+    use crate::source::mcp_cache::{Cache, CachedTool, ServerEntry, sidecar_path};
+    use crate::source::mcp_decl::Identity;
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("kit.yaml");
+    let kit = "groups:\n  - name: big\n    mcp_transport_config: {transport_type: STDIO, command: a}\n  - name: small\n    mcp_transport_config: {transport_type: STDIO, command: b}\nactions:\n  - name: look\n    tools: [big, small]\n";
+    std::fs::write(&path, kit).expect("write");
+    let mut cache = Cache::default();
+    for (name, cmd, n) in [("big", "a", 10), ("small", "b", 2)] {
+        cache.upsert(ServerEntry {
+            name: name.into(),
+            identity: Identity {
+                transport: "stdio".into(),
+                command: Some(cmd.into()),
+                args: vec![],
+                url: None,
+            },
+            discovered_at: "2026-11-23T08:00:00Z".into(),
+            server_info: None,
+            tools: (0..n)
+                .map(|i| CachedTool {
+                    name: format!("{name}_t{i}"),
+                    description: format!("Tool {i} of {name}."),
+                    input_schema: serde_json::json!({"type": "object", "properties": {"path": {"type": "string", "description": "where"}}, "required": ["path"]}),
+                })
+                .collect(),
+        });
+    }
+    crate::source::save::write_atomic(&sidecar_path(&path), &cache.to_text()).expect("cache");
+    let ws = crate::edit::Workspace::open(&[path], None).expect("open");
+    let app = crate::tui::app::App::with_workspace(
+        ws,
+        "kit.yaml".into(),
+        crate::tui::theme::Theme::default(),
+        (100, 30),
+    );
+    (dir, app)
+}
+
+fn nav_text(app: &crate::tui::app::App) -> Vec<String> {
+    use crate::tui::nav::Row;
+    app.nav
+        .rows
+        .iter()
+        .map(|r| match r {
+            Row::Header(t) => format!("# {t}"),
+            Row::Operator(i) => format!("op {i}"),
+            Row::Node(ix) => {
+                let ind = if app.nav.indented.contains(ix) {
+                    "  "
+                } else {
+                    ""
+                };
+                let more = app
+                    .nav
+                    .hidden
+                    .get(ix)
+                    .map(|n| format!(" (+{n})"))
+                    .unwrap_or_default();
+                format!("{ind}{}{more}", app.tk.name(*ix))
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn members_are_listed_under_their_group_and_a_big_group_collapses() {
+    let (_dir, mut app) = with_members();
+    let rows = nav_text(&app);
+    let groups = rows.iter().position(|r| r == "# Groups").expect("groups");
+    assert_eq!(
+        rows[groups..],
+        ["# Groups", "big (+10)", "small", "  small_t0", "  small_t1"],
+        "{rows:?}"
+    );
+    assert!(
+        !rows.iter().any(|r| r == "# Tools"),
+        "members are not repeated: {rows:?}"
+    );
+    // Enter on the group row expands it, again collapses it.
+    let big = app.tk.find(NodeKind::Group, "big").expect("big");
+    app.focus = crate::tui::app::Focus::Navigator;
+    app.nav.point_at(big);
+    crate::tui::tests::press(&mut app, "<Enter>");
+    let rows = nav_text(&app);
+    assert_eq!(
+        rows.iter().filter(|r| r.starts_with("  big_t")).count(),
+        10,
+        "{rows:?}"
+    );
+    assert!(rows.contains(&"big".to_string()), "{rows:?}");
+    app.nav.point_at(big);
+    crate::tui::tests::press(&mut app, "<Enter>");
+    assert!(nav_text(&app).contains(&"big (+10)".to_string()));
+    // A filter shows the matching members of a collapsed group.
+    app.nav.filter = "t7".into();
+    app.nav.rebuild(&app.tk);
+    assert_eq!(nav_text(&app), ["# Groups", "big (+9)", "  big_t7"]);
+}
+
+#[test]
+fn the_inspector_of_a_member_shows_its_description_and_parameters() {
+    let (_dir, mut app) = with_members();
+    let t = app.tk.find(NodeKind::Tool, "small_t1").expect("member");
+    app.select(t);
+    let screen = crate::tui::tests::screen(&app);
+    assert!(screen.contains("Tool 1 of small."), "{screen}");
+    assert!(screen.contains("path"), "{screen}");
+}

@@ -374,6 +374,8 @@ fn open(app: &mut App) {
             super::edit::choose_operator(app, i)
         }
         Some(Row::Node(ix)) if app.focus == Focus::Navigator => {
+            // A group of many members: Enter expands / collapses its member rows.
+            app.nav.toggle_group(&app.tk, ix);
             app.select(ix);
             app.centre_on_selection();
         }
