@@ -5,7 +5,7 @@
 //! needed.
 
 use crate::model::NodeKind;
-use crate::tui::app::Level;
+
 use crate::tui::commands;
 
 use super::mcp::{Report, ServerOutcome, finished};
@@ -67,7 +67,7 @@ fn a_failing_server_shows_its_stderr_in_one_line_and_whole_in_the_log() {
     commands::run(&mut live.app, "mcp discover broken");
     live.until("the discovery result", |a| !a.mcp_running);
     let status = live.app.status.clone().expect("status");
-    assert_eq!(status.level, Level::Error);
+    assert_eq!(status.level, crate::tui::app::Level::Error);
     assert!(status.text.contains("broken: failed"), "{status:?}");
     assert!(
         status.text.contains("fatal: no such package boom") && !status.text.contains('\n'),
@@ -99,7 +99,10 @@ fn refusals_unknown_server_bad_subcommand_and_no_channel() {
     assert!(live.app.status.clone().expect("s").text.contains("usage"));
     let mut bare = crate::tui::tests::app(100, 30);
     commands::run(&mut bare, "mcp discover");
-    assert_eq!(bare.status.clone().expect("s").level, Level::Error);
+    assert_eq!(
+        bare.status.clone().expect("s").level,
+        crate::tui::app::Level::Error
+    );
     assert!(!bare.mcp_running);
 }
 
