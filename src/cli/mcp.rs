@@ -203,7 +203,7 @@ async fn interruptible<T>(work: impl Future<Output = T>) -> Option<T> {
 }
 
 /// The servers a file declares.
-fn declared(file: &Path, forced: Option<Format>) -> Result<Vec<ServerDecl>, String> {
+pub(crate) fn declared(file: &Path, forced: Option<Format>) -> Result<Vec<ServerDecl>, String> {
     let limits = Limits::default();
     let text = source::read_file(file, &limits).map_err(|e| e.to_string())?;
     let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
@@ -213,7 +213,7 @@ fn declared(file: &Path, forced: Option<Format>) -> Result<Vec<ServerDecl>, Stri
 }
 
 /// The config file's folder (where a stdio server runs).
-fn folder(file: &Path) -> PathBuf {
+pub(crate) fn folder(file: &Path) -> PathBuf {
     match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -271,7 +271,7 @@ fn diagnostics(file: &Path, decl: &ServerDecl, result: &Result<Found, Failure>) 
 }
 
 /// Writes what was found into the file's cache (atomically), keeping other servers' entries.
-fn record(
+pub(crate) fn record(
     file: &Path,
     found: &[(&ServerDecl, &Found)],
     diags: &mut Vec<Diagnostic>,

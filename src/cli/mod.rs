@@ -14,7 +14,7 @@ mod fit;
 mod generate;
 mod lint;
 #[cfg(feature = "mcp")]
-mod mcp;
+pub(crate) mod mcp;
 mod recommend;
 mod set;
 mod sweep;

@@ -133,6 +133,8 @@ pub struct App {
     pub log: Log,
     /// Loaded traces and their evaluation (see `tui::evidence`).
     pub evidence: super::evidence::EvidenceState,
+    /// A `:mcp discover` is running on a background thread.
+    pub mcp_running: bool,
 }
 
 impl App {
@@ -173,6 +175,7 @@ impl App {
             kept: Default::default(),
             log: Log::default(),
             evidence: Default::default(),
+            mcp_running: false,
         };
         app.layout.get(&app.tk);
         if !app.tk.operators.is_empty() {

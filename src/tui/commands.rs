@@ -81,6 +81,7 @@ pub static COMMANDS: &[Typed] = &[
     typed!("export!", [], Formats, "FORMAT FILE", "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| super::insight_cmds::export_command(a, arg, true)),
     typed!("traces", [], File, "[FILE...]", "load trace files for the evidence (no FILE: read the same files again)", super::evidence_cmds::traces_command),
     typed!("fit", [], None, "", "fit Call scores to the loaded traces, as one undoable edit (the diff goes to :messages)", super::evidence_cmds::fit_command),
+    typed!("mcp", [], None, "discover [SERVER]", "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", super::mcp::command),
     typed!("messages", ["mes"], None, "", "the messages of this session, newest last", messages),
     typed!("help", [], None, "", "keys and commands", |a, _| {
         a.overlay = Some(super::app::Overlay::Help);

@@ -155,7 +155,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(PageDown, "page-down", [code(KeyCode::PageDown)], List, "Lists", "page down"),
     bind!(Home, "first", [ch('g'), code(KeyCode::Home)], List, "Lists", "first row"),
     bind!(End, "last", [ch('G'), code(KeyCode::End)], List, "Lists", "last row"),
-    bind!(Open, "open", [code(KeyCode::Enter)], List, "Lists", "operator: activate; node: centre; edge: go to its other end"),
+    bind!(Open, "open", [code(KeyCode::Enter)], List, "Lists", "operator: activate; node: centre (a group of 9+ members: also expand/collapse); edge: go to its other end"),
     bind!(EditScore, "edit-score", [ch('e')], Global, "Edit", "edit the score of the inspector's edge"),
     bind!(EditDesc, "edit-desc", [ch('E')], Global, "Edit", "edit the selected node's description (C-s applies)"),
     bind!(AddEdge, "add-edge", [ch('a')], Global, "Edit", "add an edge: a on the source, a on the target (or :link TARGET [SCORE])"),

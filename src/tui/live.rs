@@ -79,6 +79,11 @@ impl Live {
         self.watcher.is_some()
     }
 
+    /// The app's message channel, for background jobs (`:mcp discover`).
+    pub fn sender(&self) -> Option<Sender<Msg>> {
+        self.tx.clone()
+    }
+
     /// The paths the user opened.
     pub fn opened(&self) -> &[PathBuf] {
         &self.opened

@@ -33,6 +33,7 @@ mod insight;
 mod insight_cmds;
 mod keymap;
 mod live;
+mod mcp;
 mod mouse;
 pub mod msg;
 mod nav;
@@ -62,6 +63,8 @@ mod live_mcp_tests;
 mod live_tests;
 #[cfg(test)]
 mod loss_tests;
+#[cfg(test)]
+mod mcp_tests;
 #[cfg(test)]
 mod stress_tests;
 #[cfg(test)]

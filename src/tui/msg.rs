@@ -16,6 +16,8 @@ pub enum Msg {
     Watch(crate::watch::WatchEvent),
     /// A loaded trace file changed (read again once per batch, see `evidence_cmds`).
     TracesChanged,
+    /// A `:mcp discover` run on a background thread finished.
+    McpDone(super::mcp::Report),
     /// The marks of a reload with this generation have expired.
     MarksExpired(u64),
     /// The input source ended or failed; the loop stops (unsaved edits go to a recovery

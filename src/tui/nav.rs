@@ -3,6 +3,7 @@
 //! the toolkit changes, not on every frame.
 
 use std::cmp::Ordering;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use petgraph::stable_graph::NodeIndex;
 
@@ -68,6 +69,28 @@ pub struct Navigator {
     pub cursor: usize,
     /// First row drawn.
     pub offset: usize,
+    /// Group members, listed indented under their group (not in the Tools section).
+    pub indented: HashSet<NodeIndex>,
+    /// Collapsed groups and how many members they hide (the row shows `(+N)`).
+    pub hidden: HashMap<NodeIndex, usize>,
+    /// Groups of more than [`COLLAPSE_OVER`] members the user expanded, by name (so the
+    /// choice survives a reload).
+    pub expanded: BTreeSet<String>,
+}
+
+/// Groups with more members than this start collapsed.
+pub const COLLAPSE_OVER: usize = 8;
+
+/// The members of group `g` (its `Has` targets), sorted by name.
+pub fn members(tk: &Toolkit, g: NodeIndex) -> Vec<NodeIndex> {
+    let mut m: Vec<NodeIndex> = tk
+        .out_edges(g)
+        .filter(|(e, _)| tk.graph[*e].kind == crate::model::EdgeKind::Has)
+        .map(|(_, t)| t)
+        .collect();
+    m.sort_by(|a, b| natural_cmp(tk.name(*a), tk.name(*b)));
+    m.dedup();
+    m
 }
 
 impl Navigator {
@@ -85,24 +108,86 @@ impl Navigator {
             rows.push(Row::Header("Operators"));
             rows.extend(ops.into_iter().map(Row::Operator));
         }
-        for (kind, title) in [
-            (NodeKind::Action, "Actions"),
-            (NodeKind::Tool, "Tools"),
-            (NodeKind::Group, "Groups"),
-        ] {
-            let mut nodes: Vec<NodeIndex> =
-                tk.nodes_of(kind).filter(|&ix| hit(tk.name(ix))).collect();
+        let groups: Vec<(NodeIndex, Vec<NodeIndex>)> = tk
+            .nodes_of(NodeKind::Group)
+            .map(|g| (g, members(tk, g)))
+            .collect();
+        let in_group: HashSet<NodeIndex> =
+            groups.iter().flat_map(|(_, m)| m.iter().copied()).collect();
+        for (kind, title) in [(NodeKind::Action, "Actions"), (NodeKind::Tool, "Tools")] {
+            let mut nodes: Vec<NodeIndex> = tk
+                .nodes_of(kind)
+                .filter(|&ix| hit(tk.name(ix)) && !in_group.contains(&ix))
+                .collect();
             nodes.sort_by(|a, b| natural_cmp(tk.name(*a), tk.name(*b)));
             if !nodes.is_empty() {
                 rows.push(Row::Header(title));
                 rows.extend(nodes.into_iter().map(Row::Node));
             }
         }
+        self.group_rows(tk, groups, &needle, &mut rows);
         self.rows = rows;
         self.cursor = keep
             .and_then(|r| self.rows.iter().position(|x| *x == r))
             .unwrap_or(0);
         self.snap_forward();
+    }
+
+    /// The Groups section: each group, then its members indented. A group of more than
+    /// [`COLLAPSE_OVER`] members hides them unless expanded; a filter shows the members
+    /// it matches (and their group) whatever the state.
+    fn group_rows(
+        &mut self,
+        tk: &Toolkit,
+        mut groups: Vec<(NodeIndex, Vec<NodeIndex>)>,
+        needle: &str,
+        rows: &mut Vec<Row>,
+    ) {
+        let hit = |name: &str| needle.is_empty() || name.to_lowercase().contains(needle);
+        groups.sort_by(|a, b| natural_cmp(tk.name(a.0), tk.name(b.0)));
+        self.indented.clear();
+        self.hidden.clear();
+        let mut out = Vec::new();
+        for (g, m) in groups {
+            let shown: Vec<NodeIndex> = if needle.is_empty() {
+                let open = m.len() <= COLLAPSE_OVER || self.expanded.contains(tk.name(g));
+                if open { m.clone() } else { Vec::new() }
+            } else {
+                m.iter().copied().filter(|&t| hit(tk.name(t))).collect()
+            };
+            if !hit(tk.name(g)) && shown.is_empty() {
+                continue;
+            }
+            if shown.len() < m.len() {
+                self.hidden.insert(g, m.len() - shown.len());
+            }
+            out.push(Row::Node(g));
+            self.indented.extend(shown.iter().copied());
+            out.extend(shown.into_iter().map(Row::Node));
+        }
+        if !out.is_empty() {
+            rows.push(Row::Header("Groups"));
+            rows.extend(out);
+        }
+    }
+
+    /// Expands or collapses group `g` when it has more than [`COLLAPSE_OVER`] members;
+    /// returns whether it did.
+    pub fn toggle_group(&mut self, tk: &Toolkit, g: NodeIndex) -> bool {
+        if tk
+            .graph
+            .node_weight(g)
+            .is_none_or(|n| n.kind != NodeKind::Group)
+            || members(tk, g).len() <= COLLAPSE_OVER
+        {
+            return false;
+        }
+        let name = tk.name(g).to_string();
+        if !self.expanded.remove(&name) {
+            self.expanded.insert(name);
+        }
+        self.rebuild(tk);
+        true
     }
 
     /// Moves the cursor to the row of node `ix`, if it is listed.

@@ -31,6 +31,7 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.set_status(m.level, m.text);
             }
         }
+        Msg::McpDone(report) => super::mcp::finished(app, report),
         Msg::MarksExpired(generation) => app.session.live.expire(generation),
         Msg::InputClosed(_) | Msg::Terminate => super::edit::end_without_asking(app),
     }
@@ -375,6 +376,8 @@ fn open(app: &mut App) {
             super::edit::choose_operator(app, i)
         }
         Some(Row::Node(ix)) if app.focus == Focus::Navigator => {
+            // A group of many members: Enter expands / collapses its member rows.
+            app.nav.toggle_group(&app.tk, ix);
             app.select(ix);
             app.centre_on_selection();
         }

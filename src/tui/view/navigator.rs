@@ -69,7 +69,19 @@ fn row_line(app: &App, row: Row, at_cursor: bool) -> Line<'static> {
             } else {
                 Level::Normal
             };
-            let text = format!("{} {}", Theme::marker(seed, rec), sanitize(app.tk.name(ix)));
+            let indent = if app.nav.indented.contains(&ix) {
+                "  "
+            } else {
+                ""
+            };
+            let mut text = format!(
+                "{indent}{} {}",
+                Theme::marker(seed, rec),
+                sanitize(app.tk.name(ix))
+            );
+            if let Some(n) = app.nav.hidden.get(&ix) {
+                text.push_str(&format!(" (+{n})"));
+            }
             let mut spans = vec![Span::styled(text, app.theme.node(level, seed))];
             // A tool no loaded trace ever called.
             if app.tk.kind(ix) != NodeKind::Action && app.evidence.never_called(ix) {

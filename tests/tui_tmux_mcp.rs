@@ -1,0 +1,109 @@
+//! `:mcp discover` in a real terminal: the built binary opens a toolkit whose `FileTool`
+//! group is a stdio server (a small `sh` script, `tests/fixtures/mcp-fs-server.sh`, that
+//! answers the handshake and lists 10 tools); the command discovers it off the UI thread,
+//! the cache watcher reloads the file, and the navigator shows the group collapsed
+//! (`(+10)`) until `Enter` expands it.
+#![cfg(feature = "mcp")]
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const DEADLINE: Duration = Duration::from_secs(15);
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let out = self.run(&["capture-pane", "-p", "-t", "t"]);
+            let screen = String::from_utf8_lossy(&out.stdout).into_owned();
+            if pred(&screen) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "timed out waiting for {what}; screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+const KIT: &str = "actions:\n  - name: read_docs\n    tools: [FileTool]\ngroups:\n  - name: FileTool\n    mcp_transport_config: {transport_type: STDIO, command: sh, args: [fs-server.sh]}\n";
+
+#[test]
+fn mcp_discover_in_the_terminal_shows_the_members_under_the_group() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tmux is required when CI is set"
+        );
+        eprintln!("skipping the tmux test: tmux is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/mcp-fs-server.sh"
+        ),
+        dir.path().join("fs-server.sh"),
+    )
+    .expect("server");
+    std::fs::write(dir.path().join("kit.yaml"), KIT).expect("kit");
+    let tmux = Tmux {
+        socket: format!("toolscope-test-mcp-{}", std::process::id()),
+    };
+    let cmd = format!("{} kit.yaml", env!("CARGO_BIN_EXE_toolscope"));
+    let dir_s = dir.path().display().to_string();
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "-s",
+        "t",
+        "-c",
+        &dir_s,
+        &cmd,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let before = tmux.wait("the TUI", |s| s.contains("Navigator"));
+    assert!(!before.contains("(+10)"), "{before}");
+    tmux.send(&[":mcp discover", "Enter"]);
+    tmux.wait("the members", |s| s.contains("FileTool (+10)"));
+    assert!(dir.path().join("kit.yaml.mcp.json").exists());
+    // Tab twice reaches the navigator; G its last row (the group); Enter expands it.
+    tmux.send(&["Tab", "Tab", "G", "Enter"]);
+    let open = tmux.wait("the expanded group", |s| s.contains("    write_file"));
+    assert!(
+        open.contains("    read_text_file") && !open.contains("(+10)"),
+        "{open}"
+    );
+}
