@@ -243,7 +243,9 @@ fn bound(edit: &Edit) -> Option<(usize, usize)> {
         // Removing a block list's last item also turns its key line into `key: []`.
         Edit::RemoveEdge { .. } => Some((2, 1)),
         Edit::AddAction { .. } => Some((0, 2)),
-        Edit::AddTool { .. } => Some((1, 5)),
+        // The declaration and the caller's call: either list may be an emptied `key: []`
+        // that turns back into a block list (its key line replaced).
+        Edit::AddTool { .. } => Some((2, 6)),
         _ => None,
     }
 }

@@ -147,7 +147,15 @@ fn every_operator_of_a_chat2graph_shaped_file_fits_at_100x30() {
     let tmux = Tmux {
         socket: format!("toolscope-focus-{}", std::process::id()),
     };
-    let cmd = format!("{} {}", env!("CARGO_BIN_EXE_toolscope"), fixture.display());
+    // A private state folder: a recovery file left by another session on the fixture would
+    // open its dialog over the graph.
+    let state = tempfile::tempdir().expect("temp dir");
+    let cmd = format!(
+        "TOOLSCOPE_STATE_DIR={} {} {}",
+        state.path().display(),
+        env!("CARGO_BIN_EXE_toolscope"),
+        fixture.display()
+    );
     let out = tmux.run(&[
         "new-session",
         "-d",
