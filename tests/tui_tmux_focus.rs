@@ -4,53 +4,14 @@
 //! Without tmux the test fails when `CI` is set and prints a skip notice otherwise.
 
 use std::path::Path;
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use toolscope::recommend::{Params, recommend, resolve_seeds};
 use toolscope::source::load_paths;
 
-const DEADLINE: Duration = Duration::from_secs(10);
-
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux runs")
-    }
-
-    fn capture(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
-    }
-
-    fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.capture();
-            if pred(&screen) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(30));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
+#[path = "common/tmux.rs"]
+mod tmux;
+use tmux::Tmux;
 
 /// The graph pane's text: the rows between its borders, the columns inside them.
 fn graph_pane(screen: &str) -> Vec<String> {

@@ -5,53 +5,11 @@
 //! (`(+10)`) until `Enter` expands it.
 #![cfg(feature = "mcp")]
 
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-const DEADLINE: Duration = Duration::from_secs(15);
-
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux runs")
-    }
-
-    fn send(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "t"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).status.success());
-    }
-
-    fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let out = self.run(&["capture-pane", "-p", "-t", "t"]);
-            let screen = String::from_utf8_lossy(&out.stdout).into_owned();
-            if pred(&screen) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(30));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
+#[path = "common/tmux.rs"]
+mod tmux;
+use tmux::Tmux;
 
 const KIT: &str = "actions:\n  - name: read_docs\n    tools: [FileTool]\ngroups:\n  - name: FileTool\n    mcp_transport_config: {transport_type: STDIO, command: sh, args: [fs-server.sh]}\n";
 
