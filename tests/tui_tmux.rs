@@ -3,79 +3,11 @@
 //! expected text appears (no fixed sleeps). Without tmux the test fails when `CI` is set
 //! and prints a skip notice otherwise.
 
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-const DEADLINE: Duration = Duration::from_secs(10);
-const PROMPT: &str = "READY$";
-
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux runs")
-    }
-
-    fn send(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "t"];
-        args.extend_from_slice(keys);
-        let out = self.run(&args);
-        assert!(out.status.success(), "send-keys failed: {out:?}");
-    }
-
-    /// The screen with attributes as SGR escape sequences.
-    fn capture_styled(&self) -> String {
-        let out = self.run(&["capture-pane", "-p", "-e", "-t", "t"]);
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn capture(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
-    }
-
-    fn flag(&self, name: &str) -> String {
-        let f = format!("#{{{name}}}");
-        String::from_utf8_lossy(&self.run(&["display-message", "-p", "-t", "t", &f]).stdout)
-            .trim()
-            .to_string()
-    }
-
-    /// Polls the screen until `pred` holds; panics with the last screen at the deadline.
-    fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.capture();
-            if pred(&screen) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(30));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
-
-fn tmux_available() -> bool {
-    Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
+#[path = "common/tmux.rs"]
+mod tmux;
+use tmux::{PROMPT, Tmux, wait_file};
 
 /// Whether any SGR sequence in `s` sets a foreground or background colour.
 fn has_colour(s: &str) -> bool {
@@ -101,34 +33,9 @@ fn count(screen: &str, label: &str) -> (usize, usize) {
     (a.parse().expect("number"), b.parse().expect("number"))
 }
 
-/// A tmux server with one shell session `t`, or None (skip) without tmux outside CI.
+/// A shell session, or None (skip) without tmux outside CI.
 fn session(tag: &str) -> Option<Tmux> {
-    if !tmux_available() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "tmux is required when CI is set"
-        );
-        eprintln!("skipping the tmux test: tmux is not installed");
-        return None;
-    }
-    let tmux = Tmux {
-        socket: format!("toolscope-test-{tag}-{}", std::process::id()),
-    };
-    let shell = format!("env PS1='{PROMPT} ' sh");
-    let out = tmux.run(&[
-        "new-session",
-        "-d",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        "-s",
-        "t",
-        &shell,
-    ]);
-    assert!(out.status.success(), "tmux new-session failed: {out:?}");
-    tmux.wait("the shell prompt", |s| s.contains(PROMPT));
-    Some(tmux)
+    tmux::available().then(|| Tmux::shell(tag))
 }
 
 #[test]
@@ -212,22 +119,6 @@ actions:
     tools:
       - {name: Fetch, score: 0.6}
 ";
-
-/// Polls a file until `pred` holds on its text.
-fn wait_file(path: &std::path::Path, what: &str, pred: impl Fn(&str) -> bool) -> String {
-    let start = Instant::now();
-    loop {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        if pred(&text) {
-            return text;
-        }
-        assert!(
-            start.elapsed() < DEADLINE,
-            "timed out waiting for {what}:\n{text}"
-        );
-        std::thread::sleep(Duration::from_millis(30));
-    }
-}
 
 #[test]
 fn tui_in_tmux_edits_saves_and_follows_outside_changes() {

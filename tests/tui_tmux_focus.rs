@@ -4,7 +4,6 @@
 //! Without tmux the test fails when `CI` is set and prints a skip notice otherwise.
 
 use std::path::Path;
-use std::process::Command;
 
 use toolscope::recommend::{Params, recommend, resolve_seeds};
 use toolscope::source::load_paths;
@@ -87,13 +86,7 @@ fn could_be(label: &str, name: &str) -> bool {
 
 #[test]
 fn every_operator_of_a_chat2graph_shaped_file_fits_at_100x30() {
-    let available = Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !available {
-        assert!(std::env::var_os("CI").is_none(), "CI must have tmux");
-        eprintln!("skipping: tmux is not installed");
+    if !tmux::available() {
         return;
     }
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/chat2graph-flat.yml");
@@ -105,30 +98,15 @@ fn every_operator_of_a_chat2graph_shaped_file_fits_at_100x30() {
         .node_indices()
         .map(|ix| tk.name(ix).to_string())
         .collect();
-    let tmux = Tmux {
-        socket: format!("toolscope-focus-{}", std::process::id()),
-    };
-    // A private state folder: a recovery file left by another session on the fixture would
-    // open its dialog over the graph.
-    let state = tempfile::tempdir().expect("temp dir");
-    let cmd = format!(
-        "TOOLSCOPE_STATE_DIR={} {} {}",
-        state.path().display(),
-        env!("CARGO_BIN_EXE_toolscope"),
-        fixture.display()
+    // The session's private state folder: a recovery file left by another session on the
+    // fixture would open its dialog over the graph.
+    let tmux = Tmux::new("focus");
+    let fixture_s = fixture.display().to_string();
+    tmux.start(
+        (100, 30),
+        None,
+        &[env!("CARGO_BIN_EXE_toolscope"), &fixture_s],
     );
-    let out = tmux.run(&[
-        "new-session",
-        "-d",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        "-s",
-        "t",
-        &cmd,
-    ]);
-    assert!(out.status.success(), "tmux new-session failed: {out:?}");
     // Keys typed before the TUI reads raw input go through the cooked terminal, which turns
     // Enter into a line feed (read later as Ctrl-J): wait for the first screen.
     tmux.wait("the first screen", |s| s.contains("┌ Graph"));

@@ -5,8 +5,6 @@
 //! (`(+10)`) until `Enter` expands it.
 #![cfg(feature = "mcp")]
 
-use std::process::Command;
-
 #[path = "common/tmux.rs"]
 mod tmux;
 use tmux::Tmux;
@@ -15,12 +13,7 @@ const KIT: &str = "actions:\n  - name: read_docs\n    tools: [FileTool]\ngroups:
 
 #[test]
 fn mcp_discover_in_the_terminal_shows_the_members_under_the_group() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "tmux is required when CI is set"
-        );
-        eprintln!("skipping the tmux test: tmux is not installed");
+    if !tmux::available() {
         return;
     }
     let dir = tempfile::tempdir().expect("dir");
@@ -33,25 +26,9 @@ fn mcp_discover_in_the_terminal_shows_the_members_under_the_group() {
     )
     .expect("server");
     std::fs::write(dir.path().join("kit.yaml"), KIT).expect("kit");
-    let tmux = Tmux {
-        socket: format!("toolscope-test-mcp-{}", std::process::id()),
-    };
-    let cmd = format!("{} kit.yaml", env!("CARGO_BIN_EXE_toolscope"));
-    let dir_s = dir.path().display().to_string();
-    let out = tmux.run(&[
-        "new-session",
-        "-d",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        "-s",
-        "t",
-        "-c",
-        &dir_s,
-        &cmd,
-    ]);
-    assert!(out.status.success(), "{out:?}");
+    let tmux = Tmux::new("test-mcp");
+    let bin = env!("CARGO_BIN_EXE_toolscope");
+    tmux.start((100, 30), Some(dir.path()), &[bin, "kit.yaml"]);
     let before = tmux.wait("the TUI", |s| s.contains("Navigator"));
     assert!(!before.contains("(+10)"), "{before}");
     tmux.send(&[":mcp discover", "Enter"]);

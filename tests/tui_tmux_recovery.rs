@@ -5,43 +5,12 @@
 use std::path::Path;
 use std::process::Command;
 
-const PROMPT: &str = "READY$";
-
 #[path = "common/tmux.rs"]
 mod tmux;
 use tmux::Tmux;
 
 fn session() -> Option<Tmux> {
-    let ok = Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "tmux is required when CI is set"
-        );
-        eprintln!("skipping the tmux test: tmux is not installed");
-        return None;
-    }
-    let tmux = Tmux {
-        socket: format!("toolscope-house-{}", std::process::id()),
-    };
-    let shell = format!("env PS1='{PROMPT} ' sh");
-    let out = tmux.run(&[
-        "new-session",
-        "-d",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        "-s",
-        "t",
-        &shell,
-    ]);
-    assert!(out.status.success(), "tmux new-session failed: {out:?}");
-    tmux.wait("the shell prompt", |s| s.contains(PROMPT));
-    Some(tmux)
+    tmux::available().then(|| Tmux::shell("house"))
 }
 
 /// Starts the TUI on `file` with its recovery files in `state`, recording its pid.
