@@ -167,8 +167,7 @@ fn new_anchor(nav: &Nav<'_, '_>, name: &str) -> String {
         .collect();
     let taken = |a: &str| {
         nav.doc
-            .nodes
-            .iter()
+            .nodes()
             .any(|n| n.anchor.as_ref().is_some_and(|b| b.0 == a))
     };
     let mut anchor = format!("{base}_tool");

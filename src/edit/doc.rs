@@ -11,7 +11,7 @@ use super::EditError;
 /// A parsed body (BOM-less text) with navigation and splice builders.
 pub struct Nav<'d, 'a> {
     pub text: &'a str,
-    pub doc: &'d Doc<'a>,
+    pub doc: &'d Doc,
     /// The text is one declaration cut out of a large file (see `window`): its root is a
     /// sequence holding that declaration, whatever list it came from.
     pub window: bool,
@@ -20,7 +20,7 @@ pub struct Nav<'d, 'a> {
 }
 
 impl<'d, 'a> Nav<'d, 'a> {
-    pub fn new(text: &'a str, doc: &'d Doc<'a>, window: bool) -> Nav<'d, 'a> {
+    pub fn new(text: &'a str, doc: &'d Doc, window: bool) -> Nav<'d, 'a> {
         Nav {
             text,
             doc,
@@ -126,8 +126,7 @@ impl<'d, 'a> Nav<'d, 'a> {
     /// Whether any alias in the document refers to `id`.
     pub fn aliased(&self, id: NodeId) -> bool {
         self.doc
-            .nodes
-            .iter()
+            .nodes()
             .any(|n| matches!(n.value, Value::Alias(t) if t == id))
     }
 
@@ -346,8 +345,7 @@ impl<'d, 'a> Nav<'d, 'a> {
         let refuse = |why: &str| EditError::Unsupported(format!("removing every item: {why}"));
         let key = self
             .doc
-            .nodes
-            .iter()
+            .nodes()
             .find_map(|n| match &n.value {
                 Value::Map(entries) => entries.iter().find(|(_, v)| *v == seq).map(|(k, _)| *k),
                 _ => None,

@@ -29,12 +29,7 @@ pub fn same_outside(old: &str, splices: &[Splice], new: &str) -> Result<(), Stri
 }
 
 /// [`same_outside`] with the old text already parsed (the patchers parse it anyway).
-pub fn same_outside_doc(
-    a: &Doc<'_>,
-    old: &str,
-    splices: &[Splice],
-    new: &str,
-) -> Result<(), String> {
+pub fn same_outside_doc(a: &Doc, old: &str, splices: &[Splice], new: &str) -> Result<(), String> {
     if splices.is_empty() {
         return Ok(());
     }
@@ -45,7 +40,7 @@ pub fn same_outside_doc(
     let shifts = Shifts::new(&sorted);
     let at = Starts::new(&b);
     let aliased = aliased_targets(a);
-    for (i, n) in a.nodes.iter().enumerate() {
+    for (i, n) in a.nodes().enumerate() {
         let id = i as NodeId;
         if edited(old, a, id, &sorted) {
             if let (Value::Scalar { .. }, Some(anchor)) = (&n.value, &n.anchor)
@@ -73,7 +68,7 @@ pub fn same_outside_doc(
 }
 
 /// Whether an edited anchored scalar reads differently afterwards (or is gone).
-fn changed_scalar(a: &Doc<'_>, id: NodeId, b: &Doc<'_>, at: &Starts, shifts: &Shifts) -> bool {
+fn changed_scalar(a: &Doc, id: NodeId, b: &Doc, at: &Starts, shifts: &Shifts) -> bool {
     let start = shifts.map(a.node(id).span.start);
     !at.get(start).any(|m| same(a, id, b, m))
 }
@@ -82,10 +77,9 @@ fn changed_scalar(a: &Doc<'_>, id: NodeId, b: &Doc<'_>, at: &Starts, shifts: &Sh
 struct Starts(Vec<(usize, NodeId)>);
 
 impl Starts {
-    fn new(doc: &Doc<'_>) -> Starts {
+    fn new(doc: &Doc) -> Starts {
         let mut v: Vec<(usize, NodeId)> = doc
-            .nodes
-            .iter()
+            .nodes()
             .enumerate()
             .map(|(i, n)| (n.span.start, i as NodeId))
             .collect();
@@ -102,9 +96,8 @@ impl Starts {
     }
 }
 
-fn aliased_targets(doc: &Doc<'_>) -> HashSet<NodeId> {
-    doc.nodes
-        .iter()
+fn aliased_targets(doc: &Doc) -> HashSet<NodeId> {
+    doc.nodes()
         .filter_map(|n| match n.value {
             Value::Alias(t) => Some(t),
             _ => None,
@@ -114,7 +107,7 @@ fn aliased_targets(doc: &Doc<'_>) -> HashSet<NodeId> {
 
 /// Whether a splice touches the node: overlaps a scalar's content (a block scalar's header
 /// included), or reaches into or onto a collection or an empty value.
-fn edited(text: &str, doc: &Doc<'_>, id: NodeId, splices: &[&Splice]) -> bool {
+fn edited(text: &str, doc: &Doc, id: NodeId, splices: &[&Splice]) -> bool {
     let n = doc.node(id);
     let span = &n.span;
     let touches = |r: &Range<usize>| {
@@ -162,9 +155,9 @@ fn trailing_end(text: &str, pos: usize) -> usize {
 
 /// Whether node `x` of `a` and node `y` of `b` say the same (children are compared on
 /// their own, so a collection compares its kind, style, anchor and size).
-fn same(a: &Doc<'_>, x: NodeId, b: &Doc<'_>, y: NodeId) -> bool {
+fn same(a: &Doc, x: NodeId, b: &Doc, y: NodeId) -> bool {
     let (m, n) = (a.node(x), b.node(y));
-    fn anchor<'d>(d: &'d Doc<'_>, id: NodeId) -> Option<&'d str> {
+    fn anchor(d: &Doc, id: NodeId) -> Option<&str> {
         d.node(id).anchor.as_ref().map(|v| v.0.as_str())
     }
     if m.flow != n.flow || anchor(a, x) != anchor(b, y) {

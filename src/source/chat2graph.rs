@@ -28,7 +28,7 @@ struct ActionEntry {
     tools: Vec<(String, NodeId)>,
 }
 
-pub fn load(ctx: &mut Ctx<'_, '_>) {
+pub fn load(ctx: &mut Ctx<'_>) {
     if let Some(root) = ctx.doc.root {
         ctx.duplicate_keys(root);
     }
@@ -43,7 +43,7 @@ pub fn load(ctx: &mut Ctx<'_, '_>) {
     report_uncalled(ctx, &tools);
 }
 
-fn root_list(ctx: &mut Ctx<'_, '_>, key: &str) -> Vec<NodeId> {
+fn root_list(ctx: &mut Ctx<'_>, key: &str) -> Vec<NodeId> {
     match ctx.doc.root {
         Some(root) if ctx.doc.map(root).is_some() => c2g_list(ctx, root, key),
         _ => Vec::new(),
@@ -53,7 +53,7 @@ fn root_list(ctx: &mut Ctx<'_, '_>, key: &str) -> Vec<NodeId> {
 /// A list Chat2Graph iterates with `dict.get(key, [])`: a key written with no value gives
 /// `None` there and the load fails, so a null value is an error (TS070), not an empty list.
 /// `scores:` is toolscope's own and may stay empty.
-fn c2g_list(ctx: &mut Ctx<'_, '_>, parent: NodeId, key: &str) -> Vec<NodeId> {
+fn c2g_list(ctx: &mut Ctx<'_>, parent: NodeId, key: &str) -> Vec<NodeId> {
     if key != "scores"
         && let Some(v) = ctx.doc.get(parent, key)
         && matches!(ctx.doc.scalar(v), Some(Scalar::Null))
@@ -69,7 +69,7 @@ fn c2g_list(ctx: &mut Ctx<'_, '_>, parent: NodeId, key: &str) -> Vec<NodeId> {
     ctx.list(parent, key)
 }
 
-fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
+fn tool_entries(ctx: &mut Ctx<'_>) -> HashMap<String, ToolEntry> {
     let mut out = HashMap::new();
     for item in root_list(ctx, "tools") {
         if ctx.doc.map(item).is_none() {
@@ -136,7 +136,7 @@ fn tool_entries(ctx: &mut Ctx<'_, '_>) -> HashMap<String, ToolEntry> {
 }
 
 fn action_entries(
-    ctx: &mut Ctx<'_, '_>,
+    ctx: &mut Ctx<'_>,
     tools: &HashMap<String, ToolEntry>,
 ) -> HashMap<String, ActionEntry> {
     let mut out = HashMap::new();
@@ -189,7 +189,7 @@ fn action_entries(
 
 /// The chains flattened in order: (action name, chain item, chain number).
 fn flattened_chain(
-    ctx: &mut Ctx<'_, '_>,
+    ctx: &mut Ctx<'_>,
     actions: &HashMap<String, ActionEntry>,
 ) -> Vec<(String, NodeId, usize)> {
     let mut out = Vec::new();
@@ -234,7 +234,7 @@ fn flattened_chain(
 }
 
 fn build_graph(
-    ctx: &mut Ctx<'_, '_>,
+    ctx: &mut Ctx<'_>,
     tools: &HashMap<String, ToolEntry>,
     actions: &HashMap<String, ActionEntry>,
     chain: &[(String, NodeId, usize)],
@@ -285,7 +285,7 @@ fn build_graph(
     }
 }
 
-fn call_edges(ctx: &mut Ctx<'_, '_>, a: NodeIndex, tool: &str, entry: &ToolEntry, item: NodeId) {
+fn call_edges(ctx: &mut Ctx<'_>, a: NodeIndex, tool: &str, entry: &ToolEntry, item: NodeId) {
     let origin = Some(ctx.origin(item));
     let kind = if entry.group {
         NodeKind::Group
@@ -344,7 +344,7 @@ fn call_edges(ctx: &mut Ctx<'_, '_>, a: NodeIndex, tool: &str, entry: &ToolEntry
 }
 
 /// Operators: each `experts[].workflow` operator as `<expert>/<n>`, and `leader`.
-fn operators(ctx: &mut Ctx<'_, '_>) {
+fn operators(ctx: &mut Ctx<'_>) {
     for expert in root_list(ctx, "experts") {
         if ctx.doc.map(expert).is_none() {
             ctx.diag(
@@ -392,7 +392,7 @@ fn operators(ctx: &mut Ctx<'_, '_>) {
     }
 }
 
-fn add_operator(ctx: &mut Ctx<'_, '_>, name: String, op: NodeId) {
+fn add_operator(ctx: &mut Ctx<'_>, name: String, op: NodeId) {
     let mut actions = Vec::new();
     for a in c2g_list(ctx, op, "actions") {
         let action = match ctx.doc.map(a) {
@@ -422,7 +422,7 @@ fn add_operator(ctx: &mut Ctx<'_, '_>, name: String, op: NodeId) {
 }
 
 /// The `scores:` list: `{from, to, score}` entries overriding edge scores.
-fn scores(ctx: &mut Ctx<'_, '_>) {
+fn scores(ctx: &mut Ctx<'_>) {
     for item in root_list(ctx, "scores") {
         if ctx.doc.map(item).is_none() {
             ctx.diag(
@@ -474,7 +474,7 @@ fn scores(ctx: &mut Ctx<'_, '_>) {
 /// Chat2Graph builds each `OperatorConfig` from `instruction`, `output_schema` and `actions`
 /// only and has no reader for `scores:`: tuning saved here has no effect there unless the
 /// adapter in `integrations/chat2graph/` applies it. Said once per file, at the first place.
-fn report_ignored_tuning(ctx: &mut Ctx<'_, '_>) {
+fn report_ignored_tuning(ctx: &mut Ctx<'_>) {
     let mut ops = Vec::new();
     for expert in root_list_quiet(ctx, "experts") {
         let chains = ctx.doc.get(expert, "workflow").and_then(|w| ctx.doc.seq(w));
@@ -515,7 +515,7 @@ fn report_ignored_tuning(ctx: &mut Ctx<'_, '_>) {
     );
 }
 
-fn root_list_quiet(ctx: &Ctx<'_, '_>, key: &str) -> Vec<NodeId> {
+fn root_list_quiet(ctx: &Ctx<'_>, key: &str) -> Vec<NodeId> {
     ctx.doc
         .root
         .and_then(|r| ctx.doc.get(r, key))
@@ -524,7 +524,7 @@ fn root_list_quiet(ctx: &Ctx<'_, '_>, key: &str) -> Vec<NodeId> {
         .unwrap_or_default()
 }
 
-fn report_unchained(ctx: &mut Ctx<'_, '_>, actions: &HashMap<String, ActionEntry>) {
+fn report_unchained(ctx: &mut Ctx<'_>, actions: &HashMap<String, ActionEntry>) {
     let mut unchained: Vec<(&String, NodeId)> = actions
         .iter()
         .filter(|(name, _)| ctx.toolkit.action(name).is_none())
@@ -542,7 +542,7 @@ fn report_unchained(ctx: &mut Ctx<'_, '_>, actions: &HashMap<String, ActionEntry
 }
 
 /// Tools no chained action calls: Chat2Graph drops them from the graph, so say so.
-fn report_uncalled(ctx: &mut Ctx<'_, '_>, tools: &HashMap<String, ToolEntry>) {
+fn report_uncalled(ctx: &mut Ctx<'_>, tools: &HashMap<String, ToolEntry>) {
     let mut uncalled: Vec<(&String, NodeId)> = tools
         .iter()
         .filter(|(name, e)| {

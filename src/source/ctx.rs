@@ -12,8 +12,8 @@ use super::mcp_cache::{self, CachedTool};
 
 use super::yaml::{Doc, NodeId, Scalar};
 
-pub struct Ctx<'d, 'a> {
-    pub doc: &'d Doc<'a>,
+pub struct Ctx<'d> {
+    pub doc: &'d Doc,
     pub file: String,
     pub toolkit: Toolkit,
     pub diags: Vec<Diagnostic>,
@@ -39,15 +39,15 @@ pub struct Ref {
     pub item: NodeId,
 }
 
-impl<'d, 'a> Ctx<'d, 'a> {
-    pub fn new(doc: &'d Doc<'a>, file: String) -> Self {
+impl<'d> Ctx<'d> {
+    pub fn new(doc: &'d Doc, file: String) -> Self {
         Ctx {
             doc,
             file,
             toolkit: Toolkit::new(),
             diags: Vec::new(),
             keys_checked: std::collections::HashSet::new(),
-            edge_cap: doc.nodes.len().saturating_mul(2).saturating_add(1_000_000),
+            edge_cap: doc.len().saturating_mul(2).saturating_add(1_000_000),
             edge_cap_reported: false,
             unresolved: Vec::new(),
             mcp_members: HashMap::new(),

@@ -96,7 +96,7 @@ impl Transport {
 }
 
 /// The MCP servers a parsed file declares, in file order.
-pub fn servers(doc: &Doc<'_>, format: Format) -> Vec<ServerDecl> {
+pub fn servers(doc: &Doc, format: Format) -> Vec<ServerDecl> {
     let Some(root) = doc.root else {
         return Vec::new();
     };
@@ -139,7 +139,7 @@ pub fn servers(doc: &Doc<'_>, format: Format) -> Vec<ServerDecl> {
     out
 }
 
-fn transport(doc: &Doc<'_>, block: NodeId) -> Transport {
+fn transport(doc: &Doc, block: NodeId) -> Transport {
     let ty = text(doc, block, "transport_type").unwrap_or_else(|| "STDIO".into());
     let url = || text(doc, block, "url").unwrap_or_default();
     let headers = || pairs(doc, block, "headers");
@@ -163,18 +163,18 @@ fn transport(doc: &Doc<'_>, block: NodeId) -> Transport {
 }
 
 /// A scalar as text (numbers and booleans as written); `None` for null or non-scalars.
-fn scalar_text(doc: &Doc<'_>, v: NodeId) -> Option<String> {
+fn scalar_text(doc: &Doc, v: NodeId) -> Option<String> {
     match doc.scalar(v)? {
         Scalar::Null => None,
         _ => doc.str(v).map(str::to_string),
     }
 }
 
-fn text(doc: &Doc<'_>, map: NodeId, key: &str) -> Option<String> {
+fn text(doc: &Doc, map: NodeId, key: &str) -> Option<String> {
     scalar_text(doc, doc.get(map, key)?)
 }
 
-fn number(doc: &Doc<'_>, map: NodeId, key: &str) -> Option<f64> {
+fn number(doc: &Doc, map: NodeId, key: &str) -> Option<f64> {
     match doc.scalar(doc.get(map, key)?)? {
         Scalar::Int(i) => Some(i as f64),
         Scalar::Float(f) if f.is_finite() => Some(f),
@@ -182,7 +182,7 @@ fn number(doc: &Doc<'_>, map: NodeId, key: &str) -> Option<f64> {
     }
 }
 
-fn strings(doc: &Doc<'_>, map: NodeId, key: &str) -> Vec<String> {
+fn strings(doc: &Doc, map: NodeId, key: &str) -> Vec<String> {
     let Some(items) = doc.get(map, key).and_then(|l| doc.seq(l)) else {
         return Vec::new();
     };
@@ -190,7 +190,7 @@ fn strings(doc: &Doc<'_>, map: NodeId, key: &str) -> Vec<String> {
 }
 
 /// A mapping of names to scalar values (`env:`, `headers:`), in file order.
-fn pairs(doc: &Doc<'_>, map: NodeId, key: &str) -> Vec<(String, String)> {
+fn pairs(doc: &Doc, map: NodeId, key: &str) -> Vec<(String, String)> {
     let Some(entries) = doc.get(map, key).and_then(|m| doc.map(m)) else {
         return Vec::new();
     };

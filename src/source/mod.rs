@@ -429,7 +429,7 @@ pub fn load_text(
 }
 
 /// Chat2Graph format when the top level has `toolkit:` holding a list of lists.
-pub fn detect(doc: &yaml::Doc<'_>) -> Format {
+pub fn detect(doc: &yaml::Doc) -> Format {
     let is_c2g = doc
         .root
         .and_then(|r| doc.get(r, "toolkit"))

@@ -9,7 +9,7 @@ use crate::model::{Node, NodeKind, Operator};
 use super::ctx::{Ctx, Ref};
 use super::yaml::NodeId;
 
-pub fn load(ctx: &mut Ctx<'_, '_>) {
+pub fn load(ctx: &mut Ctx<'_>) {
     if let Some(root) = ctx.doc.root {
         if ctx.doc.map(root).is_none() {
             ctx.diag(
@@ -46,7 +46,7 @@ pub fn load(ctx: &mut Ctx<'_, '_>) {
     }
 }
 
-impl Ctx<'_, '_> {
+impl Ctx<'_> {
     fn top_list(&mut self, key: &str) -> Vec<NodeId> {
         match self.doc.root {
             Some(root) if self.doc.map(root).is_some() => self.list(root, key),
@@ -129,7 +129,7 @@ impl Ctx<'_, '_> {
     }
 }
 
-fn declare_tool(ctx: &mut Ctx<'_, '_>, item: NodeId) {
+fn declare_tool(ctx: &mut Ctx<'_>, item: NodeId) {
     let Some(name) = ctx.decl_name(item, "a tool") else {
         return;
     };
@@ -140,7 +140,7 @@ fn declare_tool(ctx: &mut Ctx<'_, '_>, item: NodeId) {
 }
 
 /// Declares groups with `Has` edges; returns each group's member names.
-fn declare_groups(ctx: &mut Ctx<'_, '_>, groups: Vec<NodeId>) -> HashMap<String, Vec<String>> {
+fn declare_groups(ctx: &mut Ctx<'_>, groups: Vec<NodeId>) -> HashMap<String, Vec<String>> {
     let mut members = HashMap::new();
     for item in groups {
         let Some(name) = ctx.decl_name(item, "a group") else {
@@ -178,7 +178,7 @@ fn declare_groups(ctx: &mut Ctx<'_, '_>, groups: Vec<NodeId>) -> HashMap<String,
     members
 }
 
-fn declare_action(ctx: &mut Ctx<'_, '_>, item: NodeId) -> Option<String> {
+fn declare_action(ctx: &mut Ctx<'_>, item: NodeId) -> Option<String> {
     let name = ctx.decl_name(item, "an action")?;
     let mut node = Node::new(NodeKind::Action, name.clone());
     node.desc = ctx.text(item, "desc").unwrap_or_default();
@@ -186,7 +186,7 @@ fn declare_action(ctx: &mut Ctx<'_, '_>, item: NodeId) -> Option<String> {
 }
 
 fn action_edges(
-    ctx: &mut Ctx<'_, '_>,
+    ctx: &mut Ctx<'_>,
     item: NodeId,
     name: &str,
     members: &HashMap<String, Vec<String>>,
@@ -246,7 +246,7 @@ fn action_edges(
 }
 
 fn add_scored_edge(
-    ctx: &mut Ctx<'_, '_>,
+    ctx: &mut Ctx<'_>,
     a: petgraph::stable_graph::NodeIndex,
     b: petgraph::stable_graph::NodeIndex,
     score: f64,
@@ -266,7 +266,7 @@ fn add_scored_edge(
     ctx.toolkit.add_edge(a, b, score, origin);
 }
 
-fn operator(ctx: &mut Ctx<'_, '_>, item: NodeId) {
+fn operator(ctx: &mut Ctx<'_>, item: NodeId) {
     let Some(name) = ctx.decl_name(item, "an operator") else {
         return;
     };

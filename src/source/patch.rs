@@ -156,7 +156,7 @@ pub fn string(s: &str, prefer: Style) -> String {
 
 /// The source text of a single-line flow scalar (to copy a name as written), or the name
 /// quoted anew.
-pub fn name_as_written(text: &str, doc: &Doc<'_>, id: NodeId) -> String {
+pub fn name_as_written(text: &str, doc: &Doc, id: NodeId) -> String {
     let node = doc.node(id);
     let src = &text[node.span.clone()];
     let single_line = !src.contains('\n');
@@ -183,7 +183,7 @@ pub fn name_as_written(text: &str, doc: &Doc<'_>, id: NodeId) -> String {
 /// to look for the block indicator (the end of the key).
 pub fn replace_text(
     text: &str,
-    doc: &Doc<'_>,
+    doc: &Doc,
     value: NodeId,
     header_from: usize,
     new: &str,
