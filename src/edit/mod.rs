@@ -46,6 +46,7 @@ mod restore;
 mod transaction;
 pub mod verify;
 mod window;
+mod window_proof;
 pub mod workspace;
 
 use std::fmt;

@@ -11,12 +11,35 @@ use crate::source::{Format, Limits, SourceFile, yaml};
 use super::doc::Nav;
 use super::{Edit, Patch, native};
 
+/// The lines an edit was made in: a whole item of a top-level list, on the body (the text
+/// after a BOM), with the node it declares (`None` for an operator).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Window {
+    pub range: std::ops::Range<usize>,
+    /// Column (0-based) of the item's mapping: every content line of the item but its
+    /// first is indented at least this much, and the line after it less.
+    pub col: usize,
+    /// 1-based line of the window's first line.
+    pub line: u32,
+    pub node: Option<(NodeKind, String)>,
+}
+
 /// The patch computed on the declaration's lines, or `None` to use the full parse.
+#[cfg(test)]
 pub(crate) fn patch(edit: &Edit, file: &SourceFile, tk: &Toolkit) -> Option<Patch> {
+    patch_in_window(edit, file, tk).map(|(p, _)| p)
+}
+
+/// [`patch`] with the window it was computed in.
+pub(crate) fn patch_in_window(
+    edit: &Edit,
+    file: &SourceFile,
+    tk: &Toolkit,
+) -> Option<(Patch, Window)> {
     if file.format != Format::Native {
         return None;
     }
-    let origin = origin(edit, tk)?;
+    let (origin, node) = origin(edit, tk)?;
     let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
     let range = declaration_lines(body, origin)?;
     let cut = &body[range.clone()];
@@ -37,20 +60,33 @@ pub(crate) fn patch(edit: &Edit, file: &SourceFile, tk: &Toolkit) -> Option<Patc
             std::mem::take(&mut s.with),
         );
     }
-    Some(out)
+    let col = origin.col as usize - 1;
+    Some((
+        out,
+        Window {
+            range,
+            col,
+            line: origin.line,
+            node,
+        },
+    ))
 }
 
-/// Where the declaration the edit changes was read from.
-fn origin(edit: &Edit, tk: &Toolkit) -> Option<Origin> {
+/// Where the declaration the edit changes was read from, and the node it declares.
+fn origin(edit: &Edit, tk: &Toolkit) -> Option<(Origin, Option<(NodeKind, String)>)> {
     match edit {
         Edit::SetScore { from, .. }
         | Edit::AddEdge { from, .. }
-        | Edit::RemoveEdge { from, .. } => tk.node(tk.action(from)?).origin,
-        Edit::SetDesc { kind, name, .. } if *kind != NodeKind::Group => {
-            tk.node(tk.find(*kind, name)?).origin
-        }
+        | Edit::RemoveEdge { from, .. } => Some((
+            tk.node(tk.action(from)?).origin?,
+            Some((NodeKind::Action, from.clone())),
+        )),
+        Edit::SetDesc { kind, name, .. } if *kind != NodeKind::Group => Some((
+            tk.node(tk.find(*kind, name)?).origin?,
+            Some((*kind, name.clone())),
+        )),
         Edit::SetThreshold { operator, .. } | Edit::SetHops { operator, .. } => {
-            tk.operator(operator)?.origin
+            Some((tk.operator(operator)?.origin?, None))
         }
         _ => None,
     }

@@ -44,6 +44,7 @@ mod io;
 
 use io::verify;
 
+use super::window_proof::WindowEdit;
 use super::{Edit, EditError, Transaction};
 
 /// Files up to this size are verified on every edit (a refused edit changes nothing);
@@ -65,6 +66,8 @@ pub struct WsFile {
     shifted: bool,
     /// Not on disk (the bundled example): only `save_as` writes it.
     pub detached: bool,
+    /// The one windowed edit since the last load or save, for the save's windowed verify.
+    window: Option<WindowEdit>,
 }
 
 impl WsFile {
@@ -87,6 +90,8 @@ struct Step {
     /// Splices on the whole file text (BOM included) that redo and undo the step.
     forward: Vec<Splice>,
     backward: Vec<Splice>,
+    /// Made in one item's lines of a file unchanged since load or save (see `window_proof`).
+    window: Option<WindowEdit>,
 }
 
 /// What an applied edit changed.
@@ -119,6 +124,10 @@ pub struct Workspace {
     undo: Vec<Step>,
     redo: Vec<Step>,
     next_id: u64,
+    /// Files up to this size are verified on every edit ([`VERIFY_EACH_EDIT_BYTES`]).
+    each_edit_bytes: usize,
+    /// Saves verified by the windowed proof (for tests that it carries the load).
+    windowed_saves: usize,
 }
 
 impl Workspace {
@@ -170,6 +179,8 @@ impl Workspace {
             undo: Vec::new(),
             redo: Vec::new(),
             next_id: 1,
+            each_edit_bytes: VERIFY_EACH_EDIT_BYTES,
+            windowed_saves: 0,
         };
         for (f, d) in files {
             ws.files.push(f);
@@ -274,7 +285,7 @@ impl Workspace {
         }
         let f = &self.files[file];
         let offset = bom_len(&f.source.text);
-        let small = f.source.text.len() <= VERIFY_EACH_EDIT_BYTES;
+        let small = f.source.text.len() <= self.each_edit_bytes;
         let single = txn.edits.len() == 1;
         // The graph is copied only when something reads it after an edit: a later edit of
         // the transaction, or the verification of a small file.
@@ -284,6 +295,7 @@ impl Workspace {
         let mut notes = Vec::new();
         let mut forward = Vec::new();
         let mut backward = Vec::new();
+        let mut window = None;
         for (i, edit) in txn.edits.iter().enumerate() {
             let later;
             let source = if i == 0 {
@@ -303,10 +315,13 @@ impl Workspace {
             };
             // Large files with fresh positions: parse only the edited declaration.
             let fast = (i == 0 && !small && !f.shifted)
-                .then(|| super::window::patch(edit, source, &own))
+                .then(|| super::window::patch_in_window(edit, source, &own))
                 .flatten();
             let patch = match fast {
-                Some(p) => p,
+                Some((p, w)) => {
+                    window = single.then(|| WindowEdit::new(w, &own)).flatten();
+                    p
+                }
                 None => edit.patch(source, &own)?,
             };
             let (new_text, undo_splices) =
@@ -341,6 +356,7 @@ impl Workspace {
             inverse: Transaction::from(undo.into_iter().rev().flatten().collect::<Vec<_>>()),
             forward,
             backward,
+            window,
         };
         Ok((step, notes))
     }
@@ -356,6 +372,11 @@ impl Workspace {
         };
         let (text, _) = patch::apply(&f.source.text, splices, 0).map_err(EditError::Unsupported)?;
         txn.apply_graph(&mut f.own)?;
+        // A windowed edit stays provable only as the one change since the text on disk.
+        f.window = match &step.window {
+            Some(w) if forward && f.source.text == f.disk => Some(w.clone()),
+            _ => None,
+        };
         f.shifted |= splices.iter().any(|s| {
             s.with.contains('\n')
                 || f.source
@@ -426,6 +447,19 @@ impl Workspace {
         self.files[file].pending.push((id, txn.clone()));
         Some(txn)
     }
+    /// Treats files above `bytes` as large (patched in windows, verified before writing):
+    /// tests of the large-file path on small files.
+    #[doc(hidden)]
+    pub fn set_verify_each_edit_bytes(&mut self, bytes: usize) {
+        self.each_edit_bytes = bytes;
+    }
+
+    /// How many saves the windowed proof verified (the rest loaded the whole file).
+    #[doc(hidden)]
+    pub fn windowed_saves(&self) -> usize {
+        self.windowed_saves
+    }
+
     /// The expected graph of one file, for tools that adjust it (and for tests that need
     /// a verification failure).
     #[doc(hidden)]
@@ -466,7 +500,7 @@ fn delta(old: &str, new: &str) -> (Vec<Splice>, Vec<Splice>) {
     )
 }
 
-fn bom_len(text: &str) -> usize {
+pub(super) fn bom_len(text: &str) -> usize {
     if text.starts_with('\u{feff}') {
         '\u{feff}'.len_utf8()
     } else {
@@ -488,6 +522,7 @@ fn load_file(
         pending: Vec::new(),
         shifted: false,
         detached,
+        window: None,
     };
     Ok((file, load.diagnostics))
 }

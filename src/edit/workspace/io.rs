@@ -36,6 +36,7 @@ impl Workspace {
                 continue;
             }
             f.disk = source::read_file(&f.source.path, &limits)?;
+            f.window = None;
         }
         Ok(())
     }
@@ -57,6 +58,14 @@ impl Workspace {
             if !self.files[i].dirty() || self.files[i].detached {
                 continue;
             }
+            if let Some(diags) = self.window_proof(i) {
+                let f = &self.files[i];
+                let expected = (!overwrite).then_some(f.disk.as_str());
+                replace(&f.source.path, expected, &f.source.text)?;
+                written.push(f.source.path.clone());
+                self.saved_window(i, diags);
+                continue;
+            }
             let f = &self.files[i];
             let checked = verify(&f.source, &f.source.text, &f.own)?;
             let f = &self.files[i];
@@ -71,6 +80,36 @@ impl Workspace {
         Ok(written)
     }
 
+    /// The windowed verify of file `file`'s one edit since load or save (see
+    /// `window_proof`): the file's new diagnostics, or `None` to verify the whole file.
+    fn window_proof(&self, file: usize) -> Option<Vec<crate::diag::Diagnostic>> {
+        let f = &self.files[file];
+        let w = f.window.as_ref()?;
+        let name = f.source.path.display().to_string();
+        let diags: Vec<_> = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.file == name)
+            .cloned()
+            .collect();
+        let path = &f.source.path;
+        crate::edit::window_proof::prove(path, &f.disk, &f.source.text, w, &f.own, &diags)
+    }
+
+    /// Records a file written after a windowed verify: its graph already is the edited one
+    /// (positions after the window may be stale: `shifted` says so), its diagnostics are
+    /// the proof's.
+    fn saved_window(&mut self, file: usize, diags: Vec<crate::diag::Diagnostic>) {
+        let name = self.files[file].source.path.display().to_string();
+        self.diagnostics.retain(|d| d.file != name);
+        self.diagnostics.extend(diags);
+        let f = &mut self.files[file];
+        f.disk.clone_from(&f.source.text);
+        f.pending.clear();
+        f.window = None;
+        self.windowed_saves += 1;
+    }
+
     /// Records a written file: its text is the disk text, its graph and diagnostics are
     /// the ones just verified (fresh positions).
     fn saved(&mut self, file: usize, checked: FileLoad, old_name: &str) {
@@ -80,6 +119,7 @@ impl Workspace {
         f.disk.clone_from(&f.source.text);
         f.pending.clear();
         f.shifted = false;
+        f.window = None;
         f.own = checked.toolkit;
         if self.files.len() == 1 {
             // Positions only changed; keep the edited graph, refresh origins.
@@ -173,7 +213,9 @@ impl Workspace {
                     .map(move |(_, e)| (i, e))
             })
             .collect();
+        let each_edit_bytes = self.each_edit_bytes;
         *self = Workspace::from_files(fresh, self.forced);
+        self.each_edit_bytes = each_edit_bytes;
         for (file, edit) in pending {
             let result = self.prepare(file, &edit).map(|(step, _)| step);
             let id = result.as_ref().map_or(0, |s| s.id);
