@@ -284,6 +284,25 @@ impl Doc {
         Arc::clone(&self.text)
     }
 
+    /// Bytes this document holds (its text included), counted the way the parser counts
+    /// them against the memory budget.
+    pub fn memory_bytes(&self) -> usize {
+        let anchors: usize = self.anchors.iter().map(|(_, a)| 64 + a.0.len()).sum();
+        let index: usize = self
+            .index
+            .values()
+            .map(|i| (i.keys.len() + i.merges.len()) * build::INDEX_BYTES)
+            .sum();
+        self.text.len()
+            + self.nodes.capacity() * std::mem::size_of::<Packed>()
+            + self.items.capacity() * 4
+            + self.entries.capacity() * 8
+            + self.decoded.capacity()
+            + self.wide_cols.capacity() * 8
+            + anchors
+            + index
+    }
+
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.nodes.len()
