@@ -178,7 +178,7 @@ fn ceiling_kb(bytes: usize) -> usize {
 
 #[test]
 fn a_file_that_would_exceed_the_memory_budget_fails_with_ts002() {
-    // Two bytes a node: the tree would be ~36 times the file, over 12 times + 100 MB.
+    // Two bytes a node: the tree would be ~17 times the file, over 12 times + 100 MB.
     let dir = tempfile::tempdir().expect("tempdir");
     let mut y = String::from("actions:\n  - name: a\nitems: [");
     y += &"a,".repeat(10_000_000);

@@ -154,7 +154,7 @@ fn protected(text: &str) -> (BTreeMap<String, String>, Vec<String>) {
         return Default::default();
     };
     let mut anchored = BTreeMap::new();
-    for n in &doc.nodes {
+    for n in doc.nodes() {
         if let Value::Alias(t) = n.value
             && let (Some(a), Some(v)) = (doc.node(t).anchor.as_ref(), doc.str(t))
         {
@@ -162,8 +162,7 @@ fn protected(text: &str) -> (BTreeMap<String, String>, Vec<String>) {
         }
     }
     let blocks = doc
-        .nodes
-        .iter()
+        .nodes()
         .filter_map(|n| match &n.value {
             Value::Scalar {
                 text,

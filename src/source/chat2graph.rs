@@ -248,7 +248,9 @@ fn build_graph(
         let mut node = Node::new(NodeKind::Action, name.clone());
         node.desc = ctx.text(entry.item, "desc").unwrap_or_default();
         node.origin = Some(ctx.origin(ctx.doc.resolve(entry.item)));
-        ctx.toolkit.add_node(node);
+        if ctx.charge_node(entry.item, &node) {
+            ctx.toolkit.add_node(node);
+        }
     }
     // Next edges along the flattened chain.
     for pair in chain.windows(2) {
@@ -259,6 +261,9 @@ fn build_graph(
         };
         if ctx.toolkit.edge(a, b).is_none() {
             let origin = Some(ctx.origin(*item));
+            if !ctx.charge_edge(*item) {
+                return;
+            }
             ctx.toolkit.add_edge(a, b, 1.0, origin);
             if c1 != c2 {
                 ctx.diag(
@@ -300,12 +305,17 @@ fn call_edges(ctx: &mut Ctx<'_>, a: NodeIndex, tool: &str, entry: &ToolEntry, it
             let default = if entry.group { "MCP" } else { "LOCAL_TOOL" };
             node.meta = Some(Box::new(ctx.tool_meta(entry.item, default)));
             node.origin = Some(ctx.origin(ctx.doc.resolve(entry.item)));
+            // Counted; past the budget the load fails, so the node may still be added.
+            ctx.charge_node(entry.item, &node);
             ctx.toolkit.add_node(node)
         }
     };
     if entry.group && entry.members.is_empty() && !entry.cached.is_empty() {
         let group_origin = ctx.origin(ctx.doc.resolve(entry.item));
         for tool in &entry.cached {
+            if !ctx.edge_allowed(item) {
+                return;
+            }
             let m = ctx.cached_member(tool, group_origin);
             ctx.toolkit.add_edge(t, m, 1.0, Some(group_origin));
             ctx.toolkit.add_edge(a, m, 1.0, origin);
@@ -313,7 +323,9 @@ fn call_edges(ctx: &mut Ctx<'_>, a: NodeIndex, tool: &str, entry: &ToolEntry, it
         return;
     }
     if !entry.group || entry.members.is_empty() {
-        ctx.toolkit.add_edge(a, t, 1.0, origin);
+        if ctx.charge_edge(item) {
+            ctx.toolkit.add_edge(a, t, 1.0, origin);
+        }
         return;
     }
     for (member, m_item) in &entry.members {
@@ -331,6 +343,7 @@ fn call_edges(ctx: &mut Ctx<'_>, a: NodeIndex, tool: &str, entry: &ToolEntry, it
                 }
                 node.meta = Some(Box::new(meta));
                 node.origin = Some(ctx.origin(ctx.doc.resolve(*m_item)));
+                ctx.charge_node(*m_item, &node);
                 ctx.toolkit.add_node(node)
             }
         };

@@ -29,7 +29,18 @@ pub struct Ctx<'d> {
     pub unresolved: Vec<super::Unresolved>,
     /// Member tools of MCP groups known from the sidecar cache, by group name.
     pub mcp_members: HashMap<String, Vec<CachedTool>>,
+    /// Bytes the toolkit may still take within the file's memory budget once the tree is
+    /// built (see [`Ctx::charge`]); unbounded unless the loader sets it.
+    pub toolkit_room: usize,
+    /// Where the toolkit would have crossed the memory budget: the load then fails (TS002).
+    pub over_budget: Option<NodeId>,
 }
+
+/// What one toolkit node costs besides its texts: the graph slot, the name index entry,
+/// edge list heads, allocation overhead (measured on `gen --actions 100000`, rounded up).
+const NODE_BYTES: usize = std::mem::size_of::<Node>() + 160;
+/// What one edge costs: the graph's edge record and the edge index.
+const EDGE_BYTES: usize = 64;
 
 /// A reference to a node by name: a bare name, `{name: X, score: S}`, or an alias of either.
 pub struct Ref {
@@ -51,7 +62,48 @@ impl<'d> Ctx<'d> {
             edge_cap_reported: false,
             unresolved: Vec::new(),
             mcp_members: HashMap::new(),
+            toolkit_room: usize::MAX,
+            over_budget: None,
         }
+    }
+
+    /// Counts `bytes` more of toolkit against the memory budget; `false` (and the load
+    /// fails with TS002 at `at`) once they no longer fit. Past that nothing more is built.
+    pub fn charge(&mut self, at: NodeId, bytes: usize) -> bool {
+        if self.over_budget.is_some() {
+            return false;
+        }
+        match self.toolkit_room.checked_sub(bytes) {
+            Some(left) => {
+                self.toolkit_room = left;
+                true
+            }
+            None => {
+                self.over_budget = Some(at);
+                false
+            }
+        }
+    }
+
+    /// [`Ctx::charge`] for a node about to be added.
+    pub fn charge_node(&mut self, at: NodeId, node: &Node) -> bool {
+        let meta = node.meta.as_ref().map_or(0, |m| {
+            std::mem::size_of::<ToolMeta>()
+                + m.ty.len()
+                + m.module_path.len()
+                + m.when_to_use.len()
+                + m.example.len()
+                + m.inputs.len() * (std::mem::size_of::<Param>() + 32)
+        });
+        self.charge(
+            at,
+            NODE_BYTES + node.name.len() * 2 + node.desc.len() + meta,
+        )
+    }
+
+    /// [`Ctx::charge`] for an edge about to be added.
+    pub fn charge_edge(&mut self, at: NodeId) -> bool {
+        self.charge(at, EDGE_BYTES)
     }
 
     /// The member tools the MCP cache knows for `group` (empty when none).
@@ -259,7 +311,7 @@ impl<'d> Ctx<'d> {
     /// Whether the toolkit may get another edge; past the cap, reports TS002 once at `at`.
     pub fn edge_allowed(&mut self, at: NodeId) -> bool {
         if self.toolkit.graph.edge_count() < self.edge_cap {
-            return true;
+            return self.charge_edge(at);
         }
         if !self.edge_cap_reported {
             self.edge_cap_reported = true;

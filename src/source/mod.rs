@@ -375,26 +375,34 @@ pub fn load_text(
     limits: &Limits,
 ) -> Result<FileLoad, LoadError> {
     let name = path.display().to_string();
-    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let doc = yaml::parse(body, limits).map_err(|e| LoadError {
-        file: name.clone(),
-        line: e.line,
-        col: e.col,
-        code: if e.message.contains("limit")
-            || e.message.contains("deeper")
-            || e.message.contains("recursion")
-        {
-            Code::Limit
-        } else {
-            Code::Parse
-        },
-        message: e.message,
-    })?;
+    // The tree holds the one shared copy of the text while it lives; the caller's string is
+    // rebuilt from it afterwards, so the text is not held twice at the peak.
+    let bom = text.starts_with('\u{feff}');
+    let shared: std::sync::Arc<str> =
+        std::sync::Arc::from(text.strip_prefix('\u{feff}').unwrap_or(&text));
+    drop(text);
+    let budget = limits.memory_budget(shared.len());
+    let doc =
+        yaml::parse_shared(std::sync::Arc::clone(&shared), limits).map_err(|e| LoadError {
+            file: name.clone(),
+            line: e.line,
+            col: e.col,
+            code: if e.message.contains("limit")
+                || e.message.contains("deeper")
+                || e.message.contains("recursion")
+            {
+                Code::Limit
+            } else {
+                Code::Parse
+            },
+            message: e.message,
+        })?;
     let format = forced.unwrap_or_else(|| detect(&doc));
     let mut ctx = ctx::Ctx::new(&doc, name.clone());
+    ctx.toolkit_room = budget.saturating_sub(doc.memory_bytes());
     if let Some((count, line, col)) = doc.more_documents {
         ctx.diags.push(Diagnostic {
-            file: name,
+            file: name.clone(),
             line,
             column: col,
             severity: crate::diag::Severity::Warning,
@@ -415,7 +423,27 @@ pub fn load_text(
         Format::Native => native::load(&mut ctx),
         Format::Chat2Graph => chat2graph::load(&mut ctx),
     }
+    if let Some(at) = ctx.over_budget {
+        let n = doc.node(at);
+        return Err(LoadError {
+            file: name,
+            line: n.line,
+            col: n.col,
+            code: Code::Limit,
+            message: format!(
+                "loading this file would use more than its memory budget of {} MB (12 times its size plus 100 MB, at most 2 GB) once its toolkit is built; the resource limit was reached",
+                budget >> 20
+            ),
+        });
+    }
     let (toolkit, diagnostics, unresolved) = ctx.finish();
+    drop(doc);
+    let mut text = String::with_capacity(shared.len() + 3);
+    if bom {
+        text.push('\u{feff}');
+    }
+    text.push_str(&shared);
+    drop(shared);
     Ok(FileLoad {
         source: SourceFile {
             path: path.to_path_buf(),

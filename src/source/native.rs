@@ -83,7 +83,8 @@ impl Ctx<'_> {
 
     /// Adds a declared node; a second declaration of the same kind and name is an error.
     fn declare(&mut self, item: NodeId, mut node: Node) -> bool {
-        if let Some(existing) = self.toolkit.find(node.kind, &node.name) {
+        let existing = self.toolkit.find(node.kind, &node.name);
+        if let Some(existing) = existing {
             let prev = self.toolkit.node(existing).origin;
             if !self.toolkit.node(existing).implicit {
                 let at = prev.map(|o| format!(" (first at line {})", o.line));
@@ -102,9 +103,16 @@ impl Ctx<'_> {
             }
         }
         node.origin = Some(self.origin(self.doc.resolve(item)));
-        let ix = self.toolkit.add_node(node.clone());
-        if self.toolkit.node(ix).implicit {
-            *self.toolkit.node_mut(ix) = node;
+        if !self.charge_node(item, &node) {
+            return false;
+        }
+        // A node created implicitly by an earlier reference takes the declaration's place
+        // (no copy of the node: a 100k-action file declares 125k of them).
+        match existing {
+            Some(ix) => *self.toolkit.node_mut(ix) = node,
+            None => {
+                self.toolkit.add_node(node);
+            }
         }
         true
     }
@@ -125,6 +133,8 @@ impl Ctx<'_> {
         let mut node = Node::new(NodeKind::Tool, r.name.clone());
         node.implicit = true;
         node.origin = Some(self.origin(r.item));
+        // Counted; past the budget the load fails, so the node itself may still be added.
+        self.charge_node(r.item, &node);
         self.toolkit.add_node(node)
     }
 }
@@ -263,7 +273,9 @@ fn add_scored_edge(
         );
         return;
     }
-    ctx.toolkit.add_edge(a, b, score, origin);
+    if ctx.charge_edge(item) {
+        ctx.toolkit.add_edge(a, b, score, origin);
+    }
 }
 
 fn operator(ctx: &mut Ctx<'_>, item: NodeId) {

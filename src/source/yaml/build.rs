@@ -101,7 +101,7 @@ struct Budget {
 }
 
 /// Bytes a large mapping's key index costs per entry (see `Doc::index_map`).
-const INDEX_BYTES: usize = 32;
+pub(super) const INDEX_BYTES: usize = 32;
 
 /// A collection being filled while events arrive.
 struct Open {

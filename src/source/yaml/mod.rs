@@ -16,7 +16,10 @@
 //!
 //! - Nodes live in one arena of 24-byte records: byte span and line as `u32`s, one word
 //!   packing kind, scalar style, flow and anchor flags with the column, and two words of
-//!   payload. Columns past 16 million (lines longer than 16 MB) go to a side table.
+//!   payload. Columns past 16 million (lines longer than 16 MB) go to a side table. The
+//!   column is stored rather than recounted from the text on demand: recounting costs the
+//!   length of the line, which on a one-line flow file would make reporting every node's
+//!   position quadratic.
 //! - The children of every sequence sit in one shared array and the entries of every
 //!   mapping in another (key and value ids side by side); a collection holds where its run
 //!   starts and how long it is. Two arrays rather than one so that [`Doc::map`] can hand
@@ -282,6 +285,25 @@ impl Doc {
     /// The shared text, for keeping beside the document without a copy.
     pub fn shared_text(&self) -> Arc<str> {
         Arc::clone(&self.text)
+    }
+
+    /// Bytes this document holds (its text included), counted the way the parser counts
+    /// them against the memory budget.
+    pub fn memory_bytes(&self) -> usize {
+        let anchors: usize = self.anchors.iter().map(|(_, a)| 64 + a.0.len()).sum();
+        let index: usize = self
+            .index
+            .values()
+            .map(|i| (i.keys.len() + i.merges.len()) * build::INDEX_BYTES)
+            .sum();
+        self.text.len()
+            + self.nodes.capacity() * std::mem::size_of::<Packed>()
+            + self.items.capacity() * 4
+            + self.entries.capacity() * 8
+            + self.decoded.capacity()
+            + self.wide_cols.capacity() * 8
+            + anchors
+            + index
     }
 
     /// Number of nodes.
