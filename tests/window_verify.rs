@@ -279,3 +279,111 @@ fn a_plain_score_edit_is_proven_in_its_window() {
     assert_eq!(ws.windowed_saves(), 1);
     check_fresh(&ws, &path);
 }
+
+/// Everything a reload must give: the graph, every origin, the diagnostics.
+fn same_as_fresh(ws: &Workspace, path: &Path) -> Result<(), String> {
+    let fresh = Workspace::open(&[path.to_path_buf()], None).map_err(|e| e.to_string())?;
+    if let Some(d) = ws.toolkit.difference(&fresh.toolkit) {
+        return Err(d);
+    }
+    let origins = |w: &Workspace| {
+        let tk = &w.toolkit;
+        let mut v: Vec<String> = tk
+            .graph
+            .node_indices()
+            .map(|ix| format!("{} {:?}", tk.name(ix), tk.node(ix).origin))
+            .chain(tk.graph.edge_indices().map(|e| {
+                let (u, v) = tk.graph.edge_endpoints(e).unwrap();
+                format!("{}>{} {:?}", tk.name(u), tk.name(v), tk.graph[e].origin)
+            }))
+            .collect();
+        v.sort();
+        v
+    };
+    if origins(ws) != origins(&fresh) {
+        return Err("origins differ".into());
+    }
+    let diags = |w: &Workspace| {
+        let mut d: Vec<_> = w
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {:?} {}", d.line, d.column, d.code, d.message))
+            .collect();
+        d.sort();
+        d
+    };
+    if diags(ws) != diags(&fresh) {
+        return Err(format!(
+            "diagnostics differ: {:?} vs {:?}",
+            diags(ws),
+            diags(&fresh)
+        ));
+    }
+    if ws.files()[0].source.text != fresh.files()[0].source.text {
+        return Err("text differs".into());
+    }
+    Ok(())
+}
+
+/// A random change on disk, local or not: a description, a score, a name, an indentation,
+/// an anchor, an alias, a line added or removed.
+fn disk_change(r: &mut Rng, text: &str) -> String {
+    let i = r.below(30);
+    let desc = format!("desc: Synthetic action {i}.");
+    let at = text.find(&desc);
+    let scores: Vec<usize> = text.match_indices("score: 0.").map(|(p, _)| p).collect();
+    let score_at = scores.get(r.below(scores.len())).copied();
+    let repl = |at: Option<usize>, len: usize, with: &str| match at {
+        Some(p) => format!("{}{with}{}", &text[..p], &text[p + len..]),
+        None => text.to_string(),
+    };
+    match r.below(9) {
+        0 | 1 => repl(at, desc.len(), &format!("desc: Changed action {i} text.")),
+        2 | 3 => repl(score_at.map(|p| p + 9), 1, &r.below(10).to_string()),
+        4 => repl(at, desc.len(), "desc: \"quoted: yes\""),
+        5 => repl(at, desc.len(), &format!("desc: &x{i} Anchored.")),
+        6 => repl(at, desc.len(), "desc: Two\n      lines."),
+        7 => repl(at.map(|p| p - 4), 4, "  "),
+        _ => {
+            let name = format!("- name: a{i}\n");
+            repl(text.find(&name), name.len(), &format!("- name: b{i}\n"))
+        }
+    }
+}
+
+#[test]
+fn an_incremental_reload_equals_a_fresh_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rereads = 0;
+    for (vi, (name, text)) in variants().into_iter().enumerate() {
+        let path = dir.path().join(format!("{name}.yaml"));
+        std::fs::write(&path, &text).unwrap();
+        let mut ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
+        let mut r = Rng(0x51ed_2701 + vi as u64 * 104_729);
+        let mut current = text.clone();
+        for step in 0..12 {
+            let changed = disk_change(&mut r, &current);
+            std::fs::write(&path, &changed).unwrap();
+            let before = ws.rereads();
+            match ws.reload() {
+                Ok(()) => {
+                    if let Err(e) = same_as_fresh(&ws, &path) {
+                        panic!(
+                            "{name} step {step}: {e}\n(reread: {})",
+                            ws.rereads() > before
+                        );
+                    }
+                    current = changed;
+                }
+                // A change that does not load: the full path reports it; start again.
+                Err(_) => {
+                    std::fs::write(&path, &current).unwrap();
+                    ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
+                }
+            }
+        }
+        rereads += ws.rereads();
+    }
+    eprintln!("rereads: {rereads}");
+    assert!(rereads > 15, "only {rereads} incremental reloads");
+}

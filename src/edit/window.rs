@@ -94,7 +94,7 @@ fn origin(edit: &Edit, tk: &Toolkit) -> Option<(Origin, Option<(NodeKind, String
 
 /// The lines of the block sequence item whose mapping starts at `origin`: from the line of
 /// its dash to the next line (not blank, not a comment) indented less than the mapping.
-fn declaration_lines(text: &str, origin: Origin) -> Option<std::ops::Range<usize>> {
+pub(crate) fn declaration_lines(text: &str, origin: Origin) -> Option<std::ops::Range<usize>> {
     let start = nth_line(text, origin.line)?;
     let line = &text[start..patch::line_end(text, start)];
     let col = origin.col as usize - 1;

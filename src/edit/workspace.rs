@@ -128,6 +128,8 @@ pub struct Workspace {
     each_edit_bytes: usize,
     /// Saves verified by the windowed proof (for tests that it carries the load).
     windowed_saves: usize,
+    /// Reloads made in place by `reread` (for tests).
+    rereads: usize,
 }
 
 impl Workspace {
@@ -181,6 +183,7 @@ impl Workspace {
             next_id: 1,
             each_edit_bytes: VERIFY_EACH_EDIT_BYTES,
             windowed_saves: 0,
+            rereads: 0,
         };
         for (f, d) in files {
             ws.files.push(f);
@@ -324,8 +327,15 @@ impl Workspace {
                 }
                 None => edit.patch(source, &own)?,
             };
-            let (new_text, undo_splices) =
-                patch::apply(&text, &patch.splices, offset).map_err(EditError::Unsupported)?;
+            // One large edit: nothing reads the new text here (`finish` splices in place).
+            let undo_splices = if single && !small {
+                patch::undo_of(&text, &patch.splices, offset).map_err(EditError::Unsupported)?
+            } else {
+                let (new_text, undo_splices) =
+                    patch::apply(&text, &patch.splices, offset).map_err(EditError::Unsupported)?;
+                text = std::borrow::Cow::Owned(new_text);
+                undo_splices
+            };
             if !single || small {
                 edit.apply_graph(own.to_mut())?;
             }
@@ -337,7 +347,6 @@ impl Workspace {
                     .collect();
                 backward = undo_splices;
             }
-            text = std::borrow::Cow::Owned(new_text);
             undo.push(inverse);
             notes.extend(patch.notes);
         }
@@ -370,7 +379,7 @@ impl Workspace {
         } else {
             (&step.backward, &step.inverse)
         };
-        let (text, _) = patch::apply(&f.source.text, splices, 0).map_err(EditError::Unsupported)?;
+        patch::undo_of(&f.source.text, splices, 0).map_err(EditError::Unsupported)?;
         txn.apply_graph(&mut f.own)?;
         // A windowed edit stays provable only as the one change since the text on disk.
         f.window = match &step.window {
@@ -384,7 +393,7 @@ impl Workspace {
                     .get(s.at.clone())
                     .is_some_and(|o| o.contains('\n'))
         });
-        f.source.text = text;
+        patch::apply_in_place(&mut f.source.text, splices, 0).map_err(EditError::Unsupported)?;
         if self.files.len() == 1 {
             if txn.apply_graph(&mut self.toolkit).is_err() {
                 self.rebuild();
@@ -458,6 +467,12 @@ impl Workspace {
     #[doc(hidden)]
     pub fn windowed_saves(&self) -> usize {
         self.windowed_saves
+    }
+
+    /// How many reloads re-read only the changed item (the rest loaded the files again).
+    #[doc(hidden)]
+    pub fn rereads(&self) -> usize {
+        self.rereads
     }
 
     /// The expected graph of one file, for tools that adjust it (and for tests that need

@@ -68,6 +68,54 @@ pub fn apply(
     Ok((out, undo))
 }
 
+/// [`apply`] without building the new text: only the splices that undo the change (in
+/// application order), after the same checks. For callers that splice the text in place
+/// later ([`apply_in_place`]), so a large file is not copied once more.
+pub fn undo_of(text: &str, splices: &[Splice], offset: usize) -> Result<Vec<Splice>, String> {
+    let mut sorted: Vec<&Splice> = splices.iter().collect();
+    sorted.sort_by_key(|s| (s.at.start, s.at.end));
+    let mut undo = Vec::with_capacity(sorted.len());
+    let (mut last, mut shift) = (0usize, 0isize);
+    for s in sorted {
+        let (start, end) = (s.at.start + offset, s.at.end + offset);
+        let ok = start >= last
+            && end >= start
+            && end <= text.len()
+            && text.is_char_boundary(start)
+            && text.is_char_boundary(end);
+        if !ok {
+            return Err(format!(
+                "internal error: bad or overlapping splice {:?}",
+                s.at
+            ));
+        }
+        let new_start = start.saturating_add_signed(shift);
+        undo.push(Splice::new(
+            new_start..new_start + s.with.len(),
+            &text[start..end],
+        ));
+        shift += s.with.len() as isize - (end - start) as isize;
+        last = end;
+    }
+    Ok(undo)
+}
+
+/// [`apply`] on the text in place (the splices from the last one back, so earlier
+/// positions stay valid); the text is unchanged when a splice is bad.
+pub fn apply_in_place(
+    text: &mut String,
+    splices: &[Splice],
+    offset: usize,
+) -> Result<Vec<Splice>, String> {
+    let undo = undo_of(text, splices, offset)?;
+    let mut sorted: Vec<&Splice> = splices.iter().collect();
+    sorted.sort_by_key(|s| (s.at.start, s.at.end));
+    for s in sorted.iter().rev() {
+        text.replace_range(s.at.start + offset..s.at.end + offset, &s.with);
+    }
+    Ok(undo)
+}
+
 /// The file's line ending: `\r\n` when the first line ends that way.
 pub fn newline(text: &str) -> &'static str {
     match text.find('\n') {
@@ -275,6 +323,24 @@ pub fn block(new: &str, indent: &str, nl: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn in_place_and_undo_of_agree_with_apply() {
+        let text = "\u{feff}ab\ncd\nef\n";
+        let splices = [
+            Splice::new(6..7, "XYZ"),
+            Splice::insert(0, "--"),
+            Splice::new(3..5, ""),
+        ];
+        let (new, undo) = apply(text, &splices, 3).unwrap();
+        assert_eq!(undo_of(text, &splices, 3).unwrap(), undo);
+        let mut t = text.to_string();
+        assert_eq!(apply_in_place(&mut t, &splices, 3).unwrap(), undo);
+        assert_eq!(t, new);
+        let bad = [Splice::new(1..2, "x"), Splice::new(1..3, "y")];
+        assert!(apply_in_place(&mut t, &bad, 0).is_err());
+        assert_eq!(t, new);
+    }
 
     #[test]
     fn floats_keep_a_decimal_point() {

@@ -170,6 +170,9 @@ impl Workspace {
     }
 
     fn reload_with(&mut self, reapply: bool) -> Result<ReapplyReport, LoadError> {
+        if !reapply && self.reread()? {
+            return Ok(ReapplyReport::default());
+        }
         let limits = Limits::default();
         let mut fresh = Vec::new();
         for f in &self.files {
@@ -213,9 +216,9 @@ impl Workspace {
                     .map(move |(_, e)| (i, e))
             })
             .collect();
-        let each_edit_bytes = self.each_edit_bytes;
+        let kept = (self.each_edit_bytes, self.windowed_saves, self.rereads);
         *self = Workspace::from_files(fresh, self.forced);
-        self.each_edit_bytes = each_edit_bytes;
+        (self.each_edit_bytes, self.windowed_saves, self.rereads) = kept;
         for (file, edit) in pending {
             let result = self.prepare(file, &edit).map(|(step, _)| step);
             let id = result.as_ref().map_or(0, |s| s.id);
@@ -229,6 +232,52 @@ impl Workspace {
         }
         self.merge_history();
         Ok(report)
+    }
+
+    /// The incremental reload: one file without unsaved edits whose change on disk lies in
+    /// one item's lines and is provably local (`window_proof::reread`) is updated in place
+    /// (text, graph, diagnostics; the history is dropped as a reload drops it). `false`:
+    /// nothing changed, load the files again.
+    fn reread(&mut self) -> Result<bool, LoadError> {
+        if self.files.len() != 1 || self.is_dirty() {
+            return Ok(false);
+        }
+        let f = &self.files[0];
+        if f.detached || f.shifted {
+            return Ok(false);
+        }
+        let text = source::read_file(&f.source.path, &Limits::default())?;
+        let name = f.source.path.display().to_string();
+        if text != f.disk {
+            let diags: Vec<_> = self
+                .diagnostics
+                .iter()
+                .filter(|d| d.file == name)
+                .cloned()
+                .collect();
+            let path = &f.source.path;
+            let Some(r) = crate::edit::window_proof::reread(path, &f.disk, &text, &f.own, &diags)
+            else {
+                return Ok(false);
+            };
+            if !r.applies(&f.own) || !r.applies(&self.toolkit) {
+                return Ok(false);
+            }
+            r.apply(&mut self.toolkit, 0);
+            let f = &mut self.files[0];
+            r.apply(&mut f.own, 0);
+            f.disk.clone_from(&text);
+            f.source.text = text;
+            self.diagnostics.retain(|d| d.file != name);
+            self.diagnostics.extend(r.diags);
+            self.rereads += 1;
+        }
+        let f = &mut self.files[0];
+        f.pending.clear();
+        f.window = None;
+        self.undo.clear();
+        self.redo.clear();
+        Ok(true)
     }
 
     /// A unified diff of a file's unsaved changes (for `--dry-run` and previews).
