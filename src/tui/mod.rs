@@ -20,7 +20,7 @@
 //!   the TUI must end without asking.
 //!
 //! Only what the binary and the benches use is public (`app`, `edit`, `focus`, `msg`, `theme`,
-//! `update`, `view`); the rest is private to the crate.
+//! `update`, `view`, `whole`); the rest is private to the crate.
 
 pub mod app;
 mod commands;
