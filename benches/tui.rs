@@ -116,5 +116,55 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(tui, benches);
+/// Opening the TUI (issue 16): from a loaded workspace to the first frame on a 200x60
+/// `TestBackend`, with the whole-graph layout on its thread as the terminal runs it
+/// (`open_app_to_first_frame`), and the same from the file's text (`open_file_to_first_frame`:
+/// the load included). The layout thread is left to finish on its own; its result is never
+/// waited for, as in the TUI.
+fn open(c: &mut Criterion) {
+    use criterion::BatchSize;
+    use toolscope::edit::Workspace;
+    use toolscope::tui::whole::WholeLayout;
+    let mut g = c.benchmark_group("tui_open");
+    g.warm_up_time(std::time::Duration::from_secs(1));
+    for nodes in [1_000usize, 10_000, 100_000] {
+        g.sample_size(10);
+        let actions = nodes * 4 / 5;
+        let text = generate(GenOptions {
+            actions,
+            tools: Some(nodes - actions),
+            seed: 7,
+        });
+        let first_frame = |ws: Workspace| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let app = App::with_workspace_in(
+                ws,
+                "gen".into(),
+                Theme::default(),
+                (200, 60),
+                WholeLayout::background(tx),
+            );
+            let mut term = Terminal::new(TestBackend::new(200, 60)).expect("backend");
+            term.draw(|f| view::draw(f, &app)).expect("draw");
+            (app, rx)
+        };
+        let ws = Workspace::from_text(Path::new("gen.yaml"), text.clone(), None).expect("loads");
+        g.bench_function(BenchmarkId::new("open_app_to_first_frame", nodes), |b| {
+            b.iter_batched(|| ws.clone(), first_frame, BatchSize::LargeInput)
+        });
+        g.bench_function(BenchmarkId::new("open_file_to_first_frame", nodes), |b| {
+            b.iter_batched(
+                || text.clone(),
+                |t| {
+                    let ws = Workspace::from_text(Path::new("gen.yaml"), t, None).expect("loads");
+                    first_frame(ws)
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(tui, benches, open);
 criterion_main!(tui);

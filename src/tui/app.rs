@@ -4,7 +4,7 @@
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
 
-use crate::layout::{Layout, LayoutCache};
+use crate::layout::Layout;
 use crate::model::Toolkit;
 use crate::recommend::{Params, Recommendation, recommend, resolve_seeds};
 use crate::source::{Loaded, SourceFile};
@@ -97,7 +97,8 @@ pub struct App {
     /// Seeds were changed by hand since the operator was chosen.
     pub seeds_edited: bool,
     pub rec: Recommendation,
-    layout: LayoutCache,
+    /// The whole-graph layout, computed on a thread when the app runs in a terminal.
+    layout: super::whole::WholeLayout,
     pub neighbourhood: Option<Neighbourhood>,
     /// Radius used when the neighbourhood view is next opened.
     pub radius: u32,
@@ -140,6 +141,18 @@ pub struct App {
 impl App {
     /// A new app on a loaded toolkit; the first operator (if any) is active.
     pub fn new(loaded: Loaded, source: String, theme: Theme, size: (u16, u16)) -> App {
+        App::with_layout(loaded, source, theme, size, Default::default())
+    }
+
+    /// As [`App::new`], with the whole-graph layout computed the way `layout` does it (on a
+    /// thread in the terminal, so the first screen never waits for it).
+    pub fn with_layout(
+        loaded: Loaded,
+        source: String,
+        theme: Theme,
+        size: (u16, u16),
+        layout: super::whole::WholeLayout,
+    ) -> App {
         let status = diagnostics_status(&loaded.diagnostics);
         let mut app = App {
             tk: loaded.toolkit,
@@ -151,7 +164,7 @@ impl App {
             operator: None,
             seeds_edited: false,
             rec: Recommendation::default(),
-            layout: LayoutCache::default(),
+            layout,
             neighbourhood: None,
             radius: 1,
             selected: None,
@@ -177,7 +190,7 @@ impl App {
             evidence: Default::default(),
             mcp_running: false,
         };
-        app.layout.get(&app.tk);
+        app.layout.refresh(&app.tk);
         if !app.tk.operators.is_empty() {
             app.activate_operator(0);
         }
@@ -205,7 +218,19 @@ impl App {
         theme: Theme,
         size: (u16, u16),
     ) -> App {
-        let mut app = App::new(super::session::loaded_of(&ws), source, theme, size);
+        App::with_workspace_in(ws, source, theme, size, Default::default())
+    }
+
+    /// As [`App::with_workspace`], with the whole-graph layout computed as `layout` does.
+    pub fn with_workspace_in(
+        ws: crate::edit::Workspace,
+        source: String,
+        theme: Theme,
+        size: (u16, u16),
+        layout: super::whole::WholeLayout,
+    ) -> App {
+        let loaded = super::session::loaded_of(&ws);
+        let mut app = App::with_layout(loaded, source, theme, size, layout);
         app.session = super::session::Session::new(ws);
         app
     }
@@ -260,9 +285,22 @@ impl App {
         }
     }
 
-    /// The cached layout of the whole graph.
+    /// The cached layout of the whole graph (`None` while it is being computed).
     pub fn whole_layout(&self) -> Option<&Layout> {
         self.layout.current()
+    }
+
+    /// Nodes of the whole-graph layout being computed on its thread, while it is.
+    pub fn layout_pending(&self) -> Option<usize> {
+        self.layout.pending()
+    }
+
+    /// Takes the whole-graph layout if its thread finished (a stale one is dropped), and
+    /// brings the views that need it up to date.
+    pub fn layout_ready(&mut self) {
+        if self.layout.poll() {
+            super::focus::whole_ready(self);
+        }
     }
 
     /// Cell geometry of the layout being drawn: the focus view's own, or the whole graph's
@@ -282,7 +320,7 @@ impl App {
 
     /// Re-lays out if (and only if) the structure changed; call after loads and edits.
     pub fn refresh_layout(&mut self) {
-        self.layout.get(&self.tk);
+        self.layout.refresh(&self.tk);
         if let Some(n) = &self.neighbourhood {
             let (c, r) = (n.centre, n.radius);
             self.open_neighbourhood(c, r);

@@ -222,12 +222,62 @@ pub fn toggle(app: &mut App) {
         );
         return;
     }
+    if !app.graph_view.whole
+        && let Some(n) = app.layout_pending()
+    {
+        // Never wait for the whole-graph layout on a key: say how far it is instead.
+        let text = format!(
+            "{}; f shows the whole graph when it is ready",
+            progress(app, n)
+        );
+        app.set_status(super::app::Level::Info, text);
+        return;
+    }
     app.graph_view.whole = !app.graph_view.whole;
     app.neighbourhood = None;
     if app.graph_view.whole {
         app.centre_on_selection();
     } else {
         refit(app);
+    }
+}
+
+/// What the parameter bar says while the whole-graph layout is computed on its thread.
+pub fn progress(app: &App, nodes: usize) -> String {
+    let dots = if app.theme.ascii { "..." } else { "…" };
+    format!("laying out {} nodes{dots}", thousands(nodes))
+}
+
+/// `100000` as `100,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The whole-graph layout arrived from its thread: fold it for the fit zoom and, when the
+/// whole graph is on screen, bring the selection into view.
+pub fn whole_ready(app: &mut App) {
+    refold(app);
+    // A progress message from `f` would now be stale.
+    if app
+        .status
+        .as_ref()
+        .is_some_and(|s| s.text.starts_with("laying out"))
+    {
+        app.set_status(
+            super::app::Level::Info,
+            "the whole graph is laid out: f shows it",
+        );
+    }
+    if !active(app) && app.neighbourhood.is_none() {
+        app.ensure_selection_visible();
     }
 }
 

@@ -14,11 +14,13 @@
 //! - `dialog`: dialogs, kept in the overlay that shows them, with their key legends.
 //! - [`edit`]: the one module that sees both: keys, dialogs and `:` lines become session
 //!   operations, outcomes come back to the view (`App.tk` is the workspace's copy).
+//! - [`whole`]: the whole-graph layout, computed on its own thread in the terminal so the
+//!   first screen (the focus view) never waits for it.
 //! - `complete`: Tab completion on the `:` line; `recovery`: unsaved edits kept when
 //!   the TUI must end without asking.
 //!
 //! Only what the binary and the benches use is public (`app`, `edit`, `focus`, `msg`, `theme`,
-//! `update`, `view`); the rest is private to the crate.
+//! `update`, `view`, `whole`); the rest is private to the crate.
 
 pub mod app;
 mod commands;
@@ -46,6 +48,7 @@ mod status;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod whole;
 
 #[cfg(test)]
 pub(crate) mod edit_tests;
@@ -69,6 +72,8 @@ mod mcp_tests;
 mod stress_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod whole_tests;
 
 use std::io::{self, Stdout};
 use std::path::PathBuf;
@@ -148,12 +153,17 @@ pub fn open_workspace(opts: &Options) -> Result<(crate::edit::Workspace, String,
 /// panic.
 pub fn run(opts: Options) -> Result<()> {
     install_hooks()?;
+    let start = std::time::Instant::now();
     let (ws, label, broken) = open_workspace(&opts)?;
+    let loaded_at = start.elapsed();
     let theme = Theme::from_env(opts.no_color, opts.ascii);
     let mut terminal = enter().wrap_err("cannot set up the terminal")?;
     let size = terminal.size()?;
-    let mut app = App::with_workspace(ws, label, theme, (size.width, size.height));
     let runner = Runner::start();
+    // The whole-graph layout runs on its own thread: the first screen never waits for it.
+    let layout = whole::WholeLayout::background(runner.sender()).with_delay(debug_delay());
+    let mut app = App::with_workspace_in(ws, label, theme, (size.width, size.height), layout);
+    let app_at = start.elapsed();
     edit::watch(&mut app, runner.sender(), &opts.paths, opts.input_format);
     match broken {
         Some(e) => app.set_status(app::Level::Error, e),
@@ -168,7 +178,26 @@ pub fn run(opts: Options) -> Result<()> {
     if let Some(m) = app.session.farewell.take() {
         eprintln!("{m}");
     }
+    // Hidden switch for measuring the open: load, then the app up to its first frame.
+    if std::env::var_os("TOOLSCOPE_DEBUG_OPEN_TIMINGS").is_some() {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        eprintln!(
+            "open: load {:.0} ms, ready for the first frame {:.0} ms after start",
+            ms(loaded_at),
+            ms(app_at)
+        );
+    }
     result
+}
+
+/// Hidden switch for the real-terminal test of the layout progress: the whole-graph layout
+/// starts this many milliseconds late (`TOOLSCOPE_DEBUG_LAYOUT_DELAY_MS`).
+fn debug_delay() -> std::time::Duration {
+    let ms = std::env::var("TOOLSCOPE_DEBUG_LAYOUT_DELAY_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    std::time::Duration::from_millis(ms)
 }
 
 /// The message loop and its channel.

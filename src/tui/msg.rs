@@ -18,6 +18,8 @@ pub enum Msg {
     TracesChanged,
     /// A `:mcp discover` run on a background thread finished.
     McpDone(super::mcp::Report),
+    /// The whole-graph layout started with this generation finished on its thread.
+    LayoutReady(u64),
     /// The marks of a reload with this generation have expired.
     MarksExpired(u64),
     /// The input source ended or failed; the loop stops (unsaved edits go to a recovery

@@ -32,6 +32,7 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::McpDone(report) => super::mcp::finished(app, report),
+        Msg::LayoutReady(_) => app.layout_ready(),
         Msg::MarksExpired(generation) => app.session.live.expire(generation),
         Msg::InputClosed(_) | Msg::Terminate => super::edit::end_without_asking(app),
     }

@@ -73,6 +73,12 @@ pub fn param_line(app: &App) -> Line<'static> {
             ),
         );
     }
+    if let Some(n) = app.layout_pending() {
+        spans.push(Span::styled(
+            format!(" {}", crate::tui::focus::progress(app, n)),
+            app.theme.muted(),
+        ));
+    }
     Line::from(spans)
 }
 

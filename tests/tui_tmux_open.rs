@@ -1,0 +1,81 @@
+//! Opening a big file in a real terminal (tmux, 200x60, a generated 4,000-action toolkit):
+//! the first screen is the focus view while the whole-graph layout is still computed on its
+//! thread, the parameter bar says so, `f` meanwhile only repeats the progress, and once the
+//! layout is in, `f` shows the whole graph. Without tmux the test fails when `CI` is set and
+//! prints a skip notice otherwise.
+
+use std::process::Command;
+
+#[path = "common/tmux.rs"]
+mod tmux;
+use tmux::Tmux;
+
+#[test]
+fn the_focus_view_shows_before_the_whole_graph_layout_and_f_waits_for_nothing() {
+    let available = Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !available {
+        assert!(std::env::var_os("CI").is_none(), "CI must have tmux");
+        eprintln!("skipping: tmux is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("g4k.yaml");
+    let out = Command::new(env!("CARGO_BIN_EXE_toolscope"))
+        .args(["gen", "--actions", "4000"])
+        .output()
+        .expect("gen runs");
+    assert!(out.status.success(), "gen failed: {out:?}");
+    std::fs::write(&file, &out.stdout).expect("write the toolkit");
+    let state = dir.path().join("state");
+    let tmux = Tmux {
+        socket: format!("open-{}", std::process::id()),
+    };
+    let cmd = format!(
+        "TOOLSCOPE_STATE_DIR={} TOOLSCOPE_DEBUG_LAYOUT_DELAY_MS=2000 {} {}",
+        state.display(),
+        env!("CARGO_BIN_EXE_toolscope"),
+        file.display()
+    );
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-x",
+        "200",
+        "-y",
+        "60",
+        "-s",
+        "t",
+        &cmd,
+    ]);
+    assert!(out.status.success(), "tmux new-session failed: {out:?}");
+    // The layout starts 2 s late (a hidden test switch), so on any machine the progress is
+    // on the first screen.
+    let first = tmux.wait("the first screen", |s| s.contains("┌ Graph"));
+    assert!(
+        first.contains("[focus]"),
+        "opens on the focus view:\n{first}"
+    );
+    assert!(
+        first.contains("laying out 5,0") && first.contains("nodes…"),
+        "the parameter bar shows the layout's progress:\n{first}"
+    );
+    tmux.send(&["f"]);
+    // Either the progress repeated in the status line, or (on a fast machine) the layout
+    // came in meanwhile and the notice of it: never a blocked screen.
+    let after_f = tmux.wait("f answered", |s| {
+        s.contains("f shows the whole graph when it is ready") || !s.contains("laying out")
+    });
+    assert!(after_f.contains("┌ Graph"), "{after_f}");
+    let done = tmux.wait("the layout to finish", |s| !s.contains("laying out"));
+    let switched = if done.contains("[focus]") {
+        tmux.send(&["f"]);
+        tmux.wait("the whole graph", |s| !s.contains("[focus]"))
+    } else {
+        done
+    };
+    assert!(switched.contains("[detailed]"), "{switched}");
+    tmux.send(&["q"]);
+}
