@@ -338,9 +338,12 @@ impl Workspace {
                 };
                 &later
             };
-            // What the text says beyond the graph (a key the file did not write); a full
-            // parse, so only on files small enough to verify per edit.
-            let inverse = match small.then(|| super::text_inverse(source, &own, edit)) {
+            // What the text says beyond the graph (a threshold or hops the file did not
+            // write is undone by removing the key). A full parse, so on large files only
+            // for those two edits: without it the undo would write `hops: 0` once it is
+            // reapplied after a change on disk.
+            let param = matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. });
+            let inverse = match (small || param).then(|| super::text_inverse(source, &own, edit)) {
                 Some(Some(e)) => vec![e],
                 _ => edit.inverse(&own)?,
             };
