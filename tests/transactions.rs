@@ -289,3 +289,39 @@ fn a_reapply_undoes_as_one_step() {
             && text.contains("Plans well.")
     );
 }
+
+/// The same on a file over 1 MB, where edits are not verified one by one (the large-file
+/// path): the undo of a hops the operator did not write still removes the key.
+#[test]
+fn an_undone_hops_edit_reapplied_removes_the_key_on_a_large_file() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolscope"))
+        .args(["gen", "--actions", "5000"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let generated = String::from_utf8(out.stdout).unwrap();
+    let original = generated.replace("    hops: 3\n", "");
+    assert!(original.len() > 1 << 20, "{} bytes", original.len());
+    assert!(!original.contains("hops"));
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "big.yaml", &original);
+    let mut ws = open(&p);
+    ws.apply(Edit::SetHops {
+        operator: "op0".into(),
+        value: 2,
+    })
+    .unwrap();
+    ws.save_all().unwrap();
+    assert!(fs::read_to_string(&p).unwrap().contains("hops: 2"));
+    ws.undo().unwrap();
+    let theirs = fs::read_to_string(&p)
+        .unwrap()
+        .replacen("name: op1", "name: op1b", 1);
+    fs::write(&p, &theirs).unwrap();
+    let report = ws.reapply().unwrap();
+    assert!(report.dropped.is_empty(), "{:?}", report.dropped);
+    ws.save_all().unwrap();
+    let text = fs::read_to_string(&p).unwrap();
+    assert!(!text.contains("hops"), "the key goes, not `hops: 0`");
+    assert_eq!(text, original.replacen("name: op1", "name: op1b", 1));
+}

@@ -104,7 +104,7 @@ impl SeedArgs {
             .collect();
         let mut params = Params::default();
         if let Some(op_name) = &self.operator {
-            let choices = operators_named(tk, op_name);
+            let choices = tk.operators_named(op_name);
             if choices.len() > 1 {
                 let labels: Vec<String> = choices.iter().map(|o| o.label()).collect();
                 error(&format!(
@@ -148,21 +148,6 @@ impl SeedArgs {
             params,
         })
     }
-}
-
-/// The operators `name` can mean: the one with exactly that name; otherwise every one whose
-/// anchor or label it is, or which is `name @ FILE` (operators of one name in several files).
-fn operators_named<'t>(tk: &'t Toolkit, name: &str) -> Vec<&'t crate::model::Operator> {
-    if let Some(op) = tk.operators.iter().find(|o| o.name == name) {
-        return vec![op];
-    }
-    let shared = format!("{name} @ ");
-    tk.operators
-        .iter()
-        .filter(|o| {
-            o.anchor.as_deref() == Some(name) || o.label() == name || o.name.starts_with(&shared)
-        })
-        .collect()
 }
 
 /// Prints JSON to stdout. serde_json escapes C0 controls itself; DEL, C1 controls and bidi

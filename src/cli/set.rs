@@ -29,7 +29,8 @@ const ATTEMPTS: usize = 5;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The toolkit file to edit.
+    /// The toolkit file to edit, or a folder of toolkit files (the edit goes to the file
+    /// that declares what it names).
     #[arg(value_name = "PATH")]
     path: PathBuf,
     #[command(subcommand)]
@@ -48,31 +49,34 @@ pub struct Args {
 pub fn run(args: &Args) -> ExitCode {
     match execute(args) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        Err(Attempt::Usage(message)) => {
+            super::common::error(&message);
+            ExitCode::from(2)
+        }
+        Err(Attempt::Raced(message) | Attempt::Failed(message)) => {
             super::common::error(&message);
             ExitCode::from(1)
         }
     }
 }
 
-fn execute(args: &Args) -> Result<(), String> {
-    if args.path.is_dir() {
-        return Err(format!(
-            "{} is a directory; `set` edits one file",
-            args.path.display()
-        ));
+fn execute(args: &Args) -> Result<(), Attempt> {
+    // Held from the read to the rename, so that toolscope writers never interleave: the
+    // file's lock, or every file's of a folder (in path order, so two writers on one folder
+    // cannot wait on each other). Not for a path that does not exist: no lock file is left
+    // beside a typo.
+    let mut _locks = Vec::new();
+    if !args.dry_run && args.path.exists() {
+        let files = crate::source::expand_paths(std::slice::from_ref(&args.path))
+            .map_err(|e| Attempt::Failed(e.to_string()))?;
+        for f in files {
+            _locks.push(lock_for_write(&f).map_err(|e| Attempt::Failed(e.to_string()))?);
+        }
     }
-    // Held from the read to the rename, so that toolscope writers never interleave.
-    // (Not for a path that is no file: no lock file is left beside a typo.)
-    let _lock = match args.dry_run || !args.path.is_file() {
-        true => None,
-        false => Some(lock_for_write(&args.path).map_err(|e| e.to_string())?),
-    };
     for attempt in 1..=ATTEMPTS {
         match attempt_once(args) {
             Err(Attempt::Raced(_)) if attempt < ATTEMPTS => continue,
-            Err(Attempt::Raced(m) | Attempt::Failed(m)) => return Err(m),
-            Ok(()) => return Ok(()),
+            other => return other,
         }
     }
     Ok(())
@@ -82,6 +86,8 @@ enum Attempt {
     /// The file changed under us (a writer not taking the lock): read it again.
     Raced(String),
     Failed(String),
+    /// The command names something ambiguously (exit status 2, as a usage error).
+    Usage(String),
 }
 
 fn attempt_once(args: &Args) -> Result<(), Attempt> {
@@ -92,6 +98,17 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
         .map_err(|e| fail(e.to_string()))?;
     let load = clock.elapsed();
     let edit = build_edit(&args.what, &ws.toolkit).map_err(fail)?;
+    if let Edit::SetThreshold { operator, .. } | Edit::SetHops { operator, .. } = &edit {
+        let ops = ws.toolkit.operators_named(operator);
+        if ops.len() > 1 {
+            let labels: Vec<String> = ops.iter().map(|o| o.label()).collect();
+            return Err(Attempt::Usage(format!(
+                "`{operator}` names {} operators; pass one of: {}",
+                ops.len(),
+                labels.join(", ")
+            )));
+        }
+    }
     let cascade = cascade(&edit, &ws);
     let clock = Instant::now();
     let applied = ws.apply(edit.clone()).map_err(|e| fail(e.to_string()))?;

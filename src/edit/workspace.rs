@@ -41,6 +41,7 @@ use crate::source::{self, Format, Limits, LoadError, SourceFile};
 pub use crate::source::save::{SaveError, SaveErrorKind};
 
 mod io;
+mod names;
 
 use io::verify;
 
@@ -68,6 +69,9 @@ pub struct WsFile {
     pub detached: bool,
     /// The one windowed edit since the last load or save, for the save's windowed verify.
     window: Option<WindowEdit>,
+    /// `next` references to no action of this file, as read; linked to the other files'
+    /// actions when the workspace is put together.
+    unresolved: Vec<source::Unresolved>,
 }
 
 impl WsFile {
@@ -130,6 +134,10 @@ pub struct Workspace {
     windowed_saves: usize,
     /// Reloads made in place by `reread` (for tests).
     rereads: usize,
+    /// The paths opened, that file names are shown relative to.
+    roots: Vec<PathBuf>,
+    /// Operators several files define, with the names shown (`NAME @ FILE`).
+    names: Vec<source::join::OperatorName>,
 }
 
 impl Workspace {
@@ -141,7 +149,7 @@ impl Workspace {
             let text = source::read_file(&path, &limits)?;
             files.push(load_file(&path, text, forced, false)?);
         }
-        Ok(Workspace::from_files(files, forced))
+        Ok(Workspace::from_files(files, forced, paths))
     }
 
     /// The bundled example, detached from disk (save it with [`Workspace::save_as`]).
@@ -153,13 +161,13 @@ impl Workspace {
             Some(Format::Native),
             true,
         )?;
-        Ok(Workspace::from_files(vec![file], Some(Format::Native)))
+        Ok(Workspace::from_files(vec![file], Some(Format::Native), &[]))
     }
 
     /// A session over no file: what the TUI shows while the opened files do not load, until
     /// a change on disk lets them load.
     pub fn empty(forced: Option<Format>) -> Workspace {
-        Workspace::from_files(Vec::new(), forced)
+        Workspace::from_files(Vec::new(), forced, &[])
     }
 
     /// A session over one text that did not come from disk (tests, stdin).
@@ -169,10 +177,17 @@ impl Workspace {
         forced: Option<Format>,
     ) -> Result<Workspace, LoadError> {
         let file = load_file(path, text, forced, false)?;
-        Ok(Workspace::from_files(vec![file], forced))
+        Ok(Workspace::from_files(vec![file], forced, &[]))
     }
 
-    fn from_files(files: Vec<(WsFile, Vec<Diagnostic>)>, forced: Option<Format>) -> Workspace {
+    /// Puts loaded files together as `source::join` does for read-only loads: references
+    /// across files linked to stand-ins, operators several files define shown as
+    /// `NAME @ FILE` (`roots`: the paths opened).
+    fn from_files(
+        files: Vec<(WsFile, Vec<Diagnostic>)>,
+        forced: Option<Format>,
+        roots: &[PathBuf],
+    ) -> Workspace {
         let mut ws = Workspace {
             toolkit: Toolkit::new(),
             diagnostics: Vec::new(),
@@ -184,11 +199,22 @@ impl Workspace {
             each_edit_bytes: VERIFY_EACH_EDIT_BYTES,
             windowed_saves: 0,
             rereads: 0,
+            roots: roots.to_vec(),
+            names: Vec::new(),
         };
-        for (f, d) in files {
-            ws.files.push(f);
-            ws.diagnostics.extend(d);
-        }
+        let (mut files, mut diags): (Vec<WsFile>, Vec<Vec<Diagnostic>>) = files.into_iter().unzip();
+        let mut parts: Vec<source::join::Part> = files
+            .iter_mut()
+            .zip(diags.iter_mut())
+            .map(|(f, d)| source::join::Part {
+                toolkit: &mut f.own,
+                diagnostics: d,
+                unresolved: &mut f.unresolved,
+            })
+            .collect();
+        source::join::link_across_files(&mut parts);
+        ws.files = files;
+        ws.diagnostics = diags.into_iter().flatten().collect();
         ws.rebuild();
         ws
     }
@@ -218,16 +244,26 @@ impl Workspace {
         !self.redo.is_empty()
     }
 
+    /// The merged graph the user sees, from the files' own graphs (see `source::join`),
+    /// with the operators several files define renamed and reported (TS075).
     fn rebuild(&mut self) {
-        let mut tk = Toolkit::new();
-        for (i, f) in self.files.iter().enumerate() {
-            if i == 0 {
-                tk = f.own.clone();
-            } else {
-                tk.merge(&f.own);
-            }
+        let mut parts: Vec<Toolkit> = self.files.iter().map(|f| f.own.clone()).collect();
+        self.names = {
+            let ops: Vec<(&Path, &[crate::model::Operator])> = self
+                .files
+                .iter()
+                .zip(&parts)
+                .map(|(f, tk)| (f.source.path.as_path(), tk.operators.as_slice()))
+                .collect();
+            source::join::operator_names(&self.roots, &ops)
+        };
+        let shared = crate::diag::Code::SharedOperatorName;
+        self.diagnostics.retain(|d| d.code != shared);
+        for r in &self.names {
+            parts[r.file].operators[r.index].name.clone_from(&r.shown);
+            self.diagnostics.push(r.diagnostic.clone());
         }
-        self.toolkit = tk;
+        self.toolkit = source::join::merge_all(parts);
     }
 
     /// The file a transaction belongs to: the first whose own graph holds what it names.
@@ -237,6 +273,9 @@ impl Workspace {
         }
         let mut probe_err = None;
         for (i, f) in self.files.iter().enumerate() {
+            if names::acts_on_stand_in(&f.own, txn) {
+                continue;
+            }
             let mut tk = f.own.clone();
             match txn.apply_graph(&mut tk) {
                 Ok(()) => return Ok(i),
@@ -254,14 +293,18 @@ impl Workspace {
             name: name.to_string(),
         });
         let file = self.target_file(&probe)?;
-        Transaction::removal(&self.files[file].own, kind, name)
+        let txn = Transaction::removal(&self.files[file].own, kind, name)?;
+        Ok(self.shown(file, txn))
     }
 
     /// Applies an edit or a transaction to the graph and to the text of the file it
     /// belongs to, as one step of undo.
     pub fn apply(&mut self, txn: impl Into<Transaction>) -> Result<Applied, EditError> {
-        let txn = txn.into();
-        let file = self.target_file(&txn)?;
+        let (file, txn) = self.localize(txn.into())?;
+        let file = match file {
+            Some(f) => f,
+            None => self.target_file(&txn)?,
+        };
         let (step, notes) = self.prepare(file, &txn)?;
         let text_changed = !step.forward.is_empty();
         let id = step.id;
@@ -310,9 +353,12 @@ impl Workspace {
                 };
                 &later
             };
-            // What the text says beyond the graph (a key the file did not write); a full
-            // parse, so only on files small enough to verify per edit.
-            let inverse = match small.then(|| super::text_inverse(source, &own, edit)) {
+            // What the text says beyond the graph (a threshold or hops the file did not
+            // write is undone by removing the key). A full parse, so on large files only
+            // for those two edits: without it the undo would write `hops: 0` once it is
+            // reapplied after a change on disk.
+            let param = matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. });
+            let inverse = match (small || param).then(|| super::text_inverse(source, &own, edit)) {
                 Some(Some(e)) => vec![e],
                 _ => edit.inverse(&own)?,
             };
@@ -445,7 +491,7 @@ impl Workspace {
             // Undoing a saved step: its inverse is a change to write like any other.
             f.pending.push((id, inverse));
         }
-        Some(txn)
+        Some(self.shown(file, txn))
     }
 
     /// Redoes the last undone transaction; returns it.
@@ -454,7 +500,7 @@ impl Workspace {
         let (file, id, txn) = (step.file, step.id, step.txn.clone());
         self.finish(step, true).ok()?;
         self.files[file].pending.push((id, txn.clone()));
-        Some(txn)
+        Some(self.shown(file, txn))
     }
     /// Treats files above `bytes` as large (patched in windows, verified before writing):
     /// tests of the large-file path on small files.
@@ -538,6 +584,7 @@ fn load_file(
         shifted: false,
         detached,
         window: None,
+        unresolved: load.unresolved,
     };
     Ok((file, load.diagnostics))
 }

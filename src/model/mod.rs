@@ -387,6 +387,24 @@ impl Toolkit {
             .find(|o| o.name == name || o.anchor.as_deref() == Some(name) || o.label() == name)
     }
 
+    /// The operators `name` can mean: the one with exactly that name; otherwise every one
+    /// whose anchor or label it is, or which is `name @ FILE` (operators of one name in
+    /// several opened files, see `source::join`). More than one is ambiguous.
+    pub fn operators_named(&self, name: &str) -> Vec<&Operator> {
+        if let Some(op) = self.operators.iter().find(|o| o.name == name) {
+            return vec![op];
+        }
+        let shared = format!("{name} @ ");
+        self.operators
+            .iter()
+            .filter(|o| {
+                o.anchor.as_deref() == Some(name)
+                    || o.label() == name
+                    || o.name.starts_with(&shared)
+            })
+            .collect()
+    }
+
     pub fn operator_mut(&mut self, name: &str) -> Option<&mut Operator> {
         let i = self
             .operators

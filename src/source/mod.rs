@@ -7,6 +7,7 @@
 mod chat2graph;
 mod ctx;
 pub mod emit;
+pub mod join;
 pub mod mcp_cache;
 pub mod mcp_decl;
 mod native;
@@ -208,112 +209,44 @@ pub fn load_paths(paths: &[PathBuf], forced: Option<Format>) -> Result<Loaded, L
             "no .yml or .yaml files found",
         ));
     }
-    let mut loaded = Loaded {
-        toolkit: Toolkit::new(),
-        files: Vec::new(),
-        diagnostics: Vec::new(),
-    };
     let mut loads = Vec::with_capacity(files.len());
     for path in files {
         let text = read_file(&path, &limits)?;
         loads.push(load_text(&path, text, forced, &limits)?);
     }
-    name_shared_operators(paths, &mut loads);
-    let mut pending = Vec::new();
-    for file in loads {
-        let (index, base) = (loaded.files.len() as u32, loaded.diagnostics.len());
-        pending.extend(file.unresolved.iter().map(|u| (index, base, u.clone())));
-        add_file(&mut loaded, file);
-    }
-    resolve_across_files(&mut loaded, pending);
-    Ok(loaded)
+    Ok(join_files(paths, loads))
 }
 
-/// A `next` reference to an action another opened file defines is an edge, not an error:
-/// the edge is added and its TS030 dropped.
-fn resolve_across_files(loaded: &mut Loaded, pending: Vec<(u32, usize, Unresolved)>) {
-    let mut settled = std::collections::HashSet::new();
-    for (file, base, u) in pending {
-        let tk = &mut loaded.toolkit;
-        let (Some(a), Some(b)) = (tk.action(&u.from), tk.action(&u.to)) else {
-            continue;
-        };
-        if tk.edge(a, b).is_none() {
-            let origin = crate::model::Origin { file, ..u.origin };
-            tk.add_edge(a, b, u.score, Some(origin));
-        }
-        settled.insert(base + u.diag);
+/// The files of one opening as one toolkit (see [`join`]): references across files
+/// linked, operators of one name renamed `NAME @ FILE`, graphs merged in order.
+pub fn join_files(roots: &[PathBuf], mut loads: Vec<FileLoad>) -> Loaded {
+    let mut parts: Vec<join::Part> = loads.iter_mut().map(join::Part::from).collect();
+    join::link_across_files(&mut parts);
+    let renames = {
+        let ops: Vec<(&Path, &[crate::model::Operator])> = loads
+            .iter()
+            .map(|f| (f.source.path.as_path(), f.toolkit.operators.as_slice()))
+            .collect();
+        join::operator_names(roots, &ops)
+    };
+    for r in renames {
+        let f = &mut loads[r.file];
+        f.toolkit.operators[r.index].name = r.shown;
+        f.diagnostics.push(r.diagnostic);
     }
-    if settled.is_empty() {
-        return;
+    let mut files = Vec::with_capacity(loads.len());
+    let mut diagnostics = Vec::new();
+    let mut graphs = Vec::with_capacity(loads.len());
+    for f in loads {
+        files.push(f.source);
+        diagnostics.extend(f.diagnostics);
+        graphs.push(f.toolkit);
     }
-    let mut i = 0;
-    loaded.diagnostics.retain(|_| {
-        i += 1;
-        !settled.contains(&(i - 1))
-    });
-}
-
-/// Operators of one name defined in several files (the published Chat2Graph configs have
-/// two `Query Expert/1`) are all kept: each is renamed `NAME @ FILE`, the file relative to
-/// the opened folder, and the clash is reported (TS075).
-fn name_shared_operators(paths: &[PathBuf], loads: &mut [FileLoad]) {
-    let mut files_of: std::collections::HashMap<String, Vec<String>> = Default::default();
-    let shown: Vec<String> = loads
-        .iter()
-        .map(|f| shown_name(paths, &f.source.path))
-        .collect();
-    for (f, name) in loads.iter().zip(&shown) {
-        let mut seen = std::collections::HashSet::new();
-        for op in &f.toolkit.operators {
-            if seen.insert(op.name.as_str()) {
-                files_of
-                    .entry(op.name.clone())
-                    .or_default()
-                    .push(name.clone());
-            }
-        }
+    Loaded {
+        toolkit: join::merge_all(graphs),
+        files,
+        diagnostics,
     }
-    for (f, name) in loads.iter_mut().zip(&shown) {
-        let file = f.source.path.display().to_string();
-        for op in &mut f.toolkit.operators {
-            let Some(files) = files_of.get(&op.name).filter(|v| v.len() > 1) else {
-                continue;
-            };
-            let others: Vec<&str> = files
-                .iter()
-                .filter(|n| *n != name)
-                .map(String::as_str)
-                .collect();
-            let old = std::mem::take(&mut op.name);
-            op.name = format!("{old} @ {name}");
-            let at = op.origin.unwrap_or_default();
-            f.diagnostics.push(Diagnostic {
-                file: file.clone(),
-                line: at.line.max(1),
-                column: at.col.max(1),
-                severity: crate::diag::Severity::Warning,
-                code: Code::SharedOperatorName,
-                message: format!(
-                    "operator `{old}` is also defined in {}; both are kept, this one as `{}`",
-                    others.join(", "),
-                    op.name
-                ),
-            });
-        }
-    }
-}
-
-/// A file's name as users know it: relative to the opened folder it was found in, or the
-/// path as given.
-fn shown_name(paths: &[PathBuf], file: &Path) -> String {
-    paths
-        .iter()
-        .filter(|p| p.is_dir())
-        .find_map(|dir| file.strip_prefix(dir).ok())
-        .unwrap_or(file)
-        .display()
-        .to_string()
 }
 
 /// Loads the compiled-in example.
@@ -324,16 +257,15 @@ pub fn load_example() -> Loaded {
         Some(Format::Native),
         &Limits::default(),
     );
-    let mut loaded = Loaded {
-        toolkit: Toolkit::new(),
-        files: Vec::new(),
-        diagnostics: Vec::new(),
-    };
     // The example is checked by the test suite; an error here is a build defect.
-    if let Ok(file) = file {
-        add_file(&mut loaded, file);
+    match file {
+        Ok(file) => join_files(&[], vec![file]),
+        Err(_) => Loaded {
+            toolkit: Toolkit::new(),
+            files: Vec::new(),
+            diagnostics: Vec::new(),
+        },
     }
-    loaded
 }
 
 /// One file's result: its toolkit (with `files` = that one path) and diagnostics.
@@ -355,16 +287,6 @@ pub struct Unresolved {
     pub origin: crate::model::Origin,
     /// Its TS030 diagnostic, as an index into the file's diagnostics.
     pub diag: usize,
-}
-
-fn add_file(loaded: &mut Loaded, file: FileLoad) {
-    if loaded.files.is_empty() {
-        loaded.toolkit = file.toolkit;
-    } else {
-        loaded.toolkit.merge(&file.toolkit);
-    }
-    loaded.files.push(file.source);
-    loaded.diagnostics.extend(file.diagnostics);
 }
 
 /// Parses one file's text in the given or detected format.

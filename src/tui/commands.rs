@@ -141,12 +141,21 @@ fn messages(app: &mut App, _: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `:operator NAME`: a name several operators share (operators of one name in several
+/// files, shown as `NAME @ FILE`) is refused with the choices, as `--operator` is.
 fn operator(app: &mut App, name: &str) -> Result<(), String> {
-    let i = app
-        .tk
-        .operators
-        .iter()
-        .position(|o| o.name == name || o.label() == name || o.anchor.as_deref() == Some(name))
+    let ops = app.tk.operators_named(name);
+    if ops.len() > 1 {
+        let labels: Vec<String> = ops.iter().map(|o| o.label()).collect();
+        return Err(format!(
+            "`{name}` names {} operators; pass one of: {}",
+            ops.len(),
+            labels.join(", ")
+        ));
+    }
+    let i = ops
+        .first()
+        .and_then(|op| app.tk.operators.iter().position(|o| std::ptr::eq(o, *op)))
         .ok_or_else(|| {
             let names: Vec<&str> = app.tk.operators.iter().map(|o| o.name.as_str()).collect();
             format!("no operator `{name}`; operators: {}", names.join(", "))

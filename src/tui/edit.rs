@@ -314,12 +314,9 @@ pub fn end_without_asking(app: &mut App) {
     if !app.is_modified() {
         return;
     }
+    // With the names shown, so each goes back to its file (`NAME @ FILE` operators).
     let mut edits: Vec<Transaction> = match &app.session.ws {
-        Some(ws) => ws
-            .files()
-            .iter()
-            .flat_map(|f| f.pending().cloned())
-            .collect(),
+        Some(ws) => ws.unsaved(),
         None => Vec::new(),
     };
     let params = app.param_edits();

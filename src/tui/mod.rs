@@ -57,6 +57,8 @@ mod evidence_tests;
 #[cfg(test)]
 mod focus_tests;
 #[cfg(test)]
+mod folder_tests;
+#[cfg(test)]
 mod insight_tests;
 #[cfg(test)]
 mod keystr;
