@@ -253,3 +253,34 @@ fn the_inspector_of_a_member_shows_its_description_and_parameters() {
     assert!(screen.contains("Tool 1 of small."), "{screen}");
     assert!(screen.contains("path"), "{screen}");
 }
+
+#[test]
+fn a_members_score_is_edited_with_e_saved_as_an_item_and_undone() {
+    let (dir, mut app) = with_members();
+    let path = dir.path().join("kit.yaml");
+    let before = std::fs::read_to_string(&path).expect("read");
+    let look = app.tk.action("look").expect("look");
+    app.select(look);
+    app.focus = crate::tui::app::Focus::Inspector;
+    app.edge_cursor = app
+        .node_edges()
+        .iter()
+        .position(|&(_, v, _)| app.tk.name(v) == "small_t1")
+        .expect("edge to the member");
+    crate::tui::tests::press(&mut app, "e<BS><BS><BS><BS>0.7<Enter>w");
+    let saved = std::fs::read_to_string(&path).expect("read");
+    assert_eq!(
+        saved,
+        before.replace("[big, small]", "[big, small, {name: small_t1, score: 0.7}]"),
+        "{:?}",
+        app.status
+    );
+    let (a, t) = (
+        app.tk.action("look").expect("look"),
+        app.tk.find(NodeKind::Tool, "small_t1").expect("member"),
+    );
+    assert_eq!(app.tk.edge(a, t).map(|e| app.tk.graph[e].score), Some(0.7));
+    // Undo after the save writes the group's score back: the item goes again.
+    crate::tui::tests::press(&mut app, "uw");
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), before);
+}
