@@ -240,6 +240,23 @@ fn failure_text(f: &crate::mcp::Failure) -> (String, String) {
     }
 }
 
+/// Quitting while a discovery runs: cancels it and waits (at most 3 s) for the discovery
+/// thread to end the server's process group, which the process exit alone would leave
+/// running (the server is in a group of its own).
+pub fn stop_before_exit(app: &App, rx: &std::sync::mpsc::Receiver<super::msg::Msg>) {
+    if !app.mcp_running {
+        return;
+    }
+    app.mcp_cancel.cancel();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
+        match rx.recv_timeout(left) {
+            Ok(super::msg::Msg::McpDone(_)) | Err(_) => return,
+            Ok(_) => {}
+        }
+    }
+}
+
 /// Shows a finished discovery: one status line (tools per server, or the error with the
 /// last stderr line), and each failure whole in the message log.
 pub fn finished(app: &mut App, report: Report) {

@@ -354,3 +354,43 @@ fn a_members_score_is_edited_with_e_saved_as_an_item_and_undone() {
     crate::tui::tests::press(&mut app, "uw");
     assert_eq!(std::fs::read_to_string(&path).expect("read"), before);
 }
+
+#[cfg(feature = "mcp")]
+#[test]
+fn quitting_during_a_discovery_ends_the_server_tree_first() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(dir.path().join("hang.sh"), HANGING).expect("hanging");
+    let path = dir.path().join("kit.yaml");
+    std::fs::write(&path, TOOLKIT).expect("write");
+    let ws = crate::edit::Workspace::open(std::slice::from_ref(&path), None).expect("open");
+    let mut app = crate::tui::app::App::with_workspace(
+        ws,
+        "kit.yaml".into(),
+        crate::tui::theme::Theme::default(),
+        (100, 30),
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    crate::tui::edit::watch(&mut app, tx, std::slice::from_ref(&path), None);
+    commands::run(&mut app, "mcp discover hang");
+    let pidfile = dir.path().join("pids");
+    let until = Instant::now() + Duration::from_secs(10);
+    while !pidfile.exists() {
+        assert!(Instant::now() < until, "the hanging server did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pids: Vec<String> = std::fs::read_to_string(&pidfile)
+        .expect("pids")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    assert!(!pids.iter().any(|p| gone(p)), "running before quitting");
+    super::mcp::stop_before_exit(&app, &rx);
+    // Returned once the thread reported: the group is already signalled.
+    let until = Instant::now() + Duration::from_secs(5);
+    while !pids.iter().all(|p| gone(p)) {
+        assert!(Instant::now() < until, "left running: {pids:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!dir.path().join("kit.yaml.mcp.json").exists());
+}
