@@ -328,15 +328,21 @@ fn group_references_and_operator_leftovers_are_explained() {
         })
         .unwrap_err();
     assert!(err.to_string().contains("member tools"), "{err}");
-    let err = ws
+    // A member's own score: an item of its own next to the group reference (issue 15).
+    let applied = ws
         .apply(score(
             "knowledge_retrieval",
             "browser_read",
             NodeKind::Tool,
             0.5,
         ))
-        .unwrap_err();
-    assert!(err.to_string().contains("group"), "{err}");
+        .unwrap();
+    assert!(
+        applied.notes.iter().any(|n| n.contains("group `web`")),
+        "{:?}",
+        applied.notes
+    );
+    ws.undo().unwrap();
     assert_eq!(ws.files()[0].source.text, text);
     let applied = ws
         .apply(Edit::RemoveNode {

@@ -8,6 +8,12 @@ use crate::source::yaml::{NodeId, Value};
 use super::doc::Nav;
 use super::{Edit, EditError, Patch};
 
+mod member;
+#[cfg(test)]
+mod member_tests;
+
+use member::{member_item, member_of_listed_group};
+
 pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, EditError> {
     let mut out = Patch::default();
     match edit {
@@ -54,6 +60,12 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
         }
         Edit::RemoveEdge { from, to, to_kind } => {
             let (list, index) = find_ref(nav, tk, from, to, *to_kind)?;
+            if let Some(g) = member_of_listed_group(nav, tk, list, to, *to_kind) {
+                return Err(EditError::Unsupported(format!(
+                    "{from} -> {to} also comes from the reference to group `{}`, which calls each of its members; remove that reference to remove the edge",
+                    g.name
+                )));
+            }
             out.splices.extend(nav.remove_items(list, &[index])?);
         }
         Edit::AddAction { name, desc } => {
@@ -110,6 +122,26 @@ fn declaration(nav: &Nav<'_, '_>, kind: NodeKind, name: &str) -> Result<NodeId, 
     })
 }
 
+/// The action's own `tools` or `next` list (resolved), if it has one.
+fn action_list(
+    nav: &Nav<'_, '_>,
+    from: &str,
+    to_kind: NodeKind,
+) -> Result<Option<NodeId>, EditError> {
+    let item = declaration(nav, NodeKind::Action, from)?;
+    Ok(nav
+        .doc
+        .get(item, list_key(to_kind))
+        .map(|l| nav.doc.resolve(l))
+        .filter(|l| nav.doc.seq(*l).is_some()))
+}
+
+/// The index of the item naming `to` in `list`.
+fn item_index(nav: &Nav<'_, '_>, list: NodeId, to: &str) -> Option<usize> {
+    let items = nav.doc.seq(list)?;
+    items.iter().position(|i| nav.ref_name(*i) == Some(to))
+}
+
 /// The list and index of the reference that makes the edge `from -> to`.
 fn find_ref(
     nav: &Nav<'_, '_>,
@@ -118,15 +150,8 @@ fn find_ref(
     to: &str,
     to_kind: NodeKind,
 ) -> Result<(NodeId, usize), EditError> {
-    let item = declaration(nav, NodeKind::Action, from)?;
-    let key = list_key(to_kind);
-    let list = nav.doc.get(item, key).filter(|l| nav.doc.seq(*l).is_some());
-    let found = list.and_then(|l| {
-        let items = nav.doc.seq(l)?;
-        let i = items.iter().position(|i| nav.ref_name(*i) == Some(to))?;
-        Some((nav.doc.resolve(l), i))
-    });
-    if let Some(found) = found {
+    let list = action_list(nav, from, to_kind)?;
+    if let Some(found) = list.and_then(|l| Some((l, item_index(nav, l, to)?))) {
         return Ok(found);
     }
     let via_group = tk.find(to_kind, to).is_some_and(|t| {
@@ -138,7 +163,10 @@ fn find_ref(
             "edge {from} -> {to} comes from a reference to {to}'s group; edit that reference"
         ))
     } else {
-        EditError::NotFound(format!("no `{key}` item `{to}` in action `{from}`"))
+        EditError::NotFound(format!(
+            "no `{}` item `{to}` in action `{from}`",
+            list_key(to_kind)
+        ))
     })
 }
 
@@ -153,6 +181,34 @@ fn set_score(
 ) -> Result<(), EditError> {
     if current_score(tk, from, to, to_kind) == Some(score) {
         return Ok(());
+    }
+    let list = action_list(nav, from, to_kind)?;
+    let direct = list.and_then(|l| item_index(nav, l, to));
+    let group = list.and_then(|l| member_of_listed_group(nav, tk, l, to, to_kind));
+    match (list, direct, group) {
+        // The member gets an item of its own next to its group's reference.
+        (Some(list), None, Some(g)) => {
+            out.splices
+                .push(member_item(nav, list, g.index, to, score)?);
+            out.notes.push(format!(
+                "written as an item of its own for member `{to}`, next to the reference to group `{}` (its other members keep the group's score)",
+                g.name
+            ));
+            return Ok(());
+        }
+        // Back to the group's score: the member's own item is no longer needed.
+        (Some(list), Some(index), Some(g)) if g.score == score => {
+            if let Ok(splices) = nav.remove_items(list, &[index]) {
+                out.splices.extend(splices);
+                out.notes.push(format!(
+                    "the item of member `{to}` was removed: the reference to group `{}` gives it {}",
+                    g.name,
+                    patch::float(score)
+                ));
+                return Ok(());
+            }
+        }
+        _ => {}
     }
     let (list, index) = find_ref(nav, tk, from, to, to_kind)?;
     let item = nav

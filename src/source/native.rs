@@ -1,7 +1,7 @@
 //! The native toolkit format (SPEC 3.1): `name`, `tools`, `groups`, `actions` with `tools`
 //! (Call edges) and `next` (Next edges), and `operators`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::diag::{Code, Severity};
 use crate::model::{Node, NodeKind, Operator};
@@ -204,18 +204,35 @@ fn action_edges(
     let Some(a) = ctx.toolkit.action(name) else {
         return;
     };
-    for t in ctx.list(item, "tools") {
-        let Some(r) = ctx.reference(t, true) else {
-            continue;
-        };
+    let refs: Vec<Ref> = ctx
+        .list(item, "tools")
+        .into_iter()
+        .filter_map(|t| ctx.reference(t, true))
+        .collect();
+    // The members of each item that references a group (a tool of the same name wins).
+    let groups: Vec<Option<&Vec<String>>> = refs
+        .iter()
+        .map(|r| {
+            members
+                .get(&r.name)
+                .filter(|_| ctx.toolkit.find(NodeKind::Tool, &r.name).is_none())
+        })
+        .collect();
+    // A member named by an item of its own (`{name: MEMBER, score: S}`) takes that item's
+    // score wherever it stands; the group reference gives the other members theirs.
+    let own: HashSet<&str> = refs
+        .iter()
+        .zip(&groups)
+        .filter(|(_, g)| g.is_none())
+        .map(|(r, _)| r.name.as_str())
+        .collect();
+    for (r, group) in refs.iter().zip(&groups) {
         let score = r.score.unwrap_or(1.0);
         let origin = Some(ctx.origin(r.item));
-        let group_members = members
-            .get(&r.name)
-            .filter(|_| ctx.toolkit.find(NodeKind::Tool, &r.name).is_none());
-        let targets = match group_members {
+        let targets = match group {
             Some(m) if !m.is_empty() => m
                 .iter()
+                .filter(|n| !own.contains(n.as_str()))
                 .filter_map(|n| ctx.toolkit.find(NodeKind::Tool, n))
                 .collect(),
             Some(_) => ctx
@@ -223,7 +240,7 @@ fn action_edges(
                 .find(NodeKind::Group, &r.name)
                 .into_iter()
                 .collect(),
-            None => vec![ctx.implicit_tool(&r)],
+            None => vec![ctx.implicit_tool(r)],
         };
         for target in targets {
             add_scored_edge(ctx, a, target, score, origin, r.item);

@@ -136,6 +136,8 @@ pub struct App {
     pub evidence: super::evidence::EvidenceState,
     /// A `:mcp discover` is running on a background thread.
     pub mcp_running: bool,
+    /// Stops the running `:mcp discover` (Esc, Ctrl-C).
+    pub mcp_cancel: super::mcp::Cancel,
 }
 
 impl App {
@@ -189,6 +191,7 @@ impl App {
             log: Log::default(),
             evidence: Default::default(),
             mcp_running: false,
+            mcp_cancel: super::mcp::Cancel::default(),
         };
         app.layout.refresh(&app.tk);
         if !app.tk.operators.is_empty() {

@@ -5,9 +5,65 @@
 //!
 //! Starting a program named in a YAML file is a security decision: this command is the only
 //! place the TUI does it, and only when typed.
+//!
+//! Esc or Ctrl-C while a discovery runs cancels it: the server being asked is dropped,
+//! which ends its whole process group (see `mcp::process`), and nothing is recorded.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Level};
 use super::status::Status;
+
+/// Asks a running discovery to stop; shared between the UI and the discovery thread.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<CancelState>);
+
+#[derive(Debug, Default)]
+struct CancelState {
+    asked: AtomicBool,
+    #[cfg(feature = "mcp")]
+    wake: tokio::sync::Notify,
+}
+
+impl Cancel {
+    pub fn cancel(&self) {
+        self.0.asked.store(true, Ordering::SeqCst);
+        // A stored permit: a discovery that starts waiting later still sees it.
+        #[cfg(feature = "mcp")]
+        self.0.wake.notify_one();
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.asked.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once [`Cancel::cancel`] was called.
+    #[cfg(feature = "mcp")]
+    async fn cancelled(&self) {
+        if !self.is_cancelled() {
+            self.0.wake.notified().await;
+        }
+    }
+}
+
+/// Esc or Ctrl-C while a discovery runs (and no overlay is open) cancels it; returns
+/// whether the key was taken. A second Ctrl-C while cancelling goes on to quitting.
+pub fn cancel_key(app: &mut App, k: &KeyEvent) -> bool {
+    let ctrl_c = k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c');
+    let esc = k.code == KeyCode::Esc && k.modifiers.is_empty();
+    if !app.mcp_running || app.overlay.is_some() || !(ctrl_c || esc) {
+        return false;
+    }
+    if app.mcp_cancel.is_cancelled() {
+        return esc;
+    }
+    app.mcp_cancel.cancel();
+    app.set_status(Level::Info, "cancelling the MCP discovery…");
+    true
+}
 
 /// One server's outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +79,8 @@ pub struct Report {
     pub servers: Vec<ServerOutcome>,
     /// Writing a cache failed (the servers' tools were found but not kept).
     pub write_errors: Vec<String>,
+    /// Stopped by Esc or Ctrl-C: nothing was recorded.
+    pub cancelled: bool,
 }
 
 /// The `:mcp` command: `discover [SERVER]`.
@@ -55,12 +113,17 @@ fn start(app: &mut App, server: &str) -> Result<(), String> {
     let plan = plan(app, server)?;
     let n: usize = plan.iter().map(|(_, d)| d.len()).sum();
     app.mcp_running = true;
+    app.mcp_cancel = Cancel::default();
+    let cancel = app.mcp_cancel.clone();
     app.set_status(
         Level::Info,
-        format!("discovering {n} server{}…", if n == 1 { "" } else { "s" }),
+        format!(
+            "discovering {n} server{}… (Esc cancels)",
+            if n == 1 { "" } else { "s" }
+        ),
     );
     std::thread::spawn(move || {
-        let report = run(&plan);
+        let report = run(&plan, &cancel);
         let _ = tx.send(super::msg::Msg::McpDone(report));
     });
     Ok(())
@@ -93,9 +156,10 @@ fn plan(app: &App, server: &str) -> Result<Plan, String> {
     Ok(plan)
 }
 
-/// Discovers every planned server, one after another, and records what was found.
+/// Discovers every planned server, one after another, and records what was found, unless
+/// the discovery is cancelled first (then nothing is recorded).
 #[cfg(feature = "mcp")]
-fn run(plan: &Plan) -> Report {
+fn run(plan: &Plan, cancel: &Cancel) -> Report {
     let mut report = Report::default();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -109,15 +173,27 @@ fn run(plan: &Plan) -> Report {
             return report;
         }
     };
+    let mut found_per_file = Vec::new();
     for (file, decls) in plan {
         let dir = crate::cli::mcp::folder(file);
         let mut found = Vec::new();
         for decl in decls {
-            let result = runtime.block_on(crate::mcp::discover(
-                decl,
-                &dir,
-                crate::mcp::DEFAULT_TIMEOUT,
-            ));
+            let work = crate::mcp::discover(decl, &dir, crate::mcp::DEFAULT_TIMEOUT);
+            // Dropping `work` on cancel ends the server's process group.
+            let result = runtime.block_on(async {
+                tokio::select! {
+                    r = work => Some(r),
+                    _ = cancel.cancelled() => None,
+                }
+            });
+            let Some(result) = result else {
+                // A moment for the runtime to reap the killed server.
+                runtime.block_on(async {
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await
+                });
+                report.cancelled = true;
+                return report;
+            };
             report.servers.push(ServerOutcome {
                 name: decl.name.clone(),
                 result: match &result {
@@ -129,6 +205,13 @@ fn run(plan: &Plan) -> Report {
                 found.push((decl, f));
             }
         }
+        found_per_file.push((file, found));
+    }
+    if cancel.is_cancelled() {
+        report.cancelled = true;
+        return report;
+    }
+    for (file, found) in found_per_file {
         if found.is_empty() {
             continue;
         }
@@ -157,10 +240,34 @@ fn failure_text(f: &crate::mcp::Failure) -> (String, String) {
     }
 }
 
+/// Quitting while a discovery runs: cancels it and waits (at most 3 s) for the discovery
+/// thread to end the server's process group, which the process exit alone would leave
+/// running (the server is in a group of its own).
+pub fn stop_before_exit(app: &App, rx: &std::sync::mpsc::Receiver<super::msg::Msg>) {
+    if !app.mcp_running {
+        return;
+    }
+    app.mcp_cancel.cancel();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
+        match rx.recv_timeout(left) {
+            Ok(super::msg::Msg::McpDone(_)) | Err(_) => return,
+            Ok(_) => {}
+        }
+    }
+}
+
 /// Shows a finished discovery: one status line (tools per server, or the error with the
 /// last stderr line), and each failure whole in the message log.
 pub fn finished(app: &mut App, report: Report) {
     app.mcp_running = false;
+    if report.cancelled {
+        app.set_status(
+            Level::Info,
+            "discovery cancelled: the server was stopped, nothing was recorded",
+        );
+        return;
+    }
     let mut parts = Vec::new();
     let mut failed = false;
     for s in &report.servers {

@@ -24,12 +24,16 @@ done
 
 const FAILING: &str = "echo 'starting...' >&2\necho 'fatal: no such package boom' >&2\nexit 3\n";
 
-const TOOLKIT: &str = "groups:\n  - name: files\n    mcp_transport_config: {transport_type: STDIO, command: sh, args: [server.sh]}\n  - name: broken\n    mcp_transport_config: {transport_type: STDIO, command: sh, args: [failing.sh]}\nactions:\n  - name: look\n    tools: [files, broken]\n";
+const TOOLKIT: &str = "groups:\n  - name: files\n    mcp_transport_config: {transport_type: STDIO, command: sh, args: [server.sh]}\n  - name: broken\n    mcp_transport_config: {transport_type: STDIO, command: sh, args: [failing.sh]}\n  - name: hang\n    mcp_transport_config: {transport_type: STDIO, command: sh, args: [hang.sh]}\nactions:\n  - name: look\n    tools: [files, broken, hang]\n";
+
+/// Never answers: starts a grandchild `sleep`, writes both pids to `pids`, waits.
+const HANGING: &str = "sleep 300 &\necho \"$$ $!\" > pids.tmp && mv pids.tmp pids\nwait\n";
 
 fn open() -> (tempfile::TempDir, super::live_tests::Live) {
     let dir = tempfile::tempdir().expect("dir");
     std::fs::write(dir.path().join("server.sh"), SERVER).expect("server");
     std::fs::write(dir.path().join("failing.sh"), FAILING).expect("failing");
+    std::fs::write(dir.path().join("hang.sh"), HANGING).expect("hanging");
     let path = dir.path().join("kit.yaml");
     std::fs::write(&path, TOOLKIT).expect("write");
     let live = super::live_tests::start(std::slice::from_ref(&path));
@@ -43,7 +47,7 @@ fn discover_one_server_writes_the_cache_and_the_watcher_reloads_members() {
     assert!(live.app.tk.find(NodeKind::Tool, "ping").is_none());
     commands::run(&mut live.app, "mcp discover files");
     let status = live.app.status.clone().expect("status");
-    assert_eq!(status.text, "discovering 1 server…");
+    assert_eq!(status.text, "discovering 1 server… (Esc cancels)");
     assert!(live.app.mcp_running);
     live.until("the discovery result", |a| !a.mcp_running);
     let status = live.app.status.clone().expect("status");
@@ -85,6 +89,71 @@ fn a_failing_server_shows_its_stderr_in_one_line_and_whole_in_the_log() {
             .contains("starting...\nfatal: no such package boom")
     );
     assert!(!dir.path().join("kit.yaml.mcp.json").exists());
+}
+
+/// Whether a process is gone (no entry, or a zombie waiting to be reaped).
+#[cfg(feature = "mcp")]
+fn gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Starts the hanging server, presses `key` once it runs, and checks that the discovery
+/// says it was cancelled, no process of the server is left and nothing was recorded.
+#[cfg(feature = "mcp")]
+fn cancel_with(key: &str) {
+    use std::time::{Duration, Instant};
+    let (dir, mut live) = open();
+    let before = std::fs::read_to_string(dir.path().join("kit.yaml")).expect("read");
+    commands::run(&mut live.app, "mcp discover");
+    let pidfile = dir.path().join("pids");
+    let until = Instant::now() + Duration::from_secs(10);
+    while !pidfile.exists() {
+        assert!(Instant::now() < until, "the hanging server did not start");
+        live.pump();
+    }
+    let pids: Vec<String> = std::fs::read_to_string(&pidfile)
+        .expect("pids")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    assert_eq!(pids.len(), 2, "server and its grandchild: {pids:?}");
+    assert!(!pids.iter().any(|p| gone(p)), "running before the key");
+    crate::tui::tests::press(&mut live.app, key);
+    assert!(live.app.overlay.is_none(), "{key} asked nothing else");
+    live.until("the cancelled discovery", |a| !a.mcp_running);
+    let status = live.app.status.clone().expect("status");
+    assert!(status.text.starts_with("discovery cancelled"), "{status:?}");
+    let until = Instant::now() + Duration::from_secs(5);
+    while !pids.iter().all(|p| gone(p)) {
+        assert!(Instant::now() < until, "left running: {pids:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The servers that answered before the cancel are not recorded either.
+    assert!(!dir.path().join("kit.yaml.mcp.json").exists());
+    assert!(live.app.tk.find(NodeKind::Tool, "ping").is_none());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("kit.yaml")).expect("read"),
+        before
+    );
+    assert!(!live.app.quit);
+}
+
+#[cfg(feature = "mcp")]
+#[test]
+fn esc_cancels_a_running_discovery_and_ends_the_server_tree() {
+    cancel_with("<Esc>");
+}
+
+#[cfg(feature = "mcp")]
+#[test]
+fn ctrl_c_cancels_a_running_discovery_instead_of_asking_to_quit() {
+    cancel_with("<C-c>");
 }
 
 #[cfg(feature = "mcp")]
@@ -133,6 +202,7 @@ fn a_report_sums_up_servers_in_one_line() {
                 },
             ],
             write_errors: vec![],
+            cancelled: false,
         },
     );
     assert!(!app.mcp_running);
@@ -252,4 +322,75 @@ fn the_inspector_of_a_member_shows_its_description_and_parameters() {
     let screen = crate::tui::tests::screen(&app);
     assert!(screen.contains("Tool 1 of small."), "{screen}");
     assert!(screen.contains("path"), "{screen}");
+}
+
+#[test]
+fn a_members_score_is_edited_with_e_saved_as_an_item_and_undone() {
+    let (dir, mut app) = with_members();
+    let path = dir.path().join("kit.yaml");
+    let before = std::fs::read_to_string(&path).expect("read");
+    let look = app.tk.action("look").expect("look");
+    app.select(look);
+    app.focus = crate::tui::app::Focus::Inspector;
+    app.edge_cursor = app
+        .node_edges()
+        .iter()
+        .position(|&(_, v, _)| app.tk.name(v) == "small_t1")
+        .expect("edge to the member");
+    crate::tui::tests::press(&mut app, "e<BS><BS><BS><BS>0.7<Enter>w");
+    let saved = std::fs::read_to_string(&path).expect("read");
+    assert_eq!(
+        saved,
+        before.replace("[big, small]", "[big, small, {name: small_t1, score: 0.7}]"),
+        "{:?}",
+        app.status
+    );
+    let (a, t) = (
+        app.tk.action("look").expect("look"),
+        app.tk.find(NodeKind::Tool, "small_t1").expect("member"),
+    );
+    assert_eq!(app.tk.edge(a, t).map(|e| app.tk.graph[e].score), Some(0.7));
+    // Undo after the save writes the group's score back: the item goes again.
+    crate::tui::tests::press(&mut app, "uw");
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), before);
+}
+
+#[cfg(feature = "mcp")]
+#[test]
+fn quitting_during_a_discovery_ends_the_server_tree_first() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(dir.path().join("hang.sh"), HANGING).expect("hanging");
+    let path = dir.path().join("kit.yaml");
+    std::fs::write(&path, TOOLKIT).expect("write");
+    let ws = crate::edit::Workspace::open(std::slice::from_ref(&path), None).expect("open");
+    let mut app = crate::tui::app::App::with_workspace(
+        ws,
+        "kit.yaml".into(),
+        crate::tui::theme::Theme::default(),
+        (100, 30),
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    crate::tui::edit::watch(&mut app, tx, std::slice::from_ref(&path), None);
+    commands::run(&mut app, "mcp discover hang");
+    let pidfile = dir.path().join("pids");
+    let until = Instant::now() + Duration::from_secs(10);
+    while !pidfile.exists() {
+        assert!(Instant::now() < until, "the hanging server did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pids: Vec<String> = std::fs::read_to_string(&pidfile)
+        .expect("pids")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    assert!(!pids.iter().any(|p| gone(p)), "running before quitting");
+    super::mcp::stop_before_exit(&app, &rx);
+    // Returned once the thread reported: the group is already signalled.
+    let until = Instant::now() + Duration::from_secs(5);
+    while !pids.iter().all(|p| gone(p)) {
+        assert!(Instant::now() < until, "left running: {pids:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!dir.path().join("kit.yaml.mcp.json").exists());
 }

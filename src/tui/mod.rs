@@ -247,6 +247,7 @@ impl Runner {
             edit::flush(app);
             terminal.draw(|f| view::draw(f, app))?;
         }
+        mcp::stop_before_exit(app, &self.rx);
         Ok(())
     }
 }

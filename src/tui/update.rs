@@ -39,6 +39,9 @@ pub fn update(app: &mut App, msg: Msg) {
 }
 
 fn key(app: &mut App, k: KeyEvent) {
+    if super::mcp::cancel_key(app, &k) {
+        return;
+    }
     // Ctrl-C asks as `q` does (unsaved edits are never dropped by one key); a second
     // Ctrl-C in the question quits.
     if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {

@@ -22,6 +22,10 @@ pub const ALL: &[(&str, fn())] = &[
         native_group_with_transport_block,
     ),
     (
+        "native_member_score_is_an_item_of_its_own",
+        native_member_score_is_an_item_of_its_own,
+    ),
+    (
         "stale_and_unreadable_caches_are_diagnostics",
         stale_and_unreadable_caches_are_diagnostics,
     ),
@@ -357,6 +361,89 @@ fn native_group_with_transport_block() {
             .iter()
             .any(|e| e["from"] == "files" && e["to"] == "ping" && e["kind"] == "has")
     );
+}
+
+/// A native file whose group `files` is discovered; `look` calls it at 0.5.
+fn native_discovered(dir: &Path) -> (PathBuf, String) {
+    let block = stdio_block(&["stdio"]).replace("\n      ", "\n        ");
+    let text = format!(
+        "groups:\n  - name: files\n    mcp_transport_config:\n  {}\nactions:\n  - name: look\n    tools:\n      - {{name: files, score: 0.5}}  # the server\n",
+        block.trim_end()
+    );
+    let path = dir.join("native.yaml");
+    std::fs::write(&path, &text).unwrap();
+    let out = discover(&path, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    (path, text)
+}
+
+fn call_scores(path: &str) -> Vec<(String, f64)> {
+    let export = json(&toolscope(&["export", path, "--to", "json"]));
+    let mut scores: Vec<(String, f64)> = export["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["from"] == "look" && e["kind"] == "call")
+        .map(|e| {
+            (
+                e["to"].as_str().unwrap().to_string(),
+                e["score"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    scores.sort_by(|a, b| a.0.cmp(&b.0));
+    scores
+}
+
+fn native_member_score_is_an_item_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, before) = native_discovered(dir.path());
+    let p = path.display().to_string();
+    let out = toolscope(&["set", &p, "score", "look", "read_file", "0.7"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("group `files`"), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        text,
+        before.replace(
+            "# the server\n",
+            "# the server\n      - {name: read_file, score: 0.7}\n"
+        )
+    );
+    let expected: Vec<(String, f64)> = [
+        ("list_dir", 0.5),
+        ("ping", 0.5),
+        ("read_file", 0.7),
+        ("search", 0.5),
+        ("whoami", 0.5),
+    ]
+    .iter()
+    .map(|(n, s)| (n.to_string(), *s))
+    .collect();
+    assert_eq!(call_scores(&p), expected);
+    // Lint does not flag the item (no duplicate edge, no undeclared tool).
+    let lint = json(&toolscope(&["lint", &p, "--format", "json"]));
+    let codes: Vec<&str> = lint["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(
+        !codes.contains(&"TS023") && !codes.contains(&"TS031"),
+        "{codes:?}"
+    );
+    // The member at 0.5 -> 0.2 changes the item only; back to the group's 0.5 removes it.
+    let out = toolscope(&["set", &p, "score", "look", "read_file", "0.2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("- {name: read_file, score: 0.2}\n")
+    );
+    let out = toolscope(&["set", &p, "score", "look", "read_file", "0.5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
 }
 
 fn stale_and_unreadable_caches_are_diagnostics() {
