@@ -2,7 +2,8 @@
 //! 100 MB, and a file that would need more fails with TS002 rather than being killed.
 //! Both run the real binary under `ulimit -v`, which counts address space: the ceiling is
 //! the budget plus what the process maps before it reads anything (binary, libraries,
-//! thread stacks, allocator arenas), allowed 64 MB here.
+//! thread stacks, allocator arenas), allowed 64 MB here. A tree over the budget (a dense
+//! `[a,a,...]` file) is tested in `hostile_load.rs`.
 
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -55,7 +56,7 @@ fn a_generated_100k_action_file_loads_within_its_budget() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{:?} {stderr}", out.status);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("op0"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("actions ("));
 }
 
 /// A small file whose toolkit is huge: one 100 KB description aliased by 3,000 actions
@@ -84,31 +85,5 @@ fn a_toolkit_over_the_budget_fails_with_ts002_not_an_abort() {
     assert!(
         limit[0]["line"].as_u64().is_some_and(|l| l > 3),
         "{limit:?}"
-    );
-}
-
-/// A dense file whose tree alone is over the budget fails while parsing, with its line.
-#[test]
-fn a_tree_over_the_budget_fails_with_ts002_not_an_abort() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    // Two bytes a node, the densest YAML there is: 24 bytes a node, a 4-byte child id
-    // (held twice while its list is open) and the text come to about 17 times the file,
-    // over 12 times + 100 MB at this size (39 MB), just under the 20M-node limit.
-    let mut y = String::from("actions:\n  - name: a\nitems: [");
-    y += &"a,".repeat(19_500_000);
-    y += "a]\n";
-    let p = dir.path().join("dense.yaml");
-    std::fs::write(&p, &y).expect("write");
-    let out = run_capped(
-        ceiling_kb(y.len()),
-        &["lint", "--format", "json", p.to_str().unwrap()],
-    );
-    let limit = limit_diags(&out);
-    assert_eq!(limit.len(), 1, "{limit:?}");
-    assert!(
-        limit[0]["message"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("memory budget")
     );
 }
