@@ -88,7 +88,46 @@ fn case(c: &mut Criterion, label: &str, text: String, first_desc: &str) {
     g.finish();
 }
 
+/// The core of a reload alone: a description changed on disk, `Workspace::reload` (the
+/// incremental re-read of the changed item when provable, else the full load), at 1k, 10k
+/// and 100k actions.
+fn core_reload(c: &mut Criterion) {
+    let Ok(dir) = tempfile::tempdir() else { return };
+    let mut g = c.benchmark_group("workspace_reload");
+    g.sample_size(10);
+    for n in [1_000, 10_000, 100_000] {
+        let path = dir.path().join(format!("g{n}.yaml"));
+        let text = generate(GenOptions {
+            actions: n,
+            tools: None,
+            seed: 7,
+        });
+        rename_over(&path, &text);
+        let Ok(mut ws) = Workspace::open(std::slice::from_ref(&path), None) else {
+            continue;
+        };
+        let mut k = 0u64;
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    k += 1;
+                    let changed =
+                        text.replacen("Synthetic action 7.", &format!("Changed {k}."), 1);
+                    rename_over(&path, &changed);
+                    let t0 = Instant::now();
+                    let _ = ws.reload();
+                    total += t0.elapsed();
+                }
+                total
+            })
+        });
+    }
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
+    core_reload(c);
     let example = toolscope::source::EXAMPLE.to_string();
     case(c, "example", example, "Reads a source document");
     let big = generate(GenOptions {

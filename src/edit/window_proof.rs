@@ -38,8 +38,11 @@ pub(crate) struct Sig {
     desc: String,
     meta: Option<Box<ToolMeta>>,
     /// (target kind, target name) -> (edge kind, score bits), sorted; the first edge counts.
-    edges: Vec<((&'static str, String), (EdgeKind, u64))>,
+    edges: Vec<(Target, (EdgeKind, u64))>,
 }
+
+/// An edge's target: kind (`tool` or `action`) and name.
+type Target = (&'static str, String);
 
 /// A windowed edit since the last load or save, kept for the save's verify.
 #[derive(Debug, Clone)]
