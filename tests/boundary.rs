@@ -87,3 +87,32 @@ fn the_check_sees_a_violation() {
     assert!(code("use ratatui::Frame;").contains("ratatui"));
     assert!(!code("// drawn by ratatui later").contains("ratatui"));
 }
+
+/// Whether a TUI module's code (comments left out) names module `other` of `tui`.
+fn tui_uses(module: &str, other: &str) -> bool {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/tui")
+        .join(format!("{module}.rs"));
+    let text = std::fs::read_to_string(&path).expect("read");
+    let names = [format!("super::{other}"), format!("tui::{other}")];
+    text.lines()
+        .map(code)
+        .any(|c| names.iter().any(|n| c.contains(n.as_str())))
+}
+
+/// The circles issue 13 cut stay cut: the session owns the watcher state, which never
+/// calls back; the app holds the kept context, and reloading builds on the app, never
+/// the other way.
+#[test]
+fn tui_modules_depend_one_way() {
+    for (user, used) in [("session", "live"), ("reload", "app"), ("edit", "session")] {
+        assert!(
+            tui_uses(user, used),
+            "{user} no longer uses {used}: update this list"
+        );
+        assert!(
+            !tui_uses(used, user),
+            "{used} uses {user}: a circle between them"
+        );
+    }
+}

@@ -83,6 +83,22 @@ pub struct Neighbourhood {
     pub layout: Layout,
 }
 
+/// The user's context by name (see `reload`), held while a reload leaves part of it out (an editor
+/// writing a file in two steps, a branch switch) and restored when the names come back.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Kept {
+    pub(super) operator: Option<String>,
+    pub(super) seeds: Vec<(crate::model::NodeKind, String)>,
+    pub(super) selected: Option<(crate::model::NodeKind, String)>,
+}
+
+impl Kept {
+    /// Whether part of the context is waiting for its names to come back.
+    pub fn waiting(&self) -> bool {
+        *self != Kept::default()
+    }
+}
+
 /// Everything the TUI shows and edits.
 pub struct App {
     pub tk: Toolkit,
@@ -129,7 +145,7 @@ pub struct App {
     pub graph_view: super::focus::GraphView,
     pub quit: bool,
     /// Context a reload left out, restored by name when it comes back.
-    pub kept: super::reload::Kept,
+    pub kept: Kept,
     /// Every message of the session, whole (`:messages`, `M`).
     pub log: Log,
     /// Loaded traces and their evaluation (see `tui::evidence`).

@@ -60,7 +60,7 @@ pub fn show(app: &mut App, out: Outcome) {
 
 /// Connects the session to the loop's channel and watches the opened paths.
 pub fn watch(app: &mut App, tx: Sender<Msg>, opened: &[PathBuf], forced: Option<Format>) {
-    if let Some(m) = super::live::start(&mut app.session, tx, opened, forced) {
+    if let Some(m) = app.session.live.start(tx, opened, forced) {
         app.set_status(m.level, m.text);
     }
 }

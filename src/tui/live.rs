@@ -1,5 +1,5 @@
 //! Live reload: watcher events are collected as they arrive ([`Live::queue`]) and handled once per
-//! batch of messages ([`Session::flush`], called by the loop before drawing), so a write storm
+//! batch of messages (`Session::flush`, called by the loop before drawing), so a write storm
 //! reloads once per batch rather than once per event.
 //!
 //! - A changed file with unsaved edits whose content differs from what was loaded opens the
@@ -19,14 +19,11 @@ use std::time::Duration;
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
-use crate::edit::Workspace;
 use crate::model::{NodeKind, Toolkit};
 use crate::source::Format;
 use crate::watch::{WatchEvent, Watcher};
 
-use super::dialog::Dialog;
 use super::msg::Msg;
-use super::session::{Changed, Outcome, Session};
 use super::status::Status;
 
 /// How long nodes changed by a reload stay marked.
@@ -114,7 +111,7 @@ impl Live {
         }
     }
 
-    /// Records a watcher event; [`Session::flush`] acts on it.
+    /// Records a watcher event; `Session::flush` acts on it.
     pub fn queue(&mut self, ev: WatchEvent) -> Option<Status> {
         match ev {
             // A changed MCP cache reloads the toolkit file it belongs to.
@@ -137,28 +134,42 @@ fn start_watcher(paths: &[PathBuf], tx: Sender<Msg>) -> Result<Watcher, String> 
     .map_err(|e| format!("not watching {}: {}", e.path.display(), e.message))
 }
 
-/// Connects the session to the message channel and, when files are open, watches them.
-/// Returns why watching failed, if it did.
-pub fn start(
-    session: &mut Session,
-    tx: Sender<Msg>,
-    opened: &[PathBuf],
-    forced: Option<Format>,
-) -> Option<Status> {
-    let live = &mut session.live;
-    live.opened = opened.to_vec();
-    live.forced = forced;
-    live.tx = Some(tx.clone());
-    if opened.is_empty() {
-        return None;
-    }
-    match start_watcher(opened, tx) {
-        Ok(w) => {
-            watch_mcp_caches(&w, opened);
-            live.watcher = Some(w);
-            None
+impl Live {
+    /// Connects to the message channel and, when files are open, watches them. Returns
+    /// why watching failed, if it did.
+    pub fn start(
+        &mut self,
+        tx: Sender<Msg>,
+        opened: &[PathBuf],
+        forced: Option<Format>,
+    ) -> Option<Status> {
+        self.opened = opened.to_vec();
+        self.forced = forced;
+        self.tx = Some(tx.clone());
+        if opened.is_empty() {
+            return None;
         }
-        Err(e) => Some(Status::error(e)),
+        match start_watcher(opened, tx) {
+            Ok(w) => {
+                watch_mcp_caches(&w, opened);
+                self.watcher = Some(w);
+                None
+            }
+            Err(e) => Some(Status::error(e)),
+        }
+    }
+
+    /// The changed paths and whether to rescan, queued since the last call.
+    pub fn take_queued(&mut self) -> (BTreeSet<PathBuf>, bool) {
+        (
+            std::mem::take(&mut self.changed),
+            std::mem::take(&mut self.rescan),
+        )
+    }
+
+    /// The forced input format of the opened paths.
+    pub fn forced(&self) -> Option<Format> {
+        self.forced
     }
 }
 
@@ -167,104 +178,6 @@ pub fn start(
 fn watch_mcp_caches(w: &Watcher, opened: &[PathBuf]) {
     for file in crate::source::expand_paths(opened).unwrap_or_default() {
         let _ = w.watch(&crate::source::mcp_cache::sidecar_path(&file));
-    }
-}
-
-impl Session {
-    /// Handles the changes queued since the last flush.
-    pub fn flush(&mut self) -> Outcome {
-        let changed = std::mem::take(&mut self.live.changed);
-        let rescan = std::mem::take(&mut self.live.rescan);
-        if changed.is_empty() && !rescan {
-            return Outcome::default();
-        }
-        let Some(ws) = &self.ws else {
-            return Outcome::default();
-        };
-        let known: Vec<&Path> = ws.files().iter().map(|f| f.source.path.as_path()).collect();
-        let appeared = rescan || changed.iter().any(|p| !known.contains(&p.as_path()));
-        let touched = |p: &Path| rescan || changed.contains(p);
-        let conflicts: Vec<PathBuf> = ws
-            .files()
-            .iter()
-            .filter(|f| f.dirty() && !f.detached && touched(&f.source.path))
-            .filter(|f| crate::watch::content_changed(&f.source.path, f.disk.as_bytes()))
-            .map(|f| f.source.path.clone())
-            .collect();
-        if !conflicts.is_empty() || (appeared && ws.is_dirty()) {
-            let paths = if conflicts.is_empty() {
-                changed.into_iter().collect()
-            } else {
-                conflicts
-            };
-            return Outcome::default().with_dialog(Dialog::Conflict { paths });
-        }
-        if !appeared && !changed.iter().any(|p| known.contains(&p.as_path())) {
-            return Outcome::default();
-        }
-        // An editor that truncates before writing leaves the file empty for a moment; an
-        // empty toolkit is almost never what was meant, so keep the last good graph until
-        // the write that follows (it always brings another event).
-        if let Some(empty) = changed.iter().find(|p| {
-            known.contains(&p.as_path()) && std::fs::metadata(p).is_ok_and(|m| m.len() == 0)
-        }) {
-            return Outcome::error(format!(
-                "{} is empty; showing the last good graph",
-                empty.display()
-            ));
-        }
-        let result = if appeared {
-            self.reopen().map(|()| None)
-        } else {
-            self.reload_keeping()
-        };
-        match result {
-            Ok(dropped) => {
-                self.live.reloads += 1;
-                let out = match dropped {
-                    Some(d) => Outcome::error(d),
-                    None => Outcome::info(format!("reloaded {}", names(&changed))),
-                };
-                out.changed(Changed::Reloaded)
-            }
-            Err(e) => Outcome::error(format!("{e} (showing the last good graph)")),
-        }
-    }
-
-    /// Reloads the workspace's files; edits pending in unchanged files are reapplied.
-    /// Returns a message when some no longer apply.
-    fn reload_keeping(&mut self) -> Result<Option<String>, String> {
-        let Some(ws) = self.ws.as_mut() else {
-            return Ok(None);
-        };
-        if ws.is_dirty() {
-            let rep = ws.reapply().map_err(|e| e.to_string())?;
-            Ok((!rep.dropped.is_empty()).then(|| format!("{} edit(s) dropped", rep.dropped.len())))
-        } else {
-            ws.reload().map(|()| None).map_err(|e| e.to_string())
-        }
-    }
-
-    /// Opens the user's paths again (a file appeared in an opened directory, or the user
-    /// chose to drop their edits), or re-reads the files when nothing was opened by path.
-    pub fn reopen(&mut self) -> Result<(), String> {
-        let live = &self.live;
-        if live.opened.is_empty() {
-            let ws = self.ws.as_mut().ok_or("editing is off")?;
-            return ws.reload().map_err(|e| e.to_string());
-        }
-        let ws = Workspace::open(&live.opened, live.forced).map_err(|e| e.to_string())?;
-        self.ws = Some(ws);
-        Ok(())
-    }
-}
-
-fn names(paths: &BTreeSet<PathBuf>) -> String {
-    let v: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    if v.is_empty() {
-        "all files".into()
-    } else {
-        v.join(", ")
     }
 }
 

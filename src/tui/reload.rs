@@ -13,22 +13,6 @@ fn key(tk: &Toolkit, ix: NodeIndex) -> (NodeKind, String) {
     (tk.kind(ix), tk.name(ix).to_string())
 }
 
-/// The user's context by name, held while a reload leaves part of it out (an editor
-/// writing a file in two steps, a branch switch) and restored when the names come back.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Kept {
-    operator: Option<String>,
-    seeds: Vec<(NodeKind, String)>,
-    selected: Option<(NodeKind, String)>,
-}
-
-impl Kept {
-    /// Whether part of the context is waiting for its names to come back.
-    pub fn waiting(&self) -> bool {
-        *self != Kept::default()
-    }
-}
-
 impl App {
     /// Replaces the toolkit and files; returns how many seeds were dropped because their
     /// action no longer exists. What is dropped is remembered by name and restored by a

@@ -7,6 +7,7 @@
 //! next save, so the save overwrites exactly what the user chose to overwrite; a later
 //! change on disk is a new conflict, never overwritten silently.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::edit::{SaveErrorKind, Transaction, Workspace};
@@ -290,6 +291,104 @@ impl Session {
             Outcome::error(format!("{text}; no longer apply: {}", refused.join("; ")))
         };
         out.changed(Changed::Graph)
+    }
+}
+
+/// Watcher events, handled once per batch of messages (see `live`).
+impl Session {
+    /// Handles the changes queued since the last flush.
+    pub fn flush(&mut self) -> Outcome {
+        let (changed, rescan) = self.live.take_queued();
+        if changed.is_empty() && !rescan {
+            return Outcome::default();
+        }
+        let Some(ws) = &self.ws else {
+            return Outcome::default();
+        };
+        let known: Vec<&Path> = ws.files().iter().map(|f| f.source.path.as_path()).collect();
+        let appeared = rescan || changed.iter().any(|p| !known.contains(&p.as_path()));
+        let touched = |p: &Path| rescan || changed.contains(p);
+        let conflicts: Vec<PathBuf> = ws
+            .files()
+            .iter()
+            .filter(|f| f.dirty() && !f.detached && touched(&f.source.path))
+            .filter(|f| crate::watch::content_changed(&f.source.path, f.disk.as_bytes()))
+            .map(|f| f.source.path.clone())
+            .collect();
+        if !conflicts.is_empty() || (appeared && ws.is_dirty()) {
+            let paths = if conflicts.is_empty() {
+                changed.into_iter().collect()
+            } else {
+                conflicts
+            };
+            return Outcome::default().with_dialog(Dialog::Conflict { paths });
+        }
+        if !appeared && !changed.iter().any(|p| known.contains(&p.as_path())) {
+            return Outcome::default();
+        }
+        // An editor that truncates before writing leaves the file empty for a moment; an
+        // empty toolkit is almost never what was meant, so keep the last good graph until
+        // the write that follows (it always brings another event).
+        if let Some(empty) = changed.iter().find(|p| {
+            known.contains(&p.as_path()) && std::fs::metadata(p).is_ok_and(|m| m.len() == 0)
+        }) {
+            return Outcome::error(format!(
+                "{} is empty; showing the last good graph",
+                empty.display()
+            ));
+        }
+        let result = if appeared {
+            self.reopen().map(|()| None)
+        } else {
+            self.reload_keeping()
+        };
+        match result {
+            Ok(dropped) => {
+                self.live.reloads += 1;
+                let out = match dropped {
+                    Some(d) => Outcome::error(d),
+                    None => Outcome::info(format!("reloaded {}", changed_names(&changed))),
+                };
+                out.changed(Changed::Reloaded)
+            }
+            Err(e) => Outcome::error(format!("{e} (showing the last good graph)")),
+        }
+    }
+
+    /// Reloads the workspace's files; edits pending in unchanged files are reapplied.
+    /// Returns a message when some no longer apply.
+    fn reload_keeping(&mut self) -> Result<Option<String>, String> {
+        let Some(ws) = self.ws.as_mut() else {
+            return Ok(None);
+        };
+        if ws.is_dirty() {
+            let rep = ws.reapply().map_err(|e| e.to_string())?;
+            Ok((!rep.dropped.is_empty()).then(|| format!("{} edit(s) dropped", rep.dropped.len())))
+        } else {
+            ws.reload().map(|()| None).map_err(|e| e.to_string())
+        }
+    }
+
+    /// Opens the user's paths again (a file appeared in an opened directory, or the user
+    /// chose to drop their edits), or re-reads the files when nothing was opened by path.
+    pub fn reopen(&mut self) -> Result<(), String> {
+        let live = &self.live;
+        if live.opened().is_empty() {
+            let ws = self.ws.as_mut().ok_or("editing is off")?;
+            return ws.reload().map_err(|e| e.to_string());
+        }
+        let ws = Workspace::open(live.opened(), live.forced()).map_err(|e| e.to_string())?;
+        self.ws = Some(ws);
+        Ok(())
+    }
+}
+
+fn changed_names(paths: &BTreeSet<PathBuf>) -> String {
+    let v: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    if v.is_empty() {
+        "all files".into()
+    } else {
+        v.join(", ")
     }
 }
 
