@@ -112,8 +112,7 @@ fn core_reload(c: &mut Criterion) {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
                     k += 1;
-                    let changed =
-                        text.replacen("Synthetic action 7.", &format!("Changed {k}."), 1);
+                    let changed = text.replacen("Synthetic action 7.", &format!("Changed {k}."), 1);
                     rename_over(&path, &changed);
                     let t0 = Instant::now();
                     let _ = ws.reload();

@@ -246,9 +246,24 @@ impl Workspace {
         if f.detached || f.shifted {
             return Ok(false);
         }
+        // An MCP sidecar cache (FILE.mcp.json) is read on load too: its file may be what
+        // changed (or was deleted), so a file that has one, or MCP tools, loads again.
+        let sidecar = crate::source::mcp_cache::sidecar_path(&f.source.path);
+        let mcp = |t: &crate::model::Toolkit| {
+            t.graph
+                .node_indices()
+                .any(|ix| t.node(ix).meta.as_ref().is_some_and(|m| m.ty == "MCP"))
+        };
+        if sidecar.exists() || mcp(&f.own) {
+            return Ok(false);
+        }
         let text = source::read_file(&f.source.path, &Limits::default())?;
         let name = f.source.path.display().to_string();
-        if text != f.disk {
+        // Unchanged text: something read with it (a cache) may have changed; load again.
+        if text == f.disk {
+            return Ok(false);
+        }
+        {
             let diags: Vec<_> = self
                 .diagnostics
                 .iter()
