@@ -175,7 +175,10 @@ fn a_file_that_would_exceed_the_memory_budget_fails_with_ts002() {
     let diag = err.to_diagnostic();
     assert_eq!(diag.code.as_str(), "TS002", "{diag:?}");
     assert!(diag.message.contains("memory budget"), "{}", diag.message);
-    assert!(diag.line >= 3, "the position where the budget ran out: {diag:?}");
+    assert!(
+        diag.line >= 3,
+        "the position where the budget ran out: {diag:?}"
+    );
 }
 
 #[test]
