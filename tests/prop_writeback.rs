@@ -10,23 +10,9 @@ use proptest::prelude::*;
 use toolscope::edit::{Edit, EditError, Workspace};
 use toolscope::model::{EdgeKind, NodeKind, Toolkit};
 
-/// A tiny deterministic generator so the text shape follows from one seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn coin(&mut self) -> bool {
-        self.next().is_multiple_of(2)
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 const SCORES: [&str; 5] = ["0.1", "0.25", "0.5", "0.8", "1"];
 

@@ -6,27 +6,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-const A: &str = "\
-actions:
-  - name: plan
-    desc: Plans.
-    next:
-      - {name: lookup, score: 0.9}
-operators:
-  - name: Query Expert/1
-    actions: [plan]
-    threshold: 0.5
-";
+/// The two files of a folder whose operators share a name (`tests/fixtures/query-experts`).
+const A: &str = include_str!("fixtures/query-experts/a.yml");
 
-const B: &str = "\
-actions:
-  - name: lookup
-    desc: Looks up.
-operators:
-  - name: Query Expert/1
-    actions: [lookup]
-    threshold: 0.7
-";
+const B: &str = include_str!("fixtures/query-experts/b.yml");
 
 fn folder() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -12,19 +12,9 @@ use toolscope::edit::{Edit, Workspace};
 use toolscope::model::NodeKind;
 use toolscope::synth::{GenOptions, generate};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 const TEXTS: [&str; 8] = [
     "New text.",

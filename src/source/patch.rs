@@ -33,6 +33,37 @@ impl Splice {
     }
 }
 
+/// The splices in text order with their ranges shifted by `offset`, after checking that
+/// each lies in `text` on character boundaries and that none overlaps the one before.
+fn ordered<'s>(
+    text: &str,
+    splices: &'s [Splice],
+    offset: usize,
+) -> Result<Vec<(Range<usize>, &'s Splice)>, String> {
+    let mut sorted: Vec<&Splice> = splices.iter().collect();
+    sorted.sort_by_key(|s| (s.at.start, s.at.end));
+    let mut last = 0;
+    sorted
+        .into_iter()
+        .map(|s| {
+            let (start, end) = (s.at.start + offset, s.at.end + offset);
+            let ok = start >= last
+                && end >= start
+                && end <= text.len()
+                && text.is_char_boundary(start)
+                && text.is_char_boundary(end);
+            if !ok {
+                return Err(format!(
+                    "internal error: bad or overlapping splice {:?}",
+                    s.at
+                ));
+            }
+            last = end;
+            Ok((start..end, s))
+        })
+        .collect()
+}
+
 /// Applies splices (any order, non-overlapping) to `text`, shifted by `offset` bytes (the
 /// BOM). Returns the new text and the splices that undo the change, in application order.
 pub fn apply(
@@ -40,29 +71,15 @@ pub fn apply(
     splices: &[Splice],
     offset: usize,
 ) -> Result<(String, Vec<Splice>), String> {
-    let mut sorted: Vec<&Splice> = splices.iter().collect();
-    sorted.sort_by_key(|s| (s.at.start, s.at.end));
     let mut out = String::with_capacity(text.len() + 64);
-    let mut undo = Vec::with_capacity(sorted.len());
+    let mut undo = Vec::with_capacity(splices.len());
     let mut last = 0;
-    for s in sorted {
-        let (start, end) = (s.at.start + offset, s.at.end + offset);
-        let ok = start >= last
-            && end >= start
-            && end <= text.len()
-            && text.is_char_boundary(start)
-            && text.is_char_boundary(end);
-        if !ok {
-            return Err(format!(
-                "internal error: bad or overlapping splice {:?}",
-                s.at
-            ));
-        }
-        out.push_str(&text[last..start]);
+    for (at, s) in ordered(text, splices, offset)? {
+        out.push_str(&text[last..at.start]);
         let new_start = out.len();
         out.push_str(&s.with);
-        undo.push(Splice::new(new_start..out.len(), &text[start..end]));
-        last = end;
+        undo.push(Splice::new(new_start..out.len(), &text[at.clone()]));
+        last = at.end;
     }
     out.push_str(&text[last..]);
     Ok((out, undo))
@@ -72,32 +89,21 @@ pub fn apply(
 /// application order), after the same checks. For callers that splice the text in place
 /// later ([`apply_in_place`]), so a large file is not copied once more.
 pub fn undo_of(text: &str, splices: &[Splice], offset: usize) -> Result<Vec<Splice>, String> {
-    let mut sorted: Vec<&Splice> = splices.iter().collect();
-    sorted.sort_by_key(|s| (s.at.start, s.at.end));
-    let mut undo = Vec::with_capacity(sorted.len());
-    let (mut last, mut shift) = (0usize, 0isize);
-    for s in sorted {
-        let (start, end) = (s.at.start + offset, s.at.end + offset);
-        let ok = start >= last
-            && end >= start
-            && end <= text.len()
-            && text.is_char_boundary(start)
-            && text.is_char_boundary(end);
-        if !ok {
-            return Err(format!(
-                "internal error: bad or overlapping splice {:?}",
-                s.at
-            ));
-        }
-        let new_start = start.saturating_add_signed(shift);
-        undo.push(Splice::new(
-            new_start..new_start + s.with.len(),
-            &text[start..end],
-        ));
-        shift += s.with.len() as isize - (end - start) as isize;
-        last = end;
-    }
-    Ok(undo)
+    Ok(undo_in_place(text, &ordered(text, splices, offset)?))
+}
+
+/// The undo splices of `ordered` applied in place: each at its start shifted by what the
+/// splices before it added or removed.
+fn undo_in_place(text: &str, ordered: &[(Range<usize>, &Splice)]) -> Vec<Splice> {
+    let mut shift = 0isize;
+    ordered
+        .iter()
+        .map(|(at, s)| {
+            let new_start = at.start.saturating_add_signed(shift);
+            shift += s.with.len() as isize - at.len() as isize;
+            Splice::new(new_start..new_start + s.with.len(), &text[at.clone()])
+        })
+        .collect()
 }
 
 /// [`apply`] on the text in place (the splices from the last one back, so earlier
@@ -107,11 +113,10 @@ pub fn apply_in_place(
     splices: &[Splice],
     offset: usize,
 ) -> Result<Vec<Splice>, String> {
-    let undo = undo_of(text, splices, offset)?;
-    let mut sorted: Vec<&Splice> = splices.iter().collect();
-    sorted.sort_by_key(|s| (s.at.start, s.at.end));
-    for s in sorted.iter().rev() {
-        text.replace_range(s.at.start + offset..s.at.end + offset, &s.with);
+    let ordered = ordered(text, splices, offset)?;
+    let undo = undo_in_place(text, &ordered);
+    for (at, s) in ordered.iter().rev() {
+        text.replace_range(at.clone(), &s.with);
     }
     Ok(undo)
 }

@@ -12,27 +12,10 @@ use crate::tui::theme::Theme;
 
 use super::edit_tests::{changed_lines, keys};
 
-pub const A: &str = "\
-actions:
-  - name: plan
-    desc: Plans.
-    next:
-      - {name: lookup, score: 0.9}
-operators:
-  - name: Query Expert/1
-    actions: [plan]
-    threshold: 0.5
-";
+/// The two files of a folder whose operators share a name (`tests/fixtures/query-experts`).
+pub const A: &str = include_str!("../../tests/fixtures/query-experts/a.yml");
 
-pub const B: &str = "\
-actions:
-  - name: lookup
-    desc: Looks up.
-operators:
-  - name: Query Expert/1
-    actions: [lookup]
-    threshold: 0.7
-";
+pub const B: &str = include_str!("../../tests/fixtures/query-experts/b.yml");
 
 struct Folder {
     dir: tempfile::TempDir,
