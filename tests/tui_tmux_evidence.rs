@@ -6,38 +6,10 @@
 mod tmux;
 use tmux::Tmux;
 
-const TK: &str = "\
-name: ev
-tools:
-  - name: Search
-    desc: Finds things.
-  - name: Fetch
-    desc: Gets a page.
-  - name: Mail
-    desc: Sends a mail.
-actions:
-  - name: plan
-    desc: Plans the work.
-    tools: [Search]
-    next:
-      - {name: act, score: 0.8}
-  - name: act
-    desc: Acts on the plan.
-    tools:
-      - {name: Fetch, score: 0.6}
-      - {name: Mail, score: 0.7}
-operators:
-  - name: op
-    actions: [plan]
-    threshold: 0.5
-    hops: 1
-";
+/// The fixture of the TUI's evidence tests (`src/tui/evidence_tests.rs`).
+const TK: &str = include_str!("fixtures/evidence/tui-kit.yaml");
 
-const TRACES: &str = r#"{"operator": "op", "called": ["Search"]}
-{"operator": "op", "called": ["Search", "Fetch"]}
-{"operator": "op", "called": ["Search"]}
-{"operator": "op", "called": ["Search"]}
-"#;
+const TRACES: &str = include_str!("fixtures/evidence/tui-runs.jsonl");
 
 #[test]
 fn evidence_in_tmux() {

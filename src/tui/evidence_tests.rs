@@ -11,38 +11,10 @@ use super::app::{App, Level};
 use super::edit_tests::{Fixture, fixture, keys, open};
 use super::tests::screen;
 
-const TK: &str = "\
-name: ev
-tools:
-  - name: Search
-    desc: Finds things.
-  - name: Fetch
-    desc: Gets a page.
-  - name: Mail
-    desc: Sends a mail.
-actions:
-  - name: plan
-    desc: Plans the work.
-    tools: [Search]
-    next:
-      - {name: act, score: 0.8}
-  - name: act
-    desc: Acts on the plan.
-    tools:
-      - {name: Fetch, score: 0.6}
-      - {name: Mail, score: 0.7}
-operators:
-  - name: op
-    actions: [plan]
-    threshold: 0.5
-    hops: 1
-";
+/// A small toolkit and four runs of its operator, shared with the tmux evidence test.
+const TK: &str = include_str!("../../tests/fixtures/evidence/tui-kit.yaml");
 
-const TRACES: &str = r#"{"operator": "op", "called": ["Search"]}
-{"operator": "op", "called": ["Search", "Fetch"]}
-{"operator": "op", "called": ["Search"]}
-{"operator": "op", "called": ["Search"]}
-"#;
+const TRACES: &str = include_str!("../../tests/fixtures/evidence/tui-runs.jsonl");
 
 /// The toolkit file, a trace file next to it, and the app open on the toolkit.
 fn setup() -> (Fixture, std::path::PathBuf, App) {
