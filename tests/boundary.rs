@@ -101,11 +101,19 @@ fn tui_uses(module: &str, other: &str) -> bool {
 }
 
 /// The circles issue 13 cut stay cut: the session owns the watcher state, which never
-/// calls back; the app holds the kept context, and reloading builds on the app, never
-/// the other way.
+/// calls back; the app carries its context across a reload with the pure `reload`; the
+/// editing commands (`edit`) sit on top of the app and the session.
 #[test]
 fn tui_modules_depend_one_way() {
-    for (user, used) in [("session", "live"), ("reload", "app"), ("edit", "session")] {
+    let pairs = [
+        ("session", "live"),
+        ("app", "reload"),
+        ("app", "geometry"),
+        ("edit", "session"),
+        ("edit", "app"),
+        ("edit", "live"),
+    ];
+    for (user, used) in pairs {
         assert!(
             tui_uses(user, used),
             "{user} no longer uses {used}: update this list"
@@ -114,5 +122,14 @@ fn tui_modules_depend_one_way() {
             !tui_uses(used, user),
             "{used} uses {user}: a circle between them"
         );
+    }
+}
+
+/// The session, the watcher state and the context carry never see the view state, so
+/// they can be driven and tested without a screen.
+#[test]
+fn the_session_never_sees_the_app() {
+    for module in ["session", "live", "reload", "geometry"] {
+        assert!(!tui_uses(module, "app"), "{module} uses the app");
     }
 }

@@ -83,21 +83,7 @@ pub struct Neighbourhood {
     pub layout: Layout,
 }
 
-/// The user's context by name (see `reload`), held while a reload leaves part of it out (an editor
-/// writing a file in two steps, a branch switch) and restored when the names come back.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Kept {
-    pub(super) operator: Option<String>,
-    pub(super) seeds: Vec<(crate::model::NodeKind, String)>,
-    pub(super) selected: Option<(crate::model::NodeKind, String)>,
-}
-
-impl Kept {
-    /// Whether part of the context is waiting for its names to come back.
-    pub fn waiting(&self) -> bool {
-        *self != Kept::default()
-    }
-}
+pub use super::reload::Kept;
 
 /// Everything the TUI shows and edits.
 pub struct App {
@@ -107,7 +93,6 @@ pub struct App {
     pub source: String,
     pub theme: Theme,
     pub seeds: Vec<NodeIndex>,
-    pub params: Params,
     /// Index into `tk.operators` of the active operator.
     pub operator: Option<usize>,
     /// Seeds were changed by hand since the operator was chosen.
@@ -178,7 +163,6 @@ impl App {
             source,
             theme,
             seeds: Vec::new(),
-            params: Params::default(),
             operator: None,
             seeds_edited: false,
             rec: Recommendation::default(),
@@ -250,35 +234,25 @@ impl App {
     ) -> App {
         let loaded = super::session::loaded_of(&ws);
         let mut app = App::with_layout(loaded, source, theme, size, layout);
+        let params = app.session.params;
         app.session = super::session::Session::new(ws);
+        app.session.params = params;
         app
     }
 
     /// Unsaved edits in a file, or threshold/hops of the active operator not yet written.
     pub fn is_modified(&self) -> bool {
-        self.session.is_dirty() || (self.session.ws.is_some() && !self.param_edits().is_empty())
+        self.session.is_dirty() || !self.param_edits().is_empty()
     }
 
     /// `SetThreshold`/`SetHops` edits for the active operator's changed parameters.
     pub fn param_edits(&self) -> Vec<crate::edit::Edit> {
-        use crate::edit::Edit;
-        let Some(op) = self.operator.and_then(|i| self.tk.operators.get(i)) else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        if (self.params.threshold - op.threshold).abs() > 1e-12 {
-            out.push(Edit::SetThreshold {
-                operator: op.name.clone(),
-                value: self.params.threshold,
-            });
-        }
-        if self.params.hops != op.hops {
-            out.push(Edit::SetHops {
-                operator: op.name.clone(),
-                value: self.params.hops,
-            });
-        }
-        out
+        self.session.param_edits(self.active_operator())
+    }
+
+    /// The active operator, as the view shows it.
+    pub fn active_operator(&self) -> Option<&crate::model::Operator> {
+        self.operator.and_then(|i| self.tk.operators.get(i))
     }
 
     /// The dialog on screen, if any.
@@ -337,6 +311,34 @@ impl App {
         Geometry::for_layout(self.layout(), self.zoom, self.show_scores)
     }
 
+    /// Replaces the toolkit and files, carrying the user's context over by name (see
+    /// `reload`); returns how many seeds were dropped because their action is gone.
+    pub fn replace(&mut self, loaded: Loaded) -> usize {
+        let old = std::mem::replace(&mut self.tk, loaded.toolkit);
+        self.evidence.graph_changed();
+        self.files = loaded.files;
+        let now = super::reload::Context {
+            seeds: std::mem::take(&mut self.seeds),
+            operator: self.operator,
+            selected: self.selected,
+            centre: self.neighbourhood.as_ref().map(|n| n.centre),
+        };
+        let carried = self.kept.carry(&old, &self.tk, &now);
+        let ctx = carried.context;
+        (self.seeds, self.operator, self.selected) = (ctx.seeds, ctx.operator, ctx.selected);
+        match (ctx.centre, self.neighbourhood.as_mut()) {
+            (Some(c), Some(n)) => n.centre = c,
+            _ => self.neighbourhood = None,
+        }
+        self.nav.rebuild(&self.tk);
+        if let Some(ix) = self.selected {
+            self.nav.point_at(ix);
+        }
+        self.refresh_layout();
+        self.recompute();
+        carried.dropped
+    }
+
     /// Re-lays out if (and only if) the structure changed; call after loads and edits.
     pub fn refresh_layout(&mut self) {
         self.layout.refresh(&self.tk);
@@ -348,9 +350,14 @@ impl App {
 
     /// Runs the recommendation for the current seeds and parameters.
     pub fn recompute(&mut self) {
-        self.rec = recommend(&self.tk, &self.seeds, self.params);
-        self.insight
-            .refresh(&self.tk, &self.seeds, self.params, &self.rec, self.selected);
+        self.rec = recommend(&self.tk, &self.seeds, self.session.params);
+        self.insight.refresh(
+            &self.tk,
+            &self.seeds,
+            self.session.params,
+            &self.rec,
+            self.selected,
+        );
         self.refresh_evidence();
         super::focus::sync(self);
     }
@@ -366,7 +373,7 @@ impl App {
             tk: &self.tk,
             operator,
             seeds: &self.seeds,
-            params: self.params,
+            params: self.session.params,
             offer: self.insight.shown_tools(&self.rec),
             filters: self
                 .insight
@@ -395,7 +402,7 @@ impl App {
             return;
         };
         let (seeds, unknown) = resolve_seeds(&self.tk, &op.actions);
-        self.params = Params {
+        self.session.params = Params {
             threshold: op.threshold,
             hops: op.hops,
         };
@@ -421,7 +428,7 @@ impl App {
         }
         self.selected = Some(ix);
         self.insight
-            .reselect(&self.tk, &self.seeds, self.params, self.selected);
+            .reselect(&self.tk, &self.seeds, self.session.params, self.selected);
         self.inspector_scroll = 0;
         self.edge_cursor = 0;
         self.nav.point_at(ix);

@@ -218,7 +218,7 @@ fn threshold(app: &mut App, v: &str) -> Result<(), String> {
     if !(0.0..=1.0).contains(&t) {
         return Err(format!("threshold {v} is outside [0, 1]"));
     }
-    app.params.threshold = t;
+    app.session.params.threshold = t;
     app.recompute();
     Ok(())
 }
@@ -228,7 +228,7 @@ fn hops(app: &mut App, v: &str) -> Result<(), String> {
     if h > 1000 {
         return Err("hops must be at most 1000".into());
     }
-    app.params.hops = h;
+    app.session.params.hops = h;
     app.recompute();
     Ok(())
 }

@@ -72,47 +72,27 @@ pub fn flush(app: &mut App) {
     super::evidence_cmds::flush(app);
 }
 
-/// Makes the app show the workspace's current graph, keeping the user's context. Those of
-/// the active operator's threshold/hops the user had not changed follow the new graph
-/// (an undo, or a reload that changed them on disk), so a later save never writes back
-/// stale values.
+/// Makes the app show the workspace's current graph, keeping the user's context; the
+/// active operator's threshold/hops the user had not changed follow the new graph (see
+/// `Session::follow_params`).
 pub fn sync(app: &mut App) {
-    let pending = app.param_edits();
-    let keep_threshold = pending
-        .iter()
-        .any(|e| matches!(e, Edit::SetThreshold { .. }));
-    let keep_hops = pending.iter().any(|e| matches!(e, Edit::SetHops { .. }));
+    let pending = app.session.pending_params(app.active_operator());
     if let Some(ws) = &app.session.ws {
         let loaded = super::session::loaded_of(ws);
         app.replace(loaded);
     }
-    if let Some(op) = app.operator.and_then(|i| app.tk.operators.get(i)) {
-        if !keep_threshold {
-            app.params.threshold = op.threshold;
-        }
-        if !keep_hops {
-            app.params.hops = op.hops;
-        }
+    if app.active_operator().is_some() {
+        let op = app.active_operator().cloned();
+        app.session.follow_params(op.as_ref(), pending);
         app.recompute();
     }
 }
 
-/// Writes the active operator's changed threshold/hops into the workspace as edits.
+/// Writes the active operator's changed threshold/hops into the workspace, as one step.
 pub fn commit_params(app: &mut App) {
-    if app.session.ws.is_none() {
-        return;
-    }
-    let edits = app.param_edits();
-    if edits.is_empty() {
-        return;
-    }
-    let params = app.params;
-    for e in edits {
-        if let Err(msg) = apply_edit(app, e) {
-            app.set_status(Level::Error, msg);
-        }
-    }
-    app.params = params;
+    let op = app.active_operator().cloned();
+    let out = app.session.commit_params(op.as_ref());
+    show(app, out);
 }
 
 /// Makes operator `i` active, first keeping the threshold/hops changed for the operator

@@ -65,7 +65,7 @@ fn both_operators_of_one_name_are_listed_and_each_edits_its_own_file() {
     keys(&mut app, ":operator Query Expert/1 @ b.yml<Enter>");
     let op = &app.tk.operators[app.operator.expect("active")];
     assert_eq!(op.name, "Query Expert/1 @ b.yml");
-    assert_eq!(app.params.threshold, 0.7);
+    assert_eq!(app.session.params.threshold, 0.7);
     keys(&mut app, "+w");
     assert!(!app.is_modified(), "{:?}", app.status);
     assert_eq!(f.read("a.yml"), A);

@@ -28,14 +28,14 @@ pub fn apply(app: &mut App, cmd: Cmd) {
 }
 
 fn pin(app: &mut App) {
-    app.insight.pin(&app.tk, &app.rec, app.params);
+    app.insight.pin(&app.tk, &app.rec, app.session.params);
     app.diff_panel = true;
     let (a, t) = (app.rec.actions.len(), app.rec.tools.len());
     app.set_status(
         Level::Info,
         format!(
             "baseline pinned: {a} actions, {t} tools at {:.2}/h{}",
-            app.params.threshold, app.params.hops
+            app.session.params.threshold, app.session.params.hops
         ),
     );
 }
@@ -186,7 +186,7 @@ fn baseline_file(app: &mut App, path: &Path) -> Result<(), String> {
         loaded.toolkit,
         &app.tk,
         &app.seeds,
-        app.params,
+        app.session.params,
     );
     app.recompute();
     app.diff_panel = true;
@@ -230,7 +230,7 @@ pub fn export_command(app: &mut App, arg: &str, force: bool) -> Result<(), Strin
 fn export_text(app: &App, fmt: &str) -> Result<String, String> {
     let hl = Highlight {
         rec: &app.rec,
-        threshold: app.params.threshold,
+        threshold: app.session.params.threshold,
         seeds: &app.seeds,
     };
     Ok(match fmt {
@@ -242,7 +242,12 @@ fn export_text(app: &App, fmt: &str) -> Result<String, String> {
             if let Some(map) = v.as_object_mut() {
                 map.insert(
                     "recommended".into(),
-                    json::recommendation_json(&app.tk, &app.rec, app.params.threshold, None),
+                    json::recommendation_json(
+                        &app.tk,
+                        &app.rec,
+                        app.session.params.threshold,
+                        None,
+                    ),
                 );
             }
             serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"

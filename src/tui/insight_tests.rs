@@ -99,7 +99,7 @@ fn sweep_chart_marks_the_current_threshold_without_colour() {
     let cols = sweep::columns(160);
     let chart_start = 160 - (cols as u16 + 10);
     let col = usize::from(marked[0] - chart_start - 8);
-    assert_eq!(col, sweep::current_column(a.params.threshold, cols));
+    assert_eq!(col, sweep::current_column(a.session.params.threshold, cols));
 }
 
 #[test]
@@ -319,7 +319,7 @@ fn threshold_alone_keeps_the_critical_values() {
         .map(|i| i.hops_needed.threshold());
     assert_eq!(
         hops,
-        Some(a.params.threshold),
+        Some(a.session.params.threshold),
         "fewest hops follow the threshold"
     );
     press(&mut a, "]");

@@ -225,13 +225,13 @@ fn marks_expire_on_their_timer_message() {
 fn operator_parameters_follow_the_file_unless_changed_here() {
     let f = fixture(TINY);
     let mut live = start(std::slice::from_ref(&f.path));
-    assert_eq!(live.app.params.threshold, 0.5);
+    assert_eq!(live.app.session.params.threshold, 0.5);
     std::fs::write(&f.path, TINY.replace("threshold: 0.5", "threshold: 0.7")).expect("write");
-    live.until("the new threshold", |a| a.params.threshold == 0.7);
+    live.until("the new threshold", |a| a.session.params.threshold == 0.7);
     assert!(!live.app.is_modified(), "nothing of mine to save");
     // Changed here: kept over a reload, and still unsaved.
     keys(&mut live.app, "+");
-    let t = live.app.params.threshold;
+    let t = live.app.session.params.threshold;
     std::fs::write(
         &f.path,
         TINY.replace("threshold: 0.5", "threshold: 0.7")
@@ -239,9 +239,9 @@ fn operator_parameters_follow_the_file_unless_changed_here() {
     )
     .expect("write");
     live.until("the new hops on disk", |a| a.tk.operators[0].hops == 2);
-    assert_eq!(live.app.params.threshold, t);
+    assert_eq!(live.app.session.params.threshold, t);
     assert_eq!(
-        live.app.params.hops, 2,
+        live.app.session.params.hops, 2,
         "the unchanged parameter follows the file"
     );
     assert!(live.app.is_modified());

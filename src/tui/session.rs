@@ -1,5 +1,5 @@
 //! The editing session: the [`Workspace`] (files, graph, history, pending transactions), the
-//! watcher state ([`Live`]) and the conflict state. Its operations return an [`Outcome`]
+//! watcher state ([`Live`]), the conflict state and the pending threshold/hops. Its operations return an [`Outcome`]
 //! (a message, a dialog to show, what changed) and never see the view state: `edit` applies
 //! outcomes to the `App`, so the session can be driven and tested without a screen.
 //!
@@ -10,8 +10,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::edit::{SaveErrorKind, Transaction, Workspace};
-use crate::model::NodeKind;
+use crate::edit::{Edit, SaveErrorKind, Transaction, Workspace};
+use crate::model::{NodeKind, Operator};
+use crate::recommend::Params;
 use crate::source::Loaded;
 
 use super::dialog::Dialog;
@@ -30,6 +31,17 @@ pub struct Session {
     pub farewell: Option<String>,
     /// Where recovery files go (see `recovery`); tests point it at a temp dir.
     pub recovery_dir: Option<PathBuf>,
+    /// The threshold and hops the view recommends with. Where they differ from the active
+    /// operator's values in the file they are pending: unsaved (`[+]`), written as
+    /// `SetThreshold`/`SetHops` edits on save or when another operator is chosen.
+    pub params: Params,
+}
+
+/// Which of the pending parameters differ from the operator's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PendingParams {
+    pub threshold: bool,
+    pub hops: bool,
 }
 
 /// What an operation changed, for the view to catch up.
@@ -116,6 +128,66 @@ impl Session {
                 Outcome::info(text).changed(Changed::Graph)
             }
             Err(e) => Outcome::error(e.to_string()),
+        }
+    }
+
+    /// Which parameters differ from `op`'s values (the operator as the view shows it).
+    pub fn pending_params(&self, op: Option<&Operator>) -> PendingParams {
+        match op {
+            Some(op) if self.ws.is_some() => PendingParams {
+                threshold: (self.params.threshold - op.threshold).abs() > 1e-12,
+                hops: self.params.hops != op.hops,
+            },
+            _ => PendingParams::default(),
+        }
+    }
+
+    /// The edits that write the pending parameters into `op`.
+    pub fn param_edits(&self, op: Option<&Operator>) -> Vec<Edit> {
+        let pending = self.pending_params(op);
+        let Some(op) = op else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if pending.threshold {
+            out.push(Edit::SetThreshold {
+                operator: op.name.clone(),
+                value: self.params.threshold,
+            });
+        }
+        if pending.hops {
+            out.push(Edit::SetHops {
+                operator: op.name.clone(),
+                value: self.params.hops,
+            });
+        }
+        out
+    }
+
+    /// Writes the pending parameters into `op` as one step of undo; the view keeps them.
+    pub fn commit_params(&mut self, op: Option<&Operator>) -> Outcome {
+        let edits = self.param_edits(op);
+        if edits.is_empty() {
+            return Outcome::default();
+        }
+        let params = self.params;
+        let out = self.apply(Transaction::from(edits));
+        self.params = params;
+        out
+    }
+
+    /// After the graph changed under the view (an undo, a reload): the parameters that were
+    /// not pending follow `op`'s values in the new graph, so a later save never writes
+    /// back stale values.
+    pub fn follow_params(&mut self, op: Option<&Operator>, pending: PendingParams) {
+        let Some(op) = op else {
+            return;
+        };
+        if !pending.threshold {
+            self.params.threshold = op.threshold;
+        }
+        if !pending.hops {
+            self.params.hops = op.hops;
         }
     }
 
@@ -408,4 +480,76 @@ pub(super) fn names(paths: &[PathBuf]) -> String {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KIT: &str = "\
+actions:
+  - name: a
+    next: [{name: b, score: 0.9}]
+  - name: b
+operators:
+  - {name: op, actions: [a], threshold: 0.5, hops: 1}
+";
+
+    fn session() -> Session {
+        let ws = Workspace::from_text(Path::new("kit.yml"), KIT.to_string(), None)
+            .expect("the fixture loads");
+        let mut s = Session::new(ws);
+        s.recovery_dir = None;
+        s.params = Params {
+            threshold: 0.5,
+            hops: 1,
+        };
+        s
+    }
+
+    fn op(s: &Session) -> Operator {
+        let ws = s.ws.as_ref().expect("a workspace");
+        ws.toolkit.operators[0].clone()
+    }
+
+    /// Driven without a screen: pending parameters become one undo step, and after the
+    /// undo the parameters follow the file again.
+    #[test]
+    fn pending_parameters_are_one_step_and_follow_an_undo() {
+        let mut s = session();
+        assert_eq!(s.pending_params(Some(&op(&s))), PendingParams::default());
+        s.params = Params {
+            threshold: 0.7,
+            hops: 3,
+        };
+        let shown = op(&s);
+        let pending = s.pending_params(Some(&shown));
+        assert!(pending.threshold && pending.hops);
+        assert_eq!(s.param_edits(Some(&shown)).len(), 2);
+
+        let out = s.commit_params(Some(&shown));
+        assert!(!out.failed(), "{out:?}");
+        assert_eq!(out.changed, Changed::Graph);
+        assert_eq!((op(&s).threshold, op(&s).hops), (0.7, 3));
+        assert_eq!(s.params.threshold, 0.7, "the view keeps its values");
+
+        // One undo takes both back; the view, which showed the saved values, follows.
+        let shown = op(&s);
+        let pending = s.pending_params(Some(&shown));
+        assert!(!s.undo().failed());
+        s.follow_params(Some(&op(&s)), pending);
+        assert_eq!((s.params.threshold, s.params.hops), (0.5, 1));
+        assert_eq!(s.pending_params(Some(&op(&s))), PendingParams::default());
+    }
+
+    #[test]
+    fn nothing_is_pending_without_an_operator_or_a_workspace() {
+        let mut s = session();
+        s.params.threshold = 0.9;
+        assert!(s.param_edits(None).is_empty());
+        let shown = op(&s);
+        s.ws = None;
+        assert!(s.param_edits(Some(&shown)).is_empty());
+        assert_eq!(s.commit_params(Some(&shown)), Outcome::default());
+    }
 }

@@ -62,7 +62,7 @@ fn snapshot_threshold_raised() {
     for (w, h) in SIZES {
         let mut a = app(w, h);
         press(&mut a, "+++");
-        assert_eq!(a.params.threshold, 0.75);
+        assert_eq!(a.session.params.threshold, 0.75);
         insta::assert_snapshot!(format!("threshold_{w}x{h}"), screen(&a));
     }
 }
@@ -72,7 +72,7 @@ fn snapshot_hop_added() {
     for (w, h) in SIZES {
         let mut a = app(w, h);
         press(&mut a, "]");
-        assert_eq!(a.params.hops, 3);
+        assert_eq!(a.session.params.hops, 3);
         insta::assert_snapshot!(format!("hops_{w}x{h}"), screen(&a));
     }
 }
@@ -157,15 +157,15 @@ fn snapshot_too_small() {
 #[test]
 fn threshold_keys_step_and_clamp() {
     let mut a = app(160, 48);
-    let t0 = a.params.threshold;
+    let t0 = a.session.params.threshold;
     press(&mut a, "+");
-    assert!((a.params.threshold - (t0 + 0.05)).abs() < 1e-9);
+    assert!((a.session.params.threshold - (t0 + 0.05)).abs() < 1e-9);
     press(&mut a, "<lt><lt>");
-    assert!((a.params.threshold - (t0 + 0.03)).abs() < 1e-9);
+    assert!((a.session.params.threshold - (t0 + 0.03)).abs() < 1e-9);
     press(&mut a, &"+".repeat(30));
-    assert_eq!(a.params.threshold, 1.0);
+    assert_eq!(a.session.params.threshold, 1.0);
     press(&mut a, &"-".repeat(30));
-    assert_eq!(a.params.threshold, 0.0);
+    assert_eq!(a.session.params.threshold, 0.0);
 }
 
 #[test]
@@ -206,7 +206,10 @@ fn operator_command_accepts_spaces_and_cycles() {
     press(&mut a, ":operator query<Enter>");
     let op = &a.tk.operators[a.operator.expect("active")];
     assert_eq!(op.name, "query");
-    assert_eq!((a.params.threshold, a.params.hops), (0.7, 3));
+    assert_eq!(
+        (a.session.params.threshold, a.session.params.hops),
+        (0.7, 3)
+    );
     press(&mut a, ":operator no such op<Enter>");
     let status = a.status.clone().expect("error shown");
     assert!(status.text.contains("no operator `no such op`"));
@@ -236,9 +239,12 @@ fn chat2graph_operator_with_spaces() {
 fn commands_set_parameters_and_report_errors() {
     let mut a = app(160, 48);
     press(&mut a, ":threshold 0.25<Enter>:hops 4<Enter>");
-    assert_eq!((a.params.threshold, a.params.hops), (0.25, 4));
+    assert_eq!(
+        (a.session.params.threshold, a.session.params.hops),
+        (0.25, 4)
+    );
     press(&mut a, ":threshold 2<Enter>");
-    assert_eq!(a.params.threshold, 0.25);
+    assert_eq!(a.session.params.threshold, 0.25);
     assert!(
         a.status
             .as_ref()
@@ -444,7 +450,7 @@ mod random_input {
                 if a.quit {
                     break;
                 }
-                prop_assert!((0.0..=1.0).contains(&a.params.threshold));
+                prop_assert!((0.0..=1.0).contains(&a.session.params.threshold));
                 if let Some(ix) = a.selected {
                     prop_assert!(a.tk.graph.contains_node(ix));
                 }

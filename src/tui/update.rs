@@ -161,8 +161,8 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         Cmd::ThresholdDown => nudge_threshold(app, -STEP),
         Cmd::ThresholdUpFine => nudge_threshold(app, FINE),
         Cmd::ThresholdDownFine => nudge_threshold(app, -FINE),
-        Cmd::HopsUp => set_hops(app, app.params.hops.saturating_add(1).min(1000)),
-        Cmd::HopsDown => set_hops(app, app.params.hops.saturating_sub(1)),
+        Cmd::HopsUp => set_hops(app, app.session.params.hops.saturating_add(1).min(1000)),
+        Cmd::HopsDown => set_hops(app, app.session.params.hops.saturating_sub(1)),
         Cmd::ToggleSeed => {
             if let Some(ix) = app.selected {
                 toggle_seed(app, ix);
@@ -224,13 +224,13 @@ fn escape(app: &mut App) {
 }
 
 fn nudge_threshold(app: &mut App, delta: f64) {
-    let t = ((app.params.threshold + delta) * 100.0).round() / 100.0;
-    app.params.threshold = t.clamp(0.0, 1.0);
+    let t = ((app.session.params.threshold + delta) * 100.0).round() / 100.0;
+    app.session.params.threshold = t.clamp(0.0, 1.0);
     app.recompute();
 }
 
 fn set_hops(app: &mut App, h: u32) {
-    app.params.hops = h;
+    app.session.params.hops = h;
     app.recompute();
 }
 

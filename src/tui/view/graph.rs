@@ -51,7 +51,7 @@ impl Widget for GraphWidget<'_> {
 }
 
 fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
-    let t = app.params.threshold;
+    let t = app.session.params.threshold;
     if app.rec.has_edge(&app.tk, e, t) {
         Level::Recommended
     } else if app.tk.graph[e].score < t {

@@ -215,7 +215,7 @@ fn edge_section(app: &App, out: &mut Vec<Line<'static>>) -> Option<usize> {
 }
 
 fn edge_line(app: &App, e: EdgeIndex, other: NodeIndex, arrow: &str) -> Line<'static> {
-    let t = app.params.threshold;
+    let t = app.session.params.threshold;
     let edge = &app.tk.graph[e];
     let (level, tag) = if app.rec.has_edge(&app.tk, e, t) {
         (Level::Recommended, '+')

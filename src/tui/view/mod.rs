@@ -61,7 +61,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// The evidence panel of the active group, or how to get one.
 fn evidence_pane(frame: &mut Frame, app: &App, area: Rect) {
     match &app.evidence.report {
-        Some(group) => evidence::draw(frame, area, group, app.params.threshold, app.theme.ascii),
+        Some(group) => evidence::draw(
+            frame,
+            area,
+            group,
+            app.session.params.threshold,
+            app.theme.ascii,
+        ),
         None => {
             let text = if app.evidence.loaded() {
                 "No loaded record is of the active operator (or these seeds)."

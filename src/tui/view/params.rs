@@ -47,8 +47,8 @@ pub fn param_line(app: &App) -> Line<'static> {
         spans.push(Span::styled(v, bold));
         spans.push(Span::raw(" "));
     };
-    field("threshold", format!("{:.2}", app.params.threshold));
-    field("hops", app.params.hops.to_string());
+    field("threshold", format!("{:.2}", app.session.params.threshold));
+    field("hops", app.session.params.hops.to_string());
     field("operator", op);
     field("seeds", app.seeds.len().to_string());
     field("actions", format!("{}/{}", c.actions.0, c.actions.1));

@@ -46,7 +46,7 @@ pub fn chart_line(app: &App, cols: usize) -> Line<'static> {
     } else {
         &BLOCKS
     };
-    let current = current_column(app.params.threshold, cols);
+    let current = current_column(app.session.params.threshold, cols);
     let mut spans = vec![Span::styled(" sweep ", app.theme.muted()), Span::raw("0")];
     for (i, level) in levels(sweep, cols).into_iter().enumerate() {
         let c = ramp[level.min(8)].to_string();
