@@ -1,5 +1,6 @@
 //! One edit plus verify plus atomic save, at 1k, 10k and 100k actions (native format).
-//! Each iteration sets one score to a new value, so every save writes. `write_only` is the
+//! Each iteration sets one score to a new value, so every save writes; `threshold` sets
+//! an operator's threshold instead (the tuning edit, proven in the operator's lines). `write_only` is the
 //! write itself (lock, content check, temporary file, write, fsync, content check, rename)
 //! of the same text: the edit and its verify cost the difference.
 
@@ -66,6 +67,18 @@ fn edit_save(c: &mut Criterion) {
                 if let Edit::SetScore { score, .. } = &mut e {
                     *score = if flip { 0.25 } else { 0.75 };
                 }
+                let applied = ws.apply(e).is_ok();
+                applied && ws.save_all().is_ok()
+            })
+        });
+        let mut tflip = false;
+        group.bench_function(BenchmarkId::new("threshold", n), |b| {
+            b.iter(|| {
+                tflip = !tflip;
+                let e = Edit::SetThreshold {
+                    operator: "op0".into(),
+                    value: if tflip { 0.3 } else { 0.7 },
+                };
                 let applied = ws.apply(e).is_ok();
                 applied && ws.save_all().is_ok()
             })

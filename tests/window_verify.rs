@@ -100,6 +100,18 @@ fn variants() -> Vec<(&'static str, String)> {
         None => format!("{b}  - name: a9\n    desc: Second declaration.\n"),
     };
     v.push(("duplicate", dup));
+    // Operators that write neither key (a threshold edit adds a line), write them in flow
+    // style, or name an action the file does not declare.
+    v.push((
+        "operator-shapes",
+        b.replacen("    threshold: 0.5\n    hops: 3\n", "", 1)
+            .replacen(
+                "  - name: op1\n",
+                "  - {name: op1x, actions: [a1], hops: 2}\n  - name: op1\n",
+                1,
+            )
+            .replacen("    actions: [a1, ", "    actions: [nowhere, a1, ", 1),
+    ));
     v
 }
 
@@ -113,6 +125,19 @@ fn random_edit(r: &mut Rng, ws: &Workspace) -> Option<Edit> {
     let nodes: Vec<_> = tk.graph.node_indices().collect();
     let a = *actions.get(r.below(actions.len()))?;
     let score = [0.0, 0.3, 0.5, 1.0][r.below(4)];
+    if r.below(5) == 0 && !tk.operators.is_empty() {
+        let operator = tk.operators[r.below(tk.operators.len())].name.clone();
+        return Some(match r.below(2) {
+            0 => Edit::SetThreshold {
+                operator,
+                value: score,
+            },
+            _ => Edit::SetHops {
+                operator,
+                value: r.below(4) as u32,
+            },
+        });
+    }
     Some(match r.below(4) {
         0 | 1 => {
             let out: Vec<_> = tk.out_edges(a).collect();
@@ -376,4 +401,57 @@ fn an_incremental_reload_equals_a_fresh_load() {
     }
     eprintln!("rereads: {rereads}");
     assert!(rereads > 15, "only {rereads} incremental reloads");
+}
+
+/// A threshold the operator did not write: set and saved through the window, and its undo
+/// (also through the window) removes the key again, leaving the file as it was.
+#[test]
+fn a_threshold_edit_and_its_undo_are_proven_in_the_operators_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.yaml");
+    let text = base().replacen("    threshold: 0.5\n", "", 1);
+    std::fs::write(&path, &text).unwrap();
+    let mut ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
+    ws.set_verify_each_edit_bytes(0);
+    let set = Edit::SetThreshold {
+        operator: "op0".into(),
+        value: 0.8,
+    };
+    ws.apply(set).unwrap();
+    ws.save_all().unwrap();
+    assert_eq!(ws.windowed_saves(), 1);
+    check_fresh(&ws, &path);
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("threshold: 0.8"), "{saved}");
+
+    ws.undo().expect("one step to undo");
+    ws.save_all().unwrap();
+    check_fresh(&ws, &path);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        text,
+        "the key is removed again"
+    );
+}
+
+#[test]
+fn an_operator_naming_an_unknown_action_takes_the_full_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.yaml");
+    let text = base().replacen("    actions: [a4, ", "    actions: [nowhere, a4, ", 1);
+    std::fs::write(&path, &text).unwrap();
+    let mut ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
+    ws.set_verify_each_edit_bytes(0);
+    let set = Edit::SetHops {
+        operator: "op0".into(),
+        value: 1,
+    };
+    ws.apply(set).unwrap();
+    ws.save_all().unwrap();
+    assert_eq!(
+        ws.windowed_saves(),
+        0,
+        "the lone window cannot know `nowhere`"
+    );
+    check_fresh(&ws, &path);
 }

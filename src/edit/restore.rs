@@ -78,18 +78,32 @@ pub(super) fn text_inverse(
     tk: &Toolkit,
     edit: &Edit,
 ) -> Option<Edit> {
-    let (operator, param) = match edit {
-        Edit::SetThreshold { operator, .. } => (operator, Param::Threshold),
-        Edit::SetHops { operator, .. } => (operator, Param::Hops),
-        _ => return None,
-    };
+    let (operator, param) = param_of(edit)?;
+    (!param_written(nav, format, tk, edit)?).then(|| Edit::ResetParam {
+        operator: operator.clone(),
+        param,
+    })
+}
+
+/// Whether the operator a threshold or hops edit names writes that key itself; `None` when
+/// `edit` sets neither or the text holds no such operator.
+pub(super) fn param_written(
+    nav: &Nav<'_, '_>,
+    format: Format,
+    tk: &Toolkit,
+    edit: &Edit,
+) -> Option<bool> {
+    let (operator, param) = param_of(edit)?;
     let map = operator_map(nav, format, tk, operator).ok()?;
-    nav.own_entry(map, param.key())
-        .is_none()
-        .then(|| Edit::ResetParam {
-            operator: operator.clone(),
-            param,
-        })
+    Some(nav.own_entry(map, param.key()).is_some())
+}
+
+fn param_of(edit: &Edit) -> Option<(&String, Param)> {
+    match edit {
+        Edit::SetThreshold { operator, .. } => Some((operator, Param::Threshold)),
+        Edit::SetHops { operator, .. } => Some((operator, Param::Hops)),
+        _ => None,
+    }
 }
 
 fn operator_map(

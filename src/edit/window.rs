@@ -12,7 +12,7 @@ use super::doc::Nav;
 use super::{Edit, Patch, native};
 
 /// The lines an edit was made in: a whole item of a top-level list, on the body (the text
-/// after a BOM), with the node it declares (`None` for an operator).
+/// after a BOM), with what it declares.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Window {
     pub range: std::ops::Range<usize>,
@@ -21,7 +21,16 @@ pub(crate) struct Window {
     pub col: usize,
     /// 1-based line of the window's first line.
     pub line: u32,
-    pub node: Option<(NodeKind, String)>,
+    pub subject: Subject,
+}
+
+/// What a window's item declares.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Subject {
+    /// An action or tool.
+    Node(NodeKind, String),
+    /// An operator, by name.
+    Operator(String),
 }
 
 /// The patch computed on the declaration's lines, or `None` to use the full parse.
@@ -39,7 +48,7 @@ pub(crate) fn patch_in_window(
     if file.format != Format::Native {
         return None;
     }
-    let (origin, node) = origin(edit, tk)?;
+    let (origin, subject) = origin(edit, tk)?;
     let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
     let range = declaration_lines(body, origin)?;
     let cut = &body[range.clone()];
@@ -67,27 +76,52 @@ pub(crate) fn patch_in_window(
             range,
             col,
             line: origin.line,
-            node,
+            subject,
         },
     ))
 }
 
-/// Where the declaration the edit changes was read from, and the node it declares.
-fn origin(edit: &Edit, tk: &Toolkit) -> Option<(Origin, Option<(NodeKind, String)>)> {
+/// [`super::text_inverse`] on the operator's lines alone: `Some(inverse)` when the window
+/// parses (the inverse itself may be `None`), `None` to use the full parse. The question
+/// (did the operator write the key?) is about the operator's own mapping, which the window
+/// holds whole; anchors, aliases and merge keys send it to the full parse.
+pub(crate) fn text_inverse(edit: &Edit, file: &SourceFile, tk: &Toolkit) -> Option<Option<Edit>> {
+    if file.format != Format::Native
+        || !matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. })
+    {
+        return None;
+    }
+    let (origin, _) = origin(edit, tk)?;
+    let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
+    let range = declaration_lines(body, origin)?;
+    let cut = &body[range];
+    if cut.contains(['&', '*', '<']) {
+        return None;
+    }
+    let doc = yaml::parse(cut, &Limits::default()).ok()?;
+    let nav = Nav::new(cut, &doc, true);
+    // The cut must hold the operator: otherwise the window is not its declaration.
+    super::restore::param_written(&nav, Format::Native, tk, edit)?;
+    Some(super::restore::text_inverse(&nav, Format::Native, tk, edit))
+}
+
+/// Where the declaration the edit changes was read from, and what it declares.
+fn origin(edit: &Edit, tk: &Toolkit) -> Option<(Origin, Subject)> {
     match edit {
         Edit::SetScore { from, .. }
         | Edit::AddEdge { from, .. }
         | Edit::RemoveEdge { from, .. } => Some((
             tk.node(tk.action(from)?).origin?,
-            Some((NodeKind::Action, from.clone())),
+            Subject::Node(NodeKind::Action, from.clone()),
         )),
         Edit::SetDesc { kind, name, .. } if *kind != NodeKind::Group => Some((
             tk.node(tk.find(*kind, name)?).origin?,
-            Some((*kind, name.clone())),
+            Subject::Node(*kind, name.clone()),
         )),
-        Edit::SetThreshold { operator, .. } | Edit::SetHops { operator, .. } => {
-            Some((tk.operator(operator)?.origin?, None))
-        }
+        Edit::SetThreshold { operator, .. } | Edit::SetHops { operator, .. } => Some((
+            tk.operator(operator)?.origin?,
+            Subject::Operator(operator.clone()),
+        )),
         _ => None,
     }
 }

@@ -7,7 +7,8 @@
 //!   fresh, and the edit was one edit patched in the window (`window::patch_in_window`, which
 //!   already ran the whole-document check on the window's own parse).
 //! - The texts before and after are byte-equal outside the window (checked, not assumed).
-//! - The window is whole lines of one block sequence item of `actions:` or `tools:`: the new
+//! - The window is whole lines of one block sequence item of `actions:`, `tools:` or
+//!   `operators:` (a threshold or hops edit): the new
 //!   first line keeps the dash and indentation up to the item's mapping column, every other
 //!   content line is indented at least to that column, and the line after the window (the
 //!   same bytes before and after) is indented less. So the item ends where it ended, and a
@@ -19,7 +20,9 @@
 //!   the node reads in the graph before the edit, and the new window exactly as the expected
 //!   graph after it: description, tool properties, and every out-edge with kind and score.
 //!   Every edge target must be a node the file declares (a tool, not a group; an action),
-//!   so that a reference resolves the same in the window and in the whole file.
+//!   so that a reference resolves the same in the window and in the whole file. An
+//!   operator's window reads as the operator does (its actions, threshold and hops), and
+//!   every action it names is one the file declares.
 //! - The window's diagnostics before the edit match the file's diagnostics on those lines
 //!   (apart from unresolved references, which the whole file resolves); the new ones
 //!   replace them, and later lines shift.
@@ -30,7 +33,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::{EdgeKind, NodeKind, Origin, ToolMeta, Toolkit};
 use crate::source::{self, Format, Limits};
 
-use super::window::Window;
+use super::window::{Subject, Window};
 
 /// What one node says in a graph: what the whole-graph comparison compares for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,23 +47,49 @@ pub(crate) struct Sig {
 /// An edge's target: kind (`tool` or `action`) and name.
 type Target = (&'static str, String);
 
+/// What one operator says: what the whole-graph comparison compares for it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct OpSig {
+    actions: Vec<String>,
+    threshold: u64,
+    hops: u32,
+}
+
+/// What the window's item said before the edit.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Before {
+    Node(Sig),
+    Operator(OpSig),
+}
+
 /// A windowed edit since the last load or save, kept for the save's verify.
 #[derive(Debug, Clone)]
 pub(crate) struct WindowEdit {
     pub window: Window,
-    /// The edited node as the graph read it before the edit.
-    pub before: Sig,
+    /// What the window declares, as the graph read it before the edit.
+    pub before: Before,
 }
 
 impl WindowEdit {
-    /// The record of an edit made in `window` on a file whose graph before it is `tk`; `None`
-    /// when the window declares no node (an operator): those saves take the full verify.
+    /// The record of an edit made in `window` on a file whose graph before it is `tk`;
+    /// `None` when the proof could not hold anyway (those saves take the full verify).
     pub fn new(window: Window, tk: &Toolkit) -> Option<WindowEdit> {
-        let (kind, name) = window.node.as_ref()?;
-        let before = sig(tk, *kind, name)?;
-        if !before.edges.iter().all(|((k, n), _)| declared(tk, k, n)) {
-            return None;
-        }
+        let before = match &window.subject {
+            Subject::Node(kind, name) => {
+                let before = sig(tk, *kind, name)?;
+                if !before.edges.iter().all(|((k, n), _)| declared(tk, k, n)) {
+                    return None;
+                }
+                Before::Node(before)
+            }
+            Subject::Operator(name) => {
+                let before = op_sig(tk, name)?;
+                if !names_declared(tk, &before) {
+                    return None;
+                }
+                Before::Operator(before)
+            }
+        };
         Some(WindowEdit { window, before })
     }
 }
@@ -76,12 +105,6 @@ pub(crate) fn prove(
     after: &Toolkit,
     diags: &[Diagnostic],
 ) -> Option<Vec<Diagnostic>> {
-    let (kind, name) = w.window.node.as_ref()?;
-    let list = match kind {
-        NodeKind::Action => "actions",
-        NodeKind::Tool => "tools",
-        NodeKind::Group => return None,
-    };
     let bom = super::workspace::bom_len(disk);
     if bom != super::workspace::bom_len(text) {
         return None;
@@ -99,18 +122,40 @@ pub(crate) fn prove(
     if !shape_kept(old_cut, new_cut, w.window.col) {
         return None;
     }
-    let (old_sig, old_diags, _) = read_alone(path, list, old_cut, *kind, name)?;
-    let (new_sig, new_diags, _) = read_alone(path, list, new_cut, *kind, name)?;
-    if old_sig != w.before || new_sig != sig(after, *kind, name)? {
-        return None;
-    }
-    if !new_sig
-        .edges
-        .iter()
-        .all(|((k, n), _)| declared(after, k, n))
-    {
-        return None;
-    }
+    let (old_diags, new_diags) = match (&w.window.subject, &w.before) {
+        (Subject::Node(kind, name), Before::Node(before)) => {
+            let list = match kind {
+                NodeKind::Action => "actions",
+                NodeKind::Tool => "tools",
+                NodeKind::Group => return None,
+            };
+            let (old_sig, old_diags, _) = read_alone(path, list, old_cut, *kind, name)?;
+            let (new_sig, new_diags, _) = read_alone(path, list, new_cut, *kind, name)?;
+            if old_sig != *before || new_sig != sig(after, *kind, name)? {
+                return None;
+            }
+            if !new_sig
+                .edges
+                .iter()
+                .all(|((k, n), _)| declared(after, k, n))
+            {
+                return None;
+            }
+            (old_diags, new_diags)
+        }
+        (Subject::Operator(name), Before::Operator(before)) => {
+            let (old_sig, old_diags) = read_operator_alone(path, old_cut, name)?;
+            let (new_sig, new_diags) = read_operator_alone(path, new_cut, name)?;
+            if old_sig != *before || new_sig != op_sig(after, name)? {
+                return None;
+            }
+            if !names_declared(after, &new_sig) {
+                return None;
+            }
+            (old_diags, new_diags)
+        }
+        _ => return None,
+    };
     shifted_diags(
         w.window.line,
         old_cut,
@@ -210,6 +255,47 @@ fn read_alone(
     Some((s, diags, origins))
 }
 
+/// The operator as its window reads on its own (the only item of `operators:`), with the
+/// window's diagnostics (lines counted in the window) other than actions it names that the
+/// lone window cannot know ([`names_declared`] checks those against the whole file).
+fn read_operator_alone(path: &Path, cut: &str, name: &str) -> Option<(OpSig, Vec<Diagnostic>)> {
+    let wrapped = format!("operators:\n{cut}");
+    let load = source::load_text(path, wrapped, Some(Format::Native), &Limits::default()).ok()?;
+    let tk = &load.toolkit;
+    if tk.operators.len() != 1 || tk.graph.node_count() != 0 {
+        return None;
+    }
+    let s = op_sig(tk, name)?;
+    let diags = load
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.code != Code::OperatorUnknownAction)
+        .map(|mut d| {
+            d.line = d.line.saturating_sub(1);
+            d
+        })
+        .collect();
+    Some((s, diags))
+}
+
+/// An operator's signature in a graph.
+fn op_sig(tk: &Toolkit, name: &str) -> Option<OpSig> {
+    let op = tk.operator(name)?;
+    Some(OpSig {
+        actions: op.actions.clone(),
+        threshold: op.threshold.to_bits(),
+        hops: op.hops,
+    })
+}
+
+/// Whether every action the operator names is declared in `tk` (not only referenced), so
+/// that the whole file, unlike the lone window, reports none of them as unknown.
+fn names_declared(tk: &Toolkit, op: &OpSig) -> bool {
+    op.actions
+        .iter()
+        .all(|a| tk.action(a).is_some_and(|ix| !tk.node(ix).implicit))
+}
+
 /// A node's signature in a graph; `None` when it is missing or only implicit.
 fn sig(tk: &Toolkit, kind: NodeKind, name: &str) -> Option<Sig> {
     let ix = tk.find(kind, name)?;
@@ -260,6 +346,11 @@ fn shifted_diags(
     for d in diags {
         if inside(&d) {
             continue;
+        }
+        // A message that names a line ("first at line N") would need its text shifted:
+        // leave those to the full verify.
+        if new_n != old_n && d.message.contains("line ") {
+            return None;
         }
         let mut d = d.clone();
         if d.line >= first + old_n.max(1) {

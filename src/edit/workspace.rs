@@ -354,13 +354,21 @@ impl Workspace {
                 &later
             };
             // What the text says beyond the graph (a threshold or hops the file did not
-            // write is undone by removing the key). A full parse, so on large files only
-            // for those two edits: without it the undo would write `hops: 0` once it is
-            // reapplied after a change on disk.
+            // write is undone by removing the key; without it the undo would write
+            // `hops: 0` once it is reapplied after a change on disk). On large files only
+            // for those two edits, from the operator's lines when its position is fresh.
             let param = matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. });
-            let inverse = match (small || param).then(|| super::text_inverse(source, &own, edit)) {
-                Some(Some(e)) => vec![e],
-                _ => edit.inverse(&own)?,
+            let windowed = (param && !small && !f.shifted && i == 0)
+                .then(|| super::window::text_inverse(edit, source, &own))
+                .flatten();
+            let text_inverse = match windowed {
+                Some(inverse) => inverse,
+                None if small || param => super::text_inverse(source, &own, edit),
+                None => None,
+            };
+            let inverse = match text_inverse {
+                Some(e) => vec![e],
+                None => edit.inverse(&own)?,
             };
             // Large files with fresh positions: parse only the edited declaration.
             let fast = (i == 0 && !small && !f.shifted)
