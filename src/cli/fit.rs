@@ -92,7 +92,7 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
         .into_iter()
         .filter(|f| f.new != f.old)
         .collect();
-    let mut after_tk = before_tk.clone();
+    let mut after_tk = Toolkit::clone(&before_tk);
     apply(&mut after_tk, &fitted);
     let tokenizer = Tokenizer::new(args.traces.encoding.into());
     let cost = ToolTokens::new(&before_tk, &tokenizer);

@@ -120,8 +120,9 @@ pub struct ReapplyReport {
 /// An editing session over one or more toolkit files.
 #[derive(Debug, Clone)]
 pub struct Workspace {
-    /// The merged graph of all files, as the user sees it.
-    pub toolkit: Toolkit,
+    /// The merged graph of all files, as the user sees it; shared with the views that show
+    /// it (the TUI's), so an edit copies it only while a view still holds the old one.
+    pub toolkit: std::sync::Arc<Toolkit>,
     pub diagnostics: Vec<Diagnostic>,
     files: Vec<WsFile>,
     forced: Option<Format>,
@@ -189,7 +190,7 @@ impl Workspace {
         roots: &[PathBuf],
     ) -> Workspace {
         let mut ws = Workspace {
-            toolkit: Toolkit::new(),
+            toolkit: Default::default(),
             diagnostics: Vec::new(),
             files: Vec::new(),
             forced,
@@ -263,7 +264,7 @@ impl Workspace {
             parts[r.file].operators[r.index].name.clone_from(&r.shown);
             self.diagnostics.push(r.diagnostic.clone());
         }
-        self.toolkit = source::join::merge_all(parts);
+        self.toolkit = std::sync::Arc::new(source::join::merge_all(parts));
     }
 
     /// The file a transaction belongs to: the first whose own graph holds what it names.
@@ -449,7 +450,10 @@ impl Workspace {
         });
         patch::apply_in_place(&mut f.source.text, splices, 0).map_err(EditError::Unsupported)?;
         if self.files.len() == 1 {
-            if txn.apply_graph(&mut self.toolkit).is_err() {
+            if txn
+                .apply_graph(std::sync::Arc::make_mut(&mut self.toolkit))
+                .is_err()
+            {
                 self.rebuild();
             }
         } else {

@@ -7,7 +7,8 @@ use petgraph::visit::NodeIndexable;
 use crate::layout::Layout;
 use crate::model::Toolkit;
 use crate::recommend::{Params, Recommendation, recommend, resolve_seeds};
-use crate::source::{Loaded, SourceFile};
+use crate::source::Loaded;
+use std::sync::Arc;
 
 use super::nav::{Navigator, natural_cmp};
 use super::theme::Theme;
@@ -85,10 +86,20 @@ pub struct Neighbourhood {
 
 pub use super::reload::Kept;
 
+pub use super::session::Opened;
+
+/// What a new app shows: the graph, the files and the problems found reading them.
+struct Shown<'a> {
+    tk: Arc<Toolkit>,
+    files: Vec<Opened>,
+    diagnostics: &'a [crate::diag::Diagnostic],
+}
+
 /// Everything the TUI shows and edits.
 pub struct App {
-    pub tk: Toolkit,
-    pub files: Vec<SourceFile>,
+    /// The graph shown: the workspace's own (shared, not copied) when there is one.
+    pub tk: Arc<Toolkit>,
+    pub files: Vec<Opened>,
     /// What was opened, for the title and status line.
     pub source: String,
     pub theme: Theme,
@@ -156,10 +167,25 @@ impl App {
         size: (u16, u16),
         layout: super::whole::WholeLayout,
     ) -> App {
-        let status = diagnostics_status(&loaded.diagnostics);
+        let shown = Shown {
+            tk: Arc::new(loaded.toolkit),
+            files: loaded.files.iter().map(Opened::from).collect(),
+            diagnostics: &loaded.diagnostics,
+        };
+        App::with_shown(shown, source, theme, size, layout)
+    }
+
+    fn with_shown(
+        shown: Shown<'_>,
+        source: String,
+        theme: Theme,
+        size: (u16, u16),
+        layout: super::whole::WholeLayout,
+    ) -> App {
+        let status = diagnostics_status(shown.diagnostics);
         let mut app = App {
-            tk: loaded.toolkit,
-            files: loaded.files,
+            tk: shown.tk,
+            files: shown.files,
             source,
             theme,
             seeds: Vec::new(),
@@ -232,8 +258,12 @@ impl App {
         size: (u16, u16),
         layout: super::whole::WholeLayout,
     ) -> App {
-        let loaded = super::session::loaded_of(&ws);
-        let mut app = App::with_layout(loaded, source, theme, size, layout);
+        let shown = Shown {
+            tk: Arc::clone(&ws.toolkit),
+            files: super::session::opened_of(&ws),
+            diagnostics: &ws.diagnostics,
+        };
+        let mut app = App::with_shown(shown, source, theme, size, layout);
         let params = app.session.params;
         app.session = super::session::Session::new(ws);
         app.session.params = params;
@@ -313,10 +343,10 @@ impl App {
 
     /// Replaces the toolkit and files, carrying the user's context over by name (see
     /// `reload`); returns how many seeds were dropped because their action is gone.
-    pub fn replace(&mut self, loaded: Loaded) -> usize {
-        let old = std::mem::replace(&mut self.tk, loaded.toolkit);
+    pub fn replace(&mut self, tk: Arc<Toolkit>, files: Vec<Opened>) -> usize {
+        let old = std::mem::replace(&mut self.tk, tk);
         self.evidence.graph_changed();
-        self.files = loaded.files;
+        self.files = files;
         let now = super::reload::Context {
             seeds: std::mem::take(&mut self.seeds),
             operator: self.operator,

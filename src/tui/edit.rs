@@ -78,8 +78,11 @@ pub fn flush(app: &mut App) {
 pub fn sync(app: &mut App) {
     let pending = app.session.pending_params(app.active_operator());
     if let Some(ws) = &app.session.ws {
-        let loaded = super::session::loaded_of(ws);
-        app.replace(loaded);
+        let (tk, files) = (
+            std::sync::Arc::clone(&ws.toolkit),
+            super::session::opened_of(ws),
+        );
+        app.replace(tk, files);
     }
     if app.active_operator().is_some() {
         let op = app.active_operator().cloned();

@@ -156,7 +156,7 @@ fn toggle_enabled(app: &mut App) {
 
 /// Sets a tool's `enabled` flag in memory, for views without an editable workspace.
 pub fn set_enabled(app: &mut App, ix: NodeIndex, enabled: bool) {
-    let node = app.tk.node_mut(ix);
+    let node = std::sync::Arc::make_mut(&mut app.tk).node_mut(ix);
     node.meta.get_or_insert_with(Default::default).enabled = enabled;
 }
 

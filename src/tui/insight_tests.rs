@@ -293,7 +293,7 @@ fn score_edits_elsewhere_refresh_the_critical_values() {
         a.tk.action("schema_understanding").expect("target"),
     );
     let fp = super::insight::fingerprint(&a.tk);
-    assert!(a.tk.set_score(u, v, 0.95));
+    assert!(std::sync::Arc::make_mut(&mut a.tk).set_score(u, v, 0.95));
     assert_ne!(super::insight::fingerprint(&a.tk), fp);
     // An edit made by other code only calls recompute; the insight notices by itself.
     a.recompute();

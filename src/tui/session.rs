@@ -13,11 +13,28 @@ use std::path::{Path, PathBuf};
 use crate::edit::{Edit, SaveErrorKind, Transaction, Workspace};
 use crate::model::{NodeKind, Operator};
 use crate::recommend::Params;
-use crate::source::Loaded;
+use crate::source::{Format, SourceFile};
 
 use super::dialog::Dialog;
 use super::live::Live;
 use super::status::Status;
+
+/// An opened file as the view knows it: where it is and how it is read. Its text stays in
+/// the session's workspace (one copy, not one per view).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opened {
+    pub path: std::path::PathBuf,
+    pub format: Format,
+}
+
+impl From<&SourceFile> for Opened {
+    fn from(f: &SourceFile) -> Opened {
+        Opened {
+            path: f.path.clone(),
+            format: f.format,
+        }
+    }
+}
 
 /// The editing session.
 #[derive(Default)]
@@ -466,12 +483,8 @@ fn changed_names(paths: &BTreeSet<PathBuf>) -> String {
 
 /// The workspace's state as a `Loaded` for [`App::new`](super::App::new) and
 /// [`App::replace`](super::App::replace).
-pub fn loaded_of(ws: &Workspace) -> Loaded {
-    Loaded {
-        toolkit: ws.toolkit.clone(),
-        files: ws.files().iter().map(|f| f.source.clone()).collect(),
-        diagnostics: ws.diagnostics.clone(),
-    }
+pub fn opened_of(ws: &Workspace) -> Vec<Opened> {
+    ws.files().iter().map(|f| Opened::from(&f.source)).collect()
 }
 
 pub(super) fn names(paths: &[PathBuf]) -> String {

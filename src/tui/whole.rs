@@ -64,7 +64,7 @@ impl WholeLayout {
     /// Makes the layout follow `tk`: nothing when it (or the running job) is for the same
     /// structure; else the old layout is dropped and a new one computed (on a thread in
     /// background mode, where any running job becomes stale).
-    pub fn refresh(&mut self, tk: &Toolkit) {
+    pub fn refresh(&mut self, tk: &std::sync::Arc<Toolkit>) {
         let key = structure_key(tk);
         if self.layout.as_ref().is_some_and(|l| l.key == key)
             || self.running.as_ref().is_some_and(|r| r.key == key)
@@ -80,7 +80,8 @@ impl WholeLayout {
         };
         let (tx, rx) = mpsc::channel();
         let generation = self.generation;
-        let owned = tk.clone();
+        // Shared, not copied: the thread reads the same graph the view shows.
+        let owned = std::sync::Arc::clone(tk);
         let delay = self.delay;
         self.running = Some(Running {
             generation,
@@ -135,7 +136,7 @@ mod tests {
 
     #[test]
     fn foreground_computes_at_once_and_only_on_structure_change() {
-        let tk = load_example().toolkit;
+        let tk = std::sync::Arc::new(load_example().toolkit);
         let mut w = WholeLayout::default();
         w.refresh(&tk);
         assert_eq!(w.pending(), None);
@@ -147,7 +148,7 @@ mod tests {
 
     #[test]
     fn background_result_arrives_with_a_wake_up() {
-        let tk = load_example().toolkit;
+        let tk = std::sync::Arc::new(load_example().toolkit);
         let (tx, rx) = mpsc::channel();
         let mut w = WholeLayout::background(tx);
         w.refresh(&tk);
@@ -164,13 +165,13 @@ mod tests {
 
     #[test]
     fn a_stale_result_is_dropped() {
-        let mut tk = load_example().toolkit;
+        let mut tk = std::sync::Arc::new(load_example().toolkit);
         let (tx, rx) = mpsc::channel();
         let mut w = WholeLayout::background(tx);
         w.refresh(&tk);
         // The graph changes before the first job ends: a second job replaces it.
         let gone = tk.action("content_understanding").expect("action");
-        tk.remove_node(gone);
+        std::sync::Arc::make_mut(&mut tk).remove_node(gone);
         w.refresh(&tk);
         assert_eq!(w.generation, 2);
         // A result of the first generation is not installed, whenever it comes.

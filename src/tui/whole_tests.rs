@@ -84,7 +84,7 @@ fn a_reload_during_the_layout_discards_the_stale_result() {
     let gone = next.toolkit.action("query_design").expect("action");
     next.toolkit.remove_node(gone);
     let new_key = structure_key(&next.toolkit);
-    app.replace(next);
+    app.replace(std::sync::Arc::new(next.toolkit), Vec::new());
     assert_eq!(app.layout_pending(), Some(app.tk.graph.node_count()));
     // Deliver every wake-up until the second job's; the first job's result (if it was
     // sent at all) must never be installed.

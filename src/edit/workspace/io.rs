@@ -123,7 +123,7 @@ impl Workspace {
         f.own = checked.toolkit;
         if self.files.len() == 1 {
             // Positions only changed; keep the edited graph, refresh origins.
-            self.toolkit = self.files[0].own.clone();
+            self.toolkit = std::sync::Arc::new(self.files[0].own.clone());
         } else {
             self.rebuild();
         }
@@ -278,7 +278,7 @@ impl Workspace {
             if !r.applies(&f.own) || !r.applies(&self.toolkit) {
                 return Ok(false);
             }
-            r.apply(&mut self.toolkit, 0);
+            r.apply(std::sync::Arc::make_mut(&mut self.toolkit), 0);
             let f = &mut self.files[0];
             r.apply(&mut f.own, 0);
             f.disk.clone_from(&text);
