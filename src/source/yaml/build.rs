@@ -25,6 +25,16 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Doc, ParseError> {
 /// [`parse`] for a text the caller already shares, which the document then holds.
 pub fn parse_shared(text: Arc<str>, limits: &Limits) -> Result<Doc, ParseError> {
     check_size(&text, limits)?;
+    // A large toolkit parses on two threads when its shape allows (see `split`).
+    if let Some(doc) = super::split::parse(&text, limits) {
+        return Ok(doc);
+    }
+    parse_counted(text, limits, 1)
+}
+
+/// The whole text on this thread (the reference the two-thread parse must equal).
+#[cfg(test)]
+pub(super) fn parse_one(text: Arc<str>, limits: &Limits) -> Result<Doc, ParseError> {
     parse_counted(text, limits, 1)
 }
 
@@ -110,7 +120,7 @@ struct Open {
     from: usize,
 }
 
-struct Builder {
+pub(super) struct Builder {
     doc: Doc,
     budget: Budget,
     stack: Vec<Open>,
@@ -123,7 +133,7 @@ struct Builder {
 }
 
 impl Builder {
-    fn new(text: Arc<str>, limits: &Limits, copies: usize) -> Builder {
+    pub(super) fn new(text: Arc<str>, limits: &Limits, copies: usize) -> Builder {
         let len = text.len();
         let limit = limits.memory_budget(len);
         // Toolkit YAML has about one node per 9 to 12 bytes; start a little below that so
@@ -152,7 +162,7 @@ impl Builder {
         }
     }
 
-    fn finish(self) -> Doc {
+    pub(super) fn finish(self) -> Doc {
         let mut doc = self.doc;
         // The arrays are final: give back the growth slack.
         doc.nodes.shrink_to_fit();
@@ -160,6 +170,24 @@ impl Builder {
         doc.entries.shrink_to_fit();
         doc.decoded.shrink_to_fit();
         doc
+    }
+
+    /// Whether exactly two collections are open: the root, a block mapping, and in it a
+    /// block list that starts at `line` and column `col` (see `split`).
+    pub(super) fn holds_open_list(&self, line: u32, col: u32) -> bool {
+        let [root, list] = self.stack.as_slice() else {
+            return false;
+        };
+        let (root, list) = (
+            self.doc.nodes[root.id as usize],
+            self.doc.nodes[list.id as usize],
+        );
+        root.kind() == Kind::Map
+            && !root.is_flow()
+            && list.kind() == Kind::Seq
+            && !list.is_flow()
+            && list.line == line
+            && (list.head >> super::COL_SHIFT) == col
     }
 
     /// Everything counted so far, with `extra` more bytes.
@@ -192,7 +220,7 @@ impl Builder {
     }
 
     /// Handles one event; returns `false` once the first document is complete.
-    fn event(&mut self, event: Event<'_>, pos: Pos) -> Result<bool, ParseError> {
+    pub(super) fn event(&mut self, event: Event<'_>, pos: Pos) -> Result<bool, ParseError> {
         match event {
             Event::DocumentStart(..) => {
                 self.documents += 1;

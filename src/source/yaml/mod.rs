@@ -41,6 +41,7 @@
 //! (a memcpy, counted in the memory budget); [`parse_shared`] takes a text already shared.
 
 mod build;
+mod split;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
@@ -277,6 +278,21 @@ pub enum Scalar<'a> {
 }
 
 impl Doc {
+    /// Whether two documents hold the same tree, node for node (the key indexes follow
+    /// from it).
+    #[cfg(test)]
+    pub(crate) fn same_tree(&self, other: &Doc) -> bool {
+        self.text == other.text
+            && self.nodes == other.nodes
+            && self.items == other.items
+            && self.entries == other.entries
+            && self.decoded == other.decoded
+            && self.anchors == other.anchors
+            && self.wide_cols == other.wide_cols
+            && self.root == other.root
+            && self.more_documents == other.more_documents
+    }
+
     /// The text this document was parsed from.
     pub fn text(&self) -> &str {
         &self.text
