@@ -72,6 +72,9 @@ pub struct WsFile {
     /// `next` references to no action of this file, as read; linked to the other files'
     /// actions when the workspace is put together.
     unresolved: Vec<source::Unresolved>,
+    /// An MCP sidecar cache was beside the file when it was read (its members are in the
+    /// graph), so a change on disk loads the whole file again.
+    had_sidecar: bool,
 }
 
 impl WsFile {
@@ -587,8 +590,10 @@ fn load_file(
     forced: Option<Format>,
     detached: bool,
 ) -> Result<(WsFile, Vec<Diagnostic>), LoadError> {
+    let had_sidecar = source::mcp_cache::sidecar_path(path).exists();
     let load = source::load_text(path, text, forced, &Limits::default())?;
     let file = WsFile {
+        had_sidecar,
         disk: load.source.text.clone(),
         source: load.source,
         own: load.toolkit,

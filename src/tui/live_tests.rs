@@ -272,3 +272,25 @@ fn the_example_written_with_w_file_is_then_watched() {
         "our own write did not reload"
     );
 }
+
+/// A description changed on disk in a file with no unsaved edits is re-read in its item's
+/// lines (the incremental reload), through the TUI's watcher path as through the core's.
+#[test]
+fn a_one_item_change_is_reread_in_place() {
+    let text = crate::synth::generate(crate::synth::GenOptions {
+        actions: 200,
+        tools: None,
+        seed: 7,
+    });
+    let f = fixture(&text);
+    let mut live = start(std::slice::from_ref(&f.path));
+    let changed = text.replacen("Synthetic action 7.", "Synthetic action 7. edited", 1);
+    let tmp = f.path.with_extension("yaml.tmp~");
+    std::fs::write(&tmp, &changed).expect("write tmp");
+    std::fs::rename(&tmp, &f.path).expect("rename");
+    live.until("the new description", |a| {
+        desc_of(a, "a7").is_some_and(|d| d.ends_with("edited"))
+    });
+    let ws = live.app.session.ws.as_ref().expect("a workspace");
+    assert_eq!(ws.rereads(), 1, "{:?}", live.app.status);
+}

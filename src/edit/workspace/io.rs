@@ -246,15 +246,12 @@ impl Workspace {
         if f.detached || f.shifted {
             return Ok(false);
         }
-        // An MCP sidecar cache (FILE.mcp.json) is read on load too: its file may be what
-        // changed (or was deleted), so a file that has one, or MCP tools, loads again.
+        // An MCP sidecar cache (FILE.mcp.json) is read on load too: when there was one at
+        // load, or is one now, it may be what changed (or was deleted), so the file loads
+        // again. MCP groups the file declares itself (with their member lists) are only
+        // text, like any other item.
         let sidecar = crate::source::mcp_cache::sidecar_path(&f.source.path);
-        let mcp = |t: &crate::model::Toolkit| {
-            t.graph
-                .node_indices()
-                .any(|ix| t.node(ix).meta.as_ref().is_some_and(|m| m.ty == "MCP"))
-        };
-        if sidecar.exists() || mcp(&f.own) {
+        if f.had_sidecar || sidecar.exists() {
             return Ok(false);
         }
         let text = source::read_file(&f.source.path, &Limits::default())?;
