@@ -1,6 +1,7 @@
 //! One edit plus verify plus atomic save, at 1k, 10k and 100k actions (native format).
 //! Each iteration sets one score to a new value, so every save writes; `threshold` sets
-//! an operator's threshold instead (the tuning edit, proven in the operator's lines). `write_only` is the
+//! an operator's threshold instead (the tuning edit, proven in the operator's lines), and
+//! `threshold_and_hops` both as one transaction (what the TUI writes on save). `write_only` is the
 //! write itself (lock, content check, temporary file, write, fsync, content check, rename)
 //! of the same text: the edit and its verify cost the difference.
 
@@ -80,6 +81,26 @@ fn edit_save(c: &mut Criterion) {
                     value: if tflip { 0.3 } else { 0.7 },
                 };
                 let applied = ws.apply(e).is_ok();
+                applied && ws.save_all().is_ok()
+            })
+        });
+        // Threshold and hops as one transaction, as the TUI writes them on save.
+        let mut pflip = false;
+        group.bench_function(BenchmarkId::new("threshold_and_hops", n), |b| {
+            b.iter(|| {
+                pflip = !pflip;
+                let op = || "op0".to_string();
+                let both = toolscope::edit::Transaction::from(vec![
+                    Edit::SetThreshold {
+                        operator: op(),
+                        value: if pflip { 0.35 } else { 0.65 },
+                    },
+                    Edit::SetHops {
+                        operator: op(),
+                        value: if pflip { 2 } else { 4 },
+                    },
+                ]);
+                let applied = ws.apply(both).is_ok();
                 applied && ws.save_all().is_ok()
             })
         });

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use toolscope::edit::{Edit, Workspace};
+use toolscope::edit::{Edit, Transaction, Workspace};
 use toolscope::model::NodeKind;
 use toolscope::synth::{GenOptions, generate};
 
@@ -454,4 +454,94 @@ fn an_operator_naming_an_unknown_action_takes_the_full_verify() {
         "the lone window cannot know `nowhere`"
     );
     check_fresh(&ws, &path);
+}
+
+/// Threshold and hops of one operator as one transaction (what the TUI writes on save):
+/// both patched in the operator's lines, the save proven there, one undo takes both back.
+#[test]
+fn threshold_and_hops_as_one_step_are_proven_in_the_operators_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.yaml");
+    let text = base().replacen("    threshold: 0.5\n", "", 1);
+    std::fs::write(&path, &text).unwrap();
+    let mut ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
+    ws.set_verify_each_edit_bytes(0);
+    let both = Transaction::from(vec![
+        Edit::SetThreshold {
+            operator: "op0".into(),
+            value: 0.8,
+        },
+        Edit::SetHops {
+            operator: "op0".into(),
+            value: 1,
+        },
+    ]);
+    ws.apply(both).unwrap();
+    ws.save_all().unwrap();
+    assert_eq!(ws.windowed_saves(), 1);
+    check_fresh(&ws, &path);
+    ws.undo().expect("one step to undo");
+    ws.save_all().unwrap();
+    check_fresh(&ws, &path);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "both undone");
+}
+
+/// Random pairs of edits applied as one transaction: the windowed path (same item) and the
+/// full path give the same bytes and decisions.
+#[test]
+fn paired_edits_agree_on_both_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut windowed_total = 0;
+    for (vi, (name, text)) in variants().into_iter().enumerate() {
+        let probe = dir.path().join(format!("pair-probe-{name}.yaml"));
+        std::fs::write(&probe, &text).unwrap();
+        let ws = Workspace::open(&[probe], None).unwrap();
+        let mut r = Rng(0x51ed_270b + vi as u64 * 104_729);
+        for case in 0..8 {
+            // Two edits on the same operator or action, so that many pairs share an item.
+            let Some(first) = random_edit(&mut r, &ws) else {
+                continue;
+            };
+            let second = match &first {
+                Edit::SetThreshold { operator, .. } => Edit::SetHops {
+                    operator: operator.clone(),
+                    value: r.below(4) as u32,
+                },
+                Edit::SetHops { operator, .. } => Edit::SetThreshold {
+                    operator: operator.clone(),
+                    value: 0.25,
+                },
+                _ => match random_edit(&mut r, &ws) {
+                    Some(e) => e,
+                    None => continue,
+                },
+            };
+            let pair = vec![first, second];
+            let mut results = Vec::new();
+            for windowed in [false, true] {
+                let p = dir
+                    .path()
+                    .join(format!("pair-{name}-{case}-{windowed}.yaml"));
+                std::fs::write(&p, &text).unwrap();
+                let mut w = Workspace::open(std::slice::from_ref(&p), None).unwrap();
+                if windowed {
+                    w.set_verify_each_edit_bytes(0);
+                }
+                let ok = w
+                    .apply(Transaction::from(pair.clone()))
+                    .is_ok_and(|a| a.text_changed);
+                let saved = ok && w.save_all().is_ok();
+                if saved {
+                    check_fresh(&w, &p);
+                }
+                windowed_total += w.windowed_saves();
+                results.push((saved, std::fs::read_to_string(&p).unwrap()));
+            }
+            assert!(
+                results[0] == results[1],
+                "{name} case {case}: paths differ for {pair:?}"
+            );
+        }
+    }
+    assert!(windowed_total > 5, "only {windowed_total} windowed saves");
 }

@@ -105,6 +105,11 @@ pub(crate) fn text_inverse(edit: &Edit, file: &SourceFile, tk: &Toolkit) -> Opti
     Some(super::restore::text_inverse(&nav, Format::Native, tk, edit))
 }
 
+/// The item an edit would be patched in (see [`patch_in_window`]), if any.
+pub(crate) fn subject(edit: &Edit, tk: &Toolkit) -> Option<Subject> {
+    origin(edit, tk).map(|(_, s)| s)
+}
+
 /// Where the declaration the edit changes was read from, and what it declares.
 fn origin(edit: &Edit, tk: &Toolkit) -> Option<(Origin, Subject)> {
     match edit {

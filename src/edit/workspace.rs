@@ -346,7 +346,12 @@ impl Workspace {
         let mut forward = Vec::new();
         let mut backward = Vec::new();
         let mut window = None;
+        // The item every edit so far was patched in, when all were: later edits of the
+        // transaction in the same item keep to its lines too (its first line never moves).
+        let mut same_item: Option<super::window::Subject> = None;
         for (i, edit) in txn.edits.iter().enumerate() {
+            let in_item =
+                i > 0 && same_item.is_some() && super::window::subject(edit, &own) == same_item;
             let later;
             let source = if i == 0 {
                 &f.source
@@ -362,7 +367,7 @@ impl Workspace {
             // `hops: 0` once it is reapplied after a change on disk). On large files only
             // for those two edits, from the operator's lines when its position is fresh.
             let param = matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. });
-            let windowed = (param && !small && !f.shifted && i == 0)
+            let windowed = (param && !small && !f.shifted && (i == 0 || in_item))
                 .then(|| super::window::text_inverse(edit, source, &own))
                 .flatten();
             let text_inverse = match windowed {
@@ -375,15 +380,23 @@ impl Workspace {
                 None => edit.inverse(&own)?,
             };
             // Large files with fresh positions: parse only the edited declaration.
-            let fast = (i == 0 && !small && !f.shifted)
+            let fast = ((i == 0 || in_item) && !small && !f.shifted)
                 .then(|| super::window::patch_in_window(edit, source, &own))
                 .flatten();
             let patch = match fast {
                 Some((p, w)) => {
-                    window = single.then(|| WindowEdit::new(w, &own)).flatten();
+                    if i == 0 {
+                        same_item = Some(w.subject.clone());
+                        window = WindowEdit::new(w, &own);
+                    }
                     p
                 }
-                None => edit.patch(source, &own)?,
+                None => {
+                    // Not all in one item's lines: the save verifies the whole file.
+                    same_item = None;
+                    window = None;
+                    edit.patch(source, &own)?
+                }
             };
             // One large edit: nothing reads the new text here (`finish` splices in place).
             let undo_splices = if single && !small {
@@ -444,12 +457,14 @@ impl Workspace {
             Some(w) if forward && f.source.text == f.disk => Some(w.clone()),
             _ => None,
         };
+        // Lines move only when a splice changes how many there are (a value rewritten over
+        // two lines, as a transaction's delta can be, keeps every later line in place).
+        let newlines = |t: &str| t.bytes().filter(|b| *b == b'\n').count();
         f.shifted |= splices.iter().any(|s| {
-            s.with.contains('\n')
-                || f.source
-                    .text
-                    .get(s.at.clone())
-                    .is_some_and(|o| o.contains('\n'))
+            f.source
+                .text
+                .get(s.at.clone())
+                .is_none_or(|o| newlines(o) != newlines(&s.with))
         });
         patch::apply_in_place(&mut f.source.text, splices, 0).map_err(EditError::Unsupported)?;
         if self.files.len() == 1 {
