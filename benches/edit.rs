@@ -8,8 +8,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use toolscope::edit::{Edit, Workspace};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
+use toolscope::edit::{Edit, Transaction, Workspace};
 use toolscope::synth::{GenOptions, generate};
 
 fn setup(dir: &std::path::Path, actions: usize) -> Option<(PathBuf, Workspace, Edit)> {
@@ -33,6 +34,23 @@ fn setup(dir: &std::path::Path, actions: usize) -> Option<(PathBuf, Workspace, E
     Some((path, ws, edit))
 }
 
+/// Each iteration applies the change `make` gives for the next value of a flip (so every
+/// save writes) and saves it.
+fn save_each(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    ws: &mut Workspace,
+    mut make: impl FnMut(bool) -> Transaction,
+) {
+    let mut flip = false;
+    group.bench_function(id, |b| {
+        b.iter(|| {
+            flip = !flip;
+            ws.apply(make(flip)).is_ok() && ws.save_all().is_ok()
+        })
+    });
+}
+
 fn edit_save(c: &mut Criterion) {
     let Ok(dir) = tempfile::tempdir() else { return };
     let mut group = c.benchmark_group("edit_verify_save");
@@ -43,7 +61,6 @@ fn edit_save(c: &mut Criterion) {
         let Some((_path, mut ws, edit)) = setup(dir.path(), n) else {
             continue;
         };
-        let mut flip = false;
         let text = ws.files()[0].source.text.clone();
         let other = text.replacen("name: ", "name:  ", 1);
         let path = _path.clone();
@@ -61,49 +78,45 @@ fn edit_save(c: &mut Criterion) {
         });
         // Back to the text the workspace loaded.
         let _ = std::fs::write(&path, &text);
-        group.bench_function(BenchmarkId::from_parameter(n), |b| {
-            b.iter(|| {
-                flip = !flip;
-                let mut e = edit.clone();
-                if let Edit::SetScore { score, .. } = &mut e {
-                    *score = if flip { 0.25 } else { 0.75 };
-                }
-                let applied = ws.apply(e).is_ok();
-                applied && ws.save_all().is_ok()
+        let score = |flip: bool| {
+            let mut e = edit.clone();
+            if let Edit::SetScore { score, .. } = &mut e {
+                *score = if flip { 0.25 } else { 0.75 };
+            }
+            Transaction::from(e)
+        };
+        save_each(&mut group, BenchmarkId::from_parameter(n), &mut ws, score);
+        let threshold = |flip: bool| {
+            Transaction::from(Edit::SetThreshold {
+                operator: "op0".into(),
+                value: if flip { 0.3 } else { 0.7 },
             })
-        });
-        let mut tflip = false;
-        group.bench_function(BenchmarkId::new("threshold", n), |b| {
-            b.iter(|| {
-                tflip = !tflip;
-                let e = Edit::SetThreshold {
-                    operator: "op0".into(),
-                    value: if tflip { 0.3 } else { 0.7 },
-                };
-                let applied = ws.apply(e).is_ok();
-                applied && ws.save_all().is_ok()
-            })
-        });
+        };
+        save_each(
+            &mut group,
+            BenchmarkId::new("threshold", n),
+            &mut ws,
+            threshold,
+        );
         // Threshold and hops as one transaction, as the TUI writes them on save.
-        let mut pflip = false;
-        group.bench_function(BenchmarkId::new("threshold_and_hops", n), |b| {
-            b.iter(|| {
-                pflip = !pflip;
-                let op = || "op0".to_string();
-                let both = toolscope::edit::Transaction::from(vec![
-                    Edit::SetThreshold {
-                        operator: op(),
-                        value: if pflip { 0.35 } else { 0.65 },
-                    },
-                    Edit::SetHops {
-                        operator: op(),
-                        value: if pflip { 2 } else { 4 },
-                    },
-                ]);
-                let applied = ws.apply(both).is_ok();
-                applied && ws.save_all().is_ok()
-            })
-        });
+        let both = |flip: bool| {
+            Transaction::from(vec![
+                Edit::SetThreshold {
+                    operator: "op0".into(),
+                    value: if flip { 0.35 } else { 0.65 },
+                },
+                Edit::SetHops {
+                    operator: "op0".into(),
+                    value: if flip { 2 } else { 4 },
+                },
+            ])
+        };
+        save_each(
+            &mut group,
+            BenchmarkId::new("threshold_and_hops", n),
+            &mut ws,
+            both,
+        );
     }
     group.finish();
 }

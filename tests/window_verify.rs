@@ -248,8 +248,6 @@ fn windowed_and_full_paths_agree_on_random_edits() {
 
 #[test]
 fn an_alias_into_the_window_falls_back_to_the_full_verify() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("g.yaml");
     let text = base()
         .replacen(
             "desc: Synthetic action 1.",
@@ -257,9 +255,7 @@ fn an_alias_into_the_window_falls_back_to_the_full_verify() {
             1,
         )
         .replacen("desc: Synthetic action 2.", "desc: *d1", 1);
-    std::fs::write(&path, &text).unwrap();
-    let mut ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
-    ws.set_verify_each_edit_bytes(0);
+    let (_dir, _path, mut ws) = windowed(&text);
     let edit = Edit::SetDesc {
         kind: NodeKind::Action,
         name: "a1".into(),
@@ -403,16 +399,23 @@ fn an_incremental_reload_equals_a_fresh_load() {
     assert!(rereads > 15, "only {rereads} incremental reloads");
 }
 
+/// `text` in a temp file, opened with the windowed path forced on (it is otherwise taken
+/// only by files over 1 MB).
+fn windowed(text: &str) -> (tempfile::TempDir, std::path::PathBuf, Workspace) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.yaml");
+    std::fs::write(&path, text).unwrap();
+    let mut ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
+    ws.set_verify_each_edit_bytes(0);
+    (dir, path, ws)
+}
+
 /// A threshold the operator did not write: set and saved through the window, and its undo
 /// (also through the window) removes the key again, leaving the file as it was.
 #[test]
 fn a_threshold_edit_and_its_undo_are_proven_in_the_operators_window() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("g.yaml");
     let text = base().replacen("    threshold: 0.5\n", "", 1);
-    std::fs::write(&path, &text).unwrap();
-    let mut ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
-    ws.set_verify_each_edit_bytes(0);
+    let (_dir, path, mut ws) = windowed(&text);
     let set = Edit::SetThreshold {
         operator: "op0".into(),
         value: 0.8,
@@ -436,12 +439,8 @@ fn a_threshold_edit_and_its_undo_are_proven_in_the_operators_window() {
 
 #[test]
 fn an_operator_naming_an_unknown_action_takes_the_full_verify() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("g.yaml");
     let text = base().replacen("    actions: [a4, ", "    actions: [nowhere, a4, ", 1);
-    std::fs::write(&path, &text).unwrap();
-    let mut ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
-    ws.set_verify_each_edit_bytes(0);
+    let (_dir, path, mut ws) = windowed(&text);
     let set = Edit::SetHops {
         operator: "op0".into(),
         value: 1,
@@ -460,12 +459,8 @@ fn an_operator_naming_an_unknown_action_takes_the_full_verify() {
 /// both patched in the operator's lines, the save proven there, one undo takes both back.
 #[test]
 fn threshold_and_hops_as_one_step_are_proven_in_the_operators_window() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("g.yaml");
     let text = base().replacen("    threshold: 0.5\n", "", 1);
-    std::fs::write(&path, &text).unwrap();
-    let mut ws = Workspace::open(std::slice::from_ref(&path), None).unwrap();
-    ws.set_verify_each_edit_bytes(0);
+    let (_dir, path, mut ws) = windowed(&text);
     let both = Transaction::from(vec![
         Edit::SetThreshold {
             operator: "op0".into(),

@@ -311,7 +311,7 @@ fn text_inverse(file: &SourceFile, tk: &Toolkit, edit: &Edit) -> Option<Edit> {
     let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
     let doc = yaml::parse(body, &Limits::default()).ok()?;
     let nav = doc::Nav::new(body, &doc, false);
-    restore::text_inverse(&nav, file.format, tk, edit)
+    restore::text_inverse(&nav, file.format, tk, edit).flatten()
 }
 
 /// Checks a score or threshold: a finite number in [0, 1].

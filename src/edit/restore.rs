@@ -72,30 +72,21 @@ pub(super) fn patch(
 
 /// The undo of `edit` when the text tells more than the graph: setting a threshold or hops
 /// the operator did not write is undone by removing the key, not by writing the default.
+/// `Some(None)`: the operator writes the key ([`Edit::inverse`] says it all); `None`: `edit`
+/// sets neither, or the text holds no such operator.
 pub(super) fn text_inverse(
     nav: &Nav<'_, '_>,
     format: Format,
     tk: &Toolkit,
     edit: &Edit,
-) -> Option<Edit> {
-    let (operator, param) = param_of(edit)?;
-    (!param_written(nav, format, tk, edit)?).then(|| Edit::ResetParam {
-        operator: operator.clone(),
-        param,
-    })
-}
-
-/// Whether the operator a threshold or hops edit names writes that key itself; `None` when
-/// `edit` sets neither or the text holds no such operator.
-pub(super) fn param_written(
-    nav: &Nav<'_, '_>,
-    format: Format,
-    tk: &Toolkit,
-    edit: &Edit,
-) -> Option<bool> {
+) -> Option<Option<Edit>> {
     let (operator, param) = param_of(edit)?;
     let map = operator_map(nav, format, tk, operator).ok()?;
-    Some(nav.own_entry(map, param.key()).is_some())
+    let written = nav.own_entry(map, param.key()).is_some();
+    Some((!written).then(|| Edit::ResetParam {
+        operator: operator.clone(),
+        param,
+    }))
 }
 
 fn param_of(edit: &Edit) -> Option<(&String, Param)> {

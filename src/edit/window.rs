@@ -39,70 +39,80 @@ pub(crate) fn patch(edit: &Edit, file: &SourceFile, tk: &Toolkit) -> Option<Patc
     patch_in_window(edit, file, tk).map(|(p, _)| p)
 }
 
-/// [`patch`] with the window it was computed in.
-pub(crate) fn patch_in_window(
-    edit: &Edit,
-    file: &SourceFile,
-    tk: &Toolkit,
-) -> Option<(Patch, Window)> {
+/// The lines of the declaration an edit changes, parsed on their own.
+struct Cut<'f> {
+    origin: Origin,
+    subject: Subject,
+    /// The lines, on the body (the text after a BOM).
+    range: std::ops::Range<usize>,
+    text: &'f str,
+    doc: yaml::Doc,
+}
+
+/// Cuts out and parses the declaration `edit` changes; `None` (use the full parse) for a
+/// Chat2Graph file, a node without a position, or lines holding an anchor, alias or merge
+/// key (something outside could refer into them, or they to something outside).
+fn cut<'f>(edit: &Edit, file: &'f SourceFile, tk: &Toolkit) -> Option<Cut<'f>> {
     if file.format != Format::Native {
         return None;
     }
     let (origin, subject) = origin(edit, tk)?;
     let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
     let range = declaration_lines(body, origin)?;
-    let cut = &body[range.clone()];
-    if cut.contains(['&', '*', '<']) {
+    let text = &body[range.clone()];
+    if text.contains(['&', '*', '<']) {
         return None;
     }
-    let doc = yaml::parse(cut, &Limits::default()).ok()?;
-    let nav = Nav::new(cut, &doc, true);
+    let doc = yaml::parse(text, &Limits::default()).ok()?;
+    Some(Cut {
+        origin,
+        subject,
+        range,
+        text,
+        doc,
+    })
+}
+
+/// [`patch`] with the window it was computed in.
+pub(crate) fn patch_in_window(
+    edit: &Edit,
+    file: &SourceFile,
+    tk: &Toolkit,
+) -> Option<(Patch, Window)> {
+    let c = cut(edit, file, tk)?;
+    let nav = Nav::new(c.text, &c.doc, true);
     let mut out: Patch = native::patch(&nav, tk, edit).ok()?;
     out.notes.extend(nav.notes.take());
     // The whole-document check on the cut-out (no anchors or aliases in it): anything it
     // finds sends the edit to the full path, which checks the whole file.
-    let (new_cut, _) = patch::apply(cut, &out.splices, 0).ok()?;
-    super::verify::same_outside(cut, &out.splices, &new_cut).ok()?;
+    let (new_cut, _) = patch::apply(c.text, &out.splices, 0).ok()?;
+    super::verify::same_outside(c.text, &out.splices, &new_cut).ok()?;
     for s in &mut out.splices {
         *s = Splice::new(
-            s.at.start + range.start..s.at.end + range.start,
+            s.at.start + c.range.start..s.at.end + c.range.start,
             std::mem::take(&mut s.with),
         );
     }
-    let col = origin.col as usize - 1;
+    let col = c.origin.col as usize - 1;
     Some((
         out,
         Window {
-            range,
+            range: c.range,
             col,
-            line: origin.line,
-            subject,
+            line: c.origin.line,
+            subject: c.subject,
         },
     ))
 }
 
 /// [`super::text_inverse`] on the operator's lines alone: `Some(inverse)` when the window
-/// parses (the inverse itself may be `None`), `None` to use the full parse. The question
-/// (did the operator write the key?) is about the operator's own mapping, which the window
-/// holds whole; anchors, aliases and merge keys send it to the full parse.
+/// holds the operator (the inverse itself may be `None`), `None` to use the full parse. The
+/// question (did the operator write the key?) is about the operator's own mapping, which
+/// the window holds whole.
 pub(crate) fn text_inverse(edit: &Edit, file: &SourceFile, tk: &Toolkit) -> Option<Option<Edit>> {
-    if file.format != Format::Native
-        || !matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. })
-    {
-        return None;
-    }
-    let (origin, _) = origin(edit, tk)?;
-    let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
-    let range = declaration_lines(body, origin)?;
-    let cut = &body[range];
-    if cut.contains(['&', '*', '<']) {
-        return None;
-    }
-    let doc = yaml::parse(cut, &Limits::default()).ok()?;
-    let nav = Nav::new(cut, &doc, true);
-    // The cut must hold the operator: otherwise the window is not its declaration.
-    super::restore::param_written(&nav, Format::Native, tk, edit)?;
-    Some(super::restore::text_inverse(&nav, Format::Native, tk, edit))
+    let c = cut(edit, file, tk)?;
+    let nav = Nav::new(c.text, &c.doc, true);
+    super::restore::text_inverse(&nav, Format::Native, tk, edit)
 }
 
 /// The item an edit would be patched in (see [`patch_in_window`]), if any.

@@ -366,8 +366,10 @@ impl Workspace {
             // write is undone by removing the key; without it the undo would write
             // `hops: 0` once it is reapplied after a change on disk). On large files only
             // for those two edits, from the operator's lines when its position is fresh.
+            // Large files with fresh positions work in the edited declaration's lines.
+            let in_window = (i == 0 || in_item) && !small && !f.shifted;
             let param = matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. });
-            let windowed = (param && !small && !f.shifted && (i == 0 || in_item))
+            let windowed = (param && in_window)
                 .then(|| super::window::text_inverse(edit, source, &own))
                 .flatten();
             let text_inverse = match windowed {
@@ -379,8 +381,7 @@ impl Workspace {
                 Some(e) => vec![e],
                 None => edit.inverse(&own)?,
             };
-            // Large files with fresh positions: parse only the edited declaration.
-            let fast = ((i == 0 || in_item) && !small && !f.shifted)
+            let fast = in_window
                 .then(|| super::window::patch_in_window(edit, source, &own))
                 .flatten();
             let patch = match fast {

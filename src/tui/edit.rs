@@ -84,17 +84,16 @@ pub fn sync(app: &mut App) {
         );
         app.replace(tk, files);
     }
-    if app.active_operator().is_some() {
-        let op = app.active_operator().cloned();
-        app.session.follow_params(op.as_ref(), pending);
+    if let Some(op) = app.operator.and_then(|i| app.tk.operators.get(i)) {
+        app.session.follow_params(op, pending);
         app.recompute();
     }
 }
 
 /// Writes the active operator's changed threshold/hops into the workspace, as one step.
 pub fn commit_params(app: &mut App) {
-    let op = app.active_operator().cloned();
-    let out = app.session.commit_params(op.as_ref());
+    let op = app.operator.and_then(|i| app.tk.operators.get(i));
+    let out = app.session.commit_params(op);
     show(app, out);
 }
 

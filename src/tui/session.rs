@@ -196,10 +196,7 @@ impl Session {
     /// After the graph changed under the view (an undo, a reload): the parameters that were
     /// not pending follow `op`'s values in the new graph, so a later save never writes
     /// back stale values.
-    pub fn follow_params(&mut self, op: Option<&Operator>, pending: PendingParams) {
-        let Some(op) = op else {
-            return;
-        };
+    pub fn follow_params(&mut self, op: &Operator, pending: PendingParams) {
         if !pending.threshold {
             self.params.threshold = op.threshold;
         }
@@ -550,7 +547,7 @@ operators:
         let shown = op(&s);
         let pending = s.pending_params(Some(&shown));
         assert!(!s.undo().failed());
-        s.follow_params(Some(&op(&s)), pending);
+        s.follow_params(&op(&s), pending);
         assert_eq!((s.params.threshold, s.params.hops), (0.5, 1));
         assert_eq!(s.pending_params(Some(&op(&s))), PendingParams::default());
     }

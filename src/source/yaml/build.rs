@@ -190,6 +190,13 @@ impl Builder {
             && (list.head >> super::COL_SHIFT) == col
     }
 
+    /// Counts `bytes` held outside the tree while it is built (see `split`); whether the
+    /// budget still holds.
+    pub(super) fn reserve(&mut self, bytes: usize) -> bool {
+        self.budget.fixed = self.budget.fixed.saturating_add(bytes);
+        self.used(0) <= self.budget.limit
+    }
+
     /// Everything counted so far, with `extra` more bytes.
     fn used(&self, extra: usize) -> usize {
         let d = &self.doc;

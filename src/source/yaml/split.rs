@@ -76,7 +76,10 @@ fn parse_at(text: &std::sync::Arc<str>, limits: &Limits, target: usize) -> Optio
             let t = Buffer::read(t_text, cut.t, cut.t_line, limits)?;
             Some((m, t))
         });
-        let here = head(text, &cut, limits);
+        // The tree's budget counts what the buffers may take, so the two threads together
+        // stay within the memory budget one thread has.
+        let reserve = Buffer::most_bytes(m_text.len()) + Buffer::most_bytes(t_text.len());
+        let here = head(text, &cut, limits, reserve);
         let there = worker.join().ok().flatten();
         let ((mut builder, held), (m, t)) = (here?, there?);
         // M's items, the list's end, T's keys, then the ends of the root, the document
@@ -242,9 +245,13 @@ fn head<'t>(
     text: &'t std::sync::Arc<str>,
     cut: &Cut,
     limits: &Limits,
+    reserve: usize,
 ) -> Option<(Builder, Vec<(Event<'t>, Pos)>)> {
     let a = &text[..cut.m];
     let mut builder = Builder::new(std::sync::Arc::clone(text), limits, 1);
+    if !builder.reserve(reserve) {
+        return None;
+    }
     let mut held: std::collections::VecDeque<(Event<'t>, Pos)> =
         std::collections::VecDeque::with_capacity(5);
     for next in Parser::new_from_str_with_options(a, options(limits)) {
@@ -297,10 +304,21 @@ struct Buffered {
 }
 
 impl<'t> Buffer<'t> {
+    /// Most events a piece of `len` bytes may buffer.
+    fn most_events(len: usize) -> usize {
+        len / BYTES_PER_EVENT + 16
+    }
+
+    /// Most bytes the buffer of a piece of `len` bytes may take: its events, and its
+    /// decoded texts (never longer than the piece; a string grows to at most twice that).
+    fn most_bytes(len: usize) -> usize {
+        Self::most_events(len) * std::mem::size_of::<Buffered>() + 2 * len
+    }
+
     /// Parses a piece on its own; `None` on an error, an anchor or alias, a tag-less
     /// surprise, or more events than the piece's size allows.
     fn read(piece: &'t str, at: usize, first_line: u32, limits: &Limits) -> Option<Buffer<'t>> {
-        let cap = piece.len() / BYTES_PER_EVENT + 16;
+        let cap = Self::most_events(piece.len());
         let mut buf = Buffer {
             piece,
             events: Vec::with_capacity((piece.len() / 12).min(cap)),
@@ -309,8 +327,13 @@ impl<'t> Buffer<'t> {
         let base = piece.as_ptr() as usize;
         for next in Parser::new_from_str_with_options(piece, options(limits)) {
             let (event, span) = next.ok()?;
-            if buf.events.len() >= cap {
+            let (len, room) = (buf.events.len(), buf.events.capacity());
+            if len >= cap {
                 return None;
+            }
+            if len == room {
+                // Grows by at most the cap, never past it (the budget counted the cap).
+                buf.events.reserve_exact(room.max(1024).min(cap - len));
             }
             let kind = match event {
                 Event::Scalar(text, style, 0, _) => {
