@@ -247,3 +247,22 @@ fn the_help_wraps_long_descriptions_at_160x48() {
     let last = longest.split_whitespace().last().expect("word");
     assert!(flat.contains(last), "`{last}` of `{longest}`:\n{screen}");
 }
+
+/// The recovery question wraps its first line at 100x30 and still shows which keys answer
+/// it (the box is as tall as its wrapped lines).
+#[test]
+fn the_recovery_question_shows_its_keys_on_a_small_terminal() {
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    app.size = (100, 30);
+    let edits = vec![crate::edit::Transaction::from(crate::edit::Edit::SetHops {
+        operator: "modelling".into(),
+        value: 2,
+    })];
+    app.overlay = Some(crate::tui::app::Overlay::Dialog(Box::new(
+        Dialog::Recover { edits },
+    )));
+    let screen = super::tests::screen(&app);
+    assert!(screen.contains("Recovered edits"), "{screen}");
+    assert!(screen.contains("a reapply them"), "{screen}");
+}

@@ -36,8 +36,12 @@ pub fn draw(frame: &mut Frame, app: &App, dialog: &Dialog, area: Rect) {
         return;
     }
     let (title, lines) = content(dialog);
-    let h = (lines.len() as u16 + 2).min(area.height);
-    let rect = centred(area, 72, h);
+    const WIDTH: u16 = 72;
+    // Rows as the lines wrap inside the borders, so the legend on the last one shows.
+    let inner = usize::from(WIDTH.min(area.width).saturating_sub(2)).max(1);
+    let rows: usize = lines.iter().map(|l| wrapped_rows(l, inner)).sum();
+    let h = u16::try_from(rows + 2).unwrap_or(u16::MAX).min(area.height);
+    let rect = centred(area, WIDTH, h);
     frame.render_widget(Clear, rect);
     let block = super::bordered(app)
         .title(title)
@@ -132,6 +136,29 @@ fn content(dialog: &Dialog) -> (String, Vec<Line<'static>>) {
         }
         Dialog::Desc { .. } => (String::new(), Vec::new()),
     }
+}
+
+/// Rows a line takes word-wrapped to `width` columns (greedy, as the paragraph wraps;
+/// a word longer than the width is broken).
+fn wrapped_rows(line: &Line<'_>, width: usize) -> usize {
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let (mut rows, mut used) = (1, 0);
+    for word in text.split(' ') {
+        let w = unicode_width::UnicodeWidthStr::width(word);
+        if used == 0 {
+            used = w;
+        } else if used + 1 + w <= width {
+            used += 1 + w;
+        } else {
+            rows += 1;
+            used = w;
+        }
+        while used > width {
+            rows += 1;
+            used -= width;
+        }
+    }
+    rows
 }
 
 fn centred(area: Rect, w: u16, h: u16) -> Rect {
