@@ -464,7 +464,7 @@ fn scores(ctx: &mut Ctx<'_>) {
             );
             continue;
         };
-        let score = ctx.score(v, &format!("{from} -> {to}"));
+        let score = ctx.score(v, || format!("{from} -> {to}"));
         let edge = ctx
             .toolkit
             .action(&from)

@@ -210,7 +210,8 @@ impl<'d> Ctx<'d> {
 
     /// Reads a score value, reporting strings and out-of-range numbers. Out-of-range numbers
     /// load as written so the user can see and fix them; non-numbers become 1.0.
-    pub fn score(&mut self, v: NodeId, what: &str) -> f64 {
+    /// `what` names the scored thing in a diagnostic; it is built only for one.
+    pub fn score(&mut self, v: NodeId, what: impl Fn() -> String) -> f64 {
         match self.doc.scalar(v) {
             Some(Scalar::Int(i)) => self.check_range(v, i as f64, what),
             Some(Scalar::Float(f)) => self.check_range(v, f, what),
@@ -221,20 +222,20 @@ impl<'d> Ctx<'d> {
                     v,
                     Severity::Error,
                     Code::ScoreNotNumber,
-                    format!("score of {what} is not a number: {shown:?}; using 1.0"),
+                    format!("score of {} is not a number: {shown:?}; using 1.0", what()),
                 );
                 1.0
             }
         }
     }
 
-    fn check_range(&mut self, v: NodeId, s: f64, what: &str) -> f64 {
+    fn check_range(&mut self, v: NodeId, s: f64, what: impl Fn() -> String) -> f64 {
         if !(0.0..=1.0).contains(&s) {
             self.diag(
                 v,
                 Severity::Error,
                 Code::ScoreOutOfRange,
-                format!("score of {what} is {s}, outside [0, 1]"),
+                format!("score of {} is {s}, outside [0, 1]", what()),
             );
         }
         s
@@ -254,7 +255,7 @@ impl<'d> Ctx<'d> {
                 return None;
             };
             let score = match (scored, doc.get(item, "score")) {
-                (true, Some(v)) => Some(self.score(v, &format!("`{name}`"))),
+                (true, Some(v)) => Some(self.score(v, || format!("`{name}`"))),
                 _ => None,
             };
             return Some(Ref { name, score, item });
@@ -288,6 +289,19 @@ impl<'d> Ctx<'d> {
             "type",
             "module_path",
         ];
+        // Only a list or mapping under one of these keys (or a merge key, which may bring
+        // one in) can be reported: most declarations have none, and are looked at once.
+        let doc = self.doc;
+        let Some(entries) = doc.map(map) else {
+            return;
+        };
+        let suspect = entries.iter().any(|&(k, v)| {
+            (doc.seq(v).is_some() || doc.map(v).is_some())
+                && doc.str(k).is_some_and(|k| k == "<<" || TEXT.contains(&k))
+        });
+        if !suspect {
+            return;
+        }
         for key in TEXT {
             let Some(v) = self.doc.get(map, key) else {
                 continue;
@@ -306,6 +320,11 @@ impl<'d> Ctx<'d> {
                 format!("`{key}` must be text, not {what}; read as empty"),
             );
         }
+    }
+
+    /// Most edges the toolkit may get from this file.
+    pub fn edge_cap(&self) -> usize {
+        self.edge_cap
     }
 
     /// Whether the toolkit may get another edge; past the cap, reports TS002 once at `at`.
@@ -332,14 +351,21 @@ impl<'d> Ctx<'d> {
         let Some(entries) = self.doc.map(map) else {
             return;
         };
-        if !self.keys_checked.insert(map) {
+        // Only an anchored mapping can be reached twice (through its aliases).
+        if self.doc.anchor_name(map).is_some() && !self.keys_checked.insert(map) {
             return;
         }
         let doc = self.doc;
-        let mut seen = std::collections::HashSet::with_capacity(entries.len());
-        for (k, _) in entries {
+        // Most mappings have a handful of keys: comparing them pairwise needs no set.
+        let mut seen =
+            (entries.len() > 16).then(|| std::collections::HashSet::with_capacity(entries.len()));
+        for (i, (k, _)) in entries.iter().enumerate() {
             let Some(key) = doc.str(*k) else { continue };
-            if !seen.insert(key) {
+            let twice = match &mut seen {
+                Some(seen) => !seen.insert(key),
+                None => entries[..i].iter().any(|(p, _)| doc.str(*p) == Some(key)),
+            };
+            if twice {
                 self.diag(
                     *k,
                     Severity::Warning,

@@ -39,6 +39,11 @@ impl<'a> From<&'a mut FileLoad> for Part<'a> {
 
 /// Links every file's `next` references to actions that another of the files declares.
 pub fn link_across_files(parts: &mut [Part<'_>]) {
+    // One file, or no file with a reference to settle: nothing links (and a 100k-action
+    // file is spared an index of its names).
+    if parts.len() < 2 || parts.iter().all(|p| p.unresolved.is_empty()) {
+        return;
+    }
     let mut declared_in: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, f) in parts.iter().enumerate() {
         let tk = &*f.toolkit;

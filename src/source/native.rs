@@ -8,6 +8,7 @@ use crate::model::{Node, NodeKind, Operator};
 
 use super::ctx::{Ctx, Ref};
 use super::yaml::NodeId;
+use petgraph::stable_graph::NodeIndex;
 
 pub fn load(ctx: &mut Ctx<'_>) {
     if let Some(root) = ctx.doc.root {
@@ -30,20 +31,41 @@ pub fn load(ctx: &mut Ctx<'_>) {
     let actions = ctx.top_list("actions");
     let operators = ctx.top_list("operators");
 
+    reserve(ctx, &tools, &groups, &actions);
     for item in tools {
         declare_tool(ctx, item);
     }
     let members = declare_groups(ctx, groups);
-    let declared: Vec<(NodeId, String)> = actions
+    let declared: Vec<(NodeId, NodeIndex)> = actions
         .iter()
-        .filter_map(|&item| declare_action(ctx, item).map(|name| (item, name)))
+        .filter_map(|&item| declare_action(ctx, item).map(|a| (item, a)))
         .collect();
-    for (item, name) in &declared {
-        action_edges(ctx, *item, name, &members);
+    let mut seen = Targets::default();
+    for &(item, a) in &declared {
+        action_edges(ctx, item, a, &members, &mut seen);
     }
     for item in operators {
         operator(ctx, item);
     }
+}
+
+/// Reserves the graph's node and edge arrays at the size the file declares, so a large
+/// file's graph is not copied as its arrays double (nor left up to twice its size).
+fn reserve(ctx: &mut Ctx<'_>, tools: &[NodeId], groups: &[NodeId], actions: &[NodeId]) {
+    let doc = ctx.doc;
+    let listed = |item: NodeId, key: &str| {
+        doc.get(item, key)
+            .and_then(|v| doc.seq(v))
+            .map_or(0, <[NodeId]>::len)
+    };
+    let edges: usize = actions
+        .iter()
+        .chain(groups)
+        .map(|&a| listed(a, "tools") + listed(a, "next"))
+        .sum();
+    let nodes = tools.len() + groups.len() + actions.len();
+    let edges = edges.min(ctx.edge_cap());
+    ctx.toolkit.reserve(nodes, edges);
 }
 
 impl Ctx<'_> {
@@ -81,8 +103,9 @@ impl Ctx<'_> {
         }
     }
 
-    /// Adds a declared node; a second declaration of the same kind and name is an error.
-    fn declare(&mut self, item: NodeId, mut node: Node) -> bool {
+    /// Adds a declared node and returns it; a second declaration of the same kind and name
+    /// is an error.
+    fn declare(&mut self, item: NodeId, mut node: Node) -> Option<NodeIndex> {
         let existing = self.toolkit.find(node.kind, &node.name);
         if let Some(existing) = existing {
             let prev = self.toolkit.node(existing).origin;
@@ -99,22 +122,22 @@ impl Ctx<'_> {
                         at.unwrap_or_default()
                     ),
                 );
-                return false;
+                return None;
             }
         }
         node.origin = Some(self.origin(self.doc.resolve(item)));
         if !self.charge_node(item, &node) {
-            return false;
+            return None;
         }
         // A node created implicitly by an earlier reference takes the declaration's place
         // (no copy of the node: a 100k-action file declares 125k of them).
         match existing {
-            Some(ix) => *self.toolkit.node_mut(ix) = node,
-            None => {
-                self.toolkit.add_node(node);
+            Some(ix) => {
+                *self.toolkit.node_mut(ix) = node;
+                Some(ix)
             }
+            None => Some(self.toolkit.add_new_node(node)),
         }
-        true
     }
 
     fn implicit_tool(&mut self, r: &Ref) -> petgraph::stable_graph::NodeIndex {
@@ -159,10 +182,7 @@ fn declare_groups(ctx: &mut Ctx<'_>, groups: Vec<NodeId>) -> HashMap<String, Vec
         let mut node = Node::new(NodeKind::Group, name.clone());
         node.desc = ctx.text(item, "desc").unwrap_or_default();
         node.meta = Some(Box::new(ctx.tool_meta(item, "MCP")));
-        if !ctx.declare(item, node) {
-            continue;
-        }
-        let Some(g) = ctx.toolkit.find(NodeKind::Group, &name) else {
+        let Some(g) = ctx.declare(item, node) else {
             continue;
         };
         let mut names = Vec::new();
@@ -188,62 +208,69 @@ fn declare_groups(ctx: &mut Ctx<'_>, groups: Vec<NodeId>) -> HashMap<String, Vec
     members
 }
 
-fn declare_action(ctx: &mut Ctx<'_>, item: NodeId) -> Option<String> {
+fn declare_action(ctx: &mut Ctx<'_>, item: NodeId) -> Option<NodeIndex> {
     let name = ctx.decl_name(item, "an action")?;
-    let mut node = Node::new(NodeKind::Action, name.clone());
+    let mut node = Node::new(NodeKind::Action, name);
     node.desc = ctx.text(item, "desc").unwrap_or_default();
-    ctx.declare(item, node).then_some(name)
+    ctx.declare(item, node)
 }
 
 fn action_edges(
     ctx: &mut Ctx<'_>,
     item: NodeId,
-    name: &str,
+    a: NodeIndex,
     members: &HashMap<String, Vec<String>>,
+    seen: &mut Targets,
 ) {
-    let Some(a) = ctx.toolkit.action(name) else {
-        return;
-    };
+    // An action's edges are all made here, so while it has none yet, a set of the targets
+    // made so far tells a duplicate apart without walking the graph's edge lists.
+    seen.clear(ctx.toolkit.out_edges(a).next().is_none());
     let refs: Vec<Ref> = ctx
         .list(item, "tools")
         .into_iter()
         .filter_map(|t| ctx.reference(t, true))
         .collect();
-    // The members of each item that references a group (a tool of the same name wins).
-    let groups: Vec<Option<&Vec<String>>> = refs
+    // What each item names: a tool, else a group's members (a tool of the same name wins),
+    // else a tool not declared yet. One name lookup per item: a 100k-action file has
+    // hundreds of thousands of them.
+    let targets: Vec<Named> = refs
         .iter()
-        .map(|r| {
-            members
-                .get(&r.name)
-                .filter(|_| ctx.toolkit.find(NodeKind::Tool, &r.name).is_none())
+        .map(|r| match ctx.toolkit.find(NodeKind::Tool, &r.name) {
+            Some(t) => Named::Tool(t),
+            None => members.get(&r.name).map_or(Named::Unknown, Named::Group),
         })
         .collect();
     // A member named by an item of its own (`{name: MEMBER, score: S}`) takes that item's
-    // score wherever it stands; the group reference gives the other members theirs.
-    let own: HashSet<&str> = refs
-        .iter()
-        .zip(&groups)
-        .filter(|(_, g)| g.is_none())
-        .map(|(r, _)| r.name.as_str())
-        .collect();
-    for (r, group) in refs.iter().zip(&groups) {
+    // score wherever it stands; the group reference gives the other members theirs. Built
+    // only when the action names a group.
+    let own: HashSet<&str> = if targets.iter().any(|t| matches!(t, Named::Group(_))) {
+        refs.iter()
+            .zip(&targets)
+            .filter(|(_, t)| !matches!(t, Named::Group(_)))
+            .map(|(r, _)| r.name.as_str())
+            .collect()
+    } else {
+        HashSet::new()
+    };
+    for (r, named) in refs.iter().zip(&targets) {
         let score = r.score.unwrap_or(1.0);
         let origin = Some(ctx.origin(r.item));
-        let targets = match group {
-            Some(m) if !m.is_empty() => m
+        let targets = match named {
+            Named::Group(m) if !m.is_empty() => m
                 .iter()
                 .filter(|n| !own.contains(n.as_str()))
                 .filter_map(|n| ctx.toolkit.find(NodeKind::Tool, n))
                 .collect(),
-            Some(_) => ctx
+            Named::Group(_) => ctx
                 .toolkit
                 .find(NodeKind::Group, &r.name)
                 .into_iter()
                 .collect(),
-            None => vec![ctx.implicit_tool(r)],
+            Named::Tool(t) => vec![*t],
+            Named::Unknown => vec![ctx.implicit_tool(r)],
         };
         for target in targets {
-            add_scored_edge(ctx, a, target, score, origin, r.item);
+            add_scored_edge(ctx, seen, a, target, score, origin, r.item);
         }
     }
     for n in ctx.list(item, "next") {
@@ -252,8 +279,9 @@ fn action_edges(
         };
         let Some(b) = ctx.toolkit.action(&r.name) else {
             // Another opened file may define it: `load_paths` settles this after merging.
+            let name = ctx.toolkit.name(a).to_string();
             ctx.unresolved.push(super::Unresolved {
-                from: name.to_string(),
+                from: name.clone(),
                 to: r.name.clone(),
                 score: r.score.unwrap_or(1.0),
                 origin: ctx.origin(r.item),
@@ -268,19 +296,53 @@ fn action_edges(
             continue;
         };
         let origin = Some(ctx.origin(r.item));
-        add_scored_edge(ctx, a, b, r.score.unwrap_or(1.0), origin, r.item);
+        add_scored_edge(ctx, seen, a, b, r.score.unwrap_or(1.0), origin, r.item);
+    }
+}
+
+/// What a `tools` item of an action names.
+enum Named<'m> {
+    Tool(petgraph::stable_graph::NodeIndex),
+    /// A group, with its members' names.
+    Group(&'m Vec<String>),
+    /// Nothing declared (yet): an implicit tool.
+    Unknown,
+}
+
+/// The targets of the action whose edges are being made (see `action_edges`).
+#[derive(Default)]
+struct Targets {
+    /// Whether the action had no edges when its own began (else the graph is asked).
+    fresh: bool,
+    made: HashSet<NodeIndex, foldhash::fast::RandomState>,
+}
+
+impl Targets {
+    fn clear(&mut self, fresh: bool) {
+        self.fresh = fresh;
+        self.made.clear();
+    }
+
+    /// Whether `a -> b` exists already.
+    fn exists(&self, tk: &crate::model::Toolkit, a: NodeIndex, b: NodeIndex) -> bool {
+        if self.fresh {
+            self.made.contains(&b)
+        } else {
+            tk.edge(a, b).is_some()
+        }
     }
 }
 
 fn add_scored_edge(
     ctx: &mut Ctx<'_>,
-    a: petgraph::stable_graph::NodeIndex,
-    b: petgraph::stable_graph::NodeIndex,
+    seen: &mut Targets,
+    a: NodeIndex,
+    b: NodeIndex,
     score: f64,
     origin: Option<crate::model::Origin>,
     item: NodeId,
 ) {
-    if ctx.toolkit.edge(a, b).is_some() {
+    if seen.exists(&ctx.toolkit, a, b) {
         let label = format!("{} -> {}", ctx.toolkit.name(a), ctx.toolkit.name(b));
         ctx.diag(
             item,
@@ -290,8 +352,8 @@ fn add_scored_edge(
         );
         return;
     }
-    if ctx.charge_edge(item) {
-        ctx.toolkit.add_edge(a, b, score, origin);
+    if ctx.charge_edge(item) && ctx.toolkit.add_new_edge(a, b, score, origin).is_some() {
+        seen.made.insert(b);
     }
 }
 

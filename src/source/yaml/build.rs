@@ -25,17 +25,21 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Doc, ParseError> {
 /// [`parse`] for a text the caller already shares, which the document then holds.
 pub fn parse_shared(text: Arc<str>, limits: &Limits) -> Result<Doc, ParseError> {
     check_size(&text, limits)?;
-    // A large toolkit parses on two threads when its shape allows (see `split`).
+    // The plain shape of most toolkits reads fast (see `fast`); a large file of another
+    // shape parses on two threads when it allows (see `split`).
+    if let Some(doc) = super::fast::parse(&text, limits, 1) {
+        return Ok(doc);
+    }
     if let Some(doc) = super::split::parse(&text, limits) {
         return Ok(doc);
     }
-    parse_counted(text, limits, 1)
+    parse_granit(text, limits, 1)
 }
 
-/// The whole text on this thread (the reference the two-thread parse must equal).
-#[cfg(test)]
+/// The whole text on this thread with granit-parser (the reference the fast reader and
+/// the two-thread parse must equal).
 pub(super) fn parse_one(text: Arc<str>, limits: &Limits) -> Result<Doc, ParseError> {
-    parse_counted(text, limits, 1)
+    parse_granit(text, limits, 1)
 }
 
 fn check_size(text: &str, limits: &Limits) -> Result<(), ParseError> {
@@ -56,6 +60,13 @@ fn check_size(text: &str, limits: &Limits) -> Result<(), ParseError> {
 }
 
 fn parse_counted(text: Arc<str>, limits: &Limits, copies: usize) -> Result<Doc, ParseError> {
+    match super::fast::parse(&text, limits, copies) {
+        Some(doc) => Ok(doc),
+        None => parse_granit(text, limits, copies),
+    }
+}
+
+fn parse_granit(text: Arc<str>, limits: &Limits, copies: usize) -> Result<Doc, ParseError> {
     let options = granit_parser::options! {
         emit_anchor_events: true,
         emit_comments: false,

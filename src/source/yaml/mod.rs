@@ -5,6 +5,12 @@
 //! line and column of every node (for diagnostics) and its byte range, style and anchor (for
 //! lossless write-back, which splices bytes at these positions).
 //!
+//! Most toolkit files have a plain shape (block collections, one-line scalars and flow
+//! collections, literal and folded blocks); `fast` reads that shape in one pass and feeds
+//! the builder the events granit-parser would, at the same positions, so the tree is the
+//! same node for node. Any other text, and any error, goes to granit-parser (`build`), on
+//! two threads for a large file when its shape allows (`split`).
+//!
 //! Aliases are kept as references to their anchored node and are never expanded, so an
 //! "alias bomb" costs one node per alias. Building the tree uses an explicit stack, never
 //! recursion, and every resource is bounded by [`Limits`]; see the README's Reliability
@@ -41,6 +47,7 @@
 //! (a memcpy, counted in the memory budget); [`parse_shared`] takes a text already shared.
 
 mod build;
+mod fast;
 mod split;
 
 use std::collections::HashMap;
@@ -49,6 +56,13 @@ use std::ops::Range;
 use std::sync::Arc;
 
 pub use build::{parse, parse_shared};
+
+/// Whether the fast reader (module `fast`), when it reads `text`, builds the tree
+/// granit-parser's events build; for the fuzz target `yaml_fast_reader`.
+#[doc(hidden)]
+pub fn fast_reader_agrees(text: &str) -> bool {
+    fast::agrees_with_granit(text)
+}
 
 /// Index of a node in the document.
 pub type NodeId = u32;
@@ -280,7 +294,6 @@ pub enum Scalar<'a> {
 impl Doc {
     /// Whether two documents hold the same tree, node for node (the key indexes follow
     /// from it).
-    #[cfg(test)]
     pub(crate) fn same_tree(&self, other: &Doc) -> bool {
         self.text == other.text
             && self.nodes == other.nodes
