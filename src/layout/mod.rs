@@ -17,8 +17,7 @@ pub mod labels;
 mod order;
 mod rank;
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeIndexable};
@@ -177,7 +176,10 @@ fn layered(tk: &Toolkit, keep: Option<&[bool]>) -> Vec<Vec<NodeIndex>> {
 /// A hash of what the layout depends on: node kinds and names, and edge endpoints. Scores,
 /// descriptions and operators are left out on purpose.
 pub fn structure_key(tk: &Toolkit) -> u64 {
-    let mut h = DefaultHasher::new();
+    // foldhash, seeded once per process (the key is compared only within one run): SipHash
+    // over every name was a tenth of a 10k reload.
+    static STATE: std::sync::OnceLock<foldhash::quality::RandomState> = std::sync::OnceLock::new();
+    let mut h = STATE.get_or_init(Default::default).build_hasher();
     for ix in tk.graph.node_indices() {
         ix.index().hash(&mut h);
         tk.kind(ix).hash(&mut h);

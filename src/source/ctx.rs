@@ -290,15 +290,18 @@ impl<'d> Ctx<'d> {
             "module_path",
         ];
         // Only a list or mapping under one of these keys (or a merge key, which may bring
-        // one in) can be reported: most declarations have none, and are looked at once.
+        // one in) can be reported: a small declaration without one is passed over in one
+        // look at its entries. A large mapping (which may be aliased many times) keeps the
+        // six indexed lookups, so the check stays constant per declaration.
         let doc = self.doc;
         let Some(entries) = doc.map(map) else {
             return;
         };
-        let suspect = entries.iter().any(|&(k, v)| {
-            (doc.seq(v).is_some() || doc.map(v).is_some())
-                && doc.str(k).is_some_and(|k| k == "<<" || TEXT.contains(&k))
-        });
+        let suspect = entries.len() > 16
+            || entries.iter().any(|&(k, v)| {
+                (doc.seq(v).is_some() || doc.map(v).is_some())
+                    && doc.str(k).is_some_and(|k| k == "<<" || TEXT.contains(&k))
+            });
         if !suspect {
             return;
         }

@@ -191,6 +191,22 @@ fn out_edges(tk: &Toolkit, u: NodeIndex) -> Vec<(NodeKind, &str, u64)> {
     v
 }
 
+/// Whether `u` in `a` and `v` in `b` have the same outgoing edges in the same order.
+fn same_out_edges(a: &Toolkit, u: NodeIndex, b: &Toolkit, v: NodeIndex) -> bool {
+    let row =
+        |tk: &Toolkit, (e, t): (EdgeIndex, NodeIndex)| (tk.kind(t), tk.graph[e].score.to_bits(), t);
+    let mut left = a.out_edges(u).map(|r| row(a, r));
+    let mut right = b.out_edges(v).map(|r| row(b, r));
+    loop {
+        match (left.next(), right.next()) {
+            (None, None) => return true,
+            (Some((k1, s1, t1)), Some((k2, s2, t2)))
+                if k1 == k2 && s1 == s2 && a.name(t1) == b.name(t2) => {}
+            _ => return false,
+        }
+    }
+}
+
 /// What a reload changed, as indices into the new graph.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Changes {
@@ -213,6 +229,11 @@ pub fn changed(old: &Toolkit, new: &Toolkit) -> Changes {
         };
         if old.node(was).desc != new.node(ix).desc {
             out.nodes.insert(ix);
+        }
+        // A reload builds the graph in file order, so unchanged edges usually come in the
+        // same order: compared in place first, without building and sorting two lists.
+        if same_out_edges(old, was, new, ix) {
+            continue;
         }
         let (before, after) = (out_edges(old, was), out_edges(new, ix));
         if before == after {
