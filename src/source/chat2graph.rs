@@ -105,7 +105,7 @@ fn tool_entries(ctx: &mut Ctx<'_>) -> HashMap<String, ToolEntry> {
         if group {
             for m in ctx.list(item, "tools") {
                 if let Some(r) = ctx.reference(m, false) {
-                    members.push((r.name, r.item));
+                    members.push((r.name.to_string(), r.item));
                 }
             }
         }

@@ -43,8 +43,10 @@ const NODE_BYTES: usize = std::mem::size_of::<Node>() + 160;
 const EDGE_BYTES: usize = 64;
 
 /// A reference to a node by name: a bare name, `{name: X, score: S}`, or an alias of either.
-pub struct Ref {
-    pub name: String,
+pub struct Ref<'d> {
+    /// The name as written (borrowed from the document: a large file has hundreds of
+    /// thousands of references).
+    pub name: &'d str,
     pub score: Option<f64>,
     /// The list item itself (for positions).
     pub item: NodeId,
@@ -182,10 +184,16 @@ impl<'d> Ctx<'d> {
 
     /// A string property (scalars of any type are read as their text).
     pub fn text(&self, map: NodeId, key: &str) -> Option<String> {
-        let v = self.doc.get(map, key)?;
-        match self.doc.scalar(v)? {
+        self.text_ref(map, key).map(str::to_string)
+    }
+
+    /// [`Ctx::text`] borrowed from the document.
+    pub fn text_ref(&self, map: NodeId, key: &str) -> Option<&'d str> {
+        let doc: &'d Doc = self.doc;
+        let v = doc.get(map, key)?;
+        match doc.scalar(v)? {
             Scalar::Null => None,
-            _ => self.doc.str(v).map(str::to_string),
+            _ => doc.str(v),
         }
     }
 
@@ -242,10 +250,10 @@ impl<'d> Ctx<'d> {
     }
 
     /// Reads a reference list item. Reports and skips items without a usable name.
-    pub fn reference(&mut self, item: NodeId, scored: bool) -> Option<Ref> {
-        let doc = self.doc;
+    pub fn reference(&mut self, item: NodeId, scored: bool) -> Option<Ref<'d>> {
+        let doc: &'d Doc = self.doc;
         if doc.map(item).is_some() {
-            let Some(name) = self.text(item, "name") else {
+            let Some(name) = self.text_ref(item, "name") else {
                 self.diag(
                     item,
                     Severity::Error,
@@ -271,7 +279,7 @@ impl<'d> Ctx<'d> {
                 None
             }
             Some(_) => Some(Ref {
-                name: doc.str(item).unwrap_or_default().to_string(),
+                name: doc.str(item).unwrap_or_default(),
                 score: None,
                 item,
             }),

@@ -141,7 +141,7 @@ impl Ctx<'_> {
     }
 
     fn implicit_tool(&mut self, r: &Ref) -> petgraph::stable_graph::NodeIndex {
-        if let Some(t) = self.toolkit.find(NodeKind::Tool, &r.name) {
+        if let Some(t) = self.toolkit.find(NodeKind::Tool, r.name) {
             return t;
         }
         self.diag(
@@ -153,7 +153,7 @@ impl Ctx<'_> {
                 r.name
             ),
         );
-        let mut node = Node::new(NodeKind::Tool, r.name.clone());
+        let mut node = Node::new(NodeKind::Tool, r.name.to_string());
         node.implicit = true;
         node.origin = Some(self.origin(r.item));
         // Counted; past the budget the load fails, so the node itself may still be added.
@@ -193,7 +193,7 @@ fn declare_groups(ctx: &mut Ctx<'_>, groups: Vec<NodeId>) -> HashMap<String, Vec
             let t = ctx.implicit_tool(&r);
             let origin = ctx.origin(r.item);
             ctx.toolkit.add_edge(g, t, 1.0, Some(origin));
-            names.push(r.name);
+            names.push(r.name.to_string());
         }
         if names.is_empty() {
             let origin = ctx.origin(ctx.doc.resolve(item));
@@ -235,9 +235,9 @@ fn action_edges(
     // hundreds of thousands of them.
     let targets: Vec<Named> = refs
         .iter()
-        .map(|r| match ctx.toolkit.find(NodeKind::Tool, &r.name) {
+        .map(|r| match ctx.toolkit.find(NodeKind::Tool, r.name) {
             Some(t) => Named::Tool(t),
-            None => members.get(&r.name).map_or(Named::Unknown, Named::Group),
+            None => members.get(r.name).map_or(Named::Unknown, Named::Group),
         })
         .collect();
     // A member named by an item of its own (`{name: MEMBER, score: S}`) takes that item's
@@ -247,7 +247,7 @@ fn action_edges(
         refs.iter()
             .zip(&targets)
             .filter(|(_, t)| !matches!(t, Named::Group(_)))
-            .map(|(r, _)| r.name.as_str())
+            .map(|(r, _)| r.name)
             .collect()
     } else {
         HashSet::new()
@@ -263,7 +263,7 @@ fn action_edges(
                 .collect(),
             Named::Group(_) => ctx
                 .toolkit
-                .find(NodeKind::Group, &r.name)
+                .find(NodeKind::Group, r.name)
                 .into_iter()
                 .collect(),
             Named::Tool(t) => vec![*t],
@@ -277,12 +277,12 @@ fn action_edges(
         let Some(r) = ctx.reference(n, true) else {
             continue;
         };
-        let Some(b) = ctx.toolkit.action(&r.name) else {
+        let Some(b) = ctx.toolkit.action(r.name) else {
             // Another opened file may define it: `load_paths` settles this after merging.
             let name = ctx.toolkit.name(a).to_string();
             ctx.unresolved.push(super::Unresolved {
                 from: name.clone(),
-                to: r.name.clone(),
+                to: r.name.to_string(),
                 score: r.score.unwrap_or(1.0),
                 origin: ctx.origin(r.item),
                 diag: ctx.diags.len(),
@@ -364,7 +364,7 @@ fn operator(ctx: &mut Ctx<'_>, item: NodeId) {
     let mut actions = Vec::new();
     for a in ctx.list(item, "actions") {
         if let Some(r) = ctx.reference(a, false) {
-            if ctx.toolkit.action(&r.name).is_none() {
+            if ctx.toolkit.action(r.name).is_none() {
                 ctx.diag(
                     r.item,
                     Severity::Error,
@@ -372,7 +372,7 @@ fn operator(ctx: &mut Ctx<'_>, item: NodeId) {
                     format!("operator `{name}` names no action: `{}`", r.name),
                 );
             }
-            actions.push(r.name);
+            actions.push(r.name.to_string());
         }
     }
     if ctx.toolkit.operator(&name).is_some() {
