@@ -42,6 +42,10 @@ const NODE_BYTES: usize = std::mem::size_of::<Node>() + 160;
 /// What one edge costs: the graph's edge record and the edge index.
 const EDGE_BYTES: usize = 64;
 
+/// Mappings up to this many entries are checked by a look at each entry rather than through
+/// a set or the key index: cheaper for the handful of keys a declaration has.
+const SMALL_MAP: usize = 16;
+
 /// A reference to a node by name: a bare name, `{name: X, score: S}`, or an alias of either.
 pub struct Ref<'d> {
     /// The name as written (borrowed from the document: a large file has hundreds of
@@ -305,7 +309,7 @@ impl<'d> Ctx<'d> {
         let Some(entries) = doc.map(map) else {
             return;
         };
-        let suspect = entries.len() > 16
+        let suspect = entries.len() > SMALL_MAP
             || entries.iter().any(|&(k, v)| {
                 (doc.seq(v).is_some() || doc.map(v).is_some())
                     && doc.str(k).is_some_and(|k| k == "<<" || TEXT.contains(&k))
@@ -333,9 +337,14 @@ impl<'d> Ctx<'d> {
         }
     }
 
-    /// Most edges the toolkit may get from this file.
-    pub fn edge_cap(&self) -> usize {
-        self.edge_cap
+    /// Room for `nodes` nodes and `edges` edges reserved up front, never more than the
+    /// edge cap and the memory budget allow (the charges made as they are added still
+    /// decide; a hostile file gets no large reservation).
+    pub fn reserve(&mut self, nodes: usize, edges: usize) {
+        let room = self.toolkit_room;
+        let nodes = nodes.min(room / NODE_BYTES);
+        let edges = edges.min(self.edge_cap).min(room / EDGE_BYTES);
+        self.toolkit.reserve(nodes, edges);
     }
 
     /// Whether the toolkit may get another edge; past the cap, reports TS002 once at `at`.
@@ -368,8 +377,8 @@ impl<'d> Ctx<'d> {
         }
         let doc = self.doc;
         // Most mappings have a handful of keys: comparing them pairwise needs no set.
-        let mut seen =
-            (entries.len() > 16).then(|| std::collections::HashSet::with_capacity(entries.len()));
+        let mut seen = (entries.len() > SMALL_MAP)
+            .then(|| std::collections::HashSet::with_capacity(entries.len()));
         for (i, (k, _)) in entries.iter().enumerate() {
             let Some(key) = doc.str(*k) else { continue };
             let twice = match &mut seen {

@@ -63,9 +63,7 @@ fn reserve(ctx: &mut Ctx<'_>, tools: &[NodeId], groups: &[NodeId], actions: &[No
         .chain(groups)
         .map(|&a| listed(a, "tools") + listed(a, "next"))
         .sum();
-    let nodes = tools.len() + groups.len() + actions.len();
-    let edges = edges.min(ctx.edge_cap());
-    ctx.toolkit.reserve(nodes, edges);
+    ctx.reserve(tools.len() + groups.len() + actions.len(), edges);
 }
 
 impl Ctx<'_> {
@@ -140,7 +138,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn implicit_tool(&mut self, r: &Ref) -> petgraph::stable_graph::NodeIndex {
+    fn implicit_tool(&mut self, r: &Ref) -> NodeIndex {
         if let Some(t) = self.toolkit.find(NodeKind::Tool, r.name) {
             return t;
         }
@@ -302,7 +300,7 @@ fn action_edges(
 
 /// What a `tools` item of an action names.
 enum Named<'m> {
-    Tool(petgraph::stable_graph::NodeIndex),
+    Tool(NodeIndex),
     /// A group, with its members' names.
     Group(&'m Vec<String>),
     /// Nothing declared (yet): an implicit tool.

@@ -12,8 +12,9 @@
 //! two threads for a large file when its shape allows (`split`).
 //!
 //! Aliases are kept as references to their anchored node and are never expanded, so an
-//! "alias bomb" costs one node per alias. Building the tree uses an explicit stack, never
-//! recursion, and every resource is bounded by [`Limits`]; see the README's Reliability
+//! "alias bomb" costs one node per alias. The builder uses an explicit stack; the fast
+//! reader recurses, but gives up past the depth limit, so its stack stays within 128
+//! levels. Every resource is bounded by [`Limits`]; see the README's Reliability
 //! section.
 //!
 //! # Layout

@@ -330,9 +330,9 @@ impl<'t> Reader<'t, '_> {
         // less than the content that is not blank.
         let mut start = self.next_line(h);
         let mut number = self.line + 1;
-        let mut indent = None;
         let mut lines: Vec<(usize, usize)> = Vec::new();
-        let mut first = None;
+        // The first content line; its indentation is the content's.
+        let mut first: Option<Line> = None;
         let next = loop {
             if start >= s.len() {
                 break None;
@@ -344,15 +344,13 @@ impl<'t> Reader<'t, '_> {
             }
             let spaces = self.skip_spaces(start) - start;
             let blank = start + spaces == end;
-            match indent {
-                _ if blank => {
-                    if indent.is_some_and(|n| spaces > n) || indent.is_none() && spaces > parent + 1
-                    {
+            match first.map(|line| line.indent) {
+                indent if blank => {
+                    if indent.map_or(spaces > parent + 1, |n| spaces > n) {
                         return Err(GiveUp);
                     }
                 }
                 None if spaces > parent => {
-                    indent = Some(spaces);
                     first = Some(Line {
                         start,
                         content: start + spaces,
@@ -371,9 +369,8 @@ impl<'t> Reader<'t, '_> {
             start = end + 1;
             number += 1;
         };
-        let (Some(n), Some(first)) = (indent, first) else {
-            return Err(GiveUp);
-        };
+        let first = first.ok_or(GiveUp)?;
+        let n = first.indent;
         // Lines after the last content line are trailing blank lines.
         let content = lines
             .iter()
