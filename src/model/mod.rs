@@ -5,9 +5,10 @@
 //! kind; a name index maps each name to its action, tool and group. The graph operations of
 //! Chat2Graph's `Toolkit`/`ToolkitService` live in [`ops`].
 
+mod names;
+use names::NameIndex;
 pub mod ops;
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use petgraph::Direction;
@@ -216,10 +217,8 @@ impl Operator {
 pub struct Toolkit {
     pub name: Option<String>,
     pub graph: StableDiGraph<Node, Edge>,
-    /// Name -> node of each kind (indexed by `NodeKind as usize`). Hashed with foldhash
-    /// (randomly seeded): a 100k-action load looks names up about two million times, and
-    /// SipHash was a tenth of the load.
-    names: HashMap<String, [Option<NodeIndex>; 3], foldhash::fast::RandomState>,
+    /// Name -> node of each kind; see [`NameIndex`].
+    names: NameIndex,
     pub operators: Vec<Operator>,
     /// Files the graph came from; [`Origin::file`] indexes this list.
     pub files: Vec<PathBuf>,
@@ -232,7 +231,7 @@ impl Toolkit {
 
     /// The node of `kind` called `name`.
     pub fn find(&self, kind: NodeKind, name: &str) -> Option<NodeIndex> {
-        self.names.get(name).and_then(|slots| slots[kind.slot()])
+        self.names.get(&self.graph, name)?.get(kind.slot())
     }
 
     pub fn action(&self, name: &str) -> Option<NodeIndex> {
@@ -242,9 +241,9 @@ impl Toolkit {
     /// Every node called `name`, whatever its kind.
     pub fn named(&self, name: &str) -> impl Iterator<Item = NodeIndex> + '_ {
         self.names
-            .get(name)
+            .get(&self.graph, name)
             .into_iter()
-            .flat_map(|slots| slots.iter().flatten().copied())
+            .flat_map(|slots| (0..3).filter_map(|i| slots.get(i)))
     }
 
     /// Whether a name is used by more than one kind.
@@ -280,10 +279,8 @@ impl Toolkit {
     /// name exists (one name lookup fewer).
     pub fn add_new_node(&mut self, node: Node) -> NodeIndex {
         debug_assert!(self.find(node.kind, &node.name).is_none());
-        let slot = node.kind.slot();
-        let name = node.name.clone();
         let ix = self.graph.add_node(node);
-        self.names.entry(name).or_default()[slot] = Some(ix);
+        self.names.insert(&self.graph, ix);
         ix
     }
 
@@ -292,27 +289,20 @@ impl Toolkit {
     pub fn reserve(&mut self, nodes: usize, edges: usize) {
         self.graph.reserve_exact_nodes(nodes);
         self.graph.reserve_exact_edges(edges);
-        self.names.reserve(nodes);
+        self.names.reserve(&self.graph, nodes);
     }
 
     /// Removes one node (no cascade; see [`Toolkit::remove`] for Chat2Graph's cascade).
     pub fn remove_node(&mut self, ix: NodeIndex) -> Option<Node> {
-        let node = self.graph.remove_node(ix)?;
-        if let Some(slots) = self.names.get_mut(&node.name) {
-            slots[node.kind.slot()] = None;
-            if slots.iter().all(Option::is_none) {
-                self.names.remove(&node.name);
-            }
-        }
-        Some(node)
+        self.names.remove(&self.graph, ix);
+        self.graph.remove_node(ix)
     }
 
     /// Renames are not offered; this rebuilds the index after bulk changes to `graph`.
     pub fn reindex(&mut self) {
         self.names.clear();
         for ix in self.graph.node_indices() {
-            let n = &self.graph[ix];
-            self.names.entry(n.name.clone()).or_default()[n.kind.slot()] = Some(ix);
+            self.names.insert(&self.graph, ix);
         }
     }
 

@@ -140,12 +140,8 @@ impl<'d> Ctx<'d> {
     }
 
     pub fn origin(&self, id: NodeId) -> Origin {
-        let n = self.doc.node(id);
-        Origin {
-            file: 0,
-            line: n.line,
-            col: n.col,
-        }
+        let (line, col) = self.doc.position(id);
+        Origin { file: 0, line, col }
     }
 
     pub fn diag(&mut self, id: NodeId, severity: Severity, code: Code, message: String) {

@@ -180,6 +180,8 @@ impl Builder {
         doc.items.shrink_to_fit();
         doc.entries.shrink_to_fit();
         doc.decoded.shrink_to_fit();
+        doc.texts.shrink_to_fit();
+        doc.lines.shrink_to_fit();
         doc
     }
 
@@ -189,6 +191,7 @@ impl Builder {
         let [root, list] = self.stack.as_slice() else {
             return false;
         };
+        let list_id = list.id;
         let (root, list) = (
             self.doc.nodes[root.id as usize],
             self.doc.nodes[list.id as usize],
@@ -197,7 +200,7 @@ impl Builder {
             && !root.is_flow()
             && list.kind() == Kind::Seq
             && !list.is_flow()
-            && list.line == line
+            && self.doc.line_of(list_id) == line
             && (list.head >> super::COL_SHIFT) == col
     }
 
@@ -217,6 +220,8 @@ impl Builder {
             .saturating_add(d.items.capacity() * 4)
             .saturating_add(d.entries.capacity() * 8)
             .saturating_add(d.decoded.capacity())
+            .saturating_add(d.texts.capacity() * 8)
+            .saturating_add(d.lines.capacity() * 8)
             .saturating_add(self.scratch.capacity() * 4)
             .saturating_add(self.stack.capacity() * std::mem::size_of::<Open>())
             .saturating_add(self.anchors.capacity() * 8)
@@ -257,7 +262,7 @@ impl Builder {
                     .copied()
                     .flatten()
                     .ok_or_else(|| error_at(&pos, "alias to an unknown anchor".into()))?;
-                let id = self.push(Packed::new(Kind::Alias, &pos, target, 0), &pos)?;
+                let id = self.push(Packed::new(Kind::Alias, &pos, target), &pos)?;
                 self.attach(id, &pos)?;
             }
             Event::Anchor(_, name) => self.anchor(name, &pos)?,
@@ -297,7 +302,7 @@ impl Builder {
             ));
         }
         let at = match self.in_source(&text, pos) {
-            Some(at) => Packed::new(Kind::Scalar, pos, at as u32, text.len() as u32),
+            Some(at) => self.source_scalar(at, text.len(), pos)?,
             None => {
                 let arena = &mut self.doc.decoded;
                 if arena.capacity() - arena.len() < text.len() {
@@ -310,12 +315,39 @@ impl Builder {
                     return Err(error_at(pos, "decoded text over 4 GB".into()));
                 }
                 self.doc.decoded.push_str(&text);
-                let mut node = Packed::new(Kind::Scalar, pos, at as u32, text.len() as u32);
+                let mut node = self.side_text(at, text.len(), pos)?;
                 node.head |= super::DECODED;
                 node
             }
         };
         self.push(at.with_style(style), pos)
+    }
+
+    /// A scalar node whose text is the source's bytes at `at`: [`super::CENTERED`] in its
+    /// span when it can be, else recorded in the side list.
+    fn source_scalar(&mut self, at: usize, len: usize, pos: &Pos) -> Result<Packed, ParseError> {
+        let span = &pos.range;
+        let centered =
+            at >= span.start && at + len <= span.end && at - span.start == span.end - (at + len);
+        if centered {
+            let mut node = Packed::new(Kind::Scalar, pos, at as u32);
+            node.head |= super::CENTERED;
+            return Ok(node);
+        }
+        self.side_text(at, len, pos)
+    }
+
+    /// A scalar node whose text's offset and length go in the side list.
+    fn side_text(&mut self, at: usize, len: usize, pos: &Pos) -> Result<Packed, ParseError> {
+        let texts = &self.doc.texts;
+        if texts.len() == texts.capacity() {
+            let extra = (texts.capacity() / 4).max(256);
+            self.allow(extra * 8, pos)?;
+            self.doc.texts.reserve_exact(extra);
+        }
+        let index = self.doc.texts.len() as u32;
+        self.doc.texts.push((at as u32, len as u32));
+        Ok(Packed::new(Kind::Scalar, pos, index))
     }
 
     /// Where the scalar's text is in the source, if it is there unchanged: lent from the
@@ -367,6 +399,15 @@ impl Builder {
             self.allow(extra * std::mem::size_of::<Packed>(), pos)?;
             self.doc.nodes.reserve_exact(extra);
         }
+        if self.doc.lines.last().is_none_or(|run| run.1 != pos.line) {
+            let lines = &self.doc.lines;
+            if lines.len() == lines.capacity() {
+                let extra = (lines.capacity() / 4).max(1024);
+                self.allow(extra * 8, pos)?;
+                self.doc.lines.reserve_exact(extra);
+            }
+            self.doc.lines.push((nodes as NodeId, pos.line));
+        }
         if pos.col > super::COL_MAX {
             self.doc.wide_cols.push((nodes as NodeId, pos.col));
             node.head |= super::COL_MAX << super::COL_SHIFT;
@@ -400,7 +441,7 @@ impl Builder {
                 format!("nesting deeper than {} levels", self.limits.max_depth),
             ));
         }
-        let mut node = Packed::new(kind, pos, 0, 0);
+        let mut node = Packed::new(kind, pos, 0);
         if style == StructureStyle::Flow {
             node.head |= super::FLOW;
         }
@@ -422,27 +463,30 @@ impl Builder {
         };
         let children = self.scratch.len() - open.from;
         let node = self.doc.nodes[open.id as usize];
+        // Each run starts with its count (see `Packed`).
         let (start, len) = match node.kind() {
             Kind::Seq => {
                 let items = &self.doc.items;
-                if items.capacity() - items.len() < children {
-                    let extra = (items.capacity() / 4).max(children).max(1024);
+                if items.capacity() - items.len() <= children {
+                    let extra = (items.capacity() / 4).max(children + 1).max(1024);
                     self.allow(extra * 4, pos)?;
                     self.doc.items.reserve_exact(extra);
                 }
                 let start = self.doc.items.len();
+                self.doc.items.push(children as NodeId);
                 self.doc.items.extend_from_slice(&self.scratch[open.from..]);
                 (start, children)
             }
             _ => {
                 let pairs = children / 2;
                 let entries = &self.doc.entries;
-                if entries.capacity() - entries.len() < pairs {
-                    let extra = (entries.capacity() / 4).max(pairs).max(1024);
+                if entries.capacity() - entries.len() <= pairs {
+                    let extra = (entries.capacity() / 4).max(pairs + 1).max(1024);
                     self.allow(extra * 8, pos)?;
                     self.doc.entries.reserve_exact(extra);
                 }
                 let start = self.doc.entries.len();
+                self.doc.entries.push((pairs as NodeId, 0));
                 let (chunks, _) = self.scratch[open.from..].as_chunks::<2>();
                 self.doc
                     .entries
@@ -470,7 +514,6 @@ impl Builder {
         let n = &mut self.doc.nodes[open.id as usize];
         n.end = end.min(text_len).max(n.start);
         n.a = start as u32;
-        n.b = len as u32;
         self.doc.index_map(open.id);
         Ok(())
     }

@@ -19,22 +19,27 @@
 //!
 //! # Layout
 //!
-//! A 100k-action file has about two million nodes, so the tree is built for size:
+//! A 100k-action file has about four million nodes, so the tree is built for size:
 //!
-//! - Nodes live in one arena of 24-byte records: byte span and line as `u32`s, one word
-//!   packing kind, scalar style, flow and anchor flags with the column, and two words of
-//!   payload. Columns past 16 million (lines longer than 16 MB) go to a side table. The
+//! - Nodes live in one arena of 16-byte records: byte span as two `u32`s, one word packing
+//!   kind, scalar style, flow, anchor and text-place flags with the column, and one word of
+//!   payload. Columns past 8 million (lines longer than 8 MB) go to a side table. The
 //!   column is stored rather than recounted from the text on demand: recounting costs the
 //!   length of the line, which on a one-line flow file would make reporting every node's
 //!   position quadratic.
+//! - Lines are not in the records: most lines hold several nodes, so they are kept as runs
+//!   (first node, line), found by binary search behind a hint that makes the graph build's
+//!   in-order lookups constant time. At 100k actions that is 451k runs for 4.2M nodes.
 //! - The children of every sequence sit in one shared array and the entries of every
 //!   mapping in another (key and value ids side by side); a collection holds where its run
-//!   starts and how long it is. Two arrays rather than one so that [`Doc::map`] can hand
-//!   out `&[(key, value)]` without unsafe casts; the cost is the same four bytes per id.
+//!   starts, and the run's first element holds its length. Two arrays rather than one so
+//!   that [`Doc::map`] can hand out `&[(key, value)]` without unsafe casts; the cost is the
+//!   same four bytes per id.
 //! - A scalar's text is not copied when the parser took it straight from the source (plain
-//!   and quoted scalars without escapes or line folding): the node keeps only where it is.
-//!   Text that differs from the source (escapes, folded lines, block scalars) is copied once
-//!   into a side arena.
+//!   and quoted scalars without escapes or line folding). When the text is the node's span,
+//!   or the span less its quotes, the node keeps only where the text starts; otherwise its
+//!   offset and length go in a side list. Text that differs from the source (escapes,
+//!   folded lines, block scalars) is copied once into a side arena.
 //! - Anchors (name and `&name` range) are in a side table sorted by node, found by binary
 //!   search behind a flag bit; few nodes have one.
 //!
@@ -173,34 +178,35 @@ const FLOW: u32 = 1 << 5;
 const ANCHORED: u32 = 1 << 6;
 /// The scalar's text is in [`Doc::decoded`], not in the source.
 const DECODED: u32 = 1 << 7;
-const COL_SHIFT: u32 = 8;
+/// The scalar's text lies in its own span, as far from the span's end as `a` is from its
+/// start (a plain scalar, or a quoted one without escapes); else `a` indexes
+/// [`Doc::texts`].
+const CENTERED: u32 = 1 << 8;
+const COL_SHIFT: u32 = 9;
 /// Columns from here on are in [`Doc::wide_cols`].
-const COL_MAX: u32 = (1 << 24) - 1;
+const COL_MAX: u32 = (1 << 23) - 1;
 
-/// A stored node: 24 bytes.
+/// A stored node: 16 bytes (a 100k-action file has four million of them).
 ///
-/// Payload `a`/`b`: a scalar's text offset and length (in the source, or in the decoded
-/// arena when [`DECODED`] is set); a collection's first child index and count (into
-/// [`Doc::items`] or [`Doc::entries`]); an alias's target in `a`.
+/// Payload `a`: a [`CENTERED`] scalar's text offset in the source, another scalar's index
+/// in [`Doc::texts`]; a collection's run in [`Doc::items`] or [`Doc::entries`], whose
+/// first element holds the count and the children follow; an alias's target. The node's
+/// line is kept apart, in [`Doc::lines`].
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct Packed {
     start: u32,
     end: u32,
-    line: u32,
     head: u32,
     a: u32,
-    b: u32,
 }
 
 impl Packed {
-    fn new(kind: Kind, pos: &build::Pos, a: u32, b: u32) -> Packed {
+    fn new(kind: Kind, pos: &build::Pos, a: u32) -> Packed {
         Packed {
             start: pos.range.start as u32,
             end: pos.range.end as u32,
-            line: pos.line,
             head: kind as u32,
             a,
-            b,
         }
     }
 
@@ -225,10 +231,6 @@ impl Packed {
     fn is_flow(&self) -> bool {
         self.head & FLOW != 0
     }
-
-    fn range(&self) -> Range<usize> {
-        self.a as usize..self.a as usize + self.b as usize
-    }
 }
 
 /// A parsed YAML document.
@@ -247,6 +249,14 @@ pub struct Doc {
     anchors: Vec<(NodeId, Anchor)>,
     /// Columns too large for the packed word, sorted by node id.
     wide_cols: Vec<(NodeId, u32)>,
+    /// Where scalars that are not [`CENTERED`] keep their text: offset and length, in the
+    /// source or (when [`DECODED`]) in `decoded`.
+    texts: Vec<(u32, u32)>,
+    /// Node lines, run-length coded: each run's first node and its line, in id order.
+    lines: Vec<(NodeId, u32)>,
+    /// The run last looked up: origins are asked for in id order, so the next answer is
+    /// almost always in this run or the next.
+    line_hint: LineHint,
     pub root: Option<NodeId>,
     /// Key indexes of the large mappings, so that a lookup stays O(1) when a mapping has
     /// 100k keys or is aliased 100k times (a scan would make loading quadratic).
@@ -255,6 +265,26 @@ pub struct Doc {
     /// Documents after the first (only the first is read): how many, and where the second
     /// starts (line, column).
     pub more_documents: Option<(usize, u32, u32)>,
+}
+
+/// The line run last looked up (relaxed atomic, so a shared document stays `Sync`).
+#[derive(Debug, Default)]
+struct LineHint(std::sync::atomic::AtomicUsize);
+
+impl LineHint {
+    fn get(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn set(&self, run: usize) {
+        self.0.store(run, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Clone for LineHint {
+    fn clone(&self) -> LineHint {
+        LineHint(self.get().into())
+    }
 }
 
 /// Mappings with more entries than this get a [`MapIndex`]; smaller ones are scanned.
@@ -303,6 +333,8 @@ impl Doc {
             && self.decoded == other.decoded
             && self.anchors == other.anchors
             && self.wide_cols == other.wide_cols
+            && self.texts == other.texts
+            && self.lines == other.lines
             && self.root == other.root
             && self.more_documents == other.more_documents
     }
@@ -332,6 +364,8 @@ impl Doc {
             + self.entries.capacity() * 8
             + self.decoded.capacity()
             + self.wide_cols.capacity() * 8
+            + self.texts.capacity() * 8
+            + self.lines.capacity() * 8
             + anchors
             + index
     }
@@ -356,11 +390,17 @@ impl Doc {
         Node {
             value: self.value_of(p),
             span: p.start as usize..p.end as usize,
-            line: p.line,
+            line: self.line_of(id),
             col: self.col_of(id, p),
             flow: p.is_flow(),
             anchor: self.anchor_of(id, p),
         }
+    }
+
+    /// The 1-based line and column of the node `id` (what [`Doc::node`] gives, without
+    /// reading its value: the graph build asks this for every node and edge).
+    pub fn position(&self, id: NodeId) -> (u32, u32) {
+        (self.line_of(id), self.col_of(id, &self.nodes[id as usize]))
     }
 
     /// What the node `id` holds (without following an alias).
@@ -380,18 +420,57 @@ impl Doc {
                 text: self.text_of(p),
                 style: p.style(),
             },
-            Kind::Seq => Value::Seq(&self.items[p.range()]),
-            Kind::Map => Value::Map(&self.entries[p.range()]),
+            Kind::Seq => Value::Seq(self.items_of(p)),
+            Kind::Map => Value::Map(self.entries_of(p)),
             Kind::Alias => Value::Alias(p.a),
         }
     }
 
     fn text_of(&self, p: &Packed) -> &str {
-        if p.head & DECODED != 0 {
-            &self.decoded[p.range()]
+        let (at, end) = if p.head & CENTERED != 0 {
+            (p.a, p.end - (p.a - p.start))
         } else {
-            &self.text[p.range()]
+            let (at, len) = self.texts[p.a as usize];
+            (at, at + len)
+        };
+        let range = at as usize..end as usize;
+        if p.head & DECODED != 0 {
+            &self.decoded[range]
+        } else {
+            &self.text[range]
         }
+    }
+
+    /// A sequence's children: the run at `a`, after its count.
+    fn items_of(&self, p: &Packed) -> &[NodeId] {
+        let at = p.a as usize;
+        let count = self.items[at] as usize;
+        &self.items[at + 1..at + 1 + count]
+    }
+
+    /// A mapping's entries: the run at `a`, after its count.
+    fn entries_of(&self, p: &Packed) -> &[(NodeId, NodeId)] {
+        let at = p.a as usize;
+        let count = self.entries[at].0 as usize;
+        &self.entries[at + 1..at + 1 + count]
+    }
+
+    /// The 1-based line of the node `id`.
+    fn line_of(&self, id: NodeId) -> u32 {
+        let runs = &self.lines;
+        let covers = |i: usize| {
+            runs.get(i).is_some_and(|r| r.0 <= id) && runs.get(i + 1).is_none_or(|r| r.0 > id)
+        };
+        let hint = self.line_hint.get();
+        let run = if covers(hint) {
+            hint
+        } else if covers(hint + 1) {
+            hint + 1
+        } else {
+            runs.partition_point(|r| r.0 <= id).saturating_sub(1)
+        };
+        self.line_hint.set(run);
+        runs.get(run).map_or(1, |r| r.1)
     }
 
     fn col_of(&self, id: NodeId, p: &Packed) -> u32 {
@@ -471,13 +550,13 @@ impl Doc {
     /// Items of a sequence (after following an alias), or `None` if not a sequence.
     pub fn seq(&self, id: NodeId) -> Option<&[NodeId]> {
         let p = self.packed(id);
-        (p.kind() == Kind::Seq).then(|| &self.items[p.range()])
+        (p.kind() == Kind::Seq).then(|| self.items_of(p))
     }
 
     /// Entries of a mapping (after following an alias), or `None` if not a mapping.
     pub fn map(&self, id: NodeId) -> Option<&[(NodeId, NodeId)]> {
         let p = self.packed(id);
-        (p.kind() == Kind::Map).then(|| &self.entries[p.range()])
+        (p.kind() == Kind::Map).then(|| self.entries_of(p))
     }
 
     /// Text of a scalar (after following an alias).
@@ -683,7 +762,66 @@ mod layout_tests {
 
     #[test]
     fn nodes_are_small() {
-        assert!(std::mem::size_of::<Packed>() <= 24);
+        assert!(std::mem::size_of::<Packed>() <= 16);
+    }
+
+    /// Lines are kept apart from the nodes, run-length coded with a lookup hint: every
+    /// node reports its own line whichever order they are asked in.
+    #[test]
+    fn lines_read_back_in_any_order() {
+        let mut text = String::from("list:\n");
+        for i in 0..300 {
+            // Some lines hold several nodes, some one; a blank line now and then.
+            text.push_str(&format!("  - {{k{i}: v{i}, w: 'q{i}'}}\n"));
+            if i % 7 == 0 {
+                text.push('\n');
+            }
+        }
+        let d = parse(&text, &Limits::default()).expect("parses");
+        let want: Vec<u32> = (0..d.len() as NodeId)
+            .map(|id| {
+                let at = d.span(id).start;
+                1 + text[..at].matches('\n').count() as u32
+            })
+            .collect();
+        let ids: Vec<NodeId> = (0..d.len() as NodeId).collect();
+        let shuffled = ids.iter().map(|i| (i * 7919) % ids.len() as NodeId);
+        for id in ids
+            .iter()
+            .rev()
+            .copied()
+            .chain(ids.iter().copied())
+            .chain(shuffled)
+        {
+            assert_eq!(d.position(id).0, want[id as usize], "node {id}");
+            assert_eq!(d.node(id).line, want[id as usize], "node {id}");
+        }
+    }
+
+    /// Empty collections and collections beside each other keep their own children (each
+    /// run starts with its count).
+    #[test]
+    fn collection_runs_hold_their_own_children() {
+        let d = parse(
+            "a: []\nb: {}\nc: [1, [2, 3], {}]\nd: {x: [], y: {z: 1}}\n",
+            &Limits::default(),
+        )
+        .expect("parses");
+        let r = d.root.expect("root");
+        assert_eq!(d.seq(d.get(r, "a").unwrap()).map(<[_]>::len), Some(0));
+        assert_eq!(d.map(d.get(r, "b").unwrap()).map(<[_]>::len), Some(0));
+        let c = d.seq(d.get(r, "c").unwrap()).unwrap();
+        assert_eq!(c.len(), 3);
+        assert_eq!(d.str(c[0]), Some("1"));
+        assert_eq!(
+            d.seq(c[1])
+                .map(|s| s.iter().map(|&i| d.str(i).unwrap()).collect::<Vec<_>>()),
+            Some(vec!["2", "3"])
+        );
+        let dm = d.get(r, "d").unwrap();
+        assert_eq!(d.map(dm).map(<[_]>::len), Some(2));
+        let y = d.get(dm, "y").unwrap();
+        assert_eq!(d.get(y, "z").and_then(|z| d.str(z)), Some("1"));
     }
 
     #[test]
