@@ -231,7 +231,7 @@ impl Toolkit {
 
     /// The node of `kind` called `name`.
     pub fn find(&self, kind: NodeKind, name: &str) -> Option<NodeIndex> {
-        self.names.get(&self.graph, name)?.get(kind.slot())
+        self.names.get(name)?.get(kind.slot())
     }
 
     pub fn action(&self, name: &str) -> Option<NodeIndex> {
@@ -241,7 +241,7 @@ impl Toolkit {
     /// Every node called `name`, whatever its kind.
     pub fn named(&self, name: &str) -> impl Iterator<Item = NodeIndex> + '_ {
         self.names
-            .get(&self.graph, name)
+            .get(name)
             .into_iter()
             .flat_map(|slots| (0..3).filter_map(|i| slots.get(i)))
     }
@@ -279,8 +279,9 @@ impl Toolkit {
     /// name exists (one name lookup fewer).
     pub fn add_new_node(&mut self, node: Node) -> NodeIndex {
         debug_assert!(self.find(node.kind, &node.name).is_none());
+        let slot = node.kind.slot();
         let ix = self.graph.add_node(node);
-        self.names.insert(&self.graph, ix);
+        self.names.insert(&self.graph[ix].name, slot, ix);
         ix
     }
 
@@ -289,20 +290,22 @@ impl Toolkit {
     pub fn reserve(&mut self, nodes: usize, edges: usize) {
         self.graph.reserve_exact_nodes(nodes);
         self.graph.reserve_exact_edges(edges);
-        self.names.reserve(&self.graph, nodes);
+        self.names.reserve(nodes);
     }
 
     /// Removes one node (no cascade; see [`Toolkit::remove`] for Chat2Graph's cascade).
     pub fn remove_node(&mut self, ix: NodeIndex) -> Option<Node> {
-        self.names.remove(&self.graph, ix);
-        self.graph.remove_node(ix)
+        let node = self.graph.remove_node(ix)?;
+        self.names.remove(&node.name, node.kind.slot(), ix);
+        Some(node)
     }
 
     /// Renames are not offered; this rebuilds the index after bulk changes to `graph`.
     pub fn reindex(&mut self) {
         self.names.clear();
         for ix in self.graph.node_indices() {
-            self.names.insert(&self.graph, ix);
+            let n = &self.graph[ix];
+            self.names.insert(&n.name, n.kind.slot(), ix);
         }
     }
 
