@@ -190,11 +190,7 @@ impl<'d> Ctx<'d> {
     /// [`Ctx::text`] borrowed from the document.
     pub fn text_ref(&self, map: NodeId, key: &str) -> Option<&'d str> {
         let doc: &'d Doc = self.doc;
-        let v = doc.get(map, key)?;
-        match doc.scalar(v)? {
-            Scalar::Null => None,
-            _ => doc.str(v),
-        }
+        doc.text_or_null(doc.get(map, key)?)
     }
 
     pub fn flag(&mut self, map: NodeId, key: &str, default: bool) -> bool {
@@ -268,8 +264,8 @@ impl<'d> Ctx<'d> {
             };
             return Some(Ref { name, score, item });
         }
-        match doc.scalar(item) {
-            Some(Scalar::Null) | None => {
+        match doc.text_or_null(item) {
+            None => {
                 self.diag(
                     item,
                     Severity::Error,
@@ -278,8 +274,8 @@ impl<'d> Ctx<'d> {
                 );
                 None
             }
-            Some(_) => Some(Ref {
-                name: doc.str(item).unwrap_or_default(),
+            Some(name) => Some(Ref {
+                name,
                 score: None,
                 item,
             }),

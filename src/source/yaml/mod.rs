@@ -565,6 +565,18 @@ impl Doc {
         (p.kind() == Kind::Scalar).then(|| self.text_of(p))
     }
 
+    /// Text of a scalar (after following an alias) unless it is null (plain empty, `~` or
+    /// `null`): [`Doc::scalar`]'s answer to "is it text?" without classifying the rest.
+    pub fn text_or_null(&self, id: NodeId) -> Option<&str> {
+        let p = self.packed(id);
+        if p.kind() != Kind::Scalar {
+            return None;
+        }
+        let text = self.text_of(p);
+        let null = p.style() == Style::Plain && plain_scalar_null(text);
+        (!null).then_some(text)
+    }
+
     /// Style of a scalar (after following an alias).
     pub fn style(&self, id: NodeId) -> Option<Style> {
         let p = self.packed(id);
@@ -634,9 +646,14 @@ impl Doc {
 }
 
 /// Reads a plain scalar: null, booleans (YAML 1.1 spellings too), integers, floats.
+/// Whether a plain scalar's text is null under the core schema.
+fn plain_scalar_null(text: &str) -> bool {
+    matches!(text, "" | "~" | "null" | "Null" | "NULL")
+}
+
 pub fn plain_scalar(text: &str) -> Scalar<'_> {
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Scalar::Null,
+        _ if plain_scalar_null(text) => return Scalar::Null,
         "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => {
             return Scalar::Bool(true);
         }
@@ -655,7 +672,15 @@ pub fn plain_scalar(text: &str) -> Scalar<'_> {
         .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'_'))
         && text.bytes().any(|b| b.is_ascii_digit());
     if looks_numeric {
-        let cleaned: String = text.chars().filter(|c| *c != '_').collect();
+        // Scores are read by the hundred thousand: copy only when there is `_` to drop.
+        let cleaned: std::borrow::Cow<'_, str> = if text.contains('_') {
+            text.chars()
+                .filter(|c| *c != '_')
+                .collect::<String>()
+                .into()
+        } else {
+            text.into()
+        };
         if let Ok(i) = cleaned.parse::<i64>() {
             return Scalar::Int(i);
         }
@@ -759,6 +784,27 @@ mod tests {
 #[cfg(test)]
 mod layout_tests {
     use super::*;
+
+    #[test]
+    fn text_or_null_agrees_with_the_core_schema() {
+        let d = parse(
+            "a: ~\nb: null\nc: 'null'\nd: 0.5\ne: [x]\nf: &t tool\ng: *t\nh:\ni: \"\"\nj: 1_000\n",
+            &Limits::default(),
+        )
+        .expect("parses");
+        let r = d.root.expect("root");
+        for key in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"] {
+            let v = d.get(r, key).expect("key");
+            let want = match d.scalar(v) {
+                Some(Scalar::Null) | None => None,
+                Some(_) => d.str(v),
+            };
+            assert_eq!(d.text_or_null(v), want, "{key}");
+        }
+        assert_eq!(d.text_or_null(d.get(r, "c").unwrap()), Some("null"));
+        assert_eq!(d.scalar(d.get(r, "j").unwrap()), Some(Scalar::Int(1000)));
+        assert_eq!(d.scalar(d.get(r, "d").unwrap()), Some(Scalar::Float(0.5)));
+    }
 
     #[test]
     fn nodes_are_small() {
