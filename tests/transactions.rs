@@ -308,3 +308,60 @@ fn an_undone_hops_edit_reapplied_removes_the_key_on_a_large_file() {
         t.replacen("name: op1", "name: op1b", 1)
     });
 }
+
+/// A transaction of threshold and hops edits works on the file's own graph, lent, and puts
+/// its operators back: refused or accepted, the graph is whole afterwards and the next edit
+/// (one that reads the graph) works.
+#[test]
+fn threshold_and_hops_together_leave_the_graph_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "t.yaml", NATIVE);
+    let mut ws = open(&p);
+    let nodes = ws.files()[0].own.graph.node_count();
+    let edges = ws.files()[0].own.graph.edge_count();
+    let both = |threshold: f64, hops: u32| {
+        Transaction::from(vec![
+            Edit::SetThreshold {
+                operator: "main".into(),
+                value: threshold,
+            },
+            Edit::SetHops {
+                operator: "main".into(),
+                value: hops,
+            },
+        ])
+    };
+    // Refused by its second edit: nothing changes, the first edit's threshold included.
+    assert!(ws.apply(both(0.7, 5000)).is_err());
+    let own = &ws.files()[0].own;
+    assert_eq!(
+        (own.graph.node_count(), own.graph.edge_count()),
+        (nodes, edges)
+    );
+    assert_eq!(own.operator("main").unwrap().threshold, 0.5);
+    assert!(!ws.is_dirty());
+    // Accepted: both values in the graph and the text, the graph whole.
+    ws.apply(both(0.7, 2)).unwrap();
+    let own = &ws.files()[0].own;
+    assert_eq!(
+        (own.graph.node_count(), own.graph.edge_count()),
+        (nodes, edges)
+    );
+    let op = own.operator("main").unwrap();
+    assert_eq!((op.threshold, op.hops), (0.7, 2));
+    assert!(ws.files()[0].source.text.contains("threshold: 0.7"));
+    // An edit that reads the graph still finds its nodes; undo goes back step by step.
+    ws.apply(Edit::SetScore {
+        from: "plan".into(),
+        to: "Fetch".into(),
+        to_kind: NodeKind::Tool,
+        score: 0.9,
+    })
+    .unwrap();
+    ws.undo().unwrap();
+    ws.undo().unwrap();
+    let op = ws.files()[0].own.operator("main").unwrap();
+    assert_eq!((op.threshold, op.hops), (0.5, 0));
+    ws.save_all().unwrap();
+    assert_eq!(fs::read_to_string(&p).unwrap(), NATIVE);
+}

@@ -71,12 +71,29 @@ impl Transaction {
         if let [one] = self.edits.as_slice() {
             return one.apply_graph(tk);
         }
+        if self.operators_only() {
+            // Only the operators change: keep a copy of them, not of the whole graph.
+            let operators = tk.operators.clone();
+            let applied = self.edits.iter().try_for_each(|e| e.apply_graph(tk));
+            if applied.is_err() {
+                tk.operators = operators;
+            }
+            return applied;
+        }
         let mut scratch = tk.clone();
         for e in &self.edits {
             e.apply_graph(&mut scratch)?;
         }
         *tk = scratch;
         Ok(())
+    }
+
+    /// Whether every edit changes only an operator's threshold or hops (what the TUI's
+    /// save writes), so that the graph itself is left alone.
+    pub fn operators_only(&self) -> bool {
+        self.edits
+            .iter()
+            .all(|e| matches!(e, Edit::SetThreshold { .. } | Edit::SetHops { .. }))
     }
 
     /// The transaction that undoes this one, computed on `tk` before applying.
@@ -93,5 +110,58 @@ impl Transaction {
         Ok(Transaction {
             edits: undo.into_iter().rev().flatten().collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Operator;
+
+    fn kit() -> Toolkit {
+        let mut tk = Toolkit::new();
+        tk.add_node(crate::model::Node::new(NodeKind::Action, "a"));
+        tk.operators
+            .push(Operator::new("op", vec!["a".to_string()]));
+        tk
+    }
+
+    fn both(threshold: f64, hops: u32) -> Transaction {
+        Transaction::from(vec![
+            Edit::SetThreshold {
+                operator: "op".into(),
+                value: threshold,
+            },
+            Edit::SetHops {
+                operator: "op".into(),
+                value: hops,
+            },
+        ])
+    }
+
+    /// Operator edits are applied in place (no copy of the graph), and all or none.
+    #[test]
+    fn operator_edits_apply_all_or_none_in_place() {
+        let mut tk = kit();
+        assert!(both(0.7, 2).operators_only());
+        assert!(both(0.7, 5000).apply_graph(&mut tk).is_err());
+        let op = tk.operator("op").unwrap();
+        assert_eq!((op.threshold, op.hops), (0.5, 0));
+        both(0.7, 2).apply_graph(&mut tk).unwrap();
+        let op = tk.operator("op").unwrap();
+        assert_eq!((op.threshold, op.hops), (0.7, 2));
+        assert_eq!(tk.graph.node_count(), 1);
+        let mixed = Transaction::from(vec![
+            Edit::SetHops {
+                operator: "op".into(),
+                value: 1,
+            },
+            Edit::SetThreshold {
+                operator: "nobody".into(),
+                value: 0.1,
+            },
+        ]);
+        assert!(mixed.apply_graph(&mut tk).is_err());
+        assert_eq!(tk.operator("op").unwrap().hops, 2);
     }
 }
