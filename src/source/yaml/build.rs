@@ -242,6 +242,25 @@ impl Builder {
         Ok(())
     }
 
+    /// Room for `need` more elements in one of the document's arrays (`pick` names it):
+    /// it grows by a quarter (at least `need`, at least `min`), counted before it grows.
+    fn make_room<T>(
+        &mut self,
+        pick: fn(&mut Doc) -> &mut Vec<T>,
+        need: usize,
+        min: usize,
+        pos: &Pos,
+    ) -> Result<(), ParseError> {
+        let v = pick(&mut self.doc);
+        if v.capacity() - v.len() >= need {
+            return Ok(());
+        }
+        let extra = (v.capacity() / 4).max(need).max(min);
+        self.allow(extra * std::mem::size_of::<T>(), pos)?;
+        pick(&mut self.doc).reserve_exact(extra);
+        Ok(())
+    }
+
     /// Handles one event; returns `false` once the first document is complete.
     pub(super) fn event(&mut self, event: Event<'_>, pos: Pos) -> Result<bool, ParseError> {
         match event {
@@ -339,12 +358,7 @@ impl Builder {
 
     /// A scalar node whose text's offset and length go in the side list.
     fn side_text(&mut self, at: usize, len: usize, pos: &Pos) -> Result<Packed, ParseError> {
-        let texts = &self.doc.texts;
-        if texts.len() == texts.capacity() {
-            let extra = (texts.capacity() / 4).max(256);
-            self.allow(extra * 8, pos)?;
-            self.doc.texts.reserve_exact(extra);
-        }
+        self.make_room(|d| &mut d.texts, 1, 256, pos)?;
         let index = self.doc.texts.len() as u32;
         self.doc.texts.push((at as u32, len as u32));
         Ok(Packed::new(Kind::Scalar, pos, index))
@@ -394,18 +408,9 @@ impl Builder {
                 format!("more than {} YAML nodes", self.limits.max_nodes),
             ));
         }
-        if nodes == self.doc.nodes.capacity() {
-            let extra = (nodes / 4).max(1024);
-            self.allow(extra * std::mem::size_of::<Packed>(), pos)?;
-            self.doc.nodes.reserve_exact(extra);
-        }
+        self.make_room(|d| &mut d.nodes, 1, 1024, pos)?;
         if self.doc.lines.last().is_none_or(|run| run.1 != pos.line) {
-            let lines = &self.doc.lines;
-            if lines.len() == lines.capacity() {
-                let extra = (lines.capacity() / 4).max(1024);
-                self.allow(extra * 8, pos)?;
-                self.doc.lines.reserve_exact(extra);
-            }
+            self.make_room(|d| &mut d.lines, 1, 1024, pos)?;
             self.doc.lines.push((nodes as NodeId, pos.line));
         }
         if pos.col > super::COL_MAX {
@@ -441,7 +446,8 @@ impl Builder {
                 format!("nesting deeper than {} levels", self.limits.max_depth),
             ));
         }
-        let mut node = Packed::new(kind, pos, 0);
+        // No run yet: read as empty until `close` gives it one.
+        let mut node = Packed::new(kind, pos, u32::MAX);
         if style == StructureStyle::Flow {
             node.head |= super::FLOW;
         }
@@ -466,12 +472,7 @@ impl Builder {
         // Each run starts with its count (see `Packed`).
         let (start, len) = match node.kind() {
             Kind::Seq => {
-                let items = &self.doc.items;
-                if items.capacity() - items.len() <= children {
-                    let extra = (items.capacity() / 4).max(children + 1).max(1024);
-                    self.allow(extra * 4, pos)?;
-                    self.doc.items.reserve_exact(extra);
-                }
+                self.make_room(|d| &mut d.items, children + 1, 1024, pos)?;
                 let start = self.doc.items.len();
                 self.doc.items.push(children as NodeId);
                 self.doc.items.extend_from_slice(&self.scratch[open.from..]);
@@ -479,12 +480,7 @@ impl Builder {
             }
             _ => {
                 let pairs = children / 2;
-                let entries = &self.doc.entries;
-                if entries.capacity() - entries.len() <= pairs {
-                    let extra = (entries.capacity() / 4).max(pairs + 1).max(1024);
-                    self.allow(extra * 8, pos)?;
-                    self.doc.entries.reserve_exact(extra);
-                }
+                self.make_room(|d| &mut d.entries, pairs + 1, 1024, pos)?;
                 let start = self.doc.entries.len();
                 self.doc.entries.push((pairs as NodeId, 0));
                 let (chunks, _) = self.scratch[open.from..].as_chunks::<2>();

@@ -441,18 +441,18 @@ impl Doc {
         }
     }
 
-    /// A sequence's children: the run at `a`, after its count.
+    /// A sequence's children: the run at `a`, after its count (none while it is open).
     fn items_of(&self, p: &Packed) -> &[NodeId] {
         let at = p.a as usize;
-        let count = self.items[at] as usize;
-        &self.items[at + 1..at + 1 + count]
+        let count = self.items.get(at).map_or(0, |&n| n as usize);
+        self.items.get(at + 1..at + 1 + count).unwrap_or_default()
     }
 
-    /// A mapping's entries: the run at `a`, after its count.
+    /// A mapping's entries: the run at `a`, after its count (none while it is open).
     fn entries_of(&self, p: &Packed) -> &[(NodeId, NodeId)] {
         let at = p.a as usize;
-        let count = self.entries[at].0 as usize;
-        &self.entries[at + 1..at + 1 + count]
+        let count = self.entries.get(at).map_or(0, |e| e.0 as usize);
+        self.entries.get(at + 1..at + 1 + count).unwrap_or_default()
     }
 
     /// The 1-based line of the node `id`.
