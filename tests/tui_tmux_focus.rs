@@ -109,7 +109,7 @@ fn every_operator_of_a_chat2graph_shaped_file_fits_at_100x30() {
     );
     // Keys typed before the TUI reads raw input go through the cooked terminal, which turns
     // Enter into a line feed (read later as Ctrl-J): wait for the first screen.
-    tmux.wait("the first screen", |s| s.contains("┌ Graph"));
+    tmux.first_screen();
     for op in &tk.operators {
         // Chosen by name, as a user would type it (`o` steps in the navigator's order).
         let command = format!(":operator {}", op.name);

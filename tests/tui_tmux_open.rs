@@ -30,7 +30,7 @@ fn the_focus_view_shows_before_the_whole_graph_layout_and_f_waits_for_nothing() 
     tmux.start((200, 60), None, &[delay, bin, &file_s]);
     // The layout starts 2 s late (a hidden test switch), so on any machine the progress is
     // on the first screen.
-    let first = tmux.wait("the first screen", |s| s.contains("┌ Graph"));
+    let first = tmux.first_screen();
     assert!(
         first.contains("[focus]"),
         "opens on the focus view:\n{first}"

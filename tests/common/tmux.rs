@@ -118,6 +118,14 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// Waits for the TUI's first whole frame: a frame is written top to bottom, so a capture
+    /// can catch its upper half; the key hints on the last row mean the rest is there.
+    pub fn first_screen(&self) -> String {
+        self.wait("the first whole screen", |s| {
+            s.contains("┌ Graph") && s.contains("q quit")
+        })
+    }
+
     /// Polls the screen until `pred` holds; panics with the last screen at the deadline.
     pub fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
