@@ -6,7 +6,7 @@
 //! Chat2Graph's `Toolkit`/`ToolkitService` live in [`ops`].
 
 mod names;
-use names::NameIndex;
+pub use names::Names;
 pub mod ops;
 
 use std::path::PathBuf;
@@ -217,8 +217,8 @@ impl Operator {
 pub struct Toolkit {
     pub name: Option<String>,
     pub graph: StableDiGraph<Node, Edge>,
-    /// Name -> node of each kind; see [`NameIndex`].
-    names: NameIndex,
+    /// Name -> node of each kind; see [`Names`].
+    names: Names,
     pub operators: Vec<Operator>,
     /// Files the graph came from; [`Origin::file`] indexes this list.
     pub files: Vec<PathBuf>,
@@ -231,7 +231,12 @@ impl Toolkit {
 
     /// The node of `kind` called `name`.
     pub fn find(&self, kind: NodeKind, name: &str) -> Option<NodeIndex> {
-        self.names.get(name)?.get(kind.slot())
+        self.names.find(kind, name)
+    }
+
+    /// The name index, shared (see [`Names`]).
+    pub fn names(&self) -> &Names {
+        &self.names
     }
 
     pub fn action(&self, name: &str) -> Option<NodeIndex> {
@@ -281,7 +286,9 @@ impl Toolkit {
         debug_assert!(self.find(node.kind, &node.name).is_none());
         let slot = node.kind.slot();
         let ix = self.graph.add_node(node);
-        self.names.insert(&self.graph[ix].name, slot, ix);
+        self.names
+            .index_mut()
+            .insert(&self.graph[ix].name, slot, ix);
         ix
     }
 
@@ -290,22 +297,24 @@ impl Toolkit {
     pub fn reserve(&mut self, nodes: usize, edges: usize) {
         self.graph.reserve_exact_nodes(nodes);
         self.graph.reserve_exact_edges(edges);
-        self.names.reserve(nodes);
+        self.names.index_mut().reserve(nodes);
     }
 
     /// Removes one node (no cascade; see [`Toolkit::remove`] for Chat2Graph's cascade).
     pub fn remove_node(&mut self, ix: NodeIndex) -> Option<Node> {
         let node = self.graph.remove_node(ix)?;
-        self.names.remove(&node.name, node.kind.slot(), ix);
+        self.names
+            .index_mut()
+            .remove(&node.name, node.kind.slot(), ix);
         Some(node)
     }
 
     /// Renames are not offered; this rebuilds the index after bulk changes to `graph`.
     pub fn reindex(&mut self) {
-        self.names.clear();
+        self.names.index_mut().clear();
         for ix in self.graph.node_indices() {
             let n = &self.graph[ix];
-            self.names.insert(&n.name, n.kind.slot(), ix);
+            self.names.index_mut().insert(&n.name, n.kind.slot(), ix);
         }
     }
 

@@ -6,6 +6,7 @@
 //! two million times.
 
 use std::hash::BuildHasher;
+use std::sync::Arc;
 
 use hashbrown::HashTable;
 use petgraph::stable_graph::NodeIndex;
@@ -20,6 +21,28 @@ pub(super) struct Slots {
 }
 
 const EMPTY: u32 = u32::MAX;
+
+/// The toolkit's name index, shared: a load lends it to a second thread that resolves
+/// references while this one adds edges (`source::action_edges`). A change while it is
+/// lent copies it first, so a holder never sees the index change under it.
+#[derive(Debug, Clone, Default)]
+pub struct Names(Arc<NameIndex>);
+
+impl Names {
+    /// The node of `kind` called `name`.
+    pub fn find(&self, kind: super::NodeKind, name: &str) -> Option<NodeIndex> {
+        self.0.get(name)?.get(kind.slot())
+    }
+
+    pub(super) fn get(&self, name: &str) -> Option<&Slots> {
+        self.0.get(name)
+    }
+
+    /// The index to change (copied first if it is lent).
+    pub(super) fn index_mut(&mut self) -> &mut NameIndex {
+        Arc::make_mut(&mut self.0)
+    }
+}
 
 impl Slots {
     pub(super) fn get(&self, slot: usize) -> Option<NodeIndex> {

@@ -56,6 +56,65 @@ pub struct Ref<'d> {
     pub item: NodeId,
 }
 
+/// What is wrong with a reference item (reported by [`Ctx::reference`]).
+pub enum RefFault {
+    NoName,
+    NotAReference,
+}
+
+/// What is wrong with a score (reported by [`Ctx::score`]).
+pub enum ScoreFault {
+    /// A number outside [0, 1]: loaded as written, and reported.
+    OutOfRange(f64),
+    /// Anything else but null: loaded as 1.0, and reported.
+    NotNumber,
+}
+
+/// The readers below report nothing: the loader's second thread resolves references with
+/// them and leaves anything they refuse to [`Ctx`]'s reporting versions, built on them.
+///
+/// The items of the list under `key` (none when it is absent or null), or the value that is
+/// not a list.
+pub fn list_items<'d>(doc: &'d Doc, parent: NodeId, key: &str) -> Result<&'d [NodeId], NodeId> {
+    let Some(v) = doc.get(parent, key) else {
+        return Ok(&[]);
+    };
+    match doc.seq(v) {
+        Some(items) => Ok(items),
+        None if matches!(doc.scalar(v), Some(Scalar::Null)) => Ok(&[]),
+        None => Err(v),
+    }
+}
+
+/// A reference item's name, and its `score` value if it has one.
+pub fn read_ref(doc: &Doc, item: NodeId) -> Result<(&str, Option<NodeId>), RefFault> {
+    if doc.map(item).is_some() {
+        let name = doc
+            .get(item, "name")
+            .and_then(|n| doc.text_or_null(n))
+            .ok_or(RefFault::NoName)?;
+        return Ok((name, doc.get(item, "score")));
+    }
+    doc.text_or_null(item)
+        .map(|name| (name, None))
+        .ok_or(RefFault::NotAReference)
+}
+
+/// A score's value: a number in [0, 1], or 1.0 for null.
+pub fn score_value(doc: &Doc, v: NodeId) -> Result<f64, ScoreFault> {
+    let s = match doc.scalar(v) {
+        Some(Scalar::Int(i)) => i as f64,
+        Some(Scalar::Float(f)) => f,
+        Some(Scalar::Null) => return Ok(1.0),
+        _ => return Err(ScoreFault::NotNumber),
+    };
+    if (0.0..=1.0).contains(&s) {
+        Ok(s)
+    } else {
+        Err(ScoreFault::OutOfRange(s))
+    }
+}
+
 impl<'d> Ctx<'d> {
     pub fn new(doc: &'d Doc, file: String) -> Self {
         Ctx {
@@ -163,20 +222,15 @@ impl<'d> Ctx<'d> {
 
     /// Items of a list under `key`; a present non-list value is a shape error.
     pub fn list(&mut self, parent: NodeId, key: &str) -> Vec<NodeId> {
-        let Some(v) = self.doc.get(parent, key) else {
-            return Vec::new();
-        };
-        match self.doc.seq(v) {
-            Some(items) => items.to_vec(),
-            None => {
-                if !matches!(self.doc.scalar(v), Some(Scalar::Null)) {
-                    self.diag(
-                        v,
-                        Severity::Error,
-                        Code::Shape,
-                        format!("`{key}` must be a list"),
-                    );
-                }
+        match list_items(self.doc, parent, key) {
+            Ok(items) => items.to_vec(),
+            Err(v) => {
+                self.diag(
+                    v,
+                    Severity::Error,
+                    Code::Shape,
+                    format!("`{key}` must be a list"),
+                );
                 Vec::new()
             }
         }
@@ -216,11 +270,18 @@ impl<'d> Ctx<'d> {
     /// load as written so the user can see and fix them; non-numbers become 1.0.
     /// `what` names the scored thing in a diagnostic; it is built only for one.
     pub fn score(&mut self, v: NodeId, what: impl Fn() -> String) -> f64 {
-        match self.doc.scalar(v) {
-            Some(Scalar::Int(i)) => self.check_range(v, i as f64, what),
-            Some(Scalar::Float(f)) => self.check_range(v, f, what),
-            Some(Scalar::Null) => 1.0,
-            _ => {
+        match score_value(self.doc, v) {
+            Ok(s) => s,
+            Err(ScoreFault::OutOfRange(s)) => {
+                self.diag(
+                    v,
+                    Severity::Error,
+                    Code::ScoreOutOfRange,
+                    format!("score of {} is {s}, outside [0, 1]", what()),
+                );
+                s
+            }
+            Err(ScoreFault::NotNumber) => {
                 let shown = self.doc.str(v).unwrap_or("a collection").to_string();
                 self.diag(
                     v,
@@ -233,52 +294,26 @@ impl<'d> Ctx<'d> {
         }
     }
 
-    fn check_range(&mut self, v: NodeId, s: f64, what: impl Fn() -> String) -> f64 {
-        if !(0.0..=1.0).contains(&s) {
-            self.diag(
-                v,
-                Severity::Error,
-                Code::ScoreOutOfRange,
-                format!("score of {} is {s}, outside [0, 1]", what()),
-            );
-        }
-        s
-    }
-
     /// Reads a reference list item. Reports and skips items without a usable name.
     pub fn reference(&mut self, item: NodeId, scored: bool) -> Option<Ref<'d>> {
-        let doc: &'d Doc = self.doc;
-        if doc.map(item).is_some() {
-            let Some(name) = self.text_ref(item, "name") else {
-                self.diag(
-                    item,
-                    Severity::Error,
-                    Code::Shape,
-                    "reference without a `name`".into(),
-                );
-                return None;
-            };
-            let score = match (scored, doc.get(item, "score")) {
-                (true, Some(v)) => Some(self.score(v, || format!("`{name}`"))),
-                _ => None,
-            };
-            return Some(Ref { name, score, item });
-        }
-        match doc.text_or_null(item) {
-            None => {
-                self.diag(
-                    item,
-                    Severity::Error,
-                    Code::Shape,
-                    "a reference must be a name or a mapping with `name`".into(),
-                );
+        match read_ref(self.doc, item) {
+            Ok((name, score)) => {
+                let score = match score {
+                    Some(v) if scored => Some(self.score(v, || format!("`{name}`"))),
+                    _ => None,
+                };
+                Some(Ref { name, score, item })
+            }
+            Err(fault) => {
+                let message = match fault {
+                    RefFault::NoName => "reference without a `name`",
+                    RefFault::NotAReference => {
+                        "a reference must be a name or a mapping with `name`"
+                    }
+                };
+                self.diag(item, Severity::Error, Code::Shape, message.into());
                 None
             }
-            Some(name) => Some(Ref {
-                name,
-                score: None,
-                item,
-            }),
         }
     }
 
@@ -337,6 +372,12 @@ impl<'d> Ctx<'d> {
         let nodes = nodes.min(room / NODE_BYTES);
         let edges = edges.min(self.edge_cap).min(room / EDGE_BYTES);
         self.toolkit.reserve(nodes, edges);
+    }
+
+    /// How many more edges the edge cap and the memory budget allow.
+    pub fn edge_room(&self) -> usize {
+        let made = self.toolkit.graph.edge_count();
+        (self.edge_cap.saturating_sub(made)).min(self.toolkit_room / EDGE_BYTES)
     }
 
     /// Whether the toolkit may get another edge; past the cap, reports TS002 once at `at`.

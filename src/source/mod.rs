@@ -4,6 +4,7 @@
 //! be spliced into the exact bytes and so that a save can tell whether the file changed on
 //! disk since it was loaded.
 
+mod action_edges;
 mod chat2graph;
 mod ctx;
 pub mod emit;
@@ -342,7 +343,7 @@ pub fn load_text(
     ctx.mcp_members = known.members;
     ctx.diags.extend(known.diagnostics);
     match format {
-        Format::Native => native::load(&mut ctx),
+        Format::Native => native::load(&mut ctx, limits.two_threads_from),
         Format::Chat2Graph => chat2graph::load(&mut ctx),
     }
     if let Some(at) = ctx.over_budget {

@@ -1,16 +1,19 @@
 //! The native toolkit format (SPEC 3.1): `name`, `tools`, `groups`, `actions` with `tools`
 //! (Call edges) and `next` (Next edges), and `operators`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::diag::{Code, Severity};
 use crate::model::{Node, NodeKind, Operator};
 
+use super::action_edges::{Members, make_edges};
 use super::ctx::{Ctx, Ref};
 use super::yaml::NodeId;
 use petgraph::stable_graph::NodeIndex;
 
-pub fn load(ctx: &mut Ctx<'_>) {
+/// Loads the native toolkit in `ctx.doc`; the references of `two_threads_from` actions or
+/// more are resolved on two threads (see `action_edges`).
+pub fn load(ctx: &mut Ctx<'_>, two_threads_from: usize) {
     if let Some(root) = ctx.doc.root {
         if ctx.doc.map(root).is_none() {
             ctx.diag(
@@ -40,11 +43,7 @@ pub fn load(ctx: &mut Ctx<'_>) {
         .iter()
         .filter_map(|&item| declare_action(ctx, item).map(|a| (item, a)))
         .collect();
-    let mut seen = Targets::default();
-    for (done, &(item, a)) in declared.iter().enumerate() {
-        grow_edges(ctx, done, declared.len());
-        action_edges(ctx, item, a, &members, &mut seen);
-    }
+    make_edges(ctx, &declared, &members, two_threads_from);
     for item in operators {
         operator(ctx, item);
     }
@@ -65,20 +64,6 @@ fn reserve(ctx: &mut Ctx<'_>, tools: &[NodeId], groups: &[NodeId], actions: &[No
         .map(|&a| listed(a, "tools") + listed(a, "next"))
         .sum();
     ctx.reserve(tools.len() + groups.len() + actions.len(), edges);
-}
-
-/// Before the action at `done` of `total` makes its edges: when the edge array is about
-/// full, room for the rest at the rate so far. The first reservation counts listed items,
-/// and an item naming a group makes an edge per member, so the array would otherwise double
-/// (at 100k actions, from 656k to 1.3M edges: 28 MB of address space left unused).
-fn grow_edges(ctx: &mut Ctx<'_>, done: usize, total: usize) {
-    let graph = &ctx.toolkit.graph;
-    let (made, room) = (graph.edge_count(), graph.capacity().1);
-    if room.saturating_sub(made) > 64 || done == 0 {
-        return;
-    }
-    let rest = (made / done + 1) * (total - done) + 64;
-    ctx.reserve(0, rest);
 }
 
 impl Ctx<'_> {
@@ -153,7 +138,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn implicit_tool(&mut self, r: &Ref) -> NodeIndex {
+    pub(super) fn implicit_tool(&mut self, r: &Ref) -> NodeIndex {
         if let Some(t) = self.toolkit.find(NodeKind::Tool, r.name) {
             return t;
         }
@@ -186,7 +171,7 @@ fn declare_tool(ctx: &mut Ctx<'_>, item: NodeId) {
 }
 
 /// Declares groups with `Has` edges; returns each group's member names.
-fn declare_groups(ctx: &mut Ctx<'_>, groups: Vec<NodeId>) -> HashMap<String, Vec<String>> {
+fn declare_groups(ctx: &mut Ctx<'_>, groups: Vec<NodeId>) -> Members {
     let mut members = HashMap::new();
     for item in groups {
         let Some(name) = ctx.decl_name(item, "a group") else {
@@ -226,148 +211,6 @@ fn declare_action(ctx: &mut Ctx<'_>, item: NodeId) -> Option<NodeIndex> {
     let mut node = Node::new(NodeKind::Action, name);
     node.desc = ctx.text(item, "desc").unwrap_or_default();
     ctx.declare(item, node)
-}
-
-fn action_edges(
-    ctx: &mut Ctx<'_>,
-    item: NodeId,
-    a: NodeIndex,
-    members: &HashMap<String, Vec<String>>,
-    seen: &mut Targets,
-) {
-    // An action's edges are all made here, so while it has none yet, a set of the targets
-    // made so far tells a duplicate apart without walking the graph's edge lists.
-    seen.clear(ctx.toolkit.out_edges(a).next().is_none());
-    let refs: Vec<Ref> = ctx
-        .list(item, "tools")
-        .into_iter()
-        .filter_map(|t| ctx.reference(t, true))
-        .collect();
-    // What each item names: a tool, else a group's members (a tool of the same name wins),
-    // else a tool not declared yet. One name lookup per item: a 100k-action file has
-    // hundreds of thousands of them.
-    let targets: Vec<Named> = refs
-        .iter()
-        .map(|r| match ctx.toolkit.find(NodeKind::Tool, r.name) {
-            Some(t) => Named::Tool(t),
-            None => members.get(r.name).map_or(Named::Unknown, Named::Group),
-        })
-        .collect();
-    // A member named by an item of its own (`{name: MEMBER, score: S}`) takes that item's
-    // score wherever it stands; the group reference gives the other members theirs. Built
-    // only when the action names a group.
-    let own: HashSet<&str> = if targets.iter().any(|t| matches!(t, Named::Group(_))) {
-        refs.iter()
-            .zip(&targets)
-            .filter(|(_, t)| !matches!(t, Named::Group(_)))
-            .map(|(r, _)| r.name)
-            .collect()
-    } else {
-        HashSet::new()
-    };
-    for (r, named) in refs.iter().zip(&targets) {
-        let score = r.score.unwrap_or(1.0);
-        let origin = Some(ctx.origin(r.item));
-        let targets = match named {
-            Named::Group(m) if !m.is_empty() => m
-                .iter()
-                .filter(|n| !own.contains(n.as_str()))
-                .filter_map(|n| ctx.toolkit.find(NodeKind::Tool, n))
-                .collect(),
-            Named::Group(_) => ctx
-                .toolkit
-                .find(NodeKind::Group, r.name)
-                .into_iter()
-                .collect(),
-            Named::Tool(t) => vec![*t],
-            Named::Unknown => vec![ctx.implicit_tool(r)],
-        };
-        for target in targets {
-            add_scored_edge(ctx, seen, a, target, score, origin, r.item);
-        }
-    }
-    for n in ctx.list(item, "next") {
-        let Some(r) = ctx.reference(n, true) else {
-            continue;
-        };
-        let Some(b) = ctx.toolkit.action(r.name) else {
-            // Another opened file may define it: `load_paths` settles this after merging.
-            let name = ctx.toolkit.name(a).to_string();
-            ctx.unresolved.push(super::Unresolved {
-                from: name.clone(),
-                to: r.name.to_string(),
-                score: r.score.unwrap_or(1.0),
-                origin: ctx.origin(r.item),
-                diag: ctx.diags.len(),
-            });
-            ctx.diag(
-                r.item,
-                Severity::Error,
-                Code::UnknownAction,
-                format!("`next` of `{name}` names no action: `{}`", r.name),
-            );
-            continue;
-        };
-        let origin = Some(ctx.origin(r.item));
-        add_scored_edge(ctx, seen, a, b, r.score.unwrap_or(1.0), origin, r.item);
-    }
-}
-
-/// What a `tools` item of an action names.
-enum Named<'m> {
-    Tool(NodeIndex),
-    /// A group, with its members' names.
-    Group(&'m Vec<String>),
-    /// Nothing declared (yet): an implicit tool.
-    Unknown,
-}
-
-/// The targets of the action whose edges are being made (see `action_edges`).
-#[derive(Default)]
-struct Targets {
-    /// Whether the action had no edges when its own began (else the graph is asked).
-    fresh: bool,
-    made: HashSet<NodeIndex, foldhash::fast::RandomState>,
-}
-
-impl Targets {
-    fn clear(&mut self, fresh: bool) {
-        self.fresh = fresh;
-        self.made.clear();
-    }
-
-    /// Whether `a -> b` exists already.
-    fn exists(&self, tk: &crate::model::Toolkit, a: NodeIndex, b: NodeIndex) -> bool {
-        if self.fresh {
-            self.made.contains(&b)
-        } else {
-            tk.edge(a, b).is_some()
-        }
-    }
-}
-
-fn add_scored_edge(
-    ctx: &mut Ctx<'_>,
-    seen: &mut Targets,
-    a: NodeIndex,
-    b: NodeIndex,
-    score: f64,
-    origin: Option<crate::model::Origin>,
-    item: NodeId,
-) {
-    if seen.exists(&ctx.toolkit, a, b) {
-        let label = format!("{} -> {}", ctx.toolkit.name(a), ctx.toolkit.name(b));
-        ctx.diag(
-            item,
-            Severity::Warning,
-            Code::DuplicateEdge,
-            format!("edge {label} is listed twice; the first one counts"),
-        );
-        return;
-    }
-    if ctx.charge_edge(item) && ctx.toolkit.add_new_edge(a, b, score, origin).is_some() {
-        seen.made.insert(b);
-    }
 }
 
 fn operator(ctx: &mut Ctx<'_>, item: NodeId) {

@@ -86,6 +86,9 @@ pub struct Limits {
     /// The most memory a load may use, whatever the input: the budget is 12 times the input
     /// size plus 100 MB, and never more than this (README, Reliability).
     pub max_memory: usize,
+    /// Actions from which a native load resolves references on a second thread (the
+    /// result is the same; tests lower it to compare both ways on small files).
+    pub two_threads_from: usize,
 }
 
 impl Limits {
@@ -107,6 +110,7 @@ impl Default for Limits {
             max_depth: 128,
             max_nodes: 20_000_000,
             max_memory: 2 << 30,
+            two_threads_from: 4096,
         }
     }
 }
@@ -337,6 +341,19 @@ impl Doc {
             && self.lines == other.lines
             && self.root == other.root
             && self.more_documents == other.more_documents
+            && self.index_shape() == other.index_shape()
+    }
+
+    /// The large mappings' key indexes: each mapping, its key count and merge entries
+    /// (the hashes depend on the document's hasher, so they are left out).
+    fn index_shape(&self) -> Vec<(NodeId, usize, &[u32])> {
+        let mut shape: Vec<_> = self
+            .index
+            .iter()
+            .map(|(&id, i)| (id, i.keys.len(), i.merges.as_slice()))
+            .collect();
+        shape.sort_unstable();
+        shape
     }
 
     /// The text this document was parsed from.
