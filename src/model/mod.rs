@@ -297,7 +297,11 @@ impl Toolkit {
     pub fn reserve(&mut self, nodes: usize, edges: usize) {
         self.graph.reserve_exact_nodes(nodes);
         self.graph.reserve_exact_edges(edges);
-        self.names.index_mut().reserve(nodes);
+        // Edge room alone leaves the index as it is: while it is lent (see `Names`),
+        // touching it would copy it.
+        if nodes > 0 {
+            self.names.index_mut().reserve(nodes);
+        }
     }
 
     /// Removes one node (no cascade; see [`Toolkit::remove`] for Chat2Graph's cascade).
@@ -501,5 +505,23 @@ mod edge_lookup_tests {
         assert!(tk.edge(hub, hub).is_some());
         assert_eq!(tk.edge(leaves[0], leaves[1]), None);
         assert_eq!(tk.graph.edge_count(), 101);
+    }
+}
+
+#[cfg(test)]
+mod lent_names_tests {
+    use super::*;
+
+    #[test]
+    fn edge_room_leaves_a_lent_name_index_uncopied_and_a_new_node_copies_it() {
+        let mut tk = Toolkit::new();
+        tk.add_node(Node::new(NodeKind::Tool, "t"));
+        let lent = tk.names().clone();
+        tk.reserve(0, 1000);
+        assert!(tk.names().is(&lent), "edge room copied the index");
+        tk.add_node(Node::new(NodeKind::Tool, "u"));
+        assert!(!tk.names().is(&lent));
+        assert!(lent.find(NodeKind::Tool, "u").is_none());
+        assert!(tk.find(NodeKind::Tool, "u").is_some());
     }
 }

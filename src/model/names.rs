@@ -38,6 +38,12 @@ impl Names {
         self.0.get(name)
     }
 
+    /// Whether `other` is this very index (not a copy).
+    #[cfg(test)]
+    pub(crate) fn is(&self, other: &Names) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// The index to change (copied first if it is lent).
     pub(super) fn index_mut(&mut self) -> &mut NameIndex {
         Arc::make_mut(&mut self.0)

@@ -1,11 +1,12 @@
 //! An action's edges (SPEC 3.1): each `tools` item makes a Call edge (an item naming a group,
 //! one per member) and each `next` item a Next edge.
 //!
-//! On a large file the actions are cut in two. While this thread makes the edges of the
-//! first part, a second thread resolves the references of the rest into plans (each edge's
-//! target, score and item), which this thread then applies in file order. Resolving is most
-//! of the work: reading each item's keys and looking its name up, a cache miss in a table
-//! of 125k names.
+//! On a large file the actions are taken in blocks. A second thread resolves the references
+//! of most blocks into plans (each edge's target, score and item), while this thread makes
+//! the edges of every [`OWN_EVERY`]th block itself and applies the plans of the others, all
+//! in file order. Resolving is most of the work: reading each item's keys and looking its
+//! name up, a cache miss in a table of 125k names. The second thread runs at most [`AHEAD`]
+//! blocks ahead, so plans never hold more than a few blocks' edges.
 //!
 //! The result is the one a single thread makes, edge for edge and diagnostic for
 //! diagnostic:
@@ -19,9 +20,10 @@
 //!   that are neither a tool nor a group. A plan never resolves such a name, so a plan made
 //!   against the index as this phase began resolves every item as the index at its turn
 //!   would. The second thread holds that index (shared, see `Names`); before the serial
-//!   path adds a name, this thread waits for the second one, so the index is never copied.
+//!   path adds a name, this thread stops the second one, so the index is never copied.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use petgraph::stable_graph::NodeIndex;
@@ -35,14 +37,25 @@ use super::yaml::{Doc, NodeId};
 /// Each group's member names, by group name.
 pub type Members = HashMap<String, Vec<String>>;
 
-/// Share of the actions whose edges this thread makes while the second thread plans the
-/// rest. Planning an action costs about 60% of making its edges here, and applying a plan
-/// the other 40% (100k file), so this thread's part plus the rest's applying about
-/// matches the second thread's planning.
-const FIRST_SHARE: f64 = 0.4;
+/// Of every this many blocks, this thread makes the first one's edges itself and the
+/// second thread plans the others. Planning an action costs about 60% of making its edges
+/// here, and applying a plan the other 40% (100k file), so this thread's 1 + 4 x 0.4 about
+/// matches the second thread's 4 x 0.6.
+const OWN_EVERY: usize = 5;
 
-/// Actions planned per message from the second thread (a chunk is dropped once applied).
-const CHUNK: usize = 1024;
+/// Most actions in a block; a smaller file is cut in [`BLOCKS`] blocks (of one action at
+/// least), so both threads always have a share.
+const MAX_BLOCK: usize = 1024;
+const BLOCKS: usize = 64;
+
+/// Plans the second thread may have sent and this one not yet taken: it waits rather than
+/// run further ahead (a queue of all of them held 9 MB more at a 100k-action load's peak).
+const AHEAD: usize = OWN_EVERY;
+
+/// Whether this thread makes the edges of block `b` itself.
+fn own(b: usize) -> bool {
+    b.is_multiple_of(OWN_EVERY)
+}
 
 /// Makes the edges of the `declared` actions (item, node), in order; on two threads from
 /// `two_threads_from` actions on a machine with two cores or more.
@@ -53,13 +66,7 @@ pub fn make_edges(
     two_threads_from: usize,
 ) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let split = if declared.len() >= two_threads_from && cores >= 2 {
-        (declared.len() as f64 * FIRST_SHARE) as usize
-    } else {
-        declared.len()
-    };
-    let (first, rest) = declared.split_at(split);
-    if rest.is_empty() {
+    if declared.len() < two_threads_from || cores < 2 {
         let mut seen = Targets::default();
         for (done, &(item, a)) in declared.iter().enumerate() {
             grow_edges(ctx, done, declared.len());
@@ -67,127 +74,131 @@ pub fn make_edges(
         }
         return;
     }
-    let room = ctx.edge_room();
+    let block = (declared.len() / BLOCKS).clamp(1, MAX_BLOCK);
+    let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
-        let (planner, rx) = spawn_planner(s, ctx, members, rest, room);
+        let (tx, rx) = mpsc::sync_channel(AHEAD);
+        let planner = Planner {
+            doc: ctx.doc,
+            names: ctx.toolkit.names().clone(),
+            members,
+            room: ctx.edge_room(),
+            tx,
+            stop: &stop,
+        };
+        let planner = std::thread::Builder::new()
+            .name("toolscope-plan".into())
+            .spawn_scoped(s, move || planner.plan_blocks(declared, block))
+            .ok();
         let mut run = Run {
             planner,
+            rx,
+            taken: VecDeque::new(),
+            stop: &stop,
             seen: Targets::default(),
             scratch: Scratch::default(),
             total: declared.len(),
         };
-        for (done, &(item, a)) in first.iter().enumerate() {
-            run.first_part(ctx, done, item, a, members);
+        let mut done = 0;
+        for (b, actions) in declared.chunks(block).enumerate() {
+            if own(b) {
+                run.own_block(ctx, done, actions, members);
+            } else {
+                run.planned_block(ctx, done, actions, members);
+            }
+            done += actions.len();
         }
-        run.rest(ctx, split, rest, members, &rx);
+        run.wait_for_planner();
     });
 }
 
-/// Starts the second thread planning `rest` (none when it cannot start); the receiver of
-/// its chunks closes when it ends.
-fn spawn_planner<'s, 'e: 's>(
-    s: &'s std::thread::Scope<'s, 'e>,
-    ctx: &Ctx<'e>,
-    members: &'e Members,
-    rest: &'e [(NodeId, NodeIndex)],
-    room: usize,
-) -> (
-    Option<std::thread::ScopedJoinHandle<'s, ()>>,
-    mpsc::Receiver<Chunk>,
-) {
-    let (tx, rx) = mpsc::channel();
-    let (doc, names) = (ctx.doc, ctx.toolkit.names().clone());
-    let planner = std::thread::Builder::new()
-        .name("toolscope-plan".into())
-        .spawn_scoped(s, move || {
-            plan_chunks(doc, &names, members, rest, room, &tx)
-        })
-        .ok();
-    (planner, rx)
-}
-
-/// The state of one [`make_edges`].
+/// The state of one [`make_edges`] on this thread.
 struct Run<'s> {
-    /// The second thread, until it is waited for.
+    /// The second thread, until it is waited for (`None` if it could not start).
     planner: Option<std::thread::ScopedJoinHandle<'s, ()>>,
+    rx: mpsc::Receiver<Chunk>,
+    /// Plans taken from `rx` while waiting for the second thread to stop.
+    taken: VecDeque<Chunk>,
+    stop: &'s AtomicBool,
     seen: Targets,
     scratch: Scratch,
     total: usize,
 }
 
 impl Run<'_> {
-    /// The edges of the action at `done` of the first part: planned and applied here, or
+    /// The edges of a block of this thread's, from `done` on: planned and applied here, or
     /// on the serial path (once the second thread no longer reads the name index).
-    fn first_part(
+    fn own_block(
         &mut self,
         ctx: &mut Ctx<'_>,
         done: usize,
-        item: NodeId,
-        a: NodeIndex,
+        actions: &[(NodeId, NodeIndex)],
         members: &Members,
     ) {
-        grow_edges(ctx, done, self.total);
         let mut edges = std::mem::take(&mut self.scratch.edges);
-        edges.clear();
-        let (doc, names) = (ctx.doc, ctx.toolkit.names());
-        if plan(
-            doc,
-            names,
-            members,
-            item,
-            usize::MAX,
-            &mut self.scratch,
-            &mut edges,
-        ) {
-            apply(ctx, &mut self.seen, a, &edges);
-        } else {
-            self.wait_for_planner();
-            serial_edges(ctx, item, a, members, &mut self.seen);
+        for (k, &(item, a)) in actions.iter().enumerate() {
+            grow_edges(ctx, done + k, self.total);
+            edges.clear();
+            let (doc, names) = (ctx.doc, ctx.toolkit.names());
+            if plan(
+                doc,
+                names,
+                members,
+                item,
+                usize::MAX,
+                &mut self.scratch,
+                &mut edges,
+            ) {
+                apply(ctx, &mut self.seen, a, &edges);
+            } else {
+                self.wait_for_planner();
+                serial_edges(ctx, item, a, members, &mut self.seen);
+            }
         }
         self.scratch.edges = edges;
     }
 
-    /// The rest, from the second thread's plans in order (or serially without them).
-    fn rest(
+    /// The edges of a block the second thread planned, from `done` on: its plans applied,
+    /// or the serial path for an action it left (or for all, once it has stopped).
+    fn planned_block(
         &mut self,
         ctx: &mut Ctx<'_>,
-        start: usize,
-        rest: &[(NodeId, NodeIndex)],
+        done: usize,
+        actions: &[(NodeId, NodeIndex)],
         members: &Members,
-        rx: &mpsc::Receiver<Chunk>,
     ) {
-        let mut chunks = rest.chunks(CHUNK);
-        let mut done = start;
-        // A closed channel before the end (no second thread, or one that stopped) leaves
-        // the remaining actions to the serial path.
-        for chunk in rx.iter() {
-            let Some(actions) = chunks.next() else { break };
-            for (k, &(item, a)) in actions.iter().enumerate() {
-                grow_edges(ctx, done, self.total);
-                done += 1;
-                match chunk.edges(k) {
-                    Some(edges) => apply(ctx, &mut self.seen, a, edges),
-                    None => {
-                        self.wait_for_planner();
-                        serial_edges(ctx, item, a, members, &mut self.seen);
-                    }
+        let chunk = self.next_chunk();
+        for (k, &(item, a)) in actions.iter().enumerate() {
+            grow_edges(ctx, done + k, self.total);
+            match chunk.as_ref().and_then(|c| c.edges(k)) {
+                Some(edges) => apply(ctx, &mut self.seen, a, edges),
+                None => {
+                    self.wait_for_planner();
+                    serial_edges(ctx, item, a, members, &mut self.seen);
                 }
             }
         }
-        self.wait_for_planner();
-        for &(item, a) in chunks.flatten() {
-            grow_edges(ctx, done, self.total);
-            done += 1;
-            serial_edges(ctx, item, a, members, &mut self.seen);
-        }
     }
 
-    /// Waits for the second thread to finish planning (its chunks stay queued).
+    /// The second thread's next plan (they come in block order); `None` once it has ended
+    /// and all it sent is taken.
+    fn next_chunk(&mut self) -> Option<Chunk> {
+        self.taken.pop_front().or_else(|| self.rx.recv().ok())
+    }
+
+    /// Stops the second thread after the block it is planning and waits for it; the plans
+    /// it sent stay, in order, for [`Run::next_chunk`] (the blocks after them go the serial
+    /// way). Taking them is what lets it finish a send it may be waiting in.
     fn wait_for_planner(&mut self) {
-        if let Some(planner) = self.planner.take() {
-            // A panic there (none is known) only leaves more to the serial path.
-            let _ = planner.join();
+        let Some(planner) = self.planner.take() else {
+            return;
+        };
+        self.stop.store(true, Ordering::Relaxed);
+        while let Ok(chunk) = self.rx.recv() {
+            self.taken.push_back(chunk);
         }
+        // A panic there (none is known) only leaves more to the serial path.
+        let _ = planner.join();
     }
 }
 
@@ -198,7 +209,7 @@ struct Planned {
     score: f64,
 }
 
-/// The plans of up to [`CHUNK`] consecutive actions.
+/// The plans of one block.
 struct Chunk {
     edges: Vec<Planned>,
     /// Where each action's edges end in `edges`, with [`SERIAL`] set for an action left to
@@ -209,7 +220,7 @@ struct Chunk {
 const SERIAL: u32 = 1 << 31;
 
 impl Chunk {
-    /// The planned edges of the chunk's action `k`; `None` for the serial path.
+    /// The planned edges of the block's action `k`; `None` for the serial path.
     fn edges(&self, k: usize) -> Option<&[Planned]> {
         let end = *self.ends.get(k)?;
         if end & SERIAL != 0 {
@@ -221,46 +232,60 @@ impl Chunk {
     }
 }
 
-/// The second thread: plans `actions` in chunks, sent in order until the receiver is gone.
-/// It stops (leaving the rest to the serial path) once its plans hold `room` edges, what
-/// the edge cap and the memory budget allow: a hostile file naming a large group from
-/// every action would otherwise plan far more edges than the load may make.
-fn plan_chunks(
-    doc: &Doc,
-    names: &Names,
-    members: &Members,
-    actions: &[(NodeId, NodeIndex)],
+/// The second thread's share of [`make_edges`].
+struct Planner<'e> {
+    doc: &'e Doc,
+    /// The name index as the phase began (shared, not copied).
+    names: Names,
+    members: &'e Members,
+    /// The most edges its plans may hold: what the edge cap and the memory budget let the
+    /// load make. A hostile file naming a large group from every action would otherwise
+    /// plan far more edges than the load may make.
     room: usize,
-    tx: &mpsc::Sender<Chunk>,
-) {
-    let mut scratch = Scratch::default();
-    let mut planned = 0usize;
-    for actions in actions.chunks(CHUNK) {
+    tx: mpsc::SyncSender<Chunk>,
+    /// Set when it is to end after the block it is planning.
+    stop: &'e AtomicBool,
+}
+
+impl Planner<'_> {
+    /// Plans the blocks of `declared` that are not this thread's, sent in order until the
+    /// receiver is gone, `stop` is set or the plans hold `room` edges (the rest then goes
+    /// the serial way).
+    fn plan_blocks(&self, declared: &[(NodeId, NodeIndex)], block: usize) {
+        let mut scratch = Scratch::default();
+        let mut planned = 0usize;
+        let blocks = declared.chunks(block).enumerate();
+        for (_, actions) in blocks.filter(|&(b, _)| !own(b)) {
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let chunk = self.plan_block(actions, planned, &mut scratch);
+            planned += chunk.edges.len();
+            let full = planned >= self.room;
+            if self.tx.send(chunk).is_err() || full {
+                return;
+            }
+        }
+    }
+
+    /// The plans of one block, with `planned` edges planned before it.
+    fn plan_block(
+        &self,
+        actions: &[(NodeId, NodeIndex)],
+        planned: usize,
+        scratch: &mut Scratch,
+    ) -> Chunk {
         let mut chunk = Chunk {
             edges: Vec::new(),
             ends: Vec::with_capacity(actions.len()),
         };
         for &(item, _) in actions {
             let before = chunk.edges.len();
-            let left = room.saturating_sub(planned + before);
-            let limit = before.saturating_add(left);
-            let ok = plan(
-                doc,
-                names,
-                members,
-                item,
-                limit,
-                &mut scratch,
-                &mut chunk.edges,
-            );
-            let end = if ok {
-                u32::try_from(chunk.edges.len())
-                    .ok()
-                    .filter(|&e| e < SERIAL)
-            } else {
-                None
-            };
-            match end {
+            let limit = before.saturating_add(self.room.saturating_sub(planned + before));
+            let (doc, names, members) = (self.doc, &self.names, self.members);
+            let ok = plan(doc, names, members, item, limit, scratch, &mut chunk.edges);
+            let end = u32::try_from(chunk.edges.len()).ok();
+            match end.filter(|&e| ok && e < SERIAL) {
                 Some(end) => chunk.ends.push(end),
                 None => {
                     chunk.edges.truncate(before);
@@ -268,11 +293,7 @@ fn plan_chunks(
                 }
             }
         }
-        planned += chunk.edges.len();
-        let full = planned >= room;
-        if tx.send(chunk).is_err() || full {
-            return;
-        }
+        chunk
     }
 }
 
