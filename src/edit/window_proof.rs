@@ -393,19 +393,9 @@ pub(crate) fn reread(
         return None;
     }
     let (ob, nb) = (&old[bom..], &new[bom..]);
-    let pre = ob
-        .bytes()
-        .zip(nb.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let pre = super::workspace::common_prefix(ob.as_bytes(), nb.as_bytes());
     let max_suf = ob.len().min(nb.len()) - pre;
-    let suf = ob
-        .bytes()
-        .rev()
-        .zip(nb.bytes().rev())
-        .take(max_suf)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let suf = super::workspace::common_suffix(ob.as_bytes(), nb.as_bytes(), max_suf);
     let old_end = ob.len() - suf;
     let line = 1 + ob.as_bytes()[..pre].iter().filter(|b| **b == b'\n').count() as u32;
     // The declaration starting last at or before the changed line.

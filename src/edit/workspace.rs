@@ -591,15 +591,13 @@ impl Workspace {
     }
 }
 
-/// One splice each way between two texts: the span between their common prefix and
-/// suffix (on char boundaries). Exact, and as small as the change is local.
 /// Bytes compared at a time by [`common_prefix`] and [`common_suffix`]: a slice compare
 /// (a `memcmp`) instead of byte by byte, which was tens of milliseconds of a transaction's
-/// delta over a 26 MB file.
+/// delta (and of a reload's window search) over a 26 MB file.
 const BLOCK: usize = 256;
 
 /// How many leading bytes `a` and `b` share.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+pub(super) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     let mut i = 0;
     while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
@@ -613,7 +611,7 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 }
 
 /// How many trailing bytes `a` and `b` share, at most `max`.
-fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
+pub(super) fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
     let max = max.min(a.len()).min(b.len());
     let (la, lb) = (a.len(), b.len());
     let mut i = 0;
@@ -624,6 +622,8 @@ fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
     i + rest.take(max - i).take_while(|(x, y)| x == y).count()
 }
 
+/// One splice each way between two texts: the span between their common prefix and
+/// suffix (on char boundaries). Exact, and as small as the change is local.
 fn delta(old: &str, new: &str) -> (Vec<Splice>, Vec<Splice>) {
     if old == new {
         return (Vec::new(), Vec::new());
