@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
-use toolscope::edit::{Edit, Transaction, Workspace};
-use toolscope::synth::{GenOptions, generate};
+use toolscope_core::edit::{Edit, Transaction, Workspace};
+use toolscope_core::synth::{GenOptions, generate};
 
 fn setup(dir: &std::path::Path, actions: usize) -> Option<(PathBuf, Workspace, Edit)> {
     let path = dir.join(format!("g{actions}.yaml"));
@@ -73,7 +73,7 @@ fn edit_save(c: &mut Criterion) {
                 } else {
                     (&other, &text)
                 };
-                toolscope::source::save::replace(&path, Some(from), to).is_ok()
+                toolscope_core::source::save::replace(&path, Some(from), to).is_ok()
             })
         });
         // Back to the text the workspace loaded.

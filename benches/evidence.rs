@@ -1,5 +1,5 @@
 //! `eval --sweep` on 10k trace records against a 10k-action toolkit (SPEC 8 target: under
-//! 1 s). The toolkit comes from `toolscope::synth`; the records call one to three tools of
+//! 1 s). The toolkit comes from `toolscope_core::synth`; the records call one to three tools of
 //! their operator's wider offer (threshold 0.3), so some calls fall outside the offer at
 //! the operators' own 0.5. Token counts use the real tokenizer, loaded once outside the
 //! measurement (as `eval` loads it once per run); the per-tool entries are counted inside.
@@ -9,13 +9,13 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use toolscope::evidence::Record;
-use toolscope::evidence::eval::{EvalOptions, evaluate, resolve};
-use toolscope::model::Toolkit;
-use toolscope::recommend::{Params, recommend, resolve_seeds};
-use toolscope::source::{Format, Limits, load_text};
-use toolscope::synth::{GenOptions, generate};
-use toolscope::tokens::{Encoding, Tokenizer, ToolTokens};
+use toolscope_core::evidence::Record;
+use toolscope_core::evidence::eval::{EvalOptions, evaluate, resolve};
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::{Params, recommend, resolve_seeds};
+use toolscope_core::source::{Format, Limits, load_text};
+use toolscope_core::synth::{GenOptions, generate};
+use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
 
 fn toolkit() -> Toolkit {
     let text = generate(GenOptions {
@@ -121,14 +121,14 @@ fn tui_threshold_key(c: &mut Criterion) {
     let lines: Vec<String> = recs
         .iter()
         .map(|r| {
-            let toolscope::evidence::Target::Operator(op) = &r.target else {
+            let toolscope_core::evidence::Target::Operator(op) = &r.target else {
                 unreachable!("operator records")
             };
             serde_json::json!({"operator": op, "called": r.called}).to_string()
         })
         .collect();
     std::fs::write(&path, lines.join("\n")).expect("write traces");
-    let loaded = toolscope::source::Loaded {
+    let loaded = toolscope_core::source::Loaded {
         toolkit: file.toolkit,
         files: vec![file.source],
         diagnostics: file.diagnostics,

@@ -5,8 +5,8 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use petgraph::stable_graph::NodeIndex;
-use toolscope::model::{Node, NodeKind, Toolkit};
-use toolscope::recommend::{Adjacency, Critical, Insight, Params, explain, explain_with};
+use toolscope_core::model::{Node, NodeKind, Toolkit};
+use toolscope_core::recommend::{Adjacency, Critical, Insight, Params, explain, explain_with};
 
 /// A small deterministic generator (xorshift), so runs are comparable.
 struct Rng(u64);

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use toolscope::edit::Workspace;
-use toolscope::synth::{GenOptions, generate};
 use toolscope::tui::{App, Msg, Theme, edit, update::update, view};
+use toolscope_core::edit::Workspace;
+use toolscope_core::synth::{GenOptions, generate};
 
 fn rename_over(path: &Path, text: &str) {
     let tmp = path.with_extension("tmp~");
@@ -127,7 +127,7 @@ fn core_reload(c: &mut Criterion) {
 
 fn benches(c: &mut Criterion) {
     core_reload(c);
-    let example = toolscope::source::EXAMPLE.to_string();
+    let example = toolscope_core::source::EXAMPLE.to_string();
     case(c, "example", example, "Reads a source document");
     let big = generate(GenOptions {
         actions: 10_000,

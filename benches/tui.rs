@@ -11,10 +11,10 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use toolscope::layout::Layout;
-use toolscope::source::{Limits, Loaded, load_text};
-use toolscope::synth::{GenOptions, generate};
 use toolscope::tui::{App, Msg, Theme, update::update, view};
+use toolscope_core::layout::Layout;
+use toolscope_core::source::{Limits, Loaded, load_text};
+use toolscope_core::synth::{GenOptions, generate};
 
 /// A synthetic toolkit of about `nodes` nodes (four actions per tool).
 fn toolkit(nodes: usize) -> Loaded {
@@ -123,8 +123,8 @@ fn benches(c: &mut Criterion) {
 /// waited for, as in the TUI.
 fn open(c: &mut Criterion) {
     use criterion::BatchSize;
-    use toolscope::edit::Workspace;
     use toolscope::tui::whole::WholeLayout;
+    use toolscope_core::edit::Workspace;
     let mut g = c.benchmark_group("tui_open");
     g.warm_up_time(std::time::Duration::from_secs(1));
     for nodes in [1_000usize, 10_000, 100_000] {

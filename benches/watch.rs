@@ -6,7 +6,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use toolscope::watch::{WatchEvent, Watcher};
+use toolscope_core::watch::{WatchEvent, Watcher};
 
 fn rename_over(path: &Path, text: &str) {
     let tmp = path.with_extension("tmp~");

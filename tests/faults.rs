@@ -6,8 +6,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use toolscope::edit::{Edit, Workspace};
-use toolscope::source::save::{Stage, write_atomic, write_atomic_with};
+use toolscope_core::edit::{Edit, Workspace};
+use toolscope_core::source::save::{Stage, write_atomic, write_atomic_with};
 
 const ORIGINAL: &str = "actions:\n  - name: a\n    next: [{name: b, score: 0.5}]\n  - name: b\n";
 
@@ -108,7 +108,7 @@ fn a_full_disk_keeps_the_file_and_the_pending_edit() {
     let free = 64 * 1024 - ORIGINAL.len() - 4096;
     let _ = std::fs::write(&filler, vec![b'x'; free]);
     ws.apply(Edit::SetDesc {
-        kind: toolscope::model::NodeKind::Action,
+        kind: toolscope_core::model::NodeKind::Action,
         name: "a".into(),
         text: "y".repeat(16 * 1024),
     })
@@ -137,7 +137,7 @@ fn a_read_only_folder_refuses_the_save() {
     ws.apply(Edit::SetScore {
         from: "a".into(),
         to: "b".into(),
-        to_kind: toolscope::model::NodeKind::Action,
+        to_kind: toolscope_core::model::NodeKind::Action,
         score: 0.9,
     })
     .expect("edit");

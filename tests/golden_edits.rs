@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use toolscope::edit::{Edit, Workspace};
-use toolscope::model::NodeKind;
+use toolscope_core::edit::{Edit, Workspace};
+use toolscope_core::model::NodeKind;
 
 fn ws(path: &str) -> Workspace {
     let text = std::fs::read_to_string(path).expect("example exists");

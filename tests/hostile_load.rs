@@ -165,11 +165,11 @@ fn a_file_that_would_exceed_the_memory_budget_fails_with_ts002() {
     let mut y = String::from("actions:\n  - name: a\nitems: [");
     y += &"a,".repeat(1_000_000);
     y += "a]\n";
-    let limits = toolscope::source::Limits {
+    let limits = toolscope_core::source::Limits {
         max_memory: 24 << 20,
-        ..toolscope::source::Limits::default()
+        ..toolscope_core::source::Limits::default()
     };
-    let err = toolscope::source::load_text(Path::new("dense.yaml"), y, None, &limits)
+    let err = toolscope_core::source::load_text(Path::new("dense.yaml"), y, None, &limits)
         .err()
         .expect("over the budget");
     let diag = err.to_diagnostic();

@@ -3,9 +3,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use toolscope::diag::{Code, Diagnostic};
-use toolscope::model::{EdgeKind, NodeKind, Toolkit};
-use toolscope::source::{FileLoad, Format, Limits, load_text};
+use toolscope_core::diag::{Code, Diagnostic};
+use toolscope_core::model::{EdgeKind, NodeKind, Toolkit};
+use toolscope_core::source::{FileLoad, Format, Limits, load_text};
 
 fn load(text: &str) -> FileLoad {
     load_text(
@@ -247,7 +247,7 @@ fn scores_that_are_not_numbers_or_out_of_range() {
 
 #[test]
 fn example_loads_clean() {
-    let loaded = toolscope::source::load_example();
+    let loaded = toolscope_core::source::load_example();
     assert!(loaded.toolkit.graph.node_count() > 30);
     assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
     assert!(loaded.toolkit.operators.len() >= 2);

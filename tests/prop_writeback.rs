@@ -7,8 +7,8 @@ use std::fs;
 use std::path::Path;
 
 use proptest::prelude::*;
-use toolscope::edit::{Edit, EditError, Workspace};
-use toolscope::model::{EdgeKind, NodeKind, Toolkit};
+use toolscope_core::edit::{Edit, EditError, Workspace};
+use toolscope_core::model::{EdgeKind, NodeKind, Toolkit};
 
 #[path = "common/rng.rs"]
 mod rng;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-use toolscope::source::{Format, Limits, Loaded, load_text};
+use toolscope_core::source::{Format, Limits, Loaded, load_text};
 
 const NATIVE: &str = include_str!("../toolkits/graph-db.yaml");
 const C2G: &str = include_str!("../toolkits/chat2graph-mini.yml");
@@ -23,8 +23,8 @@ fn exercise(text: &str) {
                 files: vec![file.source],
                 diagnostics: file.diagnostics,
             };
-            let _ = toolscope::lint::lint(&loaded);
-            let _ = toolscope::export::json::toolkit_json(&loaded.toolkit);
+            let _ = toolscope_core::lint::lint(&loaded);
+            let _ = toolscope_core::export::json::toolkit_json(&loaded.toolkit);
         }
     }
 }

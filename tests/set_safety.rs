@@ -6,8 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-use toolscope::model::NodeKind;
-use toolscope::source::{self, Format};
+use toolscope_core::model::NodeKind;
+use toolscope_core::source::{self, Format};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_toolscope"))
@@ -119,7 +119,7 @@ fn a_renaming_writer_and_sets_keep_each_others_changes() {
     let writer_path = p.clone();
     let writer = std::thread::spawn(move || {
         for tick in 0..60 {
-            let _lock = toolscope::source::save::lock_for_write(&writer_path).expect("lock");
+            let _lock = toolscope_core::source::save::lock_for_write(&writer_path).expect("lock");
             let mut text = fs::read_to_string(&writer_path).expect("read");
             text.push_str(&format!("# tick {tick}\n"));
             let tmp = writer_path.with_extension("new");
@@ -401,7 +401,7 @@ fn appending_scores_after_a_final_block_scalar_keeps_its_value() {
         let p = dir.path().join(&name);
         let text = format!("{C2G}leader:\n  instruction: {header}\n    Lead.{tail}");
         fs::write(&p, &text).expect("write");
-        let before = toolscope::source::yaml::parse(&text, &Default::default())
+        let before = toolscope_core::source::yaml::parse(&text, &Default::default())
             .map(|d| {
                 let root = d.root.expect("root");
                 let leader = d.get(root, "leader").expect("leader");
@@ -412,7 +412,8 @@ fn appending_scores_after_a_final_block_scalar_keeps_its_value() {
         ok(&set(&p, &["score", "a", "T1", "0.5"], ""));
         let after_text = fs::read_to_string(&p).expect("read");
         assert!(after_text.contains("scores:"), "{after_text}");
-        let doc = toolscope::source::yaml::parse(&after_text, &Default::default()).expect("parses");
+        let doc =
+            toolscope_core::source::yaml::parse(&after_text, &Default::default()).expect("parses");
         let root = doc.root.expect("root");
         let leader = doc.get(root, "leader").expect("leader");
         let i = doc.get(leader, "instruction").expect("instruction");

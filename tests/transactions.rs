@@ -4,8 +4,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use toolscope::edit::{Edit, Transaction, Workspace};
-use toolscope::model::NodeKind;
+use toolscope_core::edit::{Edit, Transaction, Workspace};
+use toolscope_core::model::NodeKind;
 
 const NATIVE: &str = r#"# tools first
 tools:

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use toolscope::recommend::{Params, recommend, resolve_seeds};
-use toolscope::source::load_paths;
+use toolscope_core::recommend::{Params, recommend, resolve_seeds};
+use toolscope_core::source::load_paths;
 
 #[path = "common/tmux.rs"]
 mod tmux;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use toolscope::watch::{WatchEvent, Watcher, content_changed};
+use toolscope_core::watch::{WatchEvent, Watcher, content_changed};
 
 const DEADLINE: Duration = Duration::from_secs(5);
 const QUIET: Duration = Duration::from_millis(500);

@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use toolscope::edit::{Edit, Transaction, Workspace};
-use toolscope::model::NodeKind;
-use toolscope::synth::{GenOptions, generate};
+use toolscope_core::edit::{Edit, Transaction, Workspace};
+use toolscope_core::model::NodeKind;
+use toolscope_core::synth::{GenOptions, generate};
 
 #[path = "common/rng.rs"]
 mod rng;

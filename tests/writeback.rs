@@ -4,8 +4,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use toolscope::edit::{Edit, SaveErrorKind, Transaction, Workspace};
-use toolscope::model::NodeKind;
+use toolscope_core::edit::{Edit, SaveErrorKind, Transaction, Workspace};
+use toolscope_core::model::NodeKind;
 
 const ANCHORED: &str = "\u{feff}# toolkit\t\twith tabs in a comment\r
 tools:\r
@@ -537,7 +537,7 @@ fn every_construct_of_both_examples_can_be_edited() {
 /// while positions are fresh, the full parse after lines moved; the save verifies all.
 #[test]
 fn large_files_edit_fast_and_still_verify() {
-    let text = toolscope::synth::generate(toolscope::synth::GenOptions {
+    let text = toolscope_core::synth::generate(toolscope_core::synth::GenOptions {
         actions: 6000,
         tools: None,
         seed: 3,
@@ -555,7 +555,7 @@ fn large_files_edit_fast_and_still_verify() {
                 let (u, v) = tk.graph.edge_endpoints(e)?;
                 let member = tk
                     .in_edges(v)
-                    .any(|(f, _)| tk.graph[f].kind == toolscope::model::EdgeKind::Has);
+                    .any(|(f, _)| tk.graph[f].kind == toolscope_core::model::EdgeKind::Has);
                 (tk.kind(u) == NodeKind::Action && !member)
                     .then(|| (tk.name(u).to_string(), tk.name(v).to_string(), tk.kind(v)))
             })

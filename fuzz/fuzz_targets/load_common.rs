@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use toolscope::source::{Format, Limits, Loaded, load_text};
+use toolscope_core::source::{Format, Limits, Loaded, load_text};
 
 pub fn exercise(data: &[u8], format: Format) {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -15,7 +15,7 @@ pub fn exercise(data: &[u8], format: Format) {
             files: vec![file.source],
             diagnostics: file.diagnostics,
         };
-        let _ = toolscope::lint::lint(&loaded);
-        let _ = toolscope::export::native::to_native(&loaded.toolkit);
+        let _ = toolscope_core::lint::lint(&loaded);
+        let _ = toolscope_core::export::native::to_native(&loaded.toolkit);
     }
 }

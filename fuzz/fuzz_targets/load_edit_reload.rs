@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use toolscope::edit::{Edit, Workspace};
-use toolscope::model::NodeKind;
+use toolscope_core::edit::{Edit, Workspace};
+use toolscope_core::model::NodeKind;
 
 /// Picks an edit from a selector byte and the current graph.
 fn choose(ws: &Workspace, sel: u8, value: u8) -> Option<Edit> {

@@ -5,6 +5,6 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use toolscope::source::Format;
+use toolscope_core::source::Format;
 
 fuzz_target!(|data: &[u8]| common::exercise(data, Format::Native));

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use toolscope::source::{Format, Limits, load_text};
+use toolscope_core::source::{Format, Limits, load_text};
 
 /// The load as text (Debug of everything it gives), with the edges split from
 /// `two_threads_from` actions.

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use toolscope::edit::{Edit, Workspace};
-use toolscope::model::NodeKind;
-use toolscope::source::yaml::{self, Limits, Style, Value};
+use toolscope_core::edit::{Edit, Workspace};
+use toolscope_core::model::NodeKind;
+use toolscope_core::source::yaml::{self, Limits, Style, Value};
 
 /// Reads bytes one at a time, 0 when exhausted.
 struct Bytes<'a>(&'a [u8]);

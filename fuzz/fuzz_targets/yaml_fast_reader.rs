@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         assert!(
-            toolscope::source::yaml::fast_reader_agrees(text),
+            toolscope_core::source::yaml::fast_reader_agrees(text),
             "the fast reader built another tree than granit-parser for {text:?}"
         );
     }

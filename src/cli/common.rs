@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use petgraph::stable_graph::NodeIndex;
 
-use crate::model::Toolkit;
-use crate::recommend::{Params, resolve_seeds};
-use crate::source::{self, Format, Loaded};
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::{Params, resolve_seeds};
+use toolscope_core::source::{self, Format, Loaded};
 
 /// `--input-format`: force a format instead of detecting it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -154,7 +154,7 @@ impl SeedArgs {
 /// overrides are escaped too, so the JSON is safe on a terminal and means the same.
 pub fn print_json(value: &serde_json::Value) {
     match serde_json::to_string_pretty(value) {
-        Ok(s) => out(&(crate::text::json_safe(&s).into_owned() + "\n")),
+        Ok(s) => out(&(toolscope_core::text::json_safe(&s).into_owned() + "\n")),
         Err(e) => error(&e.to_string()),
     }
 }
@@ -199,7 +199,7 @@ pub fn status(message: &str) {
     let _ = writeln!(
         std::io::stderr().lock(),
         "{}",
-        crate::text::sanitize(message)
+        toolscope_core::text::sanitize(message)
     );
 }
 
@@ -207,7 +207,7 @@ fn say(level: &str, message: &str) {
     let _ = writeln!(
         std::io::stderr().lock(),
         "{level}: {}",
-        crate::text::sanitize(message)
+        toolscope_core::text::sanitize(message)
     );
 }
 
@@ -219,12 +219,12 @@ pub enum Kind {
     Group,
 }
 
-impl From<Kind> for crate::model::NodeKind {
-    fn from(k: Kind) -> crate::model::NodeKind {
+impl From<Kind> for toolscope_core::model::NodeKind {
+    fn from(k: Kind) -> toolscope_core::model::NodeKind {
         match k {
-            Kind::Action => crate::model::NodeKind::Action,
-            Kind::Tool => crate::model::NodeKind::Tool,
-            Kind::Group => crate::model::NodeKind::Group,
+            Kind::Action => toolscope_core::model::NodeKind::Action,
+            Kind::Tool => toolscope_core::model::NodeKind::Tool,
+            Kind::Group => toolscope_core::model::NodeKind::Group,
         }
     }
 }
@@ -273,11 +273,11 @@ pub enum EncodingArg {
     Cl100kBase,
 }
 
-impl From<EncodingArg> for crate::tokens::Encoding {
-    fn from(e: EncodingArg) -> crate::tokens::Encoding {
+impl From<EncodingArg> for toolscope_core::tokens::Encoding {
+    fn from(e: EncodingArg) -> toolscope_core::tokens::Encoding {
         match e {
-            EncodingArg::O200kBase => crate::tokens::Encoding::O200kBase,
-            EncodingArg::Cl100kBase => crate::tokens::Encoding::Cl100kBase,
+            EncodingArg::O200kBase => toolscope_core::tokens::Encoding::O200kBase,
+            EncodingArg::Cl100kBase => toolscope_core::tokens::Encoding::Cl100kBase,
         }
     }
 }

@@ -33,7 +33,7 @@ pub fn run(args: &Args) -> ExitCode {
         Err(code) => return code,
     };
     let text = match args.to {
-        Target::Native => crate::export::native::to_native(&loaded.toolkit),
+        Target::Native => toolscope_core::export::native::to_native(&loaded.toolkit),
     };
     let opened = super::export::opened(&args.inputs.paths, &loaded.toolkit.files);
     super::export::write_out(args.output.as_deref(), &text, &opened, args.force)

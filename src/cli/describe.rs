@@ -1,13 +1,13 @@
 //! `toolscope describe`: tool descriptions for a prompt.
 
-use crate::text::for_terminal;
 use std::process::ExitCode;
+use toolscope_core::text::for_terminal;
 
 use clap::ValueEnum;
 
 use super::common::{EncodingArg, Inputs, SeedArgs};
-use crate::export::describe::{Style, describe, tools_to_describe};
-use crate::recommend::ToolFilters;
+use toolscope_core::export::describe::{Style, describe, tools_to_describe};
+use toolscope_core::recommend::ToolFilters;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum StyleArg {
@@ -70,8 +70,8 @@ pub fn run(args: &Args) -> ExitCode {
     };
     super::common::out(&for_terminal(&describe(tk, &tools, args.style.into())));
     if args.tokens {
-        let tokenizer = crate::tokens::Tokenizer::new(args.encoding.into());
-        let n = crate::tokens::ToolTokens::new(tk, &tokenizer).total(&tools);
+        let tokenizer = toolscope_core::tokens::Tokenizer::new(args.encoding.into());
+        let n = toolscope_core::tokens::ToolTokens::new(tk, &tokenizer).total(&tools);
         super::common::status(&format!(
             "tokens: ~{n} for {} tools (an estimate: their describe --style json entries, {})",
             tools.len(),

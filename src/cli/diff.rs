@@ -7,11 +7,11 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use super::common::{InputFormat, SeedArgs, error, out, print_json};
-use crate::diff::{RecDiff, recommendation_diff, structural_diff};
-use crate::model::Toolkit;
-use crate::recommend::recommend;
-use crate::source::{self, Format};
-use crate::text::sanitize;
+use toolscope_core::diff::{RecDiff, recommendation_diff, structural_diff};
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::recommend;
+use toolscope_core::source::{self, Format};
+use toolscope_core::text::sanitize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutFormat {

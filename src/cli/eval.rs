@@ -6,12 +6,12 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use super::common::{EncodingArg, Inputs, parse_threshold, print_json};
-use crate::diag::Diagnostic;
-use crate::evidence::eval::{EvalOptions, Report, Resolved, evaluate, resolve};
-use crate::evidence::{Record, TraceFormat, load_traces, otlp, report};
-use crate::recommend::ToolFilters;
-use crate::text::for_terminal;
-use crate::tokens::{Tokenizer, ToolTokens};
+use toolscope_core::diag::Diagnostic;
+use toolscope_core::evidence::eval::{EvalOptions, Report, Resolved, evaluate, resolve};
+use toolscope_core::evidence::{Record, TraceFormat, load_traces, otlp, report};
+use toolscope_core::recommend::ToolFilters;
+use toolscope_core::text::for_terminal;
+use toolscope_core::tokens::{Tokenizer, ToolTokens};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -88,7 +88,7 @@ impl TraceArgs {
     /// Resolves the records against the toolkit, keeping those of `--operator`.
     pub fn resolve(
         &self,
-        tk: &crate::model::Toolkit,
+        tk: &toolscope_core::model::Toolkit,
         records: &[Record],
         opts: &EvalOptions,
     ) -> Result<Vec<Resolved>, ExitCode> {

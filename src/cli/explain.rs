@@ -1,14 +1,14 @@
 //! `toolscope explain`: why a node is, or is not, recommended.
 
-use crate::text::sanitize;
 use std::process::ExitCode;
+use toolscope_core::text::sanitize;
 
 use clap::ValueEnum;
 
 use super::common::Kind;
 use super::common::{InputFormat, Inputs, SeedArgs, error, out, print_json};
-use crate::model::NodeKind;
-use crate::recommend::{Adjacency, Insight, explain_with};
+use toolscope_core::model::NodeKind;
+use toolscope_core::recommend::{Adjacency, Insight, explain_with};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {

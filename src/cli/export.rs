@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use super::common::{Inputs, SeedArgs, error, out};
-use crate::export::{Highlight, dot, json, mermaid, svg};
-use crate::recommend::recommend;
-use crate::source::save::write_output;
+use toolscope_core::export::{Highlight, dot, json, mermaid, svg};
+use toolscope_core::recommend::recommend;
+use toolscope_core::source::save::write_output;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Target {
@@ -77,7 +77,7 @@ pub fn run(args: &Args) -> ExitCode {
                 );
             }
             let text = serde_json::to_string_pretty(&v).unwrap_or_default();
-            crate::text::json_safe(&text).into_owned() + "\n"
+            toolscope_core::text::json_safe(&text).into_owned() + "\n"
         }
     };
     let opened = opened(&args.inputs.paths, &loaded.toolkit.files);

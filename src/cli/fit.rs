@@ -9,15 +9,15 @@ use serde_json::{Value, json};
 
 use super::common::{InputFormat, print_json};
 use super::eval::TraceArgs;
-use crate::edit::{Edit, Workspace};
-use crate::evidence::eval::{EvalOptions, Report, Resolved, evaluate};
-use crate::evidence::fit::{Fitted, HOLDOUT_SEED, apply, fit, holdout_mask};
-use crate::evidence::report;
-use crate::model::Toolkit;
-use crate::recommend::explain::num;
-use crate::source::Format as SourceFormat;
-use crate::text::for_terminal;
-use crate::tokens::{Tokenizer, ToolTokens};
+use toolscope_core::edit::{Edit, Workspace};
+use toolscope_core::evidence::eval::{EvalOptions, Report, Resolved, evaluate};
+use toolscope_core::evidence::fit::{Fitted, HOLDOUT_SEED, apply, fit, holdout_mask};
+use toolscope_core::evidence::report;
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::explain::num;
+use toolscope_core::source::Format as SourceFormat;
+use toolscope_core::text::for_terminal;
+use toolscope_core::tokens::{Tokenizer, ToolTokens};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::synth::{GenOptions, generate, generate_chat2graph};
+use toolscope_core::synth::{GenOptions, generate, generate_chat2graph};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -6,9 +6,9 @@ use clap::ValueEnum;
 use serde_json::json;
 
 use super::common::{EncodingArg, InputFormat, out, print_json, status};
-use crate::diag::{Diagnostic, Severity};
-use crate::source::{self, Format};
-use crate::text::sanitize;
+use toolscope_core::diag::{Diagnostic, Severity};
+use toolscope_core::source::{self, Format};
+use toolscope_core::text::sanitize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutFormat {
@@ -29,7 +29,7 @@ pub struct Args {
     format: OutFormat,
     /// Warn (TS080) about a tool whose own describe --style json entry is estimated at more
     /// than N tokens.
-    #[arg(long, value_name = "N", default_value_t = crate::tokens::TOOL_ENTRY_LIMIT)]
+    #[arg(long, value_name = "N", default_value_t = toolscope_core::tokens::TOOL_ENTRY_LIMIT)]
     max_tool_tokens: u64,
     /// The tokenizer for the TS080 estimate.
     #[arg(long, value_enum, default_value = "o200k_base")]
@@ -41,7 +41,7 @@ pub fn run(args: &Args) -> ExitCode {
     let diags: Vec<Diagnostic> =
         match source::load_paths(&args.paths, args.input_format.map(Format::from)) {
             Ok(loaded) => {
-                let mut d = crate::lint::lint(&loaded);
+                let mut d = toolscope_core::lint::lint(&loaded);
                 d.extend(token_warnings(&loaded.toolkit, args));
                 d.sort_by(|a, b| {
                     (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code))
@@ -78,9 +78,9 @@ pub fn run(args: &Args) -> ExitCode {
 
 /// TS080: tools whose own entry costs more than the limit (the tokenizer loads only when
 /// some entry is long enough to exceed it).
-fn token_warnings(tk: &crate::model::Toolkit, args: &Args) -> Vec<Diagnostic> {
-    let tokenizer = crate::tokens::Tokenizer::new(args.encoding.into());
-    crate::tokens::over_limit(tk, &tokenizer, args.max_tool_tokens)
+fn token_warnings(tk: &toolscope_core::model::Toolkit, args: &Args) -> Vec<Diagnostic> {
+    let tokenizer = toolscope_core::tokens::Tokenizer::new(args.encoding.into());
+    toolscope_core::tokens::over_limit(tk, &tokenizer, args.max_tool_tokens)
         .into_iter()
         .map(|(ix, n)| {
             let origin = tk.node(ix).origin;
@@ -90,7 +90,7 @@ fn token_warnings(tk: &crate::model::Toolkit, args: &Args) -> Vec<Diagnostic> {
                 line: o.line.max(1),
                 column: o.col.max(1),
                 severity: Severity::Warning,
-                code: crate::diag::Code::ToolEntryTokens,
+                code: toolscope_core::diag::Code::ToolEntryTokens,
                 message: format!(
                     "tool `{}` costs an estimated {n} tokens in its describe entry ({}), over the limit of {}",
                     tk.name(ix),

@@ -12,12 +12,12 @@ use clap::{Subcommand, ValueEnum};
 use serde_json::json;
 
 use super::common::{InputFormat, print_json};
-use crate::diag::{Code, Diagnostic, Severity};
-use crate::mcp::{self, Failure, Found};
-use crate::source::mcp_cache::{self, Cache, ServerEntry};
-use crate::source::mcp_decl::{self, ServerDecl};
-use crate::source::{self, Format, Limits};
-use crate::text::for_terminal;
+use toolscope_core::diag::{Code, Diagnostic, Severity};
+use toolscope_core::mcp::{self, Failure, Found};
+use toolscope_core::source::mcp_cache::{self, Cache, ServerEntry};
+use toolscope_core::source::mcp_decl::{self, ServerDecl};
+use toolscope_core::source::{self, Format, Limits};
+use toolscope_core::text::for_terminal;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -97,7 +97,7 @@ enum Command {
 /// Parses the command line and runs it.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    crate::source::mcp_cache::set_enabled(!cli.no_mcp_cache);
+    toolscope_core::source::mcp_cache::set_enabled(!cli.no_mcp_cache);
     match cli.command {
         None => run_tui(cli.tui),
         Some(Command::Tui(args)) => run_tui(args),
@@ -121,7 +121,7 @@ pub fn main() -> ExitCode {
 fn run_tui(args: TuiArgs) -> ExitCode {
     let opts = crate::tui::Options {
         paths: args.paths,
-        input_format: args.input_format.map(crate::source::Format::from),
+        input_format: args.input_format.map(toolscope_core::source::Format::from),
         no_color: args.no_color,
         ascii: args.ascii,
         traces: args.traces,

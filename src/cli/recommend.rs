@@ -1,15 +1,15 @@
 //! `toolscope recommend`: the SPEC 2 result as text, JSON or markdown.
 
-use crate::text::{for_terminal, sanitize};
 use std::process::ExitCode;
+use toolscope_core::text::{for_terminal, sanitize};
 
 use clap::ValueEnum;
 
 use super::common::{EncodingArg, Inputs, SeedArgs, load_query, out, print_json, status, timed};
-use crate::export::json::recommendation_json;
-use crate::model::Toolkit;
-use crate::recommend::{Recommendation, ToolFilters, offered_tools, recommend};
-use crate::tokens::{Tokenizer, ToolTokens};
+use toolscope_core::export::json::recommendation_json;
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::{Recommendation, ToolFilters, offered_tools, recommend};
+use toolscope_core::tokens::{Tokenizer, ToolTokens};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -148,7 +148,7 @@ fn text(
         );
     }
     out += &format!("edges ({}):\n", rec.edges.len());
-    for row in crate::export::json::edge_rows(tk, &rec.edges) {
+    for row in toolscope_core::export::json::edge_rows(tk, &rec.edges) {
         out += &format!(
             "  {} -> {}  {} {}\n",
             sanitize(&row.from),
@@ -202,7 +202,7 @@ fn markdown(
         );
     }
     out += "\n## Edges\n\n| from | to | kind | score |\n|---|---|---|---|\n";
-    for row in crate::export::json::edge_rows(tk, &rec.edges) {
+    for row in toolscope_core::export::json::edge_rows(tk, &rec.edges) {
         out += &format!(
             "| {} | {} | {} | {} |\n",
             sanitize(&row.from),

@@ -16,10 +16,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use crate::edit::{Edit, SaveErrorKind, Workspace};
-use crate::source::Format;
-use crate::source::save::lock_for_write;
-use crate::text::for_terminal;
+use toolscope_core::edit::{Edit, SaveErrorKind, Workspace};
+use toolscope_core::source::Format;
+use toolscope_core::source::save::lock_for_write;
+use toolscope_core::text::for_terminal;
 
 use super::common::InputFormat;
 use what::{What, build_edit};
@@ -67,7 +67,7 @@ fn execute(args: &Args) -> Result<(), Attempt> {
     // beside a typo.
     let mut _locks = Vec::new();
     if !args.dry_run && args.path.exists() {
-        let files = crate::source::expand_paths(std::slice::from_ref(&args.path))
+        let files = toolscope_core::source::expand_paths(std::slice::from_ref(&args.path))
             .map_err(|e| Attempt::Failed(e.to_string()))?;
         for f in files {
             _locks.push(lock_for_write(&f).map_err(|e| Attempt::Failed(e.to_string()))?);
@@ -134,7 +134,7 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
     }
     print_notes(&applied.notes, &cascade, false);
     if ws.files()[applied.file].source.format == Format::Chat2Graph && edit.is_tuning() {
-        super::common::note(crate::source::CHAT2GRAPH_TUNING_NOTE);
+        super::common::note(toolscope_core::source::CHAT2GRAPH_TUNING_NOTE);
     }
     if args.timings {
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
@@ -150,7 +150,7 @@ fn cascade(edit: &Edit, ws: &Workspace) -> Vec<String> {
     let Edit::RemoveNode { kind, name } = edit else {
         return Vec::new();
     };
-    crate::edit::removal(&ws.toolkit, *kind, name)
+    toolscope_core::edit::removal(&ws.toolkit, *kind, name)
         .map(|r| {
             r.nodes
                 .iter()

@@ -1,17 +1,17 @@
 //! `toolscope sweep`: recommended counts as an exact step function of the threshold.
 
-use crate::text::for_terminal;
 use std::process::ExitCode;
+use toolscope_core::text::for_terminal;
 
 use clap::ValueEnum;
 
 use super::common::{EncodingArg, Inputs, SeedArgs, load_query, out, print_json, status, timed};
-use crate::evidence::TokenCost;
-use crate::model::{NodeKind, Toolkit};
-use crate::recommend::explain::num;
-use crate::recommend::{Critical, Sweep};
-use crate::tokens::{Tokenizer, ToolTokens};
 use petgraph::stable_graph::NodeIndex;
+use toolscope_core::evidence::TokenCost;
+use toolscope_core::model::{NodeKind, Toolkit};
+use toolscope_core::recommend::explain::num;
+use toolscope_core::recommend::{Critical, Sweep};
+use toolscope_core::tokens::{Tokenizer, ToolTokens};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -129,7 +129,7 @@ fn text(sweep: &Sweep, seeds: &[String], always: u64, tokens: &[u64], enc: &str)
         // Names escaped whole (line breaks too): a seed name cannot forge a line.
         seeds
             .iter()
-            .map(|s| crate::text::sanitize(s).into_owned())
+            .map(|s| toolscope_core::text::sanitize(s).into_owned())
             .collect::<Vec<_>>()
             .join(", ")
     );

@@ -4,11 +4,11 @@
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
 
-use crate::layout::Layout;
-use crate::model::Toolkit;
-use crate::recommend::{Params, Recommendation, recommend, resolve_seeds};
-use crate::source::Loaded;
 use std::sync::Arc;
+use toolscope_core::layout::Layout;
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::{Params, Recommendation, recommend, resolve_seeds};
+use toolscope_core::source::Loaded;
 
 use super::nav::{Navigator, natural_cmp};
 use super::theme::Theme;
@@ -92,7 +92,7 @@ pub use super::session::Opened;
 struct Shown<'a> {
     tk: Arc<Toolkit>,
     files: Vec<Opened>,
-    diagnostics: &'a [crate::diag::Diagnostic],
+    diagnostics: &'a [toolscope_core::diag::Diagnostic],
 }
 
 /// Everything the TUI shows and edits.
@@ -242,7 +242,7 @@ impl App {
 
     /// An app over an editing session: the workspace's toolkit, files and diagnostics.
     pub fn with_workspace(
-        ws: crate::edit::Workspace,
+        ws: toolscope_core::edit::Workspace,
         source: String,
         theme: Theme,
         size: (u16, u16),
@@ -252,7 +252,7 @@ impl App {
 
     /// As [`App::with_workspace`], with the whole-graph layout computed as `layout` does.
     pub fn with_workspace_in(
-        ws: crate::edit::Workspace,
+        ws: toolscope_core::edit::Workspace,
         source: String,
         theme: Theme,
         size: (u16, u16),
@@ -276,12 +276,12 @@ impl App {
     }
 
     /// `SetThreshold`/`SetHops` edits for the active operator's changed parameters.
-    pub fn param_edits(&self) -> Vec<crate::edit::Edit> {
+    pub fn param_edits(&self) -> Vec<toolscope_core::edit::Edit> {
         self.session.param_edits(self.active_operator())
     }
 
     /// The active operator, as the view shows it.
-    pub fn active_operator(&self) -> Option<&crate::model::Operator> {
+    pub fn active_operator(&self) -> Option<&toolscope_core::model::Operator> {
         self.operator.and_then(|i| self.tk.operators.get(i))
     }
 
@@ -572,8 +572,8 @@ impl App {
 }
 
 /// A status line summing up load diagnostics (`toolscope lint` lists them).
-fn diagnostics_status(diags: &[crate::diag::Diagnostic]) -> Option<Status> {
-    use crate::diag::Severity;
+fn diagnostics_status(diags: &[toolscope_core::diag::Diagnostic]) -> Option<Status> {
+    use toolscope_core::diag::Severity;
     let errors = diags
         .iter()
         .filter(|d| d.severity == Severity::Error)

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::model::NodeKind;
+use toolscope_core::model::NodeKind;
 
 use super::app::{App, Level};
 use super::edit;

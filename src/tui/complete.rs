@@ -2,7 +2,7 @@
 //! row in the table says it takes (operator names, node names, action names, formats). A unique match is completed whole;
 //! several extend the text to their longest common prefix and are listed in the status.
 
-use crate::model::NodeKind;
+use toolscope_core::model::NodeKind;
 
 use super::app::{App, Level};
 use super::commands::Args;
@@ -79,8 +79,8 @@ fn common_prefix(words: &[&String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{EXAMPLE_NAME, load_example};
     use crate::tui::theme::Theme;
+    use toolscope_core::source::{EXAMPLE_NAME, load_example};
 
     fn app() -> App {
         App::new(

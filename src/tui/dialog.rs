@@ -7,8 +7,8 @@ use ratatui_textarea::TextArea;
 
 use std::path::PathBuf;
 
-use crate::edit::{Edit, Transaction};
-use crate::model::NodeKind;
+use toolscope_core::edit::{Edit, Transaction};
+use toolscope_core::model::NodeKind;
 
 /// A modal dialog of the editing session.
 #[derive(Debug, Clone)]

@@ -2,7 +2,7 @@
 //! `Session`, and their `Outcome`s come back to the view here. This is the one module
 //! that sees both the view state (`App`) and the session; the session never sees the app.
 //!
-//! The [`Workspace`](crate::edit::Workspace) is the source of truth for the graph and the files; `App.tk` is a copy
+//! The [`Workspace`](toolscope_core::edit::Workspace) is the source of truth for the graph and the files; `App.tk` is a copy
 //! of its merged toolkit, refreshed after each edit, undo, redo, save or reload (never per
 //! keystroke: typing into an editor changes nothing until it is applied). Keeping a copy
 //! lets the rest of the TUI work on a plain `Toolkit`, and lets a failed reload leave the
@@ -25,9 +25,9 @@ use crossterm::event::KeyEvent;
 use petgraph::stable_graph::NodeIndex;
 use ratatui_textarea::TextArea;
 
-use crate::edit::{Edit, Transaction};
-use crate::model::NodeKind;
-use crate::source::Format;
+use toolscope_core::edit::{Edit, Transaction};
+use toolscope_core::model::NodeKind;
+use toolscope_core::source::Format;
 
 use super::app::{App, Level, Overlay, PromptKind};
 use super::dialog::{Choice, Dialog, Step};
@@ -253,7 +253,7 @@ fn remove_edge(app: &mut App) -> Result<(), String> {
 fn ask_remove(app: &mut App) -> Result<(), String> {
     let ix = app.selected.ok_or("no node selected")?;
     let (kind, name) = (app.tk.kind(ix), app.tk.name(ix).to_string());
-    let removed = crate::edit::removal(&app.tk, kind, &name).map_err(|e| e.to_string())?;
+    let removed = toolscope_core::edit::removal(&app.tk, kind, &name).map_err(|e| e.to_string())?;
     let ws = app.session.ws.as_ref().ok_or("editing is off")?;
     let txn = ws.removal(kind, &name).map_err(|e| e.to_string())?;
     let mut cascade: Vec<String> = removed
@@ -313,7 +313,7 @@ pub fn end_without_asking(app: &mut App) {
         ) {
             Ok(p) => format!(
                 "toolscope: unsaved edits written to {}; the next start on these files offers them",
-                crate::text::for_terminal(&p.display().to_string())
+                toolscope_core::text::for_terminal(&p.display().to_string())
             ),
             Err(e) => format!("toolscope: unsaved edits could not be written: {e}"),
         },

@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::edit::Workspace;
 use crate::tui::app::{App, Focus};
 use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
+use toolscope_core::edit::Workspace;
 
 pub const TINY: &str = "\
 # a tiny toolkit
@@ -75,10 +75,13 @@ pub fn changed_lines(before: &str, after: &str) -> (Vec<String>, Vec<String>) {
 }
 
 fn select(app: &mut App, name: &str) {
-    let ix = [crate::model::NodeKind::Action, crate::model::NodeKind::Tool]
-        .into_iter()
-        .find_map(|k| app.tk.find(k, name))
-        .expect("node");
+    let ix = [
+        toolscope_core::model::NodeKind::Action,
+        toolscope_core::model::NodeKind::Tool,
+    ]
+    .into_iter()
+    .find_map(|k| app.tk.find(k, name))
+    .expect("node");
     app.select(ix);
 }
 
@@ -203,11 +206,11 @@ fn add_edge_action_and_tool_through_the_command_line() {
     let act = tk.action("act").expect("act");
     let review = tk.action("review").expect("review added");
     let search = tk
-        .find(crate::model::NodeKind::Tool, "Search")
+        .find(toolscope_core::model::NodeKind::Tool, "Search")
         .expect("tool");
     assert!(tk.out_edges(act).any(|(_, v)| v == search), "edge added");
     let notify = tk
-        .find(crate::model::NodeKind::Tool, "Notify")
+        .find(toolscope_core::model::NodeKind::Tool, "Notify")
         .expect("tool added");
     assert!(
         tk.out_edges(review).any(|(_, v)| v == notify),
@@ -257,12 +260,13 @@ fn removing_a_seeded_action_removes_the_seed_too() {
     keys(&mut app, "yw");
     let text = saved(&f);
     assert!(text.contains("actions: [plan]\n"), "{text}");
-    let loaded = crate::source::load_paths(std::slice::from_ref(&f.path), None).expect("loads");
-    let found = crate::lint::lint(&loaded);
+    let loaded =
+        toolscope_core::source::load_paths(std::slice::from_ref(&f.path), None).expect("loads");
+    let found = toolscope_core::lint::lint(&loaded);
     assert!(
         !found
             .iter()
-            .any(|d| d.code == crate::diag::Code::OperatorUnknownAction),
+            .any(|d| d.code == toolscope_core::diag::Code::OperatorUnknownAction),
         "{found:?}"
     );
     // One undo brings back the action and its seed.
@@ -315,12 +319,12 @@ fn write_the_bundled_example_to_a_new_file() {
     keys(&mut app, &format!(":w {}<Enter>", out.display()));
     assert_eq!(
         std::fs::read_to_string(&out).expect("written"),
-        crate::source::EXAMPLE
+        toolscope_core::source::EXAMPLE
     );
     // Edits now go to the new file.
     keys(&mut app, "+w");
     let after = std::fs::read_to_string(&out).expect("read");
-    let (removed, added) = changed_lines(crate::source::EXAMPLE, &after);
+    let (removed, added) = changed_lines(toolscope_core::source::EXAMPLE, &after);
     assert_eq!(removed.len(), 1, "{removed:?} {added:?}");
     assert!(added[0].contains("threshold"), "{added:?}");
     // An existing file is not overwritten without `!`.

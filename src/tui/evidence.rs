@@ -14,12 +14,12 @@ use std::sync::mpsc::Sender;
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
-use crate::evidence::eval::{EvalOptions, GroupReport, Resolved, evaluate, resolve};
-use crate::evidence::{Record, TokenCost, load_traces, otlp};
-use crate::model::Toolkit;
-use crate::recommend::{Params, ToolFilters, filter_tools, recommend};
-use crate::tokens::{Encoding, Tokenizer, tool_entry};
-use crate::watch::{WatchEvent, Watcher};
+use toolscope_core::evidence::eval::{EvalOptions, GroupReport, Resolved, evaluate, resolve};
+use toolscope_core::evidence::{Record, TokenCost, load_traces, otlp};
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::{Params, ToolFilters, filter_tools, recommend};
+use toolscope_core::tokens::{Encoding, Tokenizer, tool_entry};
+use toolscope_core::watch::{WatchEvent, Watcher};
 
 use super::msg::Msg;
 

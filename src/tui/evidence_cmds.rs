@@ -7,9 +7,9 @@
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 
-use crate::edit::{Edit, Transaction};
-use crate::evidence::fit::fit;
-use crate::recommend::explain::num;
+use toolscope_core::edit::{Edit, Transaction};
+use toolscope_core::evidence::fit::fit;
+use toolscope_core::recommend::explain::num;
 
 use super::app::{App, Level, Status};
 use super::msg::Msg;

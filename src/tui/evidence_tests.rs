@@ -27,7 +27,7 @@ fn setup() -> (Fixture, std::path::PathBuf, App) {
 
 fn tool(app: &App, name: &str) -> petgraph::stable_graph::NodeIndex {
     app.tk
-        .find(crate::model::NodeKind::Tool, name)
+        .find(toolscope_core::model::NodeKind::Tool, name)
         .expect("tool")
 }
 

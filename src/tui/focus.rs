@@ -5,7 +5,7 @@
 //! When the focus is laid out again:
 //! - *refit* (fresh layout, fitted to the pane, viewport to the origin): the seeds, the
 //!   operator, the structure or the pane size changed, or the user asked for it;
-//! - *follow* (nothing moves, see [`crate::layout::focus::keep_places`]): any other change,
+//! - *follow* (nothing moves, see [`toolscope_core::layout::focus::keep_places`]): any other change,
 //!   such as a threshold or hops step. Nodes that left the recommendation since the last
 //!   refit stay on screen, dimmed and marked, until the next refit.
 
@@ -14,9 +14,9 @@ use std::collections::HashMap;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
 
-use crate::layout::focus::{self, Blocked, Cells};
-use crate::layout::labels::NameIndex;
-use crate::layout::{Layout, structure_key};
+use toolscope_core::layout::focus::{self, Blocked, Cells};
+use toolscope_core::layout::labels::NameIndex;
+use toolscope_core::layout::{Layout, structure_key};
 
 use super::app::{App, Viewport, Zoom};
 use super::insight::Change;
@@ -30,7 +30,7 @@ const TRIES: [(bool, usize); 7] = [
     (true, 28),
     (true, 20),
     (true, 14),
-    (true, crate::layout::labels::NARROW),
+    (true, toolscope_core::layout::labels::NARROW),
 ];
 
 /// Room before a frontier node for the blocking edge's score.
@@ -156,7 +156,7 @@ fn refold(app: &mut App) {
     };
     // As the fit zoom's geometry measures it: one lane, plus room for scores if shown.
     let cells = Cells {
-        cap: crate::layout::labels::NARROW,
+        cap: toolscope_core::layout::labels::NARROW,
         gap: 2 + 3 + if app.show_scores { 5 } else { 0 },
     };
     let fitted = focus::fold(&app.tk, &whole.layers, width, cells);

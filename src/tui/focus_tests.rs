@@ -16,7 +16,7 @@ use super::sanitize::sanitize;
 use super::tests::{press, render};
 use super::theme::Theme;
 use super::view::graph::shown;
-use crate::source::{EXAMPLE_NAME, Loaded, load_example, load_paths};
+use toolscope_core::source::{EXAMPLE_NAME, Loaded, load_example, load_paths};
 
 fn file(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -75,7 +75,10 @@ fn assert_recommendation_visible(app: &App, what: &str) {
             .iter()
             .find(|b| b.ix == ix)
             .unwrap_or_else(|| panic!("{what}: {name} is not on screen"));
-        let keep: String = name.chars().take(crate::layout::labels::KEEP).collect();
+        let keep: String = name
+            .chars()
+            .take(toolscope_core::layout::labels::KEEP)
+            .collect();
         assert!(
             s.label.starts_with(&keep),
             "{what}: `{}` cut below 8",

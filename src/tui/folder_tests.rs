@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::diag::Code;
-use crate::edit::Workspace;
 use crate::tui::app::{App, Focus};
 use crate::tui::theme::Theme;
+use toolscope_core::diag::Code;
+use toolscope_core::edit::Workspace;
 
 use super::edit_tests::{changed_lines, keys};
 
@@ -98,7 +98,7 @@ fn a_shared_operator_name_alone_is_ambiguous() {
         status.text
     );
     let ws = app.session.ws.as_mut().expect("session");
-    let refused = ws.apply(crate::edit::Edit::SetThreshold {
+    let refused = ws.apply(toolscope_core::edit::Edit::SetThreshold {
         operator: "Query Expert/1".into(),
         value: 0.1,
     });

@@ -6,8 +6,8 @@ use petgraph::stable_graph::NodeIndex;
 
 use unicode_width::UnicodeWidthStr;
 
-use crate::layout::Layout;
-use crate::model::Toolkit;
+use toolscope_core::layout::Layout;
+use toolscope_core::model::Toolkit;
 
 /// Longest name drawn in full in the detailed view.
 const MAX_LABEL: usize = 28;
@@ -62,7 +62,7 @@ impl Geometry {
         let (box_h, lanes, max_label) = match zoom {
             Zoom::Detailed => (3, 3, MAX_LABEL),
             Zoom::Overview => (1, 1, OVERVIEW_LABEL),
-            Zoom::Fit => (1, 1, crate::layout::labels::NARROW),
+            Zoom::Fit => (1, 1, toolscope_core::layout::labels::NARROW),
         };
         let label_room = if scores { 5 } else { 0 };
         Geometry::with(layout, box_h, lanes, max_label, label_room)

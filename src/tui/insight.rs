@@ -16,9 +16,9 @@ use std::path::PathBuf;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::NodeIndexable;
 
-use crate::diff::{Baseline, RecDiff, StructuralDiff, structural_diff};
-use crate::model::Toolkit;
-use crate::recommend::{
+use toolscope_core::diff::{Baseline, RecDiff, StructuralDiff, structural_diff};
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::{
     Adjacency, Critical, Explanation, HopCounts, Insight, Params, Recommendation, Sweep,
     ToolFilters, explain_with, offered_tools,
 };
@@ -202,8 +202,8 @@ impl InsightState {
         params: Params,
     ) {
         let names: Vec<&str> = seeds.iter().map(|&s| tk.name(s)).collect();
-        let (other_seeds, _) = crate::recommend::resolve_seeds(&other, &names);
-        let other_rec = crate::recommend::recommend(&other, &other_seeds, params);
+        let (other_seeds, _) = toolscope_core::recommend::resolve_seeds(&other, &names);
+        let other_rec = toolscope_core::recommend::recommend(&other, &other_seeds, params);
         let baseline = Baseline::pin(&other, &other_rec, params);
         let structural = structural_diff(&other, tk);
         self.structural_key = fingerprint(tk);

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use crossterm::event::{KeyCode, KeyEvent};
 use petgraph::stable_graph::NodeIndex;
 
-use crate::export::describe::{Style, describe};
-use crate::export::{Highlight, dot, json, mermaid, svg};
-use crate::model::NodeKind;
+use toolscope_core::export::describe::{Style, describe};
+use toolscope_core::export::{Highlight, dot, json, mermaid, svg};
+use toolscope_core::model::NodeKind;
 
 use super::app::{App, Level, Overlay};
 use super::keymap::Cmd;
@@ -135,7 +135,7 @@ fn toggle_enabled(app: &mut App) {
     let now = !app.tk.node(ix).enabled();
     if app.session.ws.is_some() {
         // An edit like any other: written to the file on save, undoable.
-        let edit = crate::edit::Edit::SetEnabled {
+        let edit = toolscope_core::edit::Edit::SetEnabled {
             kind: app.tk.kind(ix),
             name: app.tk.name(ix).to_string(),
             enabled: now,
@@ -179,8 +179,8 @@ pub fn baseline_command(app: &mut App, arg: &str) -> Result<(), String> {
 }
 
 fn baseline_file(app: &mut App, path: &Path) -> Result<(), String> {
-    let loaded =
-        crate::source::load_paths(&[path.to_path_buf()], None).map_err(|e| e.to_string())?;
+    let loaded = toolscope_core::source::load_paths(&[path.to_path_buf()], None)
+        .map_err(|e| e.to_string())?;
     app.insight.pin_file(
         PathBuf::from(path),
         loaded.toolkit,
@@ -221,7 +221,7 @@ pub fn export_command(app: &mut App, arg: &str, force: bool) -> Result<(), Strin
     if let Some(ws) = &app.session.ws {
         opened.extend(ws.files().iter().map(|f| f.source.path.clone()));
     }
-    crate::source::save::write_output(std::path::Path::new(file), &text, &opened, force)
+    toolscope_core::source::save::write_output(std::path::Path::new(file), &text, &opened, force)
         .map_err(|e| e.to_string())?;
     app.set_status(Level::Info, format!("exported {fmt} to {file}"));
     Ok(())

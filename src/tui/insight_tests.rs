@@ -180,7 +180,7 @@ fn baseline_file_shows_structural_and_recommendation_changes() {
     let dir = std::env::temp_dir().join(format!("toolscope-baseline-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("old.yaml");
-    let text = crate::source::EXAMPLE.replace("DocumentReader", "OldReader");
+    let text = toolscope_core::source::EXAMPLE.replace("DocumentReader", "OldReader");
     std::fs::write(&file, text).expect("write");
     let mut a = app(160, 48);
     press(&mut a, &format!(":baseline {}<Enter>", file.display()));
@@ -332,7 +332,7 @@ fn threshold_alone_keeps_the_critical_values() {
 #[test]
 fn enabled_toggle_is_an_edit_saved_to_the_file() {
     use super::edit_tests::{TINY, fixture, keys, open};
-    use crate::model::NodeKind;
+    use toolscope_core::model::NodeKind;
     let f = fixture(TINY);
     let mut a = open(&f.path);
     let fetch = a.tk.find(NodeKind::Tool, "Fetch").expect("Fetch");

@@ -19,9 +19,9 @@ use std::time::Duration;
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
-use crate::model::{NodeKind, Toolkit};
-use crate::source::Format;
-use crate::watch::{WatchEvent, Watcher};
+use toolscope_core::model::{NodeKind, Toolkit};
+use toolscope_core::source::Format;
+use toolscope_core::watch::{WatchEvent, Watcher};
 
 use super::msg::Msg;
 use super::status::Status;
@@ -118,7 +118,7 @@ impl Live {
             WatchEvent::Changed(paths) => self.changed.extend(
                 paths
                     .into_iter()
-                    .map(|p| crate::source::mcp_cache::config_of(&p).unwrap_or(p)),
+                    .map(|p| toolscope_core::source::mcp_cache::config_of(&p).unwrap_or(p)),
             ),
             WatchEvent::Rescan => self.rescan = true,
             WatchEvent::Error(e) => return Some(Status::error(format!("watching: {e}"))),
@@ -176,8 +176,8 @@ impl Live {
 /// Watches each toolkit file's MCP cache (`FILE.mcp.json`, which need not exist yet), so
 /// that a discovery run elsewhere shows up like an edit of the file.
 fn watch_mcp_caches(w: &Watcher, opened: &[PathBuf]) {
-    for file in crate::source::expand_paths(opened).unwrap_or_default() {
-        let _ = w.watch(&crate::source::mcp_cache::sidecar_path(&file));
+    for file in toolscope_core::source::expand_paths(opened).unwrap_or_default() {
+        let _ = w.watch(&toolscope_core::source::mcp_cache::sidecar_path(&file));
     }
 }
 

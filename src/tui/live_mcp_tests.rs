@@ -1,8 +1,8 @@
 //! An MCP cache written while the TUI is open (a `mcp discover` run elsewhere) reloads the
 //! toolkit file it belongs to, with the discovered members.
 
-use crate::source::mcp_cache::{Cache, CachedTool, ServerEntry, sidecar_path};
-use crate::source::mcp_decl::Identity;
+use toolscope_core::source::mcp_cache::{Cache, CachedTool, ServerEntry, sidecar_path};
+use toolscope_core::source::mcp_decl::Identity;
 
 const TOOLKIT: &str = "groups:\n  - name: files\n    mcp_transport_config: {transport_type: STDIO, command: srv, args: [a]}\nactions:\n  - name: look\n    tools: [files]\n";
 
@@ -15,7 +15,7 @@ fn a_new_mcp_cache_reloads_the_toolkit_with_members() {
     assert!(
         live.app
             .tk
-            .find(crate::model::NodeKind::Tool, "ping")
+            .find(toolscope_core::model::NodeKind::Tool, "ping")
             .is_none()
     );
     let mut cache = Cache::default();
@@ -35,15 +35,17 @@ fn a_new_mcp_cache_reloads_the_toolkit_with_members() {
             input_schema: serde_json::json!({"type": "object"}),
         }],
     });
-    crate::source::save::write_atomic(&sidecar_path(&path), &cache.to_text()).expect("cache");
+    toolscope_core::source::save::write_atomic(&sidecar_path(&path), &cache.to_text())
+        .expect("cache");
     live.until("the discovered member", |a| {
-        a.tk.find(crate::model::NodeKind::Tool, "ping").is_some()
+        a.tk.find(toolscope_core::model::NodeKind::Tool, "ping")
+            .is_some()
     });
     let look = live.app.tk.action("look").expect("look");
     let ping = live
         .app
         .tk
-        .find(crate::model::NodeKind::Tool, "ping")
+        .find(toolscope_core::model::NodeKind::Tool, "ping")
         .expect("ping");
     assert!(
         live.app.tk.edge(look, ping).is_some(),

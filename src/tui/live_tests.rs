@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use crate::edit::Workspace;
 use crate::tui::app::{App, Level};
 use crate::tui::edit_tests::{TINY, fixture, keys};
 use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
+use toolscope_core::edit::Workspace;
 
 const DEADLINE: Duration = Duration::from_secs(10);
 
@@ -277,7 +277,7 @@ fn the_example_written_with_w_file_is_then_watched() {
 /// lines (the incremental reload), through the TUI's watcher path as through the core's.
 #[test]
 fn a_one_item_change_is_reread_in_place() {
-    let text = crate::synth::generate(crate::synth::GenOptions {
+    let text = toolscope_core::synth::generate(toolscope_core::synth::GenOptions {
         actions: 200,
         tools: None,
         seed: 7,

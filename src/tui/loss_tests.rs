@@ -255,10 +255,12 @@ fn the_recovery_question_shows_its_keys_on_a_small_terminal() {
     let f = fixture(TINY);
     let mut app = open(&f.path);
     app.size = (100, 30);
-    let edits = vec![crate::edit::Transaction::from(crate::edit::Edit::SetHops {
-        operator: "modelling".into(),
-        value: 2,
-    })];
+    let edits = vec![toolscope_core::edit::Transaction::from(
+        toolscope_core::edit::Edit::SetHops {
+            operator: "modelling".into(),
+            value: 2,
+        },
+    )];
     app.overlay = Some(crate::tui::app::Overlay::Dialog(Box::new(
         Dialog::Recover { edits },
     )));

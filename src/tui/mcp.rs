@@ -130,7 +130,10 @@ fn start(app: &mut App, server: &str) -> Result<(), String> {
 }
 
 #[cfg(feature = "mcp")]
-type Plan = Vec<(std::path::PathBuf, Vec<crate::source::mcp_decl::ServerDecl>)>;
+type Plan = Vec<(
+    std::path::PathBuf,
+    Vec<toolscope_core::source::mcp_decl::ServerDecl>,
+)>;
 
 /// The open files' declared servers (only `server` when given).
 #[cfg(feature = "mcp")]
@@ -178,7 +181,8 @@ fn run(plan: &Plan, cancel: &Cancel) -> Report {
         let dir = crate::cli::mcp::folder(file);
         let mut found = Vec::new();
         for decl in decls {
-            let work = crate::mcp::discover(decl, &dir, crate::mcp::DEFAULT_TIMEOUT);
+            let work =
+                toolscope_core::mcp::discover(decl, &dir, toolscope_core::mcp::DEFAULT_TIMEOUT);
             // Dropping `work` on cancel ends the server's process group.
             let result = runtime.block_on(async {
                 tokio::select! {
@@ -228,8 +232,8 @@ fn run(plan: &Plan, cancel: &Cancel) -> Report {
 }
 
 #[cfg(feature = "mcp")]
-fn failure_text(f: &crate::mcp::Failure) -> (String, String) {
-    use crate::mcp::Failure;
+fn failure_text(f: &toolscope_core::mcp::Failure) -> (String, String) {
+    use toolscope_core::mcp::Failure;
     match f {
         Failure::Unsupported(why) => (why.clone(), String::new()),
         Failure::Timeout { after, stderr } => (

@@ -4,7 +4,7 @@
 //! speaking just enough JSON-RPC (handshake and `tools/list`), so no network or build is
 //! needed.
 
-use crate::model::NodeKind;
+use toolscope_core::model::NodeKind;
 
 use crate::tui::commands;
 
@@ -215,8 +215,8 @@ fn a_report_sums_up_servers_in_one_line() {
 
 /// A toolkit with two discovered groups: `big` (10 members) and `small` (2).
 fn with_members() -> (tempfile::TempDir, crate::tui::app::App) {
-    use crate::source::mcp_cache::{Cache, CachedTool, ServerEntry, sidecar_path};
-    use crate::source::mcp_decl::Identity;
+    use toolscope_core::source::mcp_cache::{Cache, CachedTool, ServerEntry, sidecar_path};
+    use toolscope_core::source::mcp_decl::Identity;
     let dir = tempfile::tempdir().expect("dir");
     let path = dir.path().join("kit.yaml");
     let kit = "groups:\n  - name: big\n    mcp_transport_config: {transport_type: STDIO, command: a}\n  - name: small\n    mcp_transport_config: {transport_type: STDIO, command: b}\nactions:\n  - name: look\n    tools: [big, small]\n";
@@ -242,8 +242,9 @@ fn with_members() -> (tempfile::TempDir, crate::tui::app::App) {
                 .collect(),
         });
     }
-    crate::source::save::write_atomic(&sidecar_path(&path), &cache.to_text()).expect("cache");
-    let ws = crate::edit::Workspace::open(&[path], None).expect("open");
+    toolscope_core::source::save::write_atomic(&sidecar_path(&path), &cache.to_text())
+        .expect("cache");
+    let ws = toolscope_core::edit::Workspace::open(&[path], None).expect("open");
     let app = crate::tui::app::App::with_workspace(
         ws,
         "kit.yaml".into(),
@@ -363,7 +364,8 @@ fn quitting_during_a_discovery_ends_the_server_tree_first() {
     std::fs::write(dir.path().join("hang.sh"), HANGING).expect("hanging");
     let path = dir.path().join("kit.yaml");
     std::fs::write(&path, TOOLKIT).expect("write");
-    let ws = crate::edit::Workspace::open(std::slice::from_ref(&path), None).expect("open");
+    let ws =
+        toolscope_core::edit::Workspace::open(std::slice::from_ref(&path), None).expect("open");
     let mut app = crate::tui::app::App::with_workspace(
         ws,
         "kit.yaml".into(),

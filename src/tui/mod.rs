@@ -8,7 +8,7 @@
 //! - [`view::draw`]: the screen as a function of the state.
 //! - `keymap`: named commands and their keys; `commands`: the `:` commands; help,
 //!   hints, completion and dialog legends are generated from these tables.
-//! - `session`: the editing session (a [`crate::edit::Workspace`], watcher and conflict
+//! - `session`: the editing session (a [`toolscope_core::edit::Workspace`], watcher and conflict
 //!   state); its operations return an `Outcome` and never see the app. `live`: its
 //!   watcher state; changes are queued per message and handled once per batch.
 //! - `dialog`: dialogs, kept in the overlay that shows them, with their key legends.
@@ -91,7 +91,7 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::{Backend, CrosstermBackend};
 
-use crate::source::{self, Format, Loaded};
+use toolscope_core::source::{self, Format, Loaded};
 
 pub use app::App;
 pub use msg::Msg;
@@ -128,8 +128,10 @@ pub fn load(opts: &Options) -> Result<(Loaded, String)> {
 /// When existing files do not load (one does not parse), the session starts empty with
 /// the error, and the watcher loads them once they are fixed, as a reload does; a path
 /// that does not exist is still refused (most likely a typo).
-pub fn open_workspace(opts: &Options) -> Result<(crate::edit::Workspace, String, Option<String>)> {
-    use crate::edit::Workspace;
+pub fn open_workspace(
+    opts: &Options,
+) -> Result<(toolscope_core::edit::Workspace, String, Option<String>)> {
+    use toolscope_core::edit::Workspace;
     if opts.paths.is_empty() {
         let ws = Workspace::example().map_err(|e| eyre!("{e}"))?;
         return Ok((ws, source::EXAMPLE_NAME.to_string(), None));

@@ -13,7 +13,7 @@ pub enum Msg {
     /// A named command (from a key, the command line or a test).
     Cmd(Cmd),
     /// The file watcher saw a change (handled after the queued messages, see `live`).
-    Watch(crate::watch::WatchEvent),
+    Watch(toolscope_core::watch::WatchEvent),
     /// A loaded trace file changed (read again once per batch, see `evidence_cmds`).
     TracesChanged,
     /// A `:mcp discover` run on a background thread finished.

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use petgraph::stable_graph::NodeIndex;
 
-use crate::model::{NodeKind, Toolkit};
+use toolscope_core::model::{NodeKind, Toolkit};
 
 /// One row of the navigator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub const COLLAPSE_OVER: usize = 8;
 pub fn members(tk: &Toolkit, g: NodeIndex) -> Vec<NodeIndex> {
     let mut m: Vec<NodeIndex> = tk
         .out_edges(g)
-        .filter(|(e, _)| tk.graph[*e].kind == crate::model::EdgeKind::Has)
+        .filter(|(e, _)| tk.graph[*e].kind == toolscope_core::model::EdgeKind::Has)
         .map(|(_, t)| t)
         .collect();
     m.sort_by(|a, b| natural_cmp(tk.name(*a), tk.name(*b)));

@@ -10,7 +10,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::edit::Transaction;
+use toolscope_core::edit::Transaction;
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Saved {

@@ -8,7 +8,7 @@
 
 use petgraph::stable_graph::NodeIndex;
 
-use crate::model::{NodeKind, Toolkit};
+use toolscope_core::model::{NodeKind, Toolkit};
 
 type Name = (NodeKind, String);
 
@@ -102,7 +102,7 @@ impl Kept {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{Limits, load_text};
+    use toolscope_core::source::{Limits, load_text};
 
     const FULL: &str = "\
 actions:

@@ -10,10 +10,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::edit::{Edit, SaveErrorKind, Transaction, Workspace};
-use crate::model::{NodeKind, Operator};
-use crate::recommend::Params;
-use crate::source::{Format, SourceFile};
+use toolscope_core::edit::{Edit, SaveErrorKind, Transaction, Workspace};
+use toolscope_core::model::{NodeKind, Operator};
+use toolscope_core::recommend::Params;
+use toolscope_core::source::{Format, SourceFile};
 
 use super::dialog::Dialog;
 use super::live::Live;
@@ -252,9 +252,9 @@ impl Session {
         // Chat2Graph's own loader ignores the tuning toolscope writes there: say so.
         let c2g_tuning = ws.files().iter().any(|f| {
             f.dirty()
-                && f.source.format == crate::source::Format::Chat2Graph
+                && f.source.format == toolscope_core::source::Format::Chat2Graph
                 && f.pending()
-                    .any(|t| t.edits.iter().any(crate::edit::Edit::is_tuning))
+                    .any(|t| t.edits.iter().any(toolscope_core::edit::Edit::is_tuning))
         });
         let result = ws.save_all();
         let written = result.clone().unwrap_or_default();
@@ -264,7 +264,7 @@ impl Session {
         match result {
             Ok(w) => {
                 let note = match c2g_tuning {
-                    true => format!("; note: {}", crate::source::CHAT2GRAPH_TUNING_NOTE),
+                    true => format!("; note: {}", toolscope_core::source::CHAT2GRAPH_TUNING_NOTE),
                     false => String::new(),
                 };
                 Outcome::info(format!("saved {}{note}", names(&w))).changed(Changed::Graph)
@@ -398,7 +398,7 @@ impl Session {
             .files()
             .iter()
             .filter(|f| f.dirty() && !f.detached && touched(&f.source.path))
-            .filter(|f| crate::watch::content_changed(&f.source.path, f.disk.as_bytes()))
+            .filter(|f| toolscope_core::watch::content_changed(&f.source.path, f.disk.as_bytes()))
             .map(|f| f.source.path.clone())
             .collect();
         if !conflicts.is_empty() || (appeared && ws.is_dirty()) {

@@ -11,7 +11,7 @@ use super::msg::Msg;
 use super::theme::Theme;
 use super::update::update;
 use super::view;
-use crate::source::{EXAMPLE_NAME, load_example};
+use toolscope_core::source::{EXAMPLE_NAME, load_example};
 
 pub(super) fn app_with(theme: Theme, w: u16, h: u16) -> App {
     App::new(load_example(), EXAMPLE_NAME.into(), theme, (w, h))
@@ -222,7 +222,7 @@ fn operator_command_accepts_spaces_and_cycles() {
 fn chat2graph_operator_with_spaces() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("toolkits/chat2graph-mini.yml");
-    let loaded = crate::source::load_paths(&[path], None).expect("loads");
+    let loaded = toolscope_core::source::load_paths(&[path], None).expect("loads");
     let name = loaded
         .toolkit
         .operators
@@ -327,7 +327,7 @@ fn hostile_names_are_escaped_everywhere() {
     let dir = tempfile::tempdir().expect("tempdir");
     let p = dir.path().join("evil.yaml");
     std::fs::write(&p, yaml).expect("write");
-    let loaded = crate::source::load_paths(&[p], None).expect("loads");
+    let loaded = toolscope_core::source::load_paths(&[p], None).expect("loads");
     let a = App::new(loaded, "evil".into(), Theme::default(), (160, 48));
     let s = screen(&a);
     assert!(!s.contains('\x1b') && !s.contains('\x07'));
@@ -394,7 +394,7 @@ fn empty_toolkit_draws_and_takes_keys() {
     let dir = tempfile::tempdir().expect("tempdir");
     let p = dir.path().join("empty.yaml");
     std::fs::write(&p, "name: empty\n").expect("write");
-    let loaded = crate::source::load_paths(&[p], None).expect("loads");
+    let loaded = toolscope_core::source::load_paths(&[p], None).expect("loads");
     let mut a = App::new(loaded, "empty".into(), Theme::default(), (80, 24));
     press(
         &mut a,
@@ -466,7 +466,7 @@ fn load_diagnostics_show_in_the_status_line() {
     let p = dir.path().join("warn.yaml");
     let yaml = "actions:\n  - name: a\n    next: [{name: b, score: nope}]\n  - name: b\n";
     std::fs::write(&p, yaml).expect("write");
-    let loaded = crate::source::load_paths(&[p], None).expect("loads");
+    let loaded = toolscope_core::source::load_paths(&[p], None).expect("loads");
     assert!(!loaded.diagnostics.is_empty());
     let a = App::new(loaded, "warn".into(), Theme::default(), (160, 48));
     assert!(screen(&a).contains("while loading; see `toolscope lint`"));
@@ -478,7 +478,7 @@ fn wide_names_keep_boxes_aligned() {
     let p = dir.path().join("wide.yaml");
     let yaml = "actions:\n  - name: 查询意图\n    next: [ab]\n  - name: ab\noperators:\n  - name: op\n    actions: [查询意图]\n";
     std::fs::write(&p, yaml).expect("write");
-    let loaded = crate::source::load_paths(&[p], None).expect("loads");
+    let loaded = toolscope_core::source::load_paths(&[p], None).expect("loads");
     let a = App::new(loaded, "wide".into(), Theme::default(), (160, 48));
     let t = render(&a);
     let buf = t.backend().buffer();

@@ -3,7 +3,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use petgraph::stable_graph::NodeIndex;
 
-use crate::model::{EdgeKind, NodeKind};
+use toolscope_core::model::{EdgeKind, NodeKind};
 
 use super::app::{App, Focus, Overlay, PromptKind};
 use super::keymap::{self, Cmd, Context};

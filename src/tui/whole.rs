@@ -10,8 +10,8 @@
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
-use crate::layout::{Layout, structure_key};
-use crate::model::Toolkit;
+use toolscope_core::layout::{Layout, structure_key};
+use toolscope_core::model::Toolkit;
 
 use super::msg::Msg;
 
@@ -132,7 +132,7 @@ impl WholeLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::load_example;
+    use toolscope_core::source::load_example;
 
     #[test]
     fn foreground_computes_at_once_and_only_on_structure_change() {

@@ -10,8 +10,8 @@ use super::tests::{press, screen};
 use super::theme::Theme;
 use super::update::update;
 use super::whole::WholeLayout;
-use crate::layout::structure_key;
-use crate::source::{EXAMPLE_NAME, load_example};
+use toolscope_core::layout::structure_key;
+use toolscope_core::source::{EXAMPLE_NAME, load_example};
 
 /// The example in background mode; the result is taken only when the test delivers the
 /// wake-up, so "pending" is deterministic however fast the thread is.

@@ -5,8 +5,8 @@ use std::io::Read;
 use clap::Subcommand;
 
 use crate::cli::common::{Kind, parse_threshold};
-use crate::edit::Edit;
-use crate::model::{NodeKind, Toolkit};
+use toolscope_core::edit::Edit;
+use toolscope_core::model::{NodeKind, Toolkit};
 
 #[derive(Debug, Subcommand)]
 pub enum What {

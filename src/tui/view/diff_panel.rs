@@ -7,11 +7,11 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::diff::{EdgeKey, NodeKey, RecDiff};
 use crate::tui::app::{App, Focus};
 use crate::tui::insight::Change;
 use crate::tui::sanitize::sanitize;
 use crate::tui::theme::{Level, Theme};
+use toolscope_core::diff::{EdgeKey, NodeKey, RecDiff};
 
 use super::pane_block;
 
@@ -79,7 +79,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
 }
 
 fn summary(d: &RecDiff) -> Vec<Line<'static>> {
-    let side = |(p, (a, t)): (crate::recommend::Params, (usize, usize))| {
+    let side = |(p, (a, t)): (toolscope_core::recommend::Params, (usize, usize))| {
         format!("{a}a {t}t at {:.2}/h{}", p.threshold, p.hops)
     };
     vec![

@@ -12,9 +12,9 @@ use ratatui::symbols;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph};
 
-use crate::evidence::eval::{GroupReport, StepStats};
-use crate::recommend::explain::num;
 use crate::tui::sanitize::sanitize;
+use toolscope_core::evidence::eval::{GroupReport, StepStats};
+use toolscope_core::recommend::explain::num;
 
 /// Draws the panel for `group` in `area`, marking threshold `current`.
 pub fn draw(frame: &mut Frame, area: Rect, group: &GroupReport, current: f64, ascii: bool) {
@@ -169,9 +169,31 @@ mod tests {
     use ratatui::backend::TestBackend;
 
     use super::*;
-    use crate::evidence::eval::{EvalOptions, evaluate, resolve};
-    use crate::evidence::eval_tests::toolkit;
-    use crate::evidence::{CostFn, Record};
+    use toolscope_core::evidence::eval::{EvalOptions, evaluate, resolve};
+    use toolscope_core::evidence::{CostFn, Record};
+
+    /// a -next 0.8-> b -next 0.4-> c; a calls X 0.9 and W 0.3, b calls Y 0.6, c calls Z
+    /// 0.7. Operator `op`: seeds [a], threshold 0.5, hops 1.
+    fn toolkit() -> toolscope_core::model::Toolkit {
+        let kit = "\
+actions:
+  - {name: a, next: [{name: b, score: 0.8}], tools: [{name: X, score: 0.9}, {name: W, score: 0.3}]}
+  - {name: b, next: [{name: c, score: 0.4}], tools: [{name: Y, score: 0.6}]}
+  - {name: c, tools: [{name: Z, score: 0.7}]}
+tools: [{name: X}, {name: W}, {name: Y}, {name: Z}]
+operators:
+  - {name: op, actions: [a], threshold: 0.5, hops: 1}
+";
+        let limits = toolscope_core::source::Limits::default();
+        toolscope_core::source::load_text(
+            std::path::Path::new("kit.yaml"),
+            kit.into(),
+            None,
+            &limits,
+        )
+        .expect("the fixture loads")
+        .toolkit
+    }
 
     fn report() -> GroupReport {
         let tk = toolkit();

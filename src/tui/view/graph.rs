@@ -12,12 +12,12 @@ use ratatui::style::Style;
 use ratatui::widgets::Widget;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::layout::Slot;
-use crate::model::Edge;
 use crate::tui::app::{App, Focus};
 use crate::tui::geometry::{Geometry, WRect};
 use crate::tui::sanitize::sanitize;
 use crate::tui::theme::Level;
+use toolscope_core::layout::Slot;
+use toolscope_core::model::Edge;
 
 use super::canvas::{Canvas, Mark};
 use super::route::{Ends, FAR, may_touch, plan, route_cells};
@@ -226,7 +226,7 @@ pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let ell = app.theme.glyphs().ellipsis;
     let index = Some(&app.graph_view.names);
-    let labels = crate::layout::labels::shorten_all(&refs, geo.max_label, ell, index);
+    let labels = toolscope_core::layout::labels::shorten_all(&refs, geo.max_label, ell, index);
     for (s, l) in out.iter_mut().zip(labels) {
         s.label = l;
     }
@@ -244,7 +244,7 @@ fn draw_boxes(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buff
 /// Whether edge `e` is drawn as a stub instead of a route: in the whole graph, a call to a
 /// tool (or group) that sits after another caller, its home, elsewhere in the drawing.
 fn stubbed(app: &App, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
-    let call = app.tk.graph[e].kind != crate::model::EdgeKind::Next;
+    let call = app.tk.graph[e].kind != toolscope_core::model::EdgeKind::Next;
     call && sv.layer != su.layer + 1 && !super::super::focus::active(app)
 }
 
@@ -408,9 +408,9 @@ mod tests {
     use petgraph::visit::IntoEdgeReferences;
 
     use super::*;
-    use crate::source::{EXAMPLE_NAME, Limits, Loaded, load_text};
-    use crate::synth::{GenOptions, generate};
     use crate::tui::theme::Theme;
+    use toolscope_core::source::{EXAMPLE_NAME, Limits, Loaded, load_text};
+    use toolscope_core::synth::{GenOptions, generate};
 
     /// Every edge whose route meets the view is a candidate, wherever the view is.
     #[test]

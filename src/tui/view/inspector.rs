@@ -7,11 +7,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::model::{NodeKind, Operator, ToolMeta};
 use crate::tui::app::{App, Focus};
 use crate::tui::nav::Row;
 use crate::tui::sanitize::{sanitize, sanitize_lines};
 use crate::tui::theme::{Level, Theme};
+use toolscope_core::model::{NodeKind, Operator, ToolMeta};
 
 use super::pane_block;
 

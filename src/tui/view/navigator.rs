@@ -6,11 +6,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::model::NodeKind;
 use crate::tui::app::{App, Focus};
 use crate::tui::nav::Row;
 use crate::tui::sanitize::sanitize;
 use crate::tui::theme::{Level, Theme};
+use toolscope_core::model::NodeKind;
 
 use super::pane_block;
 

@@ -5,9 +5,9 @@
 
 use petgraph::stable_graph::NodeIndex;
 
-use crate::layout::{Layout, Slot};
-use crate::model::Toolkit;
 use crate::tui::geometry::{Geometry, WRect};
+use toolscope_core::layout::{Layout, Slot};
+use toolscope_core::model::Toolkit;
 
 /// Every cell of an axis-parallel polyline.
 pub fn route_cells(line: &[(i32, i32)]) -> Vec<(i32, i32)> {
@@ -176,10 +176,10 @@ impl Ends {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::Layout;
-    use crate::model::Toolkit;
     use crate::tui::app::Zoom;
     use petgraph::visit::{EdgeRef, IntoEdgeReferences};
+    use toolscope_core::layout::Layout;
+    use toolscope_core::model::Toolkit;
 
     use super::route_cells as cells;
 
@@ -227,21 +227,21 @@ mod tests {
 
     #[test]
     fn example_routes_avoid_boxes() {
-        assert_routes_avoid_boxes(&crate::source::load_example().toolkit);
+        assert_routes_avoid_boxes(&toolscope_core::source::load_example().toolkit);
     }
 
     #[test]
     fn generated_routes_avoid_boxes() {
-        let text = crate::synth::generate(crate::synth::GenOptions {
+        let text = toolscope_core::synth::generate(toolscope_core::synth::GenOptions {
             actions: 300,
             tools: Some(80),
             seed: 3,
         });
-        let file = crate::source::load_text(
+        let file = toolscope_core::source::load_text(
             std::path::Path::new("gen.yaml"),
             text,
             None,
-            &crate::source::Limits::default(),
+            &toolscope_core::source::Limits::default(),
         )
         .expect("loads");
         assert_routes_avoid_boxes(&file.toolkit);

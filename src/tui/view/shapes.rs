@@ -3,7 +3,7 @@
 //! read without colour, in Unicode and in ASCII. One-line boxes (compact views) keep the
 //! kind in their end caps and the state in the marker.
 
-use crate::model::NodeKind;
+use toolscope_core::model::NodeKind;
 
 /// How a box relates to the recommendation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,8 +6,8 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use crate::recommend::Sweep;
 use crate::tui::app::App;
+use toolscope_core::recommend::Sweep;
 
 const BLOCKS: [char; 9] = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 const ASCII_RAMP: [char; 9] = [' ', '.', ':', '-', '=', '+', '*', '#', '@'];

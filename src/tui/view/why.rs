@@ -3,9 +3,9 @@
 
 use ratatui::text::Line;
 
-use crate::recommend::explain::num;
 use crate::tui::app::App;
 use crate::tui::sanitize::sanitize;
+use toolscope_core::recommend::explain::num;
 
 /// Lines of the section (empty when nothing is explained).
 pub fn lines(app: &App) -> Vec<Line<'static>> {
@@ -44,7 +44,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
 /// the filters stage is on.
 fn filter_marks(app: &App) -> Option<String> {
     let ix = app.selected?;
-    if app.tk.kind(ix) == crate::model::NodeKind::Action {
+    if app.tk.kind(ix) == toolscope_core::model::NodeKind::Action {
         return None;
     }
     let node = app.tk.node(ix);

@@ -40,7 +40,7 @@ impl Format {
 }
 
 /// The native example toolkit, compiled in: `toolscope` with no path opens it.
-pub const EXAMPLE: &str = include_str!("../../toolkits/graph-db.yaml");
+pub const EXAMPLE: &str = include_str!("../../../toolkits/graph-db.yaml");
 /// Display name of the compiled-in example.
 /// Said wherever tuning is saved into a Chat2Graph config (see TS071).
 pub const CHAT2GRAPH_TUNING_NOTE: &str = "Chat2Graph's own loader ignores operator threshold/hops and `scores:`; apply them with integrations/chat2graph/toolscope_adapter.py";

@@ -116,8 +116,8 @@ fn self_loops_and_pure_cycles_terminate() {
 /// twenty layers away after its last one.
 #[test]
 fn a_shared_tool_sits_beside_its_first_caller() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/chat2graph-flat.yml");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/chat2graph-flat.yml");
     let tk = crate::source::load_paths(&[path], None)
         .expect("fixture loads")
         .toolkit;

@@ -184,8 +184,8 @@ proptest::proptest! {
 /// The failure the issue reports: `web_browsing -> BrowserUsing` ran under another box.
 #[test]
 fn fixture_edges_avoid_boxes_in_both_pictures() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/chat2graph-flat.yml");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/chat2graph-flat.yml");
     let tk = crate::source::load_paths(&[path], None)
         .expect("fixture loads")
         .toolkit;

@@ -444,7 +444,7 @@ mod tests {
     use std::path::Path;
 
     fn example() -> Toolkit {
-        let text = include_str!("../../tests/golden/graph-db.yaml").to_string();
+        let text = include_str!("../../../tests/golden/graph-db.yaml").to_string();
         load_text(Path::new("g.yaml"), text, None, &Limits::default())
             .unwrap()
             .toolkit
