@@ -13,6 +13,7 @@ pub mod lint;
 pub mod mcp;
 pub mod model;
 pub mod recommend;
+pub mod session;
 pub mod source;
 pub mod synth;
 pub mod text;

@@ -30,7 +30,7 @@
 //!
 //! ```no_run
 //! # use std::{path::PathBuf, sync::mpsc};
-//! # use toolscope::watch::{WatchEvent, Watcher};
+//! # use toolscope_core::watch::{WatchEvent, Watcher};
 //! enum Msg { Watch(WatchEvent) /* , Key(..), Tick, .. */ }
 //! let (tx, rx) = mpsc::channel::<Msg>();
 //! let files: Vec<PathBuf> = vec!["toolkit.yml".into()];

@@ -86,7 +86,7 @@ pub struct Neighbourhood {
 
 pub use super::reload::Kept;
 
-pub use super::session::Opened;
+pub use toolscope_core::session::Opened;
 
 /// What a new app shows: the graph, the files and the problems found reading them.
 struct Shown<'a> {
@@ -131,8 +131,16 @@ pub struct App {
     pub size: (u16, u16),
     /// Mouse position where a graph drag started, with the viewport at that time.
     pub drag: Option<((u16, u16), Viewport)>,
-    /// The editing session: workspace, watcher and conflicts (see `tui::session`).
-    pub session: super::session::Session,
+    /// The editing session: workspace, watcher, conflicts, recovery (in the core).
+    pub session: toolscope_core::session::Session,
+    /// Source of an edge being added (`a`, then select the target and `a` again).
+    pub link_from: Option<(toolscope_core::model::NodeKind, String)>,
+    /// What the last reload changed, marked for a moment.
+    pub marks: super::marks::Marks,
+    /// The loop's channel, for timers and background jobs (None in tests without a loop).
+    pub tx: Option<std::sync::mpsc::Sender<super::msg::Msg>>,
+    /// Said on stderr once the terminal is restored (where unsaved edits were written).
+    pub farewell: Option<String>,
     /// Critical values, sweep, explanation, baseline diff and the tool filters stage.
     pub insight: super::insight::InsightState,
     /// The inspector shows the baseline diff instead of the selected node.
@@ -208,7 +216,11 @@ impl App {
             status: None,
             size,
             drag: None,
-            session: super::session::Session::default(),
+            session: toolscope_core::session::Session::default(),
+            link_from: None,
+            marks: Default::default(),
+            tx: None,
+            farewell: None,
             insight: Default::default(),
             diff_panel: false,
             graph_view: Default::default(),
@@ -260,12 +272,12 @@ impl App {
     ) -> App {
         let shown = Shown {
             tk: Arc::clone(&ws.toolkit),
-            files: super::session::opened_of(&ws),
+            files: toolscope_core::session::opened_of(&ws),
             diagnostics: &ws.diagnostics,
         };
         let mut app = App::with_shown(shown, source, theme, size, layout);
         let params = app.session.params;
-        app.session = super::session::Session::new(ws);
+        app.session = toolscope_core::session::Session::new(ws);
         app.session.params = params;
         app
     }

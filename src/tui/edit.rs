@@ -33,7 +33,7 @@ use super::app::{App, Level, Overlay, PromptKind};
 use super::dialog::{Choice, Dialog, Step};
 use super::keymap::Cmd;
 use super::msg::Msg;
-use super::session::{Changed, Outcome};
+use toolscope_core::session::{Changed, Outcome, Question};
 
 /// Shows what a session operation did: the new graph (with marks after a reload), its
 /// message, and its dialog.
@@ -43,24 +43,37 @@ pub fn show(app: &mut App, out: Outcome) {
         Changed::Graph => sync(app),
         Changed::Reloaded => {
             let changes = match &app.session.ws {
-                Some(ws) => super::live::changed(&app.tk, &ws.toolkit),
+                Some(ws) => toolscope_core::session::changed(&app.tk, &ws.toolkit),
                 None => Default::default(),
             };
             sync(app);
-            app.session.live.mark(changes);
+            app.marks.mark(changes, app.tx.as_ref());
         }
     }
     if let Some(m) = out.message {
         app.set_status(m.level, m.text);
     }
-    if let Some(d) = out.dialog {
-        app.overlay = Some(Overlay::Dialog(Box::new(d)));
+    if let Some(q) = out.question {
+        open(app, ask(q));
     }
 }
 
-/// Connects the session to the loop's channel and watches the opened paths.
+/// The dialog that asks a session's question.
+fn ask(q: Question) -> Dialog {
+    match q {
+        Question::Conflict { paths } => Dialog::Conflict { paths },
+        Question::Recover { edits } => Dialog::Recover { edits },
+    }
+}
+
+/// Connects the app to the loop's channel and has the session watch the opened paths,
+/// its events coming back as `Msg::Watch`.
 pub fn watch(app: &mut App, tx: Sender<Msg>, opened: &[PathBuf], forced: Option<Format>) {
-    if let Some(m) = app.session.live.start(tx, opened, forced) {
+    app.tx = Some(tx.clone());
+    let sink: toolscope_core::session::EventSink = std::sync::Arc::new(move |ev| {
+        let _ = tx.send(Msg::Watch(ev));
+    });
+    if let Some(m) = app.session.start_watching(Some(sink), opened, forced) {
         app.set_status(m.level, m.text);
     }
 }
@@ -80,7 +93,7 @@ pub fn sync(app: &mut App) {
     if let Some(ws) = &app.session.ws {
         let (tk, files) = (
             std::sync::Arc::clone(&ws.toolkit),
-            super::session::opened_of(ws),
+            toolscope_core::session::opened_of(ws),
         );
         app.replace(tk, files);
     }
@@ -161,13 +174,13 @@ fn open(app: &mut App, dialog: Dialog) {
 /// `a` picks the source (the selection), a second `a` the target; Esc cancels.
 fn pick_link(app: &mut App) -> Result<(), String> {
     let ix = app.selected.ok_or("select the source node first")?;
-    let Some((kind, name)) = app.session.link_from.take() else {
+    let Some((kind, name)) = app.link_from.take() else {
         let name = app.tk.name(ix).to_string();
         app.set_status(
             Level::Info,
             format!("edge from {name}: select the target and press a (Esc cancels; or :link NAME)"),
         );
-        app.session.link_from = Some((app.tk.kind(ix), name));
+        app.link_from = Some((app.tk.kind(ix), name));
         return Ok(());
     };
     let source = app.tk.find(kind, &name).ok_or(format!("{name} is gone"))?;
@@ -296,37 +309,18 @@ pub fn end_without_asking(app: &mut App) {
     if !app.is_modified() {
         return;
     }
-    // With the names shown, so each goes back to its file (`NAME @ FILE` operators).
-    let mut edits: Vec<Transaction> = match &app.session.ws {
-        Some(ws) => ws.unsaved(),
-        None => Vec::new(),
-    };
     let params = app.param_edits();
-    if !params.is_empty() {
-        edits.push(Transaction::from(params));
-    }
-    app.session.farewell = Some(
-        match super::recovery::write(
-            app.session.recovery_dir.as_deref(),
-            app.session.live.opened(),
-            edits,
-        ) {
-            Ok(p) => format!(
-                "toolscope: unsaved edits written to {}; the next start on these files offers them",
-                toolscope_core::text::for_terminal(&p.display().to_string())
-            ),
-            Err(e) => format!("toolscope: unsaved edits could not be written: {e}"),
-        },
-    );
+    let extra = match params.is_empty() {
+        true => Vec::new(),
+        false => vec![Transaction::from(params)],
+    };
+    app.farewell = Some(app.session.end_without_asking(extra));
 }
 
 /// Offers the edits a session on the same paths left when it ended without asking.
 pub fn offer_recovery(app: &mut App) {
-    if let Some(edits) = super::recovery::load(
-        app.session.recovery_dir.as_deref(),
-        app.session.live.opened(),
-    ) {
-        open(app, Dialog::Recover { edits });
+    if let Some(q) = app.session.offer_recovery() {
+        open(app, ask(q));
     }
 }
 
@@ -390,19 +384,12 @@ fn choose(app: &mut App, choice: Choice) {
             result(app, out)
         }
         Choice::Recover(edits) => {
-            super::recovery::discard(
-                app.session.recovery_dir.as_deref(),
-                app.session.live.opened(),
-            );
             let out = app.session.recover(edits);
             show(app, out);
             Ok(())
         }
         Choice::Discard => {
-            super::recovery::discard(
-                app.session.recovery_dir.as_deref(),
-                app.session.live.opened(),
-            );
+            app.session.discard_recovery();
             app.set_status(Level::Info, "recovered edits discarded");
             Ok(())
         }

@@ -89,7 +89,7 @@ fn follows(write: impl FnOnce(&Path, &str)) {
     assert_eq!(live.app.tk.name(sel), "plan");
     let act = live.app.tk.action("act").expect("act");
     assert!(
-        live.app.session.live.marked.contains(&act),
+        live.app.marks.nodes.contains(&act),
         "changed node marked"
     );
     assert!(live.app.session.live.reloads >= 1);
@@ -214,11 +214,11 @@ fn marks_expire_on_their_timer_message() {
     let f = fixture(TINY);
     let mut live = start(std::slice::from_ref(&f.path));
     std::fs::write(&f.path, changed_text()).expect("write");
-    live.until("marks", |a| !a.session.live.marked.is_empty());
+    live.until("marks", |a| !a.marks.nodes.is_empty());
     // A rescored edge is marked too, and its score is shown.
     std::fs::write(&f.path, changed_text().replace("score: 0.6", "score: 0.35")).expect("write");
-    live.until("a marked edge", |a| a.session.live.marked_edges.len() == 1);
-    live.until("marks expired", |a| a.session.live.marked.is_empty());
+    live.until("a marked edge", |a| a.marks.edges.len() == 1);
+    live.until("marks expired", |a| a.marks.nodes.is_empty());
 }
 
 #[test]

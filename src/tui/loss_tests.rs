@@ -174,7 +174,7 @@ fn sigterm_writes_unsaved_edits_that_the_next_start_offers() {
     update(&mut app, Msg::Terminate);
     assert!(app.quit);
     assert_eq!(read(&f.path), TINY, "nothing written to the toolkit");
-    let farewell = app.session.farewell.clone().expect("says where");
+    let farewell = app.farewell.clone().expect("says where");
     assert!(farewell.contains("unsaved edits written"), "{farewell}");
 
     // The next start on the same file offers them; `a` reapplies, `w` saves.

@@ -106,9 +106,8 @@ fn start(app: &mut App, server: &str) -> Result<(), String> {
         return Err("an MCP discovery is already running".into());
     }
     let tx = app
-        .session
-        .live
-        .sender()
+        .tx
+        .clone()
         .ok_or("no message channel: `:mcp discover` needs the interactive TUI")?;
     let plan = plan(app, server)?;
     let n: usize = plan.iter().map(|(_, d)| d.len()).sum();

@@ -8,16 +8,17 @@
 //! - [`view::draw`]: the screen as a function of the state.
 //! - `keymap`: named commands and their keys; `commands`: the `:` commands; help,
 //!   hints, completion and dialog legends are generated from these tables.
-//! - `session`: the editing session (a [`toolscope_core::edit::Workspace`], watcher and conflict
-//!   state); its operations return an `Outcome` and never see the app. `live`: its
-//!   watcher state; changes are queued per message and handled once per batch.
+//! - the editing session ([`toolscope_core::session::Session`]: workspace, watcher and
+//!   conflict state, recovery file) lives in the core; its operations return an
+//!   `Outcome` and never see the app. Watcher events come back as `Msg::Watch` and are
+//!   handled once per batch.
 //! - `dialog`: dialogs, kept in the overlay that shows them, with their key legends.
 //! - [`edit`]: the one module that sees both: keys, dialogs and `:` lines become session
 //!   operations, outcomes come back to the view (`App.tk` is the workspace's copy).
 //! - [`whole`]: the whole-graph layout, computed on its own thread in the terminal so the
 //!   first screen (the focus view) never waits for it.
-//! - `complete`: Tab completion on the `:` line; `recovery`: unsaved edits kept when
-//!   the TUI must end without asking.
+//! - `complete`: Tab completion on the `:` line; `marks`: what a reload changed, marked
+//!   for a moment.
 //!
 //! Only what the binary and the benches use is public (`app`, `edit`, `focus`, `msg`, `theme`,
 //! `update`, `view`, `whole`); the rest is private to the crate.
@@ -34,16 +35,14 @@ mod geometry;
 mod insight;
 mod insight_cmds;
 mod keymap;
-mod live;
+mod marks;
 mod mcp;
 mod mouse;
 pub mod msg;
 mod nav;
 mod panes;
-mod recovery;
 mod reload;
 mod sanitize;
-mod session;
 mod status;
 pub mod theme;
 pub mod update;
@@ -179,7 +178,7 @@ pub fn run(opts: Options) -> Result<()> {
     }
     let result = runner.run(&mut terminal, &mut app);
     leave()?;
-    if let Some(m) = app.session.farewell.take() {
+    if let Some(m) = app.farewell.take() {
         eprintln!("{m}");
     }
     // Hidden switch for measuring the open: load, then the app up to its first frame.

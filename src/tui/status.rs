@@ -1,36 +1,7 @@
-//! Messages for the user: a severity and a text. The status line shows the last one in a
-//! line; the [`Log`] keeps them whole for `:messages` (and `M`), so a long refusal cut in
-//! the status line can always be read in full.
+//! The message log: every message of this session kept whole for `:messages` (and `M`), so
+//! a long refusal cut in the status line can always be read in full.
 
-/// Severity of a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
-    Info,
-    Error,
-}
-
-/// A message for the user.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Status {
-    pub text: String,
-    pub level: Level,
-}
-
-impl Status {
-    pub fn info(text: impl Into<String>) -> Status {
-        Status {
-            text: text.into(),
-            level: Level::Info,
-        }
-    }
-
-    pub fn error(text: impl Into<String>) -> Status {
-        Status {
-            text: text.into(),
-            level: Level::Error,
-        }
-    }
-}
+pub use toolscope_core::session::{Level, Status};
 
 /// The messages of this session, oldest first, at most [`Log::KEEP`].
 #[derive(Debug, Clone, Default, PartialEq)]

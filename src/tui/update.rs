@@ -27,13 +27,13 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Cmd(c) => apply(app, c),
         Msg::TracesChanged => app.evidence.stale = true,
         Msg::Watch(ev) => {
-            if let Some(m) = app.session.live.queue(ev) {
+            if let Some(m) = app.session.queue(ev) {
                 app.set_status(m.level, m.text);
             }
         }
         Msg::McpDone(report) => super::mcp::finished(app, report),
         Msg::LayoutReady(_) => app.layout_ready(),
-        Msg::MarksExpired(generation) => app.session.live.expire(generation),
+        Msg::MarksExpired(generation) => app.marks.expire(generation),
         Msg::InputClosed(_) | Msg::Terminate => super::edit::end_without_asking(app),
     }
 }
@@ -213,7 +213,7 @@ fn open_prompt(app: &mut App, kind: PromptKind, text: String) {
 }
 
 fn escape(app: &mut App) {
-    if app.session.link_from.take().is_some() {
+    if app.link_from.take().is_some() {
         app.set_status(super::app::Level::Info, "edge not added");
     } else if app.neighbourhood.is_some() {
         app.neighbourhood = None;

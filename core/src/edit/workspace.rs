@@ -3,8 +3,8 @@
 //! detection, reload and reapplying pending edits onto new content.
 //!
 //! ```no_run
-//! use toolscope::edit::{Edit, SaveErrorKind, Workspace};
-//! use toolscope::model::NodeKind;
+//! use toolscope_core::edit::{Edit, SaveErrorKind, Workspace};
+//! use toolscope_core::model::NodeKind;
 //!
 //! let mut ws = Workspace::open(&["toolkit.yaml".into()], None)?;
 //! let applied = ws.apply(Edit::SetScore {

@@ -169,7 +169,7 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
         canvas.mark(route.head, Mark::Arrow(route.down), level);
         // An edge added or rescored by the last reload shows its score marked `~`; an edge
         // that entered or left since the baseline shows the diff glyph.
-        let changed = app.session.live.marked_edges.contains(&e.id());
+        let changed = app.marks.edges.contains(&e.id());
         let diff = app.insight.marks.edge(e.id());
         // The focus view labels the edge that blocks each frontier node with its score.
         let blocks = app.graph_view.blocks(e.id(), v);
@@ -322,7 +322,7 @@ fn draw_box(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf: 
         s.label.clone()
     };
     // A node changed by the last reload is marked `~` for a moment (live::MARK_FOR).
-    let marker = if app.session.live.marked.contains(&ix) {
+    let marker = if app.marks.nodes.contains(&ix) {
         '~'
     } else {
         shapes::marker(seed, st)

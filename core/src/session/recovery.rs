@@ -10,7 +10,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use toolscope_core::edit::Transaction;
+use crate::edit::Transaction;
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Saved {

@@ -1,23 +1,33 @@
 //! The editing session: the [`Workspace`] (files, graph, history, pending transactions), the
-//! watcher state ([`Live`]), the conflict state and the pending threshold/hops. Its operations return an [`Outcome`]
-//! (a message, a dialog to show, what changed) and never see the view state: `edit` applies
-//! outcomes to the `App`, so the session can be driven and tested without a screen.
+//! watcher state ([`Live`]), the conflict state, the pending threshold/hops and the
+//! recovery file. Its operations return an [`Outcome`]: plain data (a message, a
+//! [`Question`] for the user, what changed), never a widget. It owns no view state and
+//! holds no front end's channel (the watcher's events go to an [`EventSink`]), so any front
+//! end can drive it, and tests drive it with no terminal.
 //!
 //! Conflicts: "keep mine" records the content on disk at that moment as the base of the
 //! next save, so the save overwrites exactly what the user chose to overwrite; a later
 //! change on disk is a new conflict, never overwritten silently.
 
+mod changes;
+mod live;
+pub mod recovery;
+mod status;
+#[cfg(test)]
+mod tests;
+
+pub use changes::{Changes, changed};
+pub use live::{EventSink, Live};
+pub use status::{Level, Status};
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use toolscope_core::edit::{Edit, SaveErrorKind, Transaction, Workspace};
-use toolscope_core::model::{NodeKind, Operator};
-use toolscope_core::recommend::Params;
-use toolscope_core::source::{Format, SourceFile};
-
-use super::dialog::Dialog;
-use super::live::Live;
-use super::status::Status;
+use crate::edit::{Edit, SaveErrorKind, Transaction, Workspace};
+use crate::model::Operator;
+use crate::recommend::Params;
+use crate::source::{Format, SourceFile};
+use crate::watch::WatchEvent;
 
 /// An opened file as the view knows it: where it is and how it is read. Its text stays in
 /// the session's workspace (one copy, not one per view).
@@ -39,13 +49,11 @@ impl From<&SourceFile> for Opened {
 /// The editing session.
 #[derive(Default)]
 pub struct Session {
-    /// None only for apps built from a bare `Loaded` (tests, benches): editing is off.
+    /// None only for sessions over a bare `Loaded` (tests, benches): editing is off.
     pub ws: Option<Workspace>,
-    /// Source of an edge being added (`a`, then select the target and `a` again).
-    pub link_from: Option<(NodeKind, String)>,
     pub live: Live,
-    /// Said on stderr once the terminal is restored (where unsaved edits were written).
-    pub farewell: Option<String>,
+
+
     /// Where recovery files go (see `recovery`); tests point it at a temp dir.
     pub recovery_dir: Option<PathBuf>,
     /// The threshold and hops the view recommends with. Where they differ from the active
@@ -72,11 +80,23 @@ pub enum Changed {
     Reloaded,
 }
 
+/// A decision only the user can make; the front end asks it its own way and calls the
+/// operation the answer names.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Question {
+    /// Files changed on disk while they had unsaved edits (or a save found them changed):
+    /// [`Session::reload`], [`Session::reapply`] or [`Session::keep_mine`].
+    Conflict { paths: Vec<PathBuf> },
+    /// Unsaved edits of a session that ended without asking were found:
+    /// [`Session::recover`] or [`Session::discard_recovery`].
+    Recover { edits: Vec<Transaction> },
+}
+
 /// The result of a session operation.
 #[derive(Debug, Default, PartialEq)]
 pub struct Outcome {
     pub message: Option<Status>,
-    pub dialog: Option<Dialog>,
+    pub question: Option<Question>,
     pub changed: Changed,
 }
 
@@ -100,8 +120,8 @@ impl Outcome {
         self
     }
 
-    pub fn with_dialog(mut self, dialog: Dialog) -> Outcome {
-        self.dialog = Some(dialog);
+    pub fn asking(mut self, question: Question) -> Outcome {
+        self.question = Some(question);
         self
     }
 
@@ -109,7 +129,7 @@ impl Outcome {
     pub fn failed(&self) -> bool {
         self.message
             .as_ref()
-            .is_some_and(|m| m.level == super::status::Level::Error)
+            .is_some_and(|m| m.level == Level::Error)
     }
 }
 
@@ -119,7 +139,7 @@ impl Session {
     pub fn new(ws: Workspace) -> Session {
         Session {
             ws: Some(ws),
-            recovery_dir: super::recovery::state_dir(),
+            recovery_dir: recovery::state_dir(),
             ..Session::default()
         }
     }
@@ -252,9 +272,9 @@ impl Session {
         // Chat2Graph's own loader ignores the tuning toolscope writes there: say so.
         let c2g_tuning = ws.files().iter().any(|f| {
             f.dirty()
-                && f.source.format == toolscope_core::source::Format::Chat2Graph
+                && f.source.format == crate::source::Format::Chat2Graph
                 && f.pending()
-                    .any(|t| t.edits.iter().any(toolscope_core::edit::Edit::is_tuning))
+                    .any(|t| t.edits.iter().any(crate::edit::Edit::is_tuning))
         });
         let result = ws.save_all();
         let written = result.clone().unwrap_or_default();
@@ -264,13 +284,13 @@ impl Session {
         match result {
             Ok(w) => {
                 let note = match c2g_tuning {
-                    true => format!("; note: {}", toolscope_core::source::CHAT2GRAPH_TUNING_NOTE),
+                    true => format!("; note: {}", crate::source::CHAT2GRAPH_TUNING_NOTE),
                     false => String::new(),
                 };
                 Outcome::info(format!("saved {}{note}", names(&w))).changed(Changed::Graph)
             }
             Err(e) if e.kind == SaveErrorKind::Conflict => Outcome::error(e.to_string())
-                .with_dialog(Dialog::Conflict {
+                .asking(Question::Conflict {
                     paths: vec![e.path.clone()],
                 }),
             Err(e) => Outcome::error(e.to_string()),
@@ -312,7 +332,7 @@ impl Session {
     /// `:reload`: asks first when there are unsaved edits.
     pub fn reload_asking(&mut self) -> Outcome {
         match &self.ws {
-            Some(ws) if ws.is_dirty() => Outcome::default().with_dialog(Dialog::Conflict {
+            Some(ws) if ws.is_dirty() => Outcome::default().asking(Question::Conflict {
                 paths: ws.dirty_files(),
             }),
             _ => match self.reopen() {
@@ -357,8 +377,10 @@ impl Session {
         }
     }
 
-    /// Applies transactions recovered from a session that ended without asking.
+    /// Applies transactions recovered from a session that ended without asking, and
+    /// drops the recovery file.
     pub fn recover(&mut self, edits: Vec<Transaction>) -> Outcome {
+        self.discard_recovery();
         let Some(ws) = self.ws.as_mut() else {
             return Outcome::error(OFF);
         };
@@ -380,6 +402,51 @@ impl Session {
     }
 }
 
+/// Watching, and the recovery file of a session that ends without asking.
+impl Session {
+    /// Remembers the opened paths and, with a sink, watches them; its events come back
+    /// through [`Session::queue`]. Returns why watching failed, if it did.
+    pub fn start_watching(
+        &mut self,
+        sink: Option<EventSink>,
+        opened: &[PathBuf],
+        forced: Option<Format>,
+    ) -> Option<Status> {
+        self.live.start(sink, opened, forced)
+    }
+
+    /// Records a watcher event; [`Session::flush`] acts on the batch.
+    pub fn queue(&mut self, ev: WatchEvent) -> Option<Status> {
+        self.live.queue(ev)
+    }
+
+    /// Ends the session when asking is impossible (SIGTERM, SIGHUP, input gone): the
+    /// unsaved edits, with `extra` (the front end's pending parameters), go to a recovery
+    /// file the next start on the same paths offers. Returns what to tell the user.
+    pub fn end_without_asking(&mut self, extra: Vec<Transaction>) -> String {
+        let mut edits = self.ws.as_ref().map(Workspace::unsaved).unwrap_or_default();
+        edits.extend(extra);
+        match recovery::write(self.recovery_dir.as_deref(), self.live.opened(), edits) {
+            Ok(p) => format!(
+                "toolscope: unsaved edits written to {}; the next start on these files offers them",
+                crate::text::for_terminal(&p.display().to_string())
+            ),
+            Err(e) => format!("toolscope: unsaved edits could not be written: {e}"),
+        }
+    }
+
+    /// The question about edits an earlier session on the same paths left, if any.
+    pub fn offer_recovery(&self) -> Option<Question> {
+        recovery::load(self.recovery_dir.as_deref(), self.live.opened())
+            .map(|edits| Question::Recover { edits })
+    }
+
+    /// Drops the recovery file (the user reapplied or discarded its edits).
+    pub fn discard_recovery(&self) {
+        recovery::discard(self.recovery_dir.as_deref(), self.live.opened());
+    }
+}
+
 /// Watcher events, handled once per batch of messages (see `live`).
 impl Session {
     /// Handles the changes queued since the last flush.
@@ -398,7 +465,7 @@ impl Session {
             .files()
             .iter()
             .filter(|f| f.dirty() && !f.detached && touched(&f.source.path))
-            .filter(|f| toolscope_core::watch::content_changed(&f.source.path, f.disk.as_bytes()))
+            .filter(|f| crate::watch::content_changed(&f.source.path, f.disk.as_bytes()))
             .map(|f| f.source.path.clone())
             .collect();
         if !conflicts.is_empty() || (appeared && ws.is_dirty()) {
@@ -407,7 +474,7 @@ impl Session {
             } else {
                 conflicts
             };
-            return Outcome::default().with_dialog(Dialog::Conflict { paths });
+            return Outcome::default().asking(Question::Conflict { paths });
         }
         if !appeared && !changed.iter().any(|p| known.contains(&p.as_path())) {
             return Outcome::default();
@@ -478,13 +545,12 @@ fn changed_names(paths: &BTreeSet<PathBuf>) -> String {
     }
 }
 
-/// The workspace's state as a `Loaded` for [`App::new`](super::App::new) and
-/// [`App::replace`](super::App::replace).
+/// The opened files as a front end shows them.
 pub fn opened_of(ws: &Workspace) -> Vec<Opened> {
     ws.files().iter().map(|f| Opened::from(&f.source)).collect()
 }
 
-pub(super) fn names(paths: &[PathBuf]) -> String {
+fn names(paths: &[PathBuf]) -> String {
     paths
         .iter()
         .map(|p| p.display().to_string())
@@ -492,74 +558,3 @@ pub(super) fn names(paths: &[PathBuf]) -> String {
         .join(", ")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const KIT: &str = "\
-actions:
-  - name: a
-    next: [{name: b, score: 0.9}]
-  - name: b
-operators:
-  - {name: op, actions: [a], threshold: 0.5, hops: 1}
-";
-
-    fn session() -> Session {
-        let ws = Workspace::from_text(Path::new("kit.yml"), KIT.to_string(), None)
-            .expect("the fixture loads");
-        let mut s = Session::new(ws);
-        s.recovery_dir = None;
-        s.params = Params {
-            threshold: 0.5,
-            hops: 1,
-        };
-        s
-    }
-
-    fn op(s: &Session) -> Operator {
-        let ws = s.ws.as_ref().expect("a workspace");
-        ws.toolkit.operators[0].clone()
-    }
-
-    /// Driven without a screen: pending parameters become one undo step, and after the
-    /// undo the parameters follow the file again.
-    #[test]
-    fn pending_parameters_are_one_step_and_follow_an_undo() {
-        let mut s = session();
-        assert_eq!(s.pending_params(Some(&op(&s))), PendingParams::default());
-        s.params = Params {
-            threshold: 0.7,
-            hops: 3,
-        };
-        let shown = op(&s);
-        let pending = s.pending_params(Some(&shown));
-        assert!(pending.threshold && pending.hops);
-        assert_eq!(s.param_edits(Some(&shown)).len(), 2);
-
-        let out = s.commit_params(Some(&shown));
-        assert!(!out.failed(), "{out:?}");
-        assert_eq!(out.changed, Changed::Graph);
-        assert_eq!((op(&s).threshold, op(&s).hops), (0.7, 3));
-        assert_eq!(s.params.threshold, 0.7, "the view keeps its values");
-
-        // One undo takes both back; the view, which showed the saved values, follows.
-        let shown = op(&s);
-        let pending = s.pending_params(Some(&shown));
-        assert!(!s.undo().failed());
-        s.follow_params(&op(&s), pending);
-        assert_eq!((s.params.threshold, s.params.hops), (0.5, 1));
-        assert_eq!(s.pending_params(Some(&op(&s))), PendingParams::default());
-    }
-
-    #[test]
-    fn nothing_is_pending_without_an_operator_or_a_workspace() {
-        let mut s = session();
-        s.params.threshold = 0.9;
-        assert!(s.param_edits(None).is_empty());
-        let shown = op(&s);
-        s.ws = None;
-        assert!(s.param_edits(Some(&shown)).is_empty());
-        assert_eq!(s.commit_params(Some(&shown)), Outcome::default());
-    }
-}
