@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use toolscope::tui::{App, Msg, Theme, edit, update::update, view};
+use toolscope::tui::{App, Msg, Theme, editing, update::update, view};
 use toolscope_core::edit::Workspace;
 use toolscope_core::synth::{GenOptions, generate};
 
@@ -37,7 +37,7 @@ fn until_shown(
         while let Ok(more) = rx.try_recv() {
             update(app, more);
         }
-        edit::flush(app);
+        toolscope::tui::update::flush(app);
         let _ = term.draw(|f| view::draw(f, app));
         let shown = app
             .tk
@@ -59,7 +59,7 @@ fn case(c: &mut Criterion, label: &str, text: String, first_desc: &str) {
     };
     let mut app = App::with_workspace(ws, "bench".into(), Theme::default(), (200, 60));
     let (tx, rx) = mpsc::channel();
-    edit::watch(&mut app, tx, std::slice::from_ref(&path), None);
+    editing::watch(&mut app, tx, std::slice::from_ref(&path), None);
     // TestBackend cannot fail (its error type is uninhabited).
     let mut term = Terminal::new(TestBackend::new(200, 60)).unwrap_or_else(|e| match e {});
     let mut g = c.benchmark_group("reload");
@@ -80,7 +80,7 @@ fn case(c: &mut Criterion, label: &str, text: String, first_desc: &str) {
                 while let Ok(m) = rx.recv_timeout(Duration::from_millis(120)) {
                     update(&mut app, m);
                 }
-                edit::flush(&mut app);
+                toolscope::tui::update::flush(&mut app);
             }
             total
         })

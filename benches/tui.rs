@@ -66,7 +66,7 @@ fn benches(c: &mut Criterion) {
         app.zoom = toolscope::tui::app::Zoom::Detailed;
         g.bench_function(BenchmarkId::new("focus_refit_and_frame", nodes), |b| {
             b.iter(|| {
-                toolscope::tui::focus::refit(&mut app);
+                toolscope::tui::graph_pane::refit(&mut app);
                 term.draw(|f| view::draw(f, &app))
                     .map(|_| ())
                     .expect("draw")
@@ -90,7 +90,7 @@ fn benches(c: &mut Criterion) {
             Msg::Key(KeyEvent::new(KeyCode::Char('f'), KeyModifiers::NONE)),
         );
         assert!(
-            !toolscope::tui::focus::active(&app),
+            !toolscope::tui::graph_pane::active(&app),
             "f shows the whole graph"
         );
         g.bench_function(BenchmarkId::new("frame_200x60_whole", nodes), |b| {
@@ -123,7 +123,7 @@ fn benches(c: &mut Criterion) {
 /// waited for, as in the TUI.
 fn open(c: &mut Criterion) {
     use criterion::BatchSize;
-    use toolscope::tui::whole::WholeLayout;
+    use toolscope::tui::graph_pane::whole::WholeLayout;
     use toolscope_core::edit::Workspace;
     let mut g = c.benchmark_group("tui_open");
     g.warm_up_time(std::time::Duration::from_secs(1));

@@ -9,7 +9,6 @@ pub mod evidence;
 pub mod export;
 pub mod layout;
 pub mod lint;
-#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod model;
 pub mod recommend;

@@ -4,7 +4,7 @@
 //! Starting a program named in a YAML file is a security decision, so this is the only
 //! command that does it, and only when run.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -12,11 +12,13 @@ use clap::{Subcommand, ValueEnum};
 use serde_json::json;
 
 use super::common::{InputFormat, print_json};
-use toolscope_core::diag::{Code, Diagnostic, Severity};
-use toolscope_core::mcp::{self, Failure, Found};
-use toolscope_core::source::mcp_cache::{self, Cache, ServerEntry};
-use toolscope_core::source::mcp_decl::{self, ServerDecl};
-use toolscope_core::source::{self, Format, Limits};
+use toolscope_core::diag::Diagnostic;
+use toolscope_core::mcp::cache;
+use toolscope_core::mcp::client::{self, Failure, Found};
+use toolscope_core::mcp::decl::ServerDecl;
+use toolscope_core::mcp::discovery::{diagnostics, identity_text, record};
+use toolscope_core::mcp::{declared, folder};
+use toolscope_core::source::{self, Format};
 use toolscope_core::text::for_terminal;
 
 #[derive(Debug, clap::Args)]
@@ -58,7 +60,7 @@ struct DiscoverArgs {
     /// leaves room for a first `npx` download). The config's own `timeout` bounds each
     /// request after the handshake.
     #[arg(long, value_name = "SECS", value_parser = parse_secs,
-          default_value_t = mcp::DEFAULT_TIMEOUT.as_secs_f64())]
+          default_value_t = client::DEFAULT_TIMEOUT.as_secs_f64())]
     timeout: f64,
     /// Force the input format instead of detecting it.
     #[arg(long, value_enum)]
@@ -148,7 +150,8 @@ fn discover(args: &DiscoverArgs) -> ExitCode {
                 for_terminal(&decl.name),
                 for_terminal(&identity_text(decl))
             );
-            let Some(result) = runtime.block_on(interruptible(mcp::discover(decl, &dir, timeout)))
+            let Some(result) =
+                runtime.block_on(interruptible(client::discover(decl, &dir, timeout)))
             else {
                 eprintln!("interrupted: the server was stopped; nothing was written");
                 return ExitCode::from(130);
@@ -202,111 +205,6 @@ async fn interruptible<T>(work: impl Future<Output = T>) -> Option<T> {
     }
 }
 
-/// The servers a file declares.
-pub(crate) fn declared(file: &Path, forced: Option<Format>) -> Result<Vec<ServerDecl>, String> {
-    let limits = Limits::default();
-    let text = source::read_file(file, &limits).map_err(|e| e.to_string())?;
-    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let doc = source::yaml::parse(body, &limits).map_err(|e| format!("{}:{e}", file.display()))?;
-    let format = forced.unwrap_or_else(|| source::detect(&doc));
-    Ok(mcp_decl::servers(&doc, format))
-}
-
-/// The config file's folder (where a stdio server runs).
-pub(crate) fn folder(file: &Path) -> PathBuf {
-    match file.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-fn identity_text(decl: &ServerDecl) -> String {
-    match &decl.transport {
-        Some(t) => mcp_cache::describe_identity(&t.identity()),
-        None => "no transport configured".into(),
-    }
-}
-
-fn diagnostics(file: &Path, decl: &ServerDecl, result: &Result<Found, Failure>) -> Vec<Diagnostic> {
-    let at = |severity, code, message: String| Diagnostic {
-        file: file.display().to_string(),
-        line: decl.line,
-        column: decl.col,
-        severity,
-        code,
-        message,
-    };
-    let name = &decl.name;
-    match result {
-        Ok(found) => found
-            .problems
-            .iter()
-            .map(|p| {
-                at(
-                    Severity::Warning,
-                    Code::McpMalformedTool,
-                    format!("MCP server `{name}`: {p}"),
-                )
-            })
-            .collect(),
-        Err(Failure::Unsupported(why)) => vec![at(
-            Severity::Error,
-            Code::McpUnsupportedTransport,
-            format!("MCP server `{name}`: {why}"),
-        )],
-        Err(Failure::Timeout { after, .. }) => vec![at(
-            Severity::Error,
-            Code::McpTimeout,
-            format!(
-                "MCP server `{name}`: no tool list within {} s (the server was stopped; raise --timeout for a slow first start)",
-                after.as_secs_f64()
-            ),
-        )],
-        Err(Failure::Failed { message, .. }) => vec![at(
-            Severity::Error,
-            Code::McpServerFailed,
-            format!("MCP server `{name}`: {message}"),
-        )],
-    }
-}
-
-/// Writes what was found into the file's cache (atomically), keeping other servers' entries.
-pub(crate) fn record(
-    file: &Path,
-    found: &[(&ServerDecl, &Found)],
-    diags: &mut Vec<Diagnostic>,
-) -> Result<(), String> {
-    let path = mcp_cache::sidecar_path(file);
-    let mut cache = match mcp_cache::read(&path) {
-        Ok(c) => c.unwrap_or_default(),
-        Err(why) => {
-            diags.push(Diagnostic {
-                file: path.display().to_string(),
-                line: 1,
-                column: 1,
-                severity: Severity::Warning,
-                code: Code::McpCacheUnreadable,
-                message: format!("MCP cache was unreadable ({why}); it is replaced"),
-            });
-            Cache::default()
-        }
-    };
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    for (decl, f) in found {
-        let Some(t) = &decl.transport else { continue };
-        cache.upsert(ServerEntry {
-            name: decl.name.clone(),
-            identity: t.identity(),
-            discovered_at: mcp_cache::rfc3339(now),
-            server_info: f.server_info.clone(),
-            tools: f.tools.clone(),
-        });
-    }
-    source::save::write_atomic(&path, &cache.to_text()).map_err(|e| e.to_string())
-}
-
 fn report(format: OutFormat, outcomes: &[Outcome], diags: &[Diagnostic]) {
     match format {
         OutFormat::Json => {
@@ -315,7 +213,7 @@ fn report(format: OutFormat, outcomes: &[Outcome], diags: &[Diagnostic]) {
                 .map(|o| {
                     let mut v = json!({
                         "file": o.file.display().to_string(),
-                        "cache": mcp_cache::sidecar_path(&o.file).display().to_string(),
+                        "cache": cache::sidecar_path(&o.file).display().to_string(),
                         "name": o.name,
                         "ok": o.result.is_ok(),
                     });
@@ -339,7 +237,7 @@ fn report(format: OutFormat, outcomes: &[Outcome], diags: &[Diagnostic]) {
                             "{} ({} tools) -> {}",
                             for_terminal(&o.name),
                             f.tools.len(),
-                            for_terminal(&mcp_cache::sidecar_path(&o.file).display().to_string())
+                            for_terminal(&cache::sidecar_path(&o.file).display().to_string())
                         );
                         for t in &f.tools {
                             let first = t.description.lines().next().unwrap_or_default();

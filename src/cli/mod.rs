@@ -14,7 +14,7 @@ mod fit;
 mod generate;
 mod lint;
 #[cfg(feature = "mcp")]
-pub(crate) mod mcp;
+mod mcp;
 mod recommend;
 mod set;
 mod sweep;
@@ -94,43 +94,40 @@ enum Command {
     Mcp(mcp::Args),
 }
 
-/// Parses the command line and runs it.
-pub fn main() -> ExitCode {
+/// What the command line asks for: the terminal UI, or a command this module runs.
+pub enum Parsed {
+    Tui(TuiArgs),
+    Command(Box<dyn FnOnce() -> ExitCode>),
+}
+
+/// Parses the command line (exiting with clap's message and code 2 on a usage error).
+pub fn parse() -> Parsed {
     let cli = Cli::parse();
-    toolscope_core::source::mcp_cache::set_enabled(!cli.no_mcp_cache);
+    toolscope_core::mcp::cache::set_enabled(!cli.no_mcp_cache);
     match cli.command {
-        None => run_tui(cli.tui),
-        Some(Command::Tui(args)) => run_tui(args),
-        Some(Command::Recommend(args)) => recommend::run(&args),
-        Some(Command::Lint(args)) => lint::run(&args),
-        Some(Command::Export(args)) => export::run(&args),
-        Some(Command::Gen(args)) => generate::run(&args),
-        Some(Command::Convert(args)) => convert::run(&args),
-        Some(Command::Set(args)) => set::run(&args),
-        Some(Command::Explain(args)) => explain::run(&args),
-        Some(Command::Sweep(args)) => sweep::run(&args),
-        Some(Command::Diff(args)) => diff::run(&args),
-        Some(Command::Describe(args)) => describe::run(&args),
-        Some(Command::Eval(args)) => eval::run(&args),
-        Some(Command::Fit(args)) => fit::run(&args),
-        #[cfg(feature = "mcp")]
-        Some(Command::Mcp(args)) => mcp::run(&args),
+        None => Parsed::Tui(cli.tui),
+        Some(Command::Tui(args)) => Parsed::Tui(args),
+        Some(command) => Parsed::Command(Box::new(move || run(command))),
     }
 }
 
-fn run_tui(args: TuiArgs) -> ExitCode {
-    let opts = crate::tui::Options {
-        paths: args.paths,
-        input_format: args.input_format.map(toolscope_core::source::Format::from),
-        no_color: args.no_color,
-        ascii: args.ascii,
-        traces: args.traces,
-    };
-    match crate::tui::run(opts) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            common::error(&e.to_string());
-            ExitCode::from(1)
-        }
+fn run(command: Command) -> ExitCode {
+    match command {
+        // `parse` hands the TUI to `main`; nothing else reaches here with it.
+        Command::Tui(_) => ExitCode::from(2),
+        Command::Recommend(args) => recommend::run(&args),
+        Command::Lint(args) => lint::run(&args),
+        Command::Export(args) => export::run(&args),
+        Command::Gen(args) => generate::run(&args),
+        Command::Convert(args) => convert::run(&args),
+        Command::Set(args) => set::run(&args),
+        Command::Explain(args) => explain::run(&args),
+        Command::Sweep(args) => sweep::run(&args),
+        Command::Diff(args) => diff::run(&args),
+        Command::Describe(args) => describe::run(&args),
+        Command::Eval(args) => eval::run(&args),
+        Command::Fit(args) => fit::run(&args),
+        #[cfg(feature = "mcp")]
+        Command::Mcp(args) => mcp::run(&args),
     }
 }

@@ -10,8 +10,8 @@ use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::{Params, Recommendation, recommend, resolve_seeds};
 use toolscope_core::source::Loaded;
 
-use super::nav::{Navigator, natural_cmp};
 use super::theme::Theme;
+use crate::tui::navigator::{Navigator, natural_cmp};
 
 /// The pane that receives list and pan keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,7 @@ impl Focus {
     }
 }
 
-pub use super::geometry::Zoom;
+pub use crate::tui::graph_pane::geometry::Zoom;
 
 /// What a one-line prompt edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +51,7 @@ pub enum PromptKind {
 pub enum Overlay {
     Help,
     /// An editor or confirmation: the dialog lives in the overlay that shows it.
-    Dialog(Box<super::dialog::Dialog>),
+    Dialog(Box<crate::tui::editing::dialog::Dialog>),
     Prompt {
         kind: PromptKind,
         text: String,
@@ -110,7 +110,7 @@ pub struct App {
     pub seeds_edited: bool,
     pub rec: Recommendation,
     /// The whole-graph layout, computed on a thread when the app runs in a terminal.
-    layout: super::whole::WholeLayout,
+    layout: crate::tui::graph_pane::whole::WholeLayout,
     pub neighbourhood: Option<Neighbourhood>,
     /// Radius used when the neighbourhood view is next opened.
     pub radius: u32,
@@ -136,28 +136,28 @@ pub struct App {
     /// Source of an edge being added (`a`, then select the target and `a` again).
     pub link_from: Option<(toolscope_core::model::NodeKind, String)>,
     /// What the last reload changed, marked for a moment.
-    pub marks: super::marks::Marks,
+    pub marks: crate::tui::graph_pane::marks::Marks,
     /// The loop's channel, for timers and background jobs (None in tests without a loop).
     pub tx: Option<std::sync::mpsc::Sender<super::msg::Msg>>,
     /// Said on stderr once the terminal is restored (where unsaved edits were written).
     pub farewell: Option<String>,
     /// Critical values, sweep, explanation, baseline diff and the tool filters stage.
-    pub insight: super::insight::InsightState,
+    pub insight: crate::tui::insight::InsightState,
     /// The inspector shows the baseline diff instead of the selected node.
     pub diff_panel: bool,
-    /// The graph pane's mode: focus view or whole graph (see [`super::focus`]).
-    pub graph_view: super::focus::GraphView,
+    /// The graph pane's mode: focus view or whole graph (see [`crate::tui::graph_pane`]).
+    pub graph_view: crate::tui::graph_pane::GraphView,
     pub quit: bool,
     /// Context a reload left out, restored by name when it comes back.
     pub kept: Kept,
     /// Every message of the session, whole (`:messages`, `M`).
     pub log: Log,
     /// Loaded traces and their evaluation (see `tui::evidence`).
-    pub evidence: super::evidence::EvidenceState,
+    pub evidence: crate::tui::evidence_panel::EvidenceState,
     /// A `:mcp discover` is running on a background thread.
     pub mcp_running: bool,
     /// Stops the running `:mcp discover` (Esc, Ctrl-C).
-    pub mcp_cancel: super::mcp::Cancel,
+    pub mcp_cancel: crate::tui::mcp_discovery::Cancel,
 }
 
 impl App {
@@ -173,7 +173,7 @@ impl App {
         source: String,
         theme: Theme,
         size: (u16, u16),
-        layout: super::whole::WholeLayout,
+        layout: crate::tui::graph_pane::whole::WholeLayout,
     ) -> App {
         let shown = Shown {
             tk: Arc::new(loaded.toolkit),
@@ -188,7 +188,7 @@ impl App {
         source: String,
         theme: Theme,
         size: (u16, u16),
-        layout: super::whole::WholeLayout,
+        layout: crate::tui::graph_pane::whole::WholeLayout,
     ) -> App {
         let status = diagnostics_status(shown.diagnostics);
         let mut app = App {
@@ -229,7 +229,7 @@ impl App {
             log: Log::default(),
             evidence: Default::default(),
             mcp_running: false,
-            mcp_cancel: super::mcp::Cancel::default(),
+            mcp_cancel: crate::tui::mcp_discovery::Cancel::default(),
         };
         app.layout.refresh(&app.tk);
         if !app.tk.operators.is_empty() {
@@ -268,7 +268,7 @@ impl App {
         source: String,
         theme: Theme,
         size: (u16, u16),
-        layout: super::whole::WholeLayout,
+        layout: crate::tui::graph_pane::whole::WholeLayout,
     ) -> App {
         let shown = Shown {
             tk: Arc::clone(&ws.toolkit),
@@ -298,7 +298,7 @@ impl App {
     }
 
     /// The dialog on screen, if any.
-    pub fn dialog(&self) -> Option<&super::dialog::Dialog> {
+    pub fn dialog(&self) -> Option<&crate::tui::editing::dialog::Dialog> {
         match &self.overlay {
             Some(Overlay::Dialog(d)) => Some(d),
             _ => None,
@@ -308,7 +308,9 @@ impl App {
     /// The layout being drawn: the neighbourhood's when that view is open.
     pub fn layout(&self) -> &Layout {
         static EMPTY: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
-        if let Some(l) = super::focus::layout(self).or_else(|| super::focus::folded(self)) {
+        if let Some(l) =
+            crate::tui::graph_pane::layout(self).or_else(|| crate::tui::graph_pane::folded(self))
+        {
             return l;
         }
         match &self.neighbourhood {
@@ -334,21 +336,27 @@ impl App {
     /// brings the views that need it up to date.
     pub fn layout_ready(&mut self) {
         if self.layout.poll() {
-            super::focus::whole_ready(self);
+            crate::tui::graph_pane::whole_ready(self);
         }
     }
 
     /// Cell geometry of the layout being drawn: the focus view's own, or the whole graph's
     /// at the current zoom.
-    pub fn geometry(&self) -> super::geometry::Geometry {
-        use super::geometry::Geometry;
-        if super::focus::active(self)
+    pub fn geometry(&self) -> crate::tui::graph_pane::geometry::Geometry {
+        use crate::tui::graph_pane::geometry::Geometry;
+        if crate::tui::graph_pane::active(self)
             && let Some(f) = &self.graph_view.focus
         {
             // The focus view always has room for the frontier's blocking scores.
             let box_h = if f.compact { 1 } else { 3 };
-            let lanes = super::focus::lanes(f.compact);
-            return Geometry::with(&f.layout, box_h, lanes, f.cap, super::focus::SCORE_ROOM);
+            let lanes = crate::tui::graph_pane::lanes(f.compact);
+            return Geometry::with(
+                &f.layout,
+                box_h,
+                lanes,
+                f.cap,
+                crate::tui::graph_pane::SCORE_ROOM,
+            );
         }
         Geometry::for_layout(self.layout(), self.zoom, self.show_scores)
     }
@@ -401,7 +409,7 @@ impl App {
             self.selected,
         );
         self.refresh_evidence();
-        super::focus::sync(self);
+        crate::tui::graph_pane::sync(self);
     }
 
     /// Evaluates the loaded traces for the active operator (or seeds) at the current
@@ -411,7 +419,7 @@ impl App {
             Some(op) if !self.seeds_edited => Some(op.name.as_str()),
             _ => None,
         };
-        let active = super::evidence::Active {
+        let active = crate::tui::evidence_panel::Active {
             tk: &self.tk,
             operator,
             seeds: &self.seeds,

@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use crate::tui::app::{App, Level};
-use crate::tui::edit_tests::{TINY, fixture, keys};
+use crate::tui::editing::tests::{TINY, fixture, keys};
 use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
@@ -24,7 +24,7 @@ pub(super) fn start(opened: &[PathBuf]) -> Live {
     let ws = Workspace::open(opened, None).expect("open");
     let mut app = App::with_workspace(ws, "test".into(), Theme::default(), (160, 48));
     let (tx, rx) = mpsc::channel();
-    super::edit::watch(&mut app, tx, opened, None);
+    crate::tui::editing::watch(&mut app, tx, opened, None);
     assert!(app.session.live.is_watching());
     Live { app, rx }
 }
@@ -44,7 +44,7 @@ impl Live {
                 update(&mut self.app, more);
             }
         }
-        super::edit::flush(&mut self.app);
+        crate::tui::update::flush(&mut self.app);
     }
 
     pub(super) fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
@@ -62,7 +62,7 @@ impl Live {
                     update(&mut self.app, more);
                 }
             }
-            super::edit::flush(&mut self.app);
+            crate::tui::update::flush(&mut self.app);
         }
     }
 }
@@ -88,10 +88,7 @@ fn follows(write: impl FnOnce(&Path, &str)) {
     let sel = live.app.selected.expect("selection kept");
     assert_eq!(live.app.tk.name(sel), "plan");
     let act = live.app.tk.action("act").expect("act");
-    assert!(
-        live.app.marks.nodes.contains(&act),
-        "changed node marked"
-    );
+    assert!(live.app.marks.nodes.contains(&act), "changed node marked");
     assert!(live.app.session.live.reloads >= 1);
 }
 
@@ -194,7 +191,10 @@ fn outside_change_with_unsaved_edits_asks() {
     assert!(live.app.is_modified());
     std::fs::write(&f.path, changed_text()).expect("write");
     live.until("the conflict question", |a| {
-        matches!(a.dialog(), Some(super::dialog::Dialog::Conflict { .. }))
+        matches!(
+            a.dialog(),
+            Some(crate::tui::editing::dialog::Dialog::Conflict { .. })
+        )
     });
     // Reapply: their change and my edit, both.
     keys(&mut live.app, "a");
@@ -254,7 +254,7 @@ fn the_example_written_with_w_file_is_then_watched() {
     let ws = Workspace::example().expect("example");
     let mut app = App::with_workspace(ws, "example".into(), Theme::default(), (160, 48));
     let (tx, rx) = mpsc::channel();
-    super::edit::watch(&mut app, tx, &[], None);
+    crate::tui::editing::watch(&mut app, tx, &[], None);
     assert!(!app.session.live.is_watching(), "nothing on disk to watch");
     keys(&mut app, &format!(":w {}<Enter>", out.display()));
     assert!(app.session.live.is_watching());

@@ -25,56 +25,30 @@
 
 pub mod app;
 mod commands;
-mod complete;
-mod dialog;
-pub mod edit;
-mod evidence;
-mod evidence_cmds;
-pub mod focus;
-mod geometry;
-mod insight;
-mod insight_cmds;
-mod keymap;
-mod marks;
-mod mcp;
+pub mod editing;
+pub(crate) mod evidence_panel;
+pub mod graph_pane;
+pub(crate) mod insight;
+pub(crate) mod inspector;
+pub(crate) mod mcp_discovery;
 mod mouse;
 pub mod msg;
-mod nav;
+pub(crate) mod navigator;
 mod panes;
 mod reload;
-mod sanitize;
 mod status;
 pub mod theme;
 pub mod update;
 pub mod view;
-pub mod whole;
 
-#[cfg(test)]
-pub(crate) mod edit_tests;
-#[cfg(test)]
-mod evidence_tests;
-#[cfg(test)]
-mod focus_tests;
-#[cfg(test)]
-mod folder_tests;
-#[cfg(test)]
-mod insight_tests;
 #[cfg(test)]
 mod keystr;
 #[cfg(test)]
-mod live_mcp_tests;
-#[cfg(test)]
 mod live_tests;
-#[cfg(test)]
-mod loss_tests;
-#[cfg(test)]
-mod mcp_tests;
 #[cfg(test)]
 mod stress_tests;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod whole_tests;
 
 use std::io::{self, Stdout};
 use std::path::PathBuf;
@@ -164,17 +138,18 @@ pub fn run(opts: Options) -> Result<()> {
     let size = terminal.size()?;
     let runner = Runner::start();
     // The whole-graph layout runs on its own thread: the first screen never waits for it.
-    let layout = whole::WholeLayout::background(runner.sender()).with_delay(debug_delay());
+    let layout =
+        graph_pane::whole::WholeLayout::background(runner.sender()).with_delay(debug_delay());
     let mut app = App::with_workspace_in(ws, label, theme, (size.width, size.height), layout);
     let app_at = start.elapsed();
-    edit::watch(&mut app, runner.sender(), &opts.paths, opts.input_format);
+    editing::watch(&mut app, runner.sender(), &opts.paths, opts.input_format);
     match broken {
         Some(e) => app.set_status(app::Level::Error, e),
-        None => edit::offer_recovery(&mut app),
+        None => editing::offer_recovery(&mut app),
     }
-    evidence_cmds::connect(&mut app, runner.sender());
+    evidence_panel::commands::connect(&mut app, runner.sender());
     if !opts.traces.is_empty() {
-        evidence_cmds::load(&mut app, opts.traces.clone());
+        evidence_panel::commands::load(&mut app, opts.traces.clone());
     }
     let result = runner.run(&mut terminal, &mut app);
     leave()?;
@@ -245,10 +220,10 @@ impl Runner {
             if app.quit {
                 break;
             }
-            edit::flush(app);
+            update::flush(app);
             terminal.draw(|f| view::draw(f, app))?;
         }
-        mcp::stop_before_exit(app, &self.rx);
+        mcp_discovery::stop_before_exit(app, &self.rx);
         Ok(())
     }
 }

@@ -4,9 +4,9 @@
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
 use super::app::{App, Focus, Viewport};
-use super::nav::Row;
 use super::panes::{self, Panes};
-use super::update::{list_step, pan};
+use crate::tui::commands::actions::{list_step, pan};
+use crate::tui::navigator::Row;
 
 /// Applies one mouse event.
 pub fn mouse(app: &mut App, m: MouseEvent) {

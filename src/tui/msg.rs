@@ -3,7 +3,7 @@
 
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 
-use super::keymap::Cmd;
+use crate::tui::commands::keymap::Cmd;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Msg {
@@ -17,7 +17,7 @@ pub enum Msg {
     /// A loaded trace file changed (read again once per batch, see `evidence_cmds`).
     TracesChanged,
     /// A `:mcp discover` run on a background thread finished.
-    McpDone(super::mcp::Report),
+    McpDone(crate::tui::mcp_discovery::Report),
     /// The whole-graph layout started with this generation finished on its thread.
     LayoutReady(u64),
     /// The marks of a reload with this generation have expired.

@@ -7,8 +7,8 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::edit_tests::{TINY, fixture, keys};
 use super::live_tests::{desc_of, start};
+use crate::tui::editing::tests::{TINY, fixture, keys};
 
 const STORM: Duration = Duration::from_secs(10);
 
@@ -91,7 +91,10 @@ fn a_rewrite_storm_never_loses_pending_edits() {
     }
     let _ = writer.join();
     live.until("the conflict question", |a| {
-        matches!(a.dialog(), Some(super::dialog::Dialog::Conflict { .. }))
+        matches!(
+            a.dialog(),
+            Some(crate::tui::editing::dialog::Dialog::Conflict { .. })
+        )
     });
     // The pending edit is still there, on screen and in the workspace.
     assert!(live.app.is_modified());

@@ -10,7 +10,7 @@ use super::app::{App, Focus, Overlay, Zoom};
 use super::msg::Msg;
 use super::theme::Theme;
 use super::update::update;
-use super::view;
+use crate::tui::view;
 use toolscope_core::source::{EXAMPLE_NAME, load_example};
 
 pub(super) fn app_with(theme: Theme, w: u16, h: u16) -> App {
@@ -21,9 +21,9 @@ pub(super) fn app(w: u16, h: u16) -> App {
     app_with(Theme::default(), w, h)
 }
 
-/// Sends keys written like `"+<Tab>j<Space>"` (see [`super::keystr`]).
+/// Sends keys written like `"+<Tab>j<Space>"` (see [`crate::tui::keystr`]).
 pub(super) fn press(app: &mut App, keys: &str) {
-    super::keystr::send(app, keys);
+    crate::tui::keystr::send(app, keys);
 }
 
 pub(super) fn render(app: &App) -> Terminal<TestBackend> {
@@ -500,7 +500,7 @@ fn wide_names_keep_boxes_aligned() {
 
 #[test]
 fn fit_counts_cells() {
-    use super::view::graph::fit;
+    use crate::tui::graph_pane::draw::fit;
     assert_eq!(fit("abcdef", 4, "…"), "abc…");
     assert_eq!(fit("查询意图", 5, "…"), "查询…");
     assert_eq!(fit("ab", 4, "…"), "ab");

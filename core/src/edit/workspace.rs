@@ -658,7 +658,7 @@ fn load_file(
     forced: Option<Format>,
     detached: bool,
 ) -> Result<(WsFile, Vec<Diagnostic>), LoadError> {
-    let had_sidecar = source::mcp_cache::sidecar_path(path).exists();
+    let had_sidecar = crate::mcp::cache::sidecar_path(path).exists();
     let load = source::load_text(path, text, forced, &Limits::default())?;
     let file = WsFile {
         had_sidecar,

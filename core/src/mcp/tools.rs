@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::source::mcp_cache::CachedTool;
+use crate::mcp::cache::CachedTool;
 
 /// One page of `tools/list`.
 #[derive(Debug, Default, PartialEq)]

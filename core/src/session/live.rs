@@ -79,7 +79,7 @@ impl Live {
             WatchEvent::Changed(paths) => self.changed.extend(
                 paths
                     .into_iter()
-                    .map(|p| crate::source::mcp_cache::config_of(&p).unwrap_or(p)),
+                    .map(|p| crate::mcp::cache::config_of(&p).unwrap_or(p)),
             ),
             WatchEvent::Rescan => self.rescan = true,
             WatchEvent::Error(e) => return Some(Status::error(format!("watching: {e}"))),
@@ -135,6 +135,6 @@ fn start_watcher(paths: &[PathBuf], sink: EventSink) -> Result<Watcher, String> 
 /// that a discovery run elsewhere shows up like an edit of the file.
 fn watch_mcp_caches(w: &Watcher, opened: &[PathBuf]) {
     for file in crate::source::expand_paths(opened).unwrap_or_default() {
-        let _ = w.watch(&crate::source::mcp_cache::sidecar_path(&file));
+        let _ = w.watch(&crate::mcp::cache::sidecar_path(&file));
     }
 }

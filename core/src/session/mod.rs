@@ -53,7 +53,6 @@ pub struct Session {
     pub ws: Option<Workspace>,
     pub live: Live,
 
-
     /// Where recovery files go (see `recovery`); tests point it at a temp dir.
     pub recovery_dir: Option<PathBuf>,
     /// The threshold and hops the view recommends with. Where they differ from the active
@@ -289,10 +288,11 @@ impl Session {
                 };
                 Outcome::info(format!("saved {}{note}", names(&w))).changed(Changed::Graph)
             }
-            Err(e) if e.kind == SaveErrorKind::Conflict => Outcome::error(e.to_string())
-                .asking(Question::Conflict {
+            Err(e) if e.kind == SaveErrorKind::Conflict => {
+                Outcome::error(e.to_string()).asking(Question::Conflict {
                     paths: vec![e.path.clone()],
-                }),
+                })
+            }
             Err(e) => Outcome::error(e.to_string()),
         }
     }
@@ -557,4 +557,3 @@ fn names(paths: &[PathBuf]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
-

@@ -20,7 +20,7 @@ struct ToolEntry {
     group: bool,
     members: Vec<(String, NodeId)>,
     /// Members known from the MCP cache, used when none are listed.
-    cached: Vec<crate::source::mcp_cache::CachedTool>,
+    cached: Vec<crate::mcp::cache::CachedTool>,
 }
 
 struct ActionEntry {

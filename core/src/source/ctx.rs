@@ -8,7 +8,7 @@ use petgraph::stable_graph::NodeIndex;
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::model::{Node, NodeKind, Origin, Param, Returns, ToolMeta, Toolkit};
 
-use super::mcp_cache::{self, CachedTool};
+use crate::mcp::cache::{self as mcp_cache, CachedTool};
 
 use super::yaml::{Doc, NodeId, Scalar};
 

@@ -9,8 +9,6 @@ mod chat2graph;
 mod ctx;
 pub mod emit;
 pub mod join;
-pub mod mcp_cache;
-pub mod mcp_decl;
 mod native;
 pub mod patch;
 pub mod save;
@@ -338,8 +336,8 @@ pub fn load_text(
     }
     ctx.toolkit.files.push(path.to_path_buf());
     // MCP members discovered earlier (`toolscope mcp discover`), from the sidecar cache.
-    let decls = mcp_decl::servers(&doc, format);
-    let known = mcp_cache::known_members(path, &ctx.file, &decls);
+    let decls = crate::mcp::decl::servers(&doc, format);
+    let known = crate::mcp::cache::known_members(path, &ctx.file, &decls);
     ctx.mcp_members = known.members;
     ctx.diags.extend(known.diagnostics);
     match format {

@@ -1,29 +1,18 @@
 //! Drawing the whole screen from the app state. Nothing here changes state.
 
-mod canvas;
-pub mod diff_panel;
-mod editor;
-pub mod evidence;
-pub mod graph;
-mod inspector;
-mod navigator;
+pub mod chrome;
 mod overlay;
 mod params;
-mod preview;
-mod route;
-pub mod shapes;
-pub mod sweep;
-mod why;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::symbols;
-use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use chrome::{bordered, pane_block};
 
 use super::app::{App, Focus, Overlay, Zoom};
 use super::panes::{MIN_H, MIN_W, Panes};
-use super::sanitize::sanitize;
+use toolscope_core::text::sanitize;
 
 /// Draws one frame.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -35,24 +24,26 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     // Side panes hidden with `m` have no width and are not drawn.
     if panes.nav.width > 0 {
-        navigator::draw(frame, app, panes.nav);
+        crate::tui::navigator::draw::draw(frame, app, panes.nav);
     }
     draw_graph(frame, app, panes.graph);
     if panes.inspector.width > 0 {
         if app.evidence.panel {
             evidence_pane(frame, app, panes.inspector);
         } else if app.diff_panel {
-            diff_panel::draw(frame, app, panes.inspector);
+            crate::tui::insight::diff_panel::draw(frame, app, panes.inspector);
         } else {
-            inspector::draw(frame, app, panes.inspector);
+            crate::tui::inspector::draw(frame, app, panes.inspector);
         }
     }
     params::draw(frame, app, panes.bar);
     match &app.overlay {
         Some(Overlay::Help) => overlay::help(frame, app, area),
         Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),
-        Some(Overlay::Dialog(d)) => editor::draw(frame, app, d, area),
-        Some(Overlay::Preview { scroll }) => preview::draw(frame, app, area, *scroll),
+        Some(Overlay::Dialog(d)) => crate::tui::editing::draw::draw(frame, app, d, area),
+        Some(Overlay::Preview { scroll }) => {
+            crate::tui::insight::preview::draw(frame, app, area, *scroll)
+        }
         Some(Overlay::Messages { scroll }) => overlay::messages(frame, app, area, *scroll),
         None => {}
     }
@@ -61,7 +52,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// The evidence panel of the active group, or how to get one.
 fn evidence_pane(frame: &mut Frame, app: &App, area: Rect) {
     match &app.evidence.report {
-        Some(group) => evidence::draw(
+        Some(group) => crate::tui::evidence_panel::draw::draw(
             frame,
             area,
             group,
@@ -89,36 +80,8 @@ fn too_small(frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
 }
 
-/// A bordered block, highlighted when focused.
-pub fn pane_block<'a>(app: &App, title: impl Into<Line<'a>>, focus: Focus) -> Block<'a> {
-    bordered(app)
-        .border_style(app.theme.focus_border(app.focus == focus))
-        .title(title)
-}
-
-/// A block with all borders, ASCII ones in ASCII mode.
-pub fn bordered<'a>(app: &App) -> Block<'a> {
-    let b = Block::default().borders(Borders::ALL);
-    if app.theme.ascii {
-        b.border_set(ASCII_BORDER)
-    } else {
-        b
-    }
-}
-
-const ASCII_BORDER: symbols::border::Set = symbols::border::Set {
-    top_left: "+",
-    top_right: "+",
-    bottom_left: "+",
-    bottom_right: "+",
-    vertical_left: "|",
-    vertical_right: "|",
-    horizontal_top: "-",
-    horizontal_bottom: "-",
-};
-
 fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
-    let zoom = match (super::focus::active(app), app.zoom) {
+    let zoom = match (crate::tui::graph_pane::active(app), app.zoom) {
         (true, _) => "focus",
         (false, Zoom::Detailed) => "detailed",
         (false, Zoom::Overview) => "compact",
@@ -144,5 +107,5 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
     let block = pane_block(app, title, Focus::Graph);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    frame.render_widget(graph::GraphWidget { app }, inner);
+    frame.render_widget(crate::tui::graph_pane::draw::GraphWidget { app }, inner);
 }

@@ -12,8 +12,8 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::tui::app::Level;
 use crate::tui::commands::COMMANDS;
-use crate::tui::keymap::{self, BINDINGS};
-use crate::tui::sanitize::sanitize;
+use crate::tui::commands::keymap::{self, BINDINGS};
+use toolscope_core::text::sanitize;
 
 /// A row of the help before wrapping.
 enum Row {
@@ -155,7 +155,7 @@ pub fn help(frame: &mut Frame, app: &App, area: Rect) {
         h,
     );
     frame.render_widget(Clear, rect);
-    let block = super::bordered(app)
+    let block = crate::tui::view::chrome::bordered(app)
         .title(" Help (Esc closes) ")
         .border_style(app.theme.key());
     let fits = usize::from(h.saturating_sub(2)) * if two_cols { 2 } else { 1 };
@@ -221,7 +221,7 @@ pub fn messages(frame: &mut Frame, app: &App, area: Rect, scroll: u16) {
         h,
     );
     frame.render_widget(Clear, rect);
-    let block = super::bordered(app)
+    let block = crate::tui::view::chrome::bordered(app)
         .title(format!(" Messages: {} (Esc closes) ", app.log.len()))
         .title_bottom(" k back  j forward ")
         .border_style(app.theme.key());

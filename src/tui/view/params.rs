@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::app::{App, Level};
-use crate::tui::keymap;
-use crate::tui::sanitize::sanitize;
+use crate::tui::commands::keymap;
+use toolscope_core::text::sanitize;
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let lines = vec![
@@ -22,8 +22,8 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     // The sweep chart sits at the right end of the status line, narrower (or not at all)
     // when the status needs the room: an error must stay readable.
     let room = usize::from(area.width.saturating_sub(status_w + 1));
-    let cols = super::sweep::columns_within(area.width, room);
-    let chart = super::sweep::chart_line(app, cols);
+    let cols = crate::tui::insight::sweep_chart::columns_within(area.width, room);
+    let chart = crate::tui::insight::sweep_chart::chart_line(app, cols);
     let w = chart.width() as u16;
     if w > 0 && area.height > 1 && status_w + w < area.width {
         let rect = Rect::new(area.x + area.width - w, area.y + 1, w, 1);
@@ -60,7 +60,7 @@ pub fn param_line(app: &App) -> Line<'static> {
         field("tokens", format!("~{t}"));
     }
     if let Some(d) = &app.insight.diff {
-        let g = |c| super::diff_panel::glyph(&app.theme, c);
+        let g = |c| crate::tui::insight::diff_panel::glyph(&app.theme, c);
         use crate::tui::insight::Change;
         field(
             "vs baseline",
@@ -75,7 +75,7 @@ pub fn param_line(app: &App) -> Line<'static> {
     }
     if let Some(n) = app.layout_pending() {
         spans.push(Span::styled(
-            format!(" {}", crate::tui::focus::progress(app, n)),
+            format!(" {}", crate::tui::graph_pane::progress(app, n)),
             app.theme.muted(),
         ));
     }

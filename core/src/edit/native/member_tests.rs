@@ -202,8 +202,8 @@ fn a_list_shared_through_an_alias_is_refused() {
 
 #[test]
 fn members_from_the_mcp_cache_get_items_too() {
-    use crate::source::mcp_cache::{Cache, CachedTool, ServerEntry, sidecar_path};
-    use crate::source::mcp_decl::Identity;
+    use crate::mcp::cache::{Cache, CachedTool, ServerEntry, sidecar_path};
+    use crate::mcp::decl::Identity;
     let dir = tempfile::tempdir().expect("dir");
     let kit = "groups:\n  - name: srv\n    mcp_transport_config: {transport_type: STDIO, command: srv}\nactions:\n  - name: look\n    tools:\n      - srv\n";
     let path = file(dir.path(), kit);

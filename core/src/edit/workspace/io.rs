@@ -250,7 +250,7 @@ impl Workspace {
         // load, or is one now, it may be what changed (or was deleted), so the file loads
         // again. MCP groups the file declares itself (with their member lists) are only
         // text, like any other item.
-        let sidecar = crate::source::mcp_cache::sidecar_path(&f.source.path);
+        let sidecar = crate::mcp::cache::sidecar_path(&f.source.path);
         if f.had_sidecar || sidecar.exists() {
             return Ok(false);
         }

@@ -1,0 +1,400 @@
+//! The MCP sidecar cache: what `toolscope mcp discover` found on each server of a toolkit
+//! file, kept next to it so that later runs, the TUI, CI and colleagues see the same member
+//! tools offline.
+//!
+//! For `dir/chat2graph.yml` the cache is `dir/chat2graph.yml.mcp.json` (the name does not end
+//! in `.yml`/`.yaml`, so opening the folder never loads it as a toolkit). It is pretty JSON
+//! with a fixed key order, servers sorted by name and tools sorted by name, so that a
+//! re-discovery that finds the same tools changes only the `discovered_at` lines:
+//!
+//! ```json
+//! {
+//!   "toolscope_mcp_cache": 1,
+//!   "servers": [
+//!     {
+//!       "name": "FileTool",
+//!       "transport": "stdio",
+//!       "command": "npx",
+//!       "args": ["@modelcontextprotocol/server-filesystem", "."],
+//!       "discovered_at": "2026-11-23T07:00:00Z",
+//!       "tools": [{"name": "list_directory", "description": "...", "input_schema": {}}]
+//!     }
+//!   ]
+//! }
+//! ```
+//!
+//! A server is recorded with its [`Identity`] (transport, command and arguments, or URL)
+//! and never with `env` or header values, which may hold secrets. When loading, a cached
+//! server is used only while the file still declares the same identity; otherwise the
+//! cache is stale and a diagnostic says so. An unreadable cache is a diagnostic too, never
+//! an error that stops the load. `--no-mcp-cache` turns the whole mechanism off
+//! ([`set_enabled`]).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::decl::{Identity, ServerDecl};
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::model::Param;
+
+/// Appended to the toolkit file's name to name its cache.
+pub const SUFFIX: &str = ".mcp.json";
+/// Version of the cache format, the value of the `toolscope_mcp_cache` key.
+pub const VERSION: u32 = 1;
+/// A cache larger than this is refused (a diagnostic), as toolkit files are.
+const MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// Turns loading of caches on or off for this process (`--no-mcp-cache`).
+pub fn set_enabled(on: bool) {
+    ENABLED.store(on, Ordering::Relaxed);
+}
+
+/// Whether loads read caches.
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// The whole cache file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cache {
+    pub toolscope_mcp_cache: u32,
+    pub servers: Vec<ServerEntry>,
+}
+
+/// One discovered server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerEntry {
+    pub name: String,
+    #[serde(flatten)]
+    pub identity: Identity,
+    /// When the tools were listed, UTC, RFC 3339 (`2026-11-23T07:00:00Z`).
+    pub discovered_at: String,
+    /// The server's own name and version from the handshake, when it sent them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_info: Option<ServerInfo>,
+    pub tools: Vec<CachedTool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerInfo {
+    pub name: String,
+    pub version: String,
+}
+
+/// One tool as the server listed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CachedTool {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The JSON Schema of the tool's arguments, as the server sent it.
+    #[serde(default = "empty_object")]
+    pub input_schema: Value,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Default::default())
+}
+
+impl Default for Cache {
+    fn default() -> Self {
+        Cache {
+            toolscope_mcp_cache: VERSION,
+            servers: Vec::new(),
+        }
+    }
+}
+
+impl Cache {
+    /// Adds or replaces a server's entry, keeping the file's sorted order.
+    pub fn upsert(&mut self, mut entry: ServerEntry) {
+        entry.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        self.servers.retain(|s| s.name != entry.name);
+        self.servers.push(entry);
+        self.servers.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+
+    /// The deterministic text of the file.
+    pub fn to_text(&self) -> String {
+        // Serializing plain data with string keys cannot fail.
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    pub fn parse(text: &str) -> Result<Cache, String> {
+        let cache: Cache =
+            serde_json::from_str(text).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
+        if cache.toolscope_mcp_cache != VERSION {
+            return Err(format!(
+                "cache format {} is not the supported {VERSION}; run `toolscope mcp discover` again",
+                cache.toolscope_mcp_cache
+            ));
+        }
+        Ok(cache)
+    }
+}
+
+/// The cache file of a toolkit file: its name with [`SUFFIX`] appended.
+pub fn sidecar_path(config: &Path) -> PathBuf {
+    let mut name = config.file_name().unwrap_or_default().to_os_string();
+    name.push(SUFFIX);
+    config.with_file_name(name)
+}
+
+/// The toolkit file a cache belongs to, when `path` is named like a cache.
+pub fn config_of(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let config = name.strip_suffix(SUFFIX).filter(|c| !c.is_empty())?;
+    Some(path.with_file_name(config))
+}
+
+/// Reads a cache file: `Ok(None)` when there is none.
+pub fn read(path: &Path) -> Result<Option<Cache>, String> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() > MAX_BYTES {
+        return Err(format!(
+            "{} bytes, over the limit of {MAX_BYTES}",
+            meta.len()
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    Cache::parse(&text).map(Some)
+}
+
+/// Member tools known from the cache, by group name, and the problems found on the way.
+#[derive(Debug, Default)]
+pub struct Known {
+    pub members: HashMap<String, Vec<CachedTool>>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads the cache of `config` (when caches are enabled) and matches it against the
+/// servers the file declares.
+pub fn known_members(config: &Path, file_label: &str, decls: &[ServerDecl]) -> Known {
+    let mut known = Known::default();
+    if !enabled() {
+        return known;
+    }
+    let path = sidecar_path(config);
+    let cache = match read(&path) {
+        Ok(Some(c)) => c,
+        Ok(None) => return known,
+        Err(message) => {
+            known.diagnostics.push(Diagnostic {
+                file: path.display().to_string(),
+                line: 1,
+                column: 1,
+                severity: Severity::Warning,
+                code: Code::McpCacheUnreadable,
+                message: format!("MCP cache ignored: {message}"),
+            });
+            return known;
+        }
+    };
+    for entry in cache.servers {
+        let Some(decl) = decls.iter().find(|d| d.name == entry.name) else {
+            known.diagnostics.push(Diagnostic {
+                file: path.display().to_string(),
+                line: 1,
+                column: 1,
+                severity: Severity::Info,
+                code: Code::McpCacheOrphan,
+                message: format!(
+                    "MCP cache lists server `{}`, which {file_label} no longer declares",
+                    entry.name
+                ),
+            });
+            continue;
+        };
+        let current = decl.transport.as_ref().map(|t| t.identity());
+        if current.as_ref() != Some(&entry.identity) {
+            known.diagnostics.push(Diagnostic {
+                file: file_label.to_string(),
+                line: decl.line,
+                column: decl.col,
+                severity: Severity::Warning,
+                code: Code::McpCacheStale,
+                message: format!(
+                    "MCP cache for `{}` was made for another server ({}); its tools are ignored until `toolscope mcp discover` runs again",
+                    entry.name,
+                    describe_identity(&entry.identity)
+                ),
+            });
+            continue;
+        }
+        known.members.insert(entry.name, entry.tools);
+    }
+    known
+}
+
+/// `stdio: npx a b` or `sse: http://..`, for messages.
+pub fn describe_identity(id: &Identity) -> String {
+    match (&id.command, &id.url) {
+        (Some(c), _) => {
+            let mut s = format!("{}: {c}", id.transport);
+            for a in &id.args {
+                s.push(' ');
+                s.push_str(a);
+            }
+            s
+        }
+        (None, Some(u)) => format!("{}: {u}", id.transport),
+        (None, None) => id.transport.clone(),
+    }
+}
+
+/// A tool's inputs read from its JSON Schema: one [`Param`] per property, in schema order.
+pub fn params(schema: &Value) -> Vec<Param> {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .map(|(name, p)| Param {
+            name: name.clone(),
+            ty: schema_type(p),
+            required: required.contains(&name.as_str()),
+            desc: p
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+        })
+        .collect()
+}
+
+fn schema_type(p: &Value) -> String {
+    match p.get("type") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join("|"),
+        _ => String::new(),
+    }
+}
+
+/// `secs` since the Unix epoch as RFC 3339 UTC, to the second.
+pub fn rfc3339(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The proleptic Gregorian date of a day count from 1970-01-01 (the well-known era-based
+/// conversion: 400-year eras of 146097 days, years starting in March).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn entry(name: &str, tools: &[&str]) -> ServerEntry {
+        ServerEntry {
+            name: name.into(),
+            identity: Identity {
+                transport: "stdio".into(),
+                command: Some("npx".into()),
+                args: vec!["srv".into()],
+                url: None,
+            },
+            discovered_at: rfc3339(0),
+            server_info: None,
+            tools: tools
+                .iter()
+                .map(|t| CachedTool {
+                    name: t.to_string(),
+                    description: format!("does {t}"),
+                    input_schema: json!({"type": "object", "properties": {"path": {"type": "string", "description": "where"}, "n": {"type": ["integer", "null"]}}, "required": ["path"]}),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn text_is_sorted_and_round_trips() {
+        let mut c = Cache::default();
+        c.upsert(entry("zeta", &["b", "a"]));
+        c.upsert(entry("alpha", &["x"]));
+        c.upsert(entry("zeta", &["c", "a"]));
+        let text = c.to_text();
+        assert!(text.find("\"alpha\"").unwrap() < text.find("\"zeta\"").unwrap());
+        assert!(!text.contains("\"b\""), "replaced entry is gone");
+        assert!(text.contains("\"discovered_at\": \"1970-01-01T00:00:00Z\""));
+        let back = Cache::parse(&text).unwrap();
+        assert_eq!(back, c);
+        assert_eq!(back.servers[1].tools[0].name, "a");
+        assert_eq!(back.to_text(), text);
+    }
+
+    #[test]
+    fn params_come_from_the_schema() {
+        let p = params(&entry("s", &["t"]).tools[0].input_schema);
+        assert_eq!(p.len(), 2);
+        assert_eq!(
+            (p[0].name.as_str(), p[0].required, p[0].desc.as_str()),
+            ("path", true, "where")
+        );
+        assert_eq!((p[1].ty.as_str(), p[1].required), ("integer|null", false));
+        assert!(params(&json!("not a schema")).is_empty());
+    }
+
+    #[test]
+    fn dates_are_utc_rfc3339() {
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_795_000_000), "2026-11-18T11:06:40Z");
+        assert_eq!(rfc3339(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn bad_caches_are_errors_not_panics() {
+        assert!(Cache::parse("").is_err());
+        assert!(Cache::parse("{\"toolscope_mcp_cache\": 2, \"servers\": []}").is_err());
+        assert!(
+            Cache::parse("{\"toolscope_mcp_cache\": 1, \"servers\": [{\"name\": 3}]}").is_err()
+        );
+        let side = sidecar_path(Path::new("a/b.yml"));
+        assert!(side.ends_with("b.yml.mcp.json"));
+        assert_eq!(config_of(&side), Some(PathBuf::from("a/b.yml")));
+        assert_eq!(config_of(Path::new("a/.mcp.json")), None);
+        assert_eq!(config_of(Path::new("a/b.yml")), None);
+    }
+}

@@ -1,0 +1,260 @@
+//! The editing dialogs: what each holds, its keys and what the user chose. A dialog lives
+//! inside the overlay that shows it ([`crate::tui::app::Overlay::Dialog`]), so the screen and the
+//! state cannot disagree; choosing returns a [`Choice`] that `edit` carries out.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_textarea::TextArea;
+
+use std::path::PathBuf;
+
+use toolscope_core::edit::{Edit, Transaction};
+use toolscope_core::model::NodeKind;
+
+/// A modal dialog of the editing session.
+#[derive(Debug, Clone)]
+pub enum Dialog {
+    /// The score of `from -> to`; `error` says why the typed text was refused.
+    Score {
+        from: String,
+        to: String,
+        to_kind: NodeKind,
+        text: String,
+        error: Option<String>,
+    },
+    /// A node's description in a multi-line editor.
+    Desc {
+        kind: NodeKind,
+        name: String,
+        area: Box<TextArea<'static>>,
+    },
+    /// Quit with unsaved edits?
+    Quit,
+    /// Remove a node and what its cascade takes with it?
+    Remove {
+        kind: NodeKind,
+        name: String,
+        /// What goes, one line each: the cascade's nodes and the seeds naming them.
+        cascade: Vec<String>,
+        /// The removal as made on confirmation.
+        txn: Transaction,
+    },
+    /// Files changed on disk while they had unsaved edits (or a save found them changed).
+    Conflict { paths: Vec<PathBuf> },
+    /// Unsaved edits of a session that ended without asking (SIGTERM, SIGHUP) were found.
+    Recover { edits: Vec<Transaction> },
+}
+
+impl PartialEq for Dialog {
+    fn eq(&self, other: &Dialog) -> bool {
+        use Dialog::*;
+        match (self, other) {
+            (
+                Desc { kind, name, area },
+                Desc {
+                    kind: k,
+                    name: n,
+                    area: a,
+                },
+            ) => kind == k && name == n && area.lines() == a.lines(),
+            (
+                Score {
+                    from,
+                    to,
+                    text,
+                    error,
+                    ..
+                },
+                Score {
+                    from: f,
+                    to: t,
+                    text: x,
+                    error: e,
+                    ..
+                },
+            ) => from == f && to == t && text == x && error == e,
+            (Quit, Quit) => true,
+            (Remove { txn, .. }, Remove { txn: t, .. }) => txn == t,
+            (Conflict { paths }, Conflict { paths: p }) => paths == p,
+            (Recover { edits }, Recover { edits: e }) => edits == e,
+            _ => false,
+        }
+    }
+}
+
+/// What the user chose in a dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Choice {
+    /// Make this change (score, description, removal).
+    Apply(Transaction),
+    /// Nothing happens; the message says so (e.g. "description unchanged").
+    Cancel(Option<&'static str>),
+    Quit,
+    SaveAndQuit,
+    /// Conflict: drop the edits and reload, reapply them onto the new content, or keep
+    /// them (the next save overwrites what is on disk now, and only that).
+    Reload,
+    Reapply,
+    KeepMine(Vec<PathBuf>),
+    /// Recovered edits: apply them, or throw them away.
+    Recover(Vec<Transaction>),
+    Discard,
+}
+
+/// One key in a dialog: the dialog as it stays open, or what the user chose.
+pub enum Step {
+    Open(Dialog),
+    Chosen(Choice),
+}
+
+/// A key row of a dialog's legend: keys, then what they do.
+pub type Legend = &'static [(&'static str, &'static str)];
+
+pub const QUIT_KEYS: Legend = &[
+    ("y", "quit"),
+    ("w", "save and quit"),
+    ("n/Esc", "stay"),
+    ("C-c", "quit"),
+];
+pub const REMOVE_KEYS: Legend = &[("y/Enter", "remove (u undoes)"), ("n/Esc", "keep")];
+pub const CONFLICT_KEYS: Legend = &[
+    ("r", "reload (drop your edits)"),
+    ("a", "reapply your edits on theirs"),
+    ("k", "keep mine (the next save overwrites)"),
+    ("Esc", "decide later"),
+];
+pub const RECOVER_KEYS: Legend = &[("a", "reapply them"), ("d", "discard them")];
+pub const SCORE_KEYS: Legend = &[("Enter", "applies"), ("Esc", "cancels")];
+pub const DESC_KEYS: Legend = &[("C-s", "apply"), ("Esc", "cancel")];
+
+/// A legend as one line: `y quit  w save and quit  n/Esc stay`.
+pub fn legend(keys: Legend) -> String {
+    keys.iter()
+        .map(|(k, what)| format!("{k} {what}"))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+impl Dialog {
+    /// The keys this dialog answers to.
+    pub fn legend(&self) -> Legend {
+        match self {
+            Dialog::Score { .. } => SCORE_KEYS,
+            Dialog::Desc { .. } => DESC_KEYS,
+            Dialog::Quit => QUIT_KEYS,
+            Dialog::Remove { .. } => REMOVE_KEYS,
+            Dialog::Conflict { .. } => CONFLICT_KEYS,
+            Dialog::Recover { .. } => RECOVER_KEYS,
+        }
+    }
+
+    /// Handles one key.
+    pub fn key(self, k: KeyEvent) -> Step {
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        match self {
+            Dialog::Score {
+                from,
+                to,
+                to_kind,
+                mut text,
+                mut error,
+            } => {
+                match k.code {
+                    KeyCode::Esc => return Step::Chosen(Choice::Cancel(None)),
+                    KeyCode::Enter => match parse_score(&text) {
+                        Ok(score) => {
+                            return Step::Chosen(Choice::Apply(
+                                Edit::SetScore {
+                                    from,
+                                    to,
+                                    to_kind,
+                                    score,
+                                }
+                                .into(),
+                            ));
+                        }
+                        Err(e) => error = Some(e),
+                    },
+                    KeyCode::Backspace => {
+                        text.pop();
+                        error = None;
+                    }
+                    KeyCode::Char(c) if !ctrl => {
+                        text.push(c);
+                        error = None;
+                    }
+                    _ => {}
+                }
+                Step::Open(Dialog::Score {
+                    from,
+                    to,
+                    to_kind,
+                    text,
+                    error,
+                })
+            }
+            Dialog::Desc {
+                kind,
+                name,
+                mut area,
+            } => match k.code {
+                KeyCode::Esc => Step::Chosen(Choice::Cancel(Some("description unchanged"))),
+                KeyCode::Char('s') if ctrl => {
+                    let text = area.lines().join("\n");
+                    Step::Chosen(Choice::Apply(Edit::SetDesc { kind, name, text }.into()))
+                }
+                _ => {
+                    area.input(k);
+                    Step::Open(Dialog::Desc { kind, name, area })
+                }
+            },
+            Dialog::Quit => match k.code {
+                KeyCode::Char('y' | 'q') => Step::Chosen(Choice::Quit),
+                KeyCode::Char('c') if ctrl => Step::Chosen(Choice::Quit),
+                KeyCode::Char('w') => Step::Chosen(Choice::SaveAndQuit),
+                KeyCode::Esc | KeyCode::Char('n') => Step::Chosen(Choice::Cancel(None)),
+                _ => Step::Open(Dialog::Quit),
+            },
+            Dialog::Remove {
+                kind,
+                name,
+                cascade,
+                txn,
+            } => match k.code {
+                KeyCode::Char('y') | KeyCode::Enter => Step::Chosen(Choice::Apply(txn)),
+                KeyCode::Esc | KeyCode::Char('n') => Step::Chosen(Choice::Cancel(None)),
+                _ => Step::Open(Dialog::Remove {
+                    kind,
+                    name,
+                    cascade,
+                    txn,
+                }),
+            },
+            Dialog::Conflict { paths } => match k.code {
+                KeyCode::Char('r') => Step::Chosen(Choice::Reload),
+                KeyCode::Char('a') => Step::Chosen(Choice::Reapply),
+                KeyCode::Char('k') => Step::Chosen(Choice::KeepMine(paths)),
+                KeyCode::Esc => Step::Chosen(Choice::Cancel(Some(
+                    "conflict left open: your edits are kept and the next save asks again",
+                ))),
+                _ => Step::Open(Dialog::Conflict { paths }),
+            },
+            Dialog::Recover { edits } => match k.code {
+                KeyCode::Char('a') | KeyCode::Enter => Step::Chosen(Choice::Recover(edits)),
+                KeyCode::Char('d') => Step::Chosen(Choice::Discard),
+                _ => Step::Open(Dialog::Recover { edits }),
+            },
+        }
+    }
+}
+
+/// A score as typed: a finite number in [0, 1].
+pub fn parse_score(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let v: f64 = t
+        .parse()
+        .map_err(|_| format!("`{t}` is not a number; type a score in [0, 1]"))?;
+    if !v.is_finite() || !(0.0..=1.0).contains(&v) {
+        return Err(format!("{t} is outside [0, 1]"));
+    }
+    Ok(v)
+}

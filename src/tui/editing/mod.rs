@@ -1,0 +1,482 @@
+//! The editing commands of the TUI: keys, dialogs and `:` lines become operations of the
+//! `Session`, and their `Outcome`s come back to the view here. This is the one module
+//! that sees both the view state (`App`) and the session; the session never sees the app.
+//!
+//! The [`Workspace`](toolscope_core::edit::Workspace) is the source of truth for the graph and the files; `App.tk` is a copy
+//! of its merged toolkit, refreshed after each edit, undo, redo, save or reload (never per
+//! keystroke: typing into an editor changes nothing until it is applied). Keeping a copy
+//! lets the rest of the TUI work on a plain `Toolkit`, and lets a failed reload leave the
+//! last good graph on screen.
+//!
+//! Choices where the issue is silent:
+//! - Threshold and hops keys and `:threshold`/`:hops` change only the view. When an
+//!   operator is active and its values differ from the file's, the difference counts as
+//!   unsaved (`[+]`), and it becomes `SetThreshold`/`SetHops` edits (undoable) when the user
+//!   saves or switches to another operator. Without an active operator nothing is persisted.
+//! - Removing an edge needs no confirmation (undo brings it back); removing a node shows
+//!   the cascade (nodes and the seeds naming them) and asks.
+//! - "Keep mine" in a conflict makes the next save overwrite the content on disk at that
+//!   moment; Esc closes the question and changes nothing (the next save asks again).
+
+pub(crate) mod dialog;
+pub(crate) mod draw;
+#[cfg(test)]
+mod folder_tests;
+#[cfg(test)]
+mod loss_tests;
+#[cfg(test)]
+pub(crate) mod tests;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
+
+use crossterm::event::KeyEvent;
+use petgraph::stable_graph::NodeIndex;
+use ratatui_textarea::TextArea;
+
+use toolscope_core::edit::{Edit, Transaction};
+use toolscope_core::model::NodeKind;
+use toolscope_core::source::Format;
+
+use crate::tui::app::{App, Level, Overlay, PromptKind};
+use crate::tui::commands::keymap::Cmd;
+use crate::tui::editing::dialog::{Choice, Dialog, Step};
+use crate::tui::msg::Msg;
+use toolscope_core::session::{Changed, Outcome, Question};
+
+/// Shows what a session operation did: the new graph (with marks after a reload), its
+/// message, and its dialog.
+pub fn show(app: &mut App, out: Outcome) {
+    match out.changed {
+        Changed::Nothing => {}
+        Changed::Graph => sync(app),
+        Changed::Reloaded => {
+            let changes = match &app.session.ws {
+                Some(ws) => toolscope_core::session::changed(&app.tk, &ws.toolkit),
+                None => Default::default(),
+            };
+            sync(app);
+            app.marks.mark(changes, app.tx.as_ref());
+        }
+    }
+    if let Some(m) = out.message {
+        app.set_status(m.level, m.text);
+    }
+    if let Some(q) = out.question {
+        open(app, ask(q));
+    }
+}
+
+/// The dialog that asks a session's question.
+fn ask(q: Question) -> Dialog {
+    match q {
+        Question::Conflict { paths } => Dialog::Conflict { paths },
+        Question::Recover { edits } => Dialog::Recover { edits },
+    }
+}
+
+/// Connects the app to the loop's channel and has the session watch the opened paths,
+/// its events coming back as `Msg::Watch`.
+pub fn watch(app: &mut App, tx: Sender<Msg>, opened: &[PathBuf], forced: Option<Format>) {
+    app.tx = Some(tx.clone());
+    let sink: toolscope_core::session::EventSink = std::sync::Arc::new(move |ev| {
+        let _ = tx.send(Msg::Watch(ev));
+    });
+    if let Some(m) = app.session.start_watching(Some(sink), opened, forced) {
+        app.set_status(m.level, m.text);
+    }
+}
+
+/// Handles the toolkit file changes queued since the last batch of messages.
+pub fn flush(app: &mut App) {
+    let out = app.session.flush();
+    show(app, out);
+}
+
+/// Makes the app show the workspace's current graph, keeping the user's context; the
+/// active operator's threshold/hops the user had not changed follow the new graph (see
+/// `Session::follow_params`).
+pub fn sync(app: &mut App) {
+    let pending = app.session.pending_params(app.active_operator());
+    if let Some(ws) = &app.session.ws {
+        let (tk, files) = (
+            std::sync::Arc::clone(&ws.toolkit),
+            toolscope_core::session::opened_of(ws),
+        );
+        app.replace(tk, files);
+    }
+    if let Some(op) = app.operator.and_then(|i| app.tk.operators.get(i)) {
+        app.session.follow_params(op, pending);
+        app.recompute();
+    }
+}
+
+/// Writes the active operator's changed threshold/hops into the workspace, as one step.
+pub fn commit_params(app: &mut App) {
+    let op = app.operator.and_then(|i| app.tk.operators.get(i));
+    let out = app.session.commit_params(op);
+    show(app, out);
+}
+
+/// Makes operator `i` active, first keeping the threshold/hops changed for the operator
+/// being left as edits.
+pub fn choose_operator(app: &mut App, i: usize) {
+    commit_params(app);
+    app.choose_operator(i);
+}
+
+/// Applies a change to the workspace and shows the result; the error text on refusal.
+pub fn apply_edit(app: &mut App, edit: impl Into<Transaction>) -> Result<(), String> {
+    let out = app.session.apply(edit);
+    result(app, out)
+}
+
+/// Shows an outcome; a failure's message as the error.
+fn result(app: &mut App, out: Outcome) -> Result<(), String> {
+    if out.failed() {
+        let text = out.message.map(|m| m.text).unwrap_or_default();
+        show(
+            app,
+            Outcome {
+                message: None,
+                ..out
+            },
+        );
+        return Err(text);
+    }
+    show(app, out);
+    Ok(())
+}
+
+fn report(app: &mut App, r: Result<(), String>) {
+    if let Err(e) = r {
+        app.set_status(Level::Error, e);
+    }
+}
+
+/// Runs an editing command from a key.
+pub fn command(app: &mut App, cmd: Cmd) {
+    if app.session.ws.is_none() {
+        app.set_status(Level::Error, "editing is not available here");
+        return;
+    }
+    let r = match cmd {
+        Cmd::EditScore => open_score(app),
+        Cmd::EditDesc => open_desc(app),
+        Cmd::AddEdge => pick_link(app),
+        Cmd::AddNode => prompt(app, "add-action "),
+        Cmd::RemoveEdge => remove_edge(app),
+        Cmd::RemoveNode => ask_remove(app),
+        Cmd::Undo => undo(app, ""),
+        Cmd::Redo => redo(app, ""),
+        Cmd::Save => save(app),
+        _ => Ok(()),
+    };
+    report(app, r);
+}
+
+fn open(app: &mut App, dialog: Dialog) {
+    app.overlay = Some(Overlay::Dialog(Box::new(dialog)));
+}
+
+/// `a` picks the source (the selection), a second `a` the target; Esc cancels.
+fn pick_link(app: &mut App) -> Result<(), String> {
+    let ix = app.selected.ok_or("select the source node first")?;
+    let Some((kind, name)) = app.link_from.take() else {
+        let name = app.tk.name(ix).to_string();
+        app.set_status(
+            Level::Info,
+            format!("edge from {name}: select the target and press a (Esc cancels; or :link NAME)"),
+        );
+        app.link_from = Some((app.tk.kind(ix), name));
+        return Ok(());
+    };
+    let source = app.tk.find(kind, &name).ok_or(format!("{name} is gone"))?;
+    add_link(app, source, ix, 1.0)
+}
+
+fn add_link(app: &mut App, from: NodeIndex, to: NodeIndex, score: f64) -> Result<(), String> {
+    apply_edit(
+        app,
+        Edit::AddEdge {
+            from: app.tk.name(from).to_string(),
+            to: app.tk.name(to).to_string(),
+            to_kind: app.tk.kind(to),
+            score,
+        },
+    )
+}
+
+fn prompt(app: &mut App, text: &str) -> Result<(), String> {
+    app.overlay = Some(Overlay::Prompt {
+        kind: PromptKind::Command,
+        text: text.into(),
+    });
+    Ok(())
+}
+
+/// The `(from, to, to kind)` of the inspector's edge.
+fn edge_ends(app: &App) -> Result<(String, String, NodeKind), String> {
+    let e = app
+        .selected_edge()
+        .ok_or("no edge under the inspector's cursor")?;
+    let (u, v) = app.tk.graph.edge_endpoints(e).ok_or("the edge is gone")?;
+    Ok((
+        app.tk.name(u).to_string(),
+        app.tk.name(v).to_string(),
+        app.tk.kind(v),
+    ))
+}
+
+fn open_score(app: &mut App) -> Result<(), String> {
+    let (from, to, to_kind) = edge_ends(app)?;
+    let e = app.selected_edge().ok_or("no edge")?;
+    let text = format!("{}", app.tk.graph[e].score);
+    open(
+        app,
+        Dialog::Score {
+            from,
+            to,
+            to_kind,
+            text,
+            error: None,
+        },
+    );
+    Ok(())
+}
+
+fn open_desc(app: &mut App) -> Result<(), String> {
+    let ix = app.selected.ok_or("no node selected")?;
+    let desc = app.tk.node(ix).desc.clone();
+    // The text area draws text raw; control characters must never reach the terminal,
+    // and escaping them in the editor would change the text on save.
+    if desc
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return Err("this description has control characters; edit it in the file".into());
+    }
+    let lines = desc.lines().map(str::to_string).collect();
+    let dialog = Dialog::Desc {
+        kind: app.tk.kind(ix),
+        name: app.tk.name(ix).to_string(),
+        area: Box::new(TextArea::new(lines)),
+    };
+    open(app, dialog);
+    Ok(())
+}
+
+fn remove_edge(app: &mut App) -> Result<(), String> {
+    let (from, to, to_kind) = edge_ends(app)?;
+    apply_edit(app, Edit::RemoveEdge { from, to, to_kind })
+}
+
+fn ask_remove(app: &mut App) -> Result<(), String> {
+    let ix = app.selected.ok_or("no node selected")?;
+    let (kind, name) = (app.tk.kind(ix), app.tk.name(ix).to_string());
+    let removed = toolscope_core::edit::removal(&app.tk, kind, &name).map_err(|e| e.to_string())?;
+    let ws = app.session.ws.as_ref().ok_or("editing is off")?;
+    let txn = ws.removal(kind, &name).map_err(|e| e.to_string())?;
+    let mut cascade: Vec<String> = removed
+        .nodes
+        .iter()
+        .map(|n| format!("{} {}", n.kind.as_str(), n.name))
+        .collect();
+    cascade.extend(txn.edits.iter().filter_map(|e| match e {
+        Edit::RemoveSeed { operator, action } => {
+            Some(format!("seed {action} of operator {operator}"))
+        }
+        _ => None,
+    }));
+    open(
+        app,
+        Dialog::Remove {
+            kind,
+            name,
+            cascade,
+            txn,
+        },
+    );
+    Ok(())
+}
+
+/// `q` and Ctrl-C: quits, or asks first when there are unsaved edits (a second Ctrl-C in
+/// the question quits).
+pub fn request_quit(app: &mut App) {
+    if app.is_modified() {
+        open(app, Dialog::Quit);
+    } else {
+        app.quit = true;
+    }
+}
+
+/// Ends the session when asking is impossible (SIGTERM, SIGHUP, input gone): unsaved edits
+/// (with pending threshold/hops) go to a recovery file the next start offers to reapply.
+pub fn end_without_asking(app: &mut App) {
+    app.quit = true;
+    if !app.is_modified() {
+        return;
+    }
+    let params = app.param_edits();
+    let extra = match params.is_empty() {
+        true => Vec::new(),
+        false => vec![Transaction::from(params)],
+    };
+    app.farewell = Some(app.session.end_without_asking(extra));
+}
+
+/// Offers the edits a session on the same paths left when it ended without asking.
+pub fn offer_recovery(app: &mut App) {
+    if let Some(q) = app.session.offer_recovery() {
+        open(app, ask(q));
+    }
+}
+
+/// Saves every changed file, after writing pending threshold/hops.
+pub fn save(app: &mut App) -> Result<(), String> {
+    commit_params(app);
+    let out = app.session.save();
+    result(app, out)
+}
+
+/// `:w FILE`: writes the (single) open file to a new path; edits then go there.
+pub fn save_as(app: &mut App, path: &Path, overwrite: bool) -> Result<(), String> {
+    commit_params(app);
+    let out = app.session.save_as(path, overwrite);
+    if !out.failed() {
+        app.source = path.display().to_string();
+    }
+    result(app, out)
+}
+
+/// Keys while a dialog is open.
+pub fn key(app: &mut App, dialog: Dialog, k: KeyEvent) {
+    match dialog.key(k) {
+        Step::Open(d) => open(app, d),
+        Step::Chosen(c) => choose(app, c),
+    }
+}
+
+/// Carries out what the user chose in a dialog.
+fn choose(app: &mut App, choice: Choice) {
+    let r = match choice {
+        Choice::Apply(txn) => apply_edit(app, txn),
+        Choice::Cancel(message) => {
+            if let Some(m) = message {
+                app.set_status(Level::Info, m);
+            }
+            Ok(())
+        }
+        Choice::Quit => {
+            app.quit = true;
+            Ok(())
+        }
+        Choice::SaveAndQuit => {
+            let r = save(app);
+            if !app.is_modified() && app.dialog().is_none() {
+                app.quit = true;
+            }
+            r
+        }
+        Choice::Reload => {
+            let out = app.session.reload();
+            result(app, out)
+        }
+        Choice::Reapply => {
+            let out = app.session.reapply();
+            show(app, out);
+            Ok(())
+        }
+        Choice::KeepMine(paths) => {
+            let out = app.session.keep_mine(&paths);
+            result(app, out)
+        }
+        Choice::Recover(edits) => {
+            let out = app.session.recover(edits);
+            show(app, out);
+            Ok(())
+        }
+        Choice::Discard => {
+            app.session.discard_recovery();
+            app.set_status(Level::Info, "recovered edits discarded");
+            Ok(())
+        }
+    };
+    report(app, r);
+}
+
+/// `:reload`: reads the files again, asking first when there are unsaved edits.
+pub fn reload(app: &mut App, _: &str) -> Result<(), String> {
+    let out = app.session.reload_asking();
+    result(app, out)
+}
+
+pub fn undo(app: &mut App, _: &str) -> Result<(), String> {
+    let out = app.session.undo();
+    result(app, out)
+}
+
+pub fn redo(app: &mut App, _: &str) -> Result<(), String> {
+    let out = app.session.redo();
+    result(app, out)
+}
+
+/// A node by exact name, actions first.
+fn node_named(app: &App, name: &str) -> Option<NodeIndex> {
+    [NodeKind::Action, NodeKind::Tool, NodeKind::Group]
+        .into_iter()
+        .find_map(|k| app.tk.find(k, name))
+}
+
+/// `:link TARGET [SCORE]`: an edge from the selected node.
+pub fn link(app: &mut App, arg: &str) -> Result<(), String> {
+    let from = app.selected.ok_or("select the source node first")?;
+    let (target, score) = match arg.rsplit_once(char::is_whitespace) {
+        Some((t, s)) if node_named(app, arg).is_none() && s.parse::<f64>().is_ok() => {
+            (t.trim(), crate::tui::editing::dialog::parse_score(s)?)
+        }
+        _ => (arg, 1.0),
+    };
+    let to = node_named(app, target).ok_or_else(|| format!("no node named `{target}`"))?;
+    add_link(app, from, to, score)
+}
+
+pub fn add_action(app: &mut App, name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("usage: :add-action NAME".into());
+    }
+    let edit = Edit::AddAction {
+        name: name.into(),
+        desc: String::new(),
+    };
+    apply_edit(app, edit)?;
+    select_named(app, NodeKind::Action, name);
+    Ok(())
+}
+
+/// `:add-tool NAME`: a tool, called by the selected action when one is selected.
+pub fn add_tool(app: &mut App, name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("usage: :add-tool NAME".into());
+    }
+    let callers = app
+        .selected
+        .filter(|&ix| app.tk.kind(ix) == NodeKind::Action)
+        .map(|ix| vec![(app.tk.name(ix).to_string(), 1.0)])
+        .unwrap_or_default();
+    let edit = Edit::AddTool {
+        name: name.into(),
+        desc: String::new(),
+        callers,
+    };
+    apply_edit(app, edit)?;
+    select_named(app, NodeKind::Tool, name);
+    Ok(())
+}
+
+fn select_named(app: &mut App, kind: NodeKind, name: &str) {
+    if let Some(ix) = app.tk.find(kind, name) {
+        app.select(ix);
+        app.ensure_selection_visible();
+    }
+}

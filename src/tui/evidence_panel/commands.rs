@@ -1,0 +1,139 @@
+//! The evidence commands: `--traces` and `:traces` load trace files, `V` shows the evidence
+//! panel, `:fit` applies the Call scores fitted to the traces as one undoable step.
+//!
+//! Trace files are watched like toolkits: a change reads them again once per batch of
+//! messages (a file that cannot be read keeps the last records and says why).
+
+use std::path::PathBuf;
+use std::sync::mpsc::Sender;
+
+use toolscope_core::edit::{Edit, Transaction};
+use toolscope_core::evidence::fit::fit;
+use toolscope_core::recommend::explain::num;
+
+use crate::tui::app::{App, Level, Status};
+use crate::tui::msg::Msg;
+
+/// Connects the evidence to the loop's channel, so loaded trace files are watched.
+pub fn connect(app: &mut App, tx: Sender<Msg>) {
+    app.evidence.tx = Some(tx);
+}
+
+/// Reads the trace files again when the watcher saw a change since the last batch.
+pub fn flush(app: &mut App) {
+    if std::mem::take(&mut app.evidence.stale) && app.evidence.loaded() {
+        let paths = app.evidence.paths.clone();
+        load(app, paths);
+    }
+}
+
+/// Loads trace files into the app and evaluates them; the result goes to the status line.
+pub fn load(app: &mut App, paths: Vec<PathBuf>) {
+    match app.evidence.load(paths) {
+        Ok((records, bad)) => {
+            app.recompute();
+            let bad = if bad > 0 {
+                format!(", {bad} bad line(s) left out (`toolscope eval` lists them)")
+            } else {
+                String::new()
+            };
+            let n = app.evidence.paths.len();
+            let watch = match app.evidence.watch() {
+                Ok(()) => String::new(),
+                Err(e) => format!(" ({e})"),
+            };
+            app.set_status(
+                Level::Info,
+                format!(
+                    "traces: {records} record(s) from {n} file(s){bad}; V shows the evidence{watch}"
+                ),
+            );
+        }
+        Err(e) => app.set_status(Level::Error, format!("traces: {e}")),
+    }
+}
+
+/// `:traces FILE...` loads files (names separated by spaces); `:traces` reads the loaded
+/// ones again.
+pub fn traces_command(app: &mut App, arg: &str) -> Result<(), String> {
+    let paths: Vec<PathBuf> = if arg.is_empty() {
+        if !app.evidence.loaded() {
+            return Err("no traces loaded: :traces FILE".into());
+        }
+        app.evidence.paths.clone()
+    } else {
+        arg.split_whitespace().map(PathBuf::from).collect()
+    };
+    load(app, paths);
+    Ok(())
+}
+
+/// `V`: the evidence panel in the right-hand pane (instead of the inspector or the diff
+/// panel). Opening it turns the token estimates on.
+pub fn toggle_panel(app: &mut App) {
+    app.evidence.panel = !app.evidence.panel;
+    if app.evidence.panel {
+        app.diff_panel = false;
+        app.evidence.tokens_on();
+        app.refresh_evidence();
+    }
+}
+
+/// `:fit`: the Call scores fitted to every loaded record (as `toolscope fit` does), applied
+/// as one transaction; the changed scores are listed in the messages (`M`).
+pub fn fit_command(app: &mut App, _: &str) -> Result<(), String> {
+    if !app.evidence.loaded() {
+        return Err("no traces loaded: :traces FILE".into());
+    }
+    let resolved = app.evidence.resolved(&app.tk);
+    let fitted: Vec<_> = fit(&app.tk, &resolved)
+        .into_iter()
+        .filter(|f| f.new != f.old)
+        .collect();
+    if fitted.is_empty() {
+        app.set_status(
+            Level::Info,
+            format!(
+                "fit: the Call scores already fit the {} record(s)",
+                resolved.len()
+            ),
+        );
+        return Ok(());
+    }
+    let mut lines = Vec::with_capacity(fitted.len());
+    let mut edits = Vec::with_capacity(fitted.len());
+    for f in &fitted {
+        let (from, to) = (app.tk.name(f.from), app.tk.name(f.to));
+        lines.push(format!(
+            "fit: {from} -> {to}: {} -> {} (called in {}/{} records)",
+            num(f.old),
+            num(f.new),
+            f.called,
+            f.present
+        ));
+        edits.push(Edit::SetScore {
+            from: from.to_string(),
+            to: to.to_string(),
+            to_kind: app.tk.kind(f.to),
+            score: f.new,
+        });
+    }
+    crate::tui::editing::apply_edit(app, Transaction::from(edits))?;
+    for l in &lines {
+        app.log.push(&Status::info(l.clone()));
+    }
+    let first = lines[0].trim_start_matches("fit: ");
+    let more = if lines.len() > 1 {
+        format!(" and {} more (M lists them)", lines.len() - 1)
+    } else {
+        String::new()
+    };
+    app.set_status(
+        Level::Info,
+        format!(
+            "fit: {} Call score(s) changed, one undo step: {first}{more}",
+            lines.len()
+        ),
+    );
+    Ok(())
+}

@@ -1,0 +1,332 @@
+//! Evidence in the TUI (SPEC 8): the loaded trace records, their evaluation for the active
+//! operator (or hand-edited seeds) at the current parameters, times offered and called
+//! per tool, and the token estimate of the offer.
+//!
+//! Everything is recomputed from [`App::recompute`](crate::tui::app::App::recompute), i.e. on
+//! parameter, seed and graph changes, never per frame. The tokenizer is built on first
+//! use only: when traces are loaded or the panel is opened, so startup stays fast.
+
+pub(crate) mod commands;
+pub mod draw;
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::mpsc::Sender;
+
+use petgraph::stable_graph::NodeIndex;
+use petgraph::visit::NodeIndexable;
+
+use toolscope_core::evidence::eval::{EvalOptions, GroupReport, Resolved, evaluate, resolve};
+use toolscope_core::evidence::{Record, TokenCost, load_traces, otlp};
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::{Params, ToolFilters, filter_tools, recommend};
+use toolscope_core::tokens::{Encoding, Tokenizer, tool_entry};
+use toolscope_core::watch::{WatchEvent, Watcher};
+
+use crate::tui::msg::Msg;
+
+/// The evidence state of the app.
+#[derive(Default)]
+pub struct EvidenceState {
+    /// The trace files, in the order given.
+    pub paths: Vec<PathBuf>,
+    pub records: Vec<Record>,
+    /// The records resolved against the current graph at their own parameters; cleared
+    /// on graph changes and loads, so parameter keys do not resolve names again.
+    resolved: Option<Vec<Resolved>>,
+    /// Built on first use (traces loaded or panel opened).
+    tokenizer: Option<Tokenizer>,
+    /// Tokens per tool of the current graph, by node index; cleared on graph changes.
+    tool_tokens: RefCell<Vec<Option<u64>>>,
+    /// The evaluation of the active group at the current parameters (sweep on), while the
+    /// panel is open.
+    pub report: Option<GroupReport>,
+    /// Per tool, over the records of the other groups (at their own parameters): times
+    /// offered and called. Kept until the graph, the records, the active group or the
+    /// filters change, so a parameter key recounts only the active group.
+    base: Option<Base>,
+    /// The same over the active group's records at the current parameters.
+    active: (Counts, Counts),
+    /// Tokens of the current offer, once the tokenizer is on.
+    pub offer_tokens: Option<u64>,
+    /// The evidence panel replaces the inspector.
+    pub panel: bool,
+    /// Where the trace watcher reports changes (the loop's channel), once connected.
+    pub tx: Option<Sender<Msg>>,
+    /// Watches the loaded trace files, like the toolkit files.
+    watcher: Option<Watcher>,
+    /// A trace file changed since the last batch.
+    pub stale: bool,
+}
+
+/// What the evaluation is for: the app's current choice.
+pub struct Active<'a> {
+    pub tk: &'a Toolkit,
+    /// The active operator's name, unless its seeds were edited by hand.
+    pub operator: Option<&'a str>,
+    pub seeds: &'a [NodeIndex],
+    pub params: Params,
+    /// What the model is offered: the recommendation, or its filters stage when on.
+    pub offer: &'a [NodeIndex],
+    /// The filters stage, when on (the evaluation applies it too, as `eval --offered`).
+    pub filters: Option<ToolFilters>,
+}
+
+impl EvidenceState {
+    pub fn loaded(&self) -> bool {
+        !self.paths.is_empty()
+    }
+
+    /// Reads `paths` (format detected per file, as the CLI does), replacing the records.
+    /// Returns the number of records and of bad lines.
+    pub fn load(&mut self, paths: Vec<PathBuf>) -> Result<(usize, usize), String> {
+        let (records, diags) = load_traces(&paths, None, otlp::AGENT_ATTR)?;
+        if self.paths != paths {
+            self.watcher = None;
+        }
+        self.paths = paths;
+        self.records = records;
+        self.resolved = None;
+        self.base = None;
+        self.tokens_on();
+        Ok((self.records.len(), diags.len()))
+    }
+
+    /// Watches the loaded files (when connected and not watching yet); why not, if it fails.
+    pub fn watch(&mut self) -> Result<(), String> {
+        let Some(tx) = self.tx.clone() else {
+            return Ok(());
+        };
+        if self.watcher.is_some() || self.paths.is_empty() {
+            return Ok(());
+        }
+        let w = Watcher::new(&self.paths, move |ev| {
+            if matches!(ev, WatchEvent::Changed(_) | WatchEvent::Rescan) {
+                let _ = tx.send(Msg::TracesChanged);
+            }
+        })
+        .map_err(|e| format!("not watching {}: {}", e.path.display(), e.message))?;
+        self.watcher = Some(w);
+        Ok(())
+    }
+
+    /// Turns the token estimates on (builds the tokenizer on its first count).
+    pub fn tokens_on(&mut self) {
+        if self.tokenizer.is_none() {
+            self.tokenizer = Some(Tokenizer::new(Encoding::default()));
+        }
+    }
+
+    /// Forgets the token counts of the previous graph.
+    pub fn graph_changed(&mut self) {
+        self.tool_tokens.borrow_mut().clear();
+        self.resolved = None;
+        self.base = None;
+    }
+
+    /// Recomputes everything for `a`.
+    pub fn refresh(&mut self, a: &Active) {
+        self.offer_tokens = None;
+        self.report = None;
+        self.active = Default::default();
+        let Some(tokenizer) = &self.tokenizer else {
+            return;
+        };
+        {
+            let mut cache = self.tool_tokens.borrow_mut();
+            cache.resize(a.tk.graph.node_bound(), None);
+        }
+        let cost = Cached {
+            tk: a.tk,
+            tokenizer,
+            cache: &self.tool_tokens,
+        };
+        self.offer_tokens = Some(a.offer.iter().map(|&ix| cost.tool_tokens(ix)).sum());
+        if self.records.is_empty() {
+            return;
+        }
+        let resolved = self
+            .resolved
+            .get_or_insert_with(|| resolve(a.tk, &self.records, &EvalOptions::default()).0);
+        let key = BaseKey::of(a);
+        if self.base.as_ref().is_none_or(|b| b.key != key) {
+            let others = resolved.iter().filter(|r| !is_active(a, r));
+            let (offered, called) = count(a.tk, others, a);
+            self.base = Some(Base {
+                key,
+                offered,
+                called,
+            });
+        }
+        let (group, mine) = active_records(a, resolved);
+        self.active = count(a.tk, mine.iter(), a);
+        // The report is only shown in the panel: a parameter key with the panel closed
+        // costs the counts alone.
+        if mine.is_empty() || !self.panel {
+            return;
+        }
+        let opts = EvalOptions {
+            threshold: Some(a.params.threshold),
+            hops: Some(a.params.hops),
+            sweep: true,
+            filters: a.filters.clone(),
+            ..EvalOptions::default()
+        };
+        let report = evaluate(a.tk, &mine, &opts, &cost);
+        self.report = report.operators.into_iter().next().map(|mut g| {
+            g.operator = group;
+            g
+        });
+    }
+
+    /// Records whose offer held `ix`: the active group's at the current parameters, the
+    /// others at their own.
+    pub fn times_offered(&self, ix: NodeIndex) -> usize {
+        let base = self.base.as_ref().map_or(0, |b| get(&b.offered, ix));
+        base + get(&self.active.0, ix)
+    }
+
+    /// Records that called `ix`.
+    pub fn times_called(&self, ix: NodeIndex) -> usize {
+        let base = self.base.as_ref().map_or(0, |b| get(&b.called, ix));
+        base + get(&self.active.1, ix)
+    }
+
+    /// Whether `ix` was never called in the loaded records.
+    pub fn never_called(&self, ix: NodeIndex) -> bool {
+        self.loaded() && self.times_called(ix) == 0
+    }
+
+    /// Resolves the records the way `toolscope fit` does (their own parameters).
+    pub fn resolved(&self, tk: &Toolkit) -> Vec<Resolved> {
+        resolve(tk, &self.records, &EvalOptions::default()).0
+    }
+}
+
+type Counts = HashMap<NodeIndex, usize>;
+
+fn get(c: &Counts, ix: NodeIndex) -> usize {
+    c.get(&ix).copied().unwrap_or(0)
+}
+
+/// What the counts of the other groups depend on besides the graph and the records.
+#[derive(PartialEq)]
+struct BaseKey {
+    operator: Option<String>,
+    /// The seeds, when no operator is active (sorted).
+    seeds: Vec<NodeIndex>,
+    filters: Option<Vec<String>>,
+}
+
+impl BaseKey {
+    fn of(a: &Active) -> BaseKey {
+        let mut seeds = if a.operator.is_none() {
+            a.seeds.to_vec()
+        } else {
+            Vec::new()
+        };
+        seeds.sort();
+        BaseKey {
+            operator: a.operator.map(str::to_string),
+            seeds,
+            filters: a.filters.as_ref().map(|f| f.chosen.clone()),
+        }
+    }
+}
+
+struct Base {
+    key: BaseKey,
+    offered: Counts,
+    called: Counts,
+}
+
+/// Times offered and called per tool over `records`, through the filters stage when it is
+/// on. Offers are computed once per distinct (seeds, parameters), so many records of one
+/// operator cost one recommendation.
+fn count<'r>(
+    tk: &Toolkit,
+    records: impl Iterator<Item = &'r Resolved>,
+    a: &Active,
+) -> (Counts, Counts) {
+    let (mut offered, mut called) = (Counts::new(), Counts::new());
+    // Records per distinct offer first, so each offer's tools are added once.
+    let mut per_offer: HashMap<(Vec<NodeIndex>, u64, u32), (Params, usize)> = HashMap::new();
+    for r in records {
+        let key = (r.seeds.clone(), r.params.threshold.to_bits(), r.params.hops);
+        per_offer.entry(key).or_insert((r.params, 0)).1 += 1;
+        for &ix in &r.called {
+            *called.entry(ix).or_default() += 1;
+        }
+    }
+    for ((seeds, _, _), (params, n)) in per_offer {
+        let tools = recommend(tk, &seeds, params).tools;
+        let tools = match &a.filters {
+            Some(f) => filter_tools(tk, &tools, f),
+            None => tools,
+        };
+        for ix in tools {
+            *offered.entry(ix).or_default() += n;
+        }
+    }
+    (offered, called)
+}
+
+fn is_active(a: &Active, r: &Resolved) -> bool {
+    match a.operator {
+        Some(op) => r.group == op,
+        None => same_set(&r.seeds, a.seeds),
+    }
+}
+
+fn same_set(x: &[NodeIndex], y: &[NodeIndex]) -> bool {
+    let (mut x, mut y) = (x.to_vec(), y.to_vec());
+    x.sort();
+    y.sort();
+    x.dedup();
+    y.dedup();
+    x == y
+}
+
+/// The active group's name and its records, moved to the current seeds and parameters
+/// (what the user is trying). Without an operator: records whose seeds are the current ones.
+fn active_records(a: &Active, all: &[Resolved]) -> (String, Vec<Resolved>) {
+    let group = match a.operator {
+        Some(op) => op.to_string(),
+        None => "seeds".to_string(),
+    };
+    let mine = all
+        .iter()
+        .filter(|r| is_active(a, r))
+        .map(|r| Resolved {
+            group: group.clone(),
+            seeds: a.seeds.to_vec(),
+            params: a.params,
+            called: r.called.clone(),
+            unknown: r.unknown,
+        })
+        .collect();
+    (group, mine)
+}
+
+/// Token costs of the current graph, counted once per tool.
+struct Cached<'a> {
+    tk: &'a Toolkit,
+    tokenizer: &'a Tokenizer,
+    cache: &'a RefCell<Vec<Option<u64>>>,
+}
+
+impl TokenCost for Cached<'_> {
+    fn tool_tokens(&self, ix: NodeIndex) -> u64 {
+        if let Some(Some(n)) = self.cache.borrow().get(ix.index()) {
+            return *n;
+        }
+        let n = self.tokenizer.count(&tool_entry(self.tk, ix));
+        if let Some(slot) = self.cache.borrow_mut().get_mut(ix.index()) {
+            *slot = Some(n);
+        }
+        n
+    }
+}

@@ -1,0 +1,267 @@
+//! Evidence in the TUI, driven by key strings: `:traces`, the `V` panel, the inspector's
+//! and navigator's call counts, the token estimate and `:fit` as one undo step.
+//!
+//! The toolkit: operator `op` seeds `plan` (threshold 0.5, hops 1); `plan` calls Search
+//! (1.0) and leads to `act` (0.8), which calls Fetch (0.6) and Mail (0.7). The four records
+//! of `op` call Search every time and Fetch once; Mail never.
+
+use petgraph::visit::{EdgeRef, IntoEdgeReferences};
+
+use crate::tui::app::{App, Level};
+use crate::tui::editing::tests::{Fixture, fixture, keys, open};
+use crate::tui::tests::screen;
+
+/// A small toolkit and four runs of its operator, shared with the tmux evidence test.
+const TK: &str = include_str!("../../../tests/fixtures/evidence/tui-kit.yaml");
+
+const TRACES: &str = include_str!("../../../tests/fixtures/evidence/tui-runs.jsonl");
+
+/// The toolkit file, a trace file next to it, and the app open on the toolkit.
+fn setup() -> (Fixture, std::path::PathBuf, App) {
+    let f = fixture(TK);
+    let traces = f.path.with_file_name("runs.jsonl");
+    std::fs::write(&traces, TRACES).expect("write traces");
+    let app = open(&f.path);
+    (f, traces, app)
+}
+
+fn tool(app: &App, name: &str) -> petgraph::stable_graph::NodeIndex {
+    app.tk
+        .find(toolscope_core::model::NodeKind::Tool, name)
+        .expect("tool")
+}
+
+/// Every edge as (from, to, score), sorted.
+fn edges(app: &App) -> Vec<(String, String, String)> {
+    let mut out: Vec<_> = app
+        .tk
+        .graph
+        .edge_references()
+        .map(|e| {
+            (
+                app.tk.name(e.source()).to_string(),
+                app.tk.name(e.target()).to_string(),
+                format!("{:.2}", e.weight().score),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn traces_command_loads_and_evaluates_at_the_current_threshold() {
+    let (_f, traces, mut app) = setup();
+    assert!(app.evidence.report.is_none());
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    // The report is made for the panel only.
+    assert!(app.evidence.report.is_none());
+    keys(&mut app, "V");
+    let status = app.status.clone().expect("status");
+    assert!(
+        status.text.contains("4 record(s) from 1 file(s)"),
+        "{status:?}"
+    );
+    let report = app.evidence.report.clone().expect("evaluated");
+    assert_eq!(report.operator, "op");
+    assert_eq!(report.stats.records, 4);
+    assert_eq!(report.stats.complete, Some(1.0));
+    // Every record was offered all three tools; Search called 4 times, Fetch once.
+    let (search, fetch, mail) = (
+        tool(&app, "Search"),
+        tool(&app, "Fetch"),
+        tool(&app, "Mail"),
+    );
+    assert_eq!(app.evidence.times_offered(fetch), 4);
+    assert_eq!(app.evidence.times_called(search), 4);
+    assert_eq!(app.evidence.times_called(fetch), 1);
+    assert!(app.evidence.never_called(mail));
+    assert!(!app.evidence.never_called(fetch));
+    // Above Fetch's 0.6 the record that called it is incomplete: 3 of 4.
+    keys(&mut app, ":t 0.65<Enter>");
+    let report = app.evidence.report.clone().expect("evaluated");
+    assert_eq!(report.stats.complete, Some(0.75));
+    assert_eq!(app.evidence.times_offered(fetch), 0);
+    assert_eq!(app.evidence.times_offered(mail), 4);
+}
+
+#[test]
+fn inspector_and_navigator_show_the_calls() {
+    let (_f, traces, mut app) = setup();
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    keys(&mut app, ":goto Mail<Enter>");
+    let s = screen(&app);
+    assert!(s.contains("Mail (0 calls)"), "{s}");
+    assert!(!s.contains("Fetch (0 calls)"), "{s}");
+    assert!(s.contains("offered: 4 of 4 records"), "{s}");
+    assert!(s.contains("called: 0 of 4 records (never)"), "{s}");
+    keys(&mut app, ":goto Fetch<Enter>");
+    let s = screen(&app);
+    assert!(s.contains("called: 1 of 4 records"), "{s}");
+}
+
+#[test]
+fn evidence_panel_toggles_on_v_with_the_threshold_marked() {
+    let (_f, traces, mut app) = setup();
+    keys(&mut app, "V");
+    let s = screen(&app);
+    assert!(s.contains("No traces loaded"), "{s}");
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    let s = screen(&app);
+    assert!(s.contains("evidence: op"), "{s}");
+    // The panel replaces the inspector; the diff panel's key takes it back.
+    assert!(!s.contains("Plans the work."), "{s}");
+    let tokens = app.evidence.offer_tokens.expect("tokens on");
+    assert!(s.contains(&format!("tokens ~{tokens}")), "{s}");
+    // The right-hand pane only: the status line holds the temporary path.
+    let pane: Vec<String> = s
+        .lines()
+        .take(45)
+        .map(|l| l.chars().skip(120).collect())
+        .collect();
+    insta::assert_snapshot!("evidence_panel_160x48", pane.join("\n"));
+    keys(&mut app, "V");
+    assert!(!screen(&app).contains("evidence: op"));
+}
+
+#[test]
+fn the_tokenizer_waits_until_evidence_is_asked_for() {
+    let (_f, _traces, mut app) = setup();
+    assert_eq!(app.evidence.offer_tokens, None);
+    assert!(!screen(&app).contains("tokens ~"));
+    keys(&mut app, "V");
+    let n = app
+        .evidence
+        .offer_tokens
+        .expect("counted once the panel opens");
+    // Three small tool entries: tens of tokens each.
+    assert!(n > 30 && n < 300, "{n}");
+    // Raising the threshold past Fetch (0.6) drops its tokens from the offer.
+    keys(&mut app, ":t 0.65<Enter>");
+    let fewer = app.evidence.offer_tokens.expect("still counted");
+    assert!(fewer < n, "{fewer} < {n}");
+}
+
+#[test]
+fn fit_applies_one_undo_step() {
+    let (f, traces, mut app) = setup();
+    keys(&mut app, ":fit<Enter>");
+    assert_eq!(app.status.clone().expect("refused").level, Level::Error);
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    let before = edges(&app);
+    keys(&mut app, ":fit<Enter>");
+    let status = app.status.clone().expect("status");
+    // Fetch: (1 + 2*0.6) / (4 + 2) = 0.37, held at the floor 0.5 (a record called it when
+    // offered at 0.5); Mail: (0 + 2*0.7) / 6 = 0.23.
+    assert!(
+        status.text.contains("2 Call score(s) changed"),
+        "{status:?}"
+    );
+    let after = edges(&app);
+    assert!(after.contains(&("act".into(), "Fetch".into(), "0.50".into())));
+    assert!(after.contains(&("act".into(), "Mail".into(), "0.23".into())));
+    let log: Vec<String> = app.log.iter().map(|s| s.text.clone()).collect();
+    assert!(
+        log.iter()
+            .any(|l| l == "fit: act -> Mail: 0.7 -> 0.23 (called in 0/4 records)"),
+        "{log:?}"
+    );
+    assert!(app.is_modified());
+    keys(&mut app, "u");
+    assert_eq!(edges(&app), before);
+    assert!(!app.is_modified());
+    let ws = app.session.ws.as_ref().expect("workspace");
+    assert_eq!(ws.files()[0].source.text, TK);
+    assert_eq!(std::fs::read_to_string(&f.path).expect("read"), TK);
+}
+
+#[test]
+fn traces_errors_are_reported_and_reload_reads_again() {
+    let (_f, traces, mut app) = setup();
+    keys(&mut app, ":traces<Enter>");
+    assert_eq!(app.status.clone().expect("refused").level, Level::Error);
+    keys(&mut app, ":traces /nonexistent/runs.jsonl<Enter>");
+    let status = app.status.clone().expect("refused");
+    assert_eq!(status.level, Level::Error);
+    assert!(
+        status.text.contains("/nonexistent/runs.jsonl"),
+        "{status:?}"
+    );
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    std::fs::write(
+        &traces,
+        format!("{TRACES}{{\"operator\": \"op\", \"called\": [\"Mail\"]}}\nnot json\n"),
+    )
+    .expect("append");
+    keys(&mut app, ":traces<Enter>");
+    let status = app.status.clone().expect("status");
+    assert!(status.text.contains("5 record(s)"), "{status:?}");
+    assert!(status.text.contains("1 bad line(s)"), "{status:?}");
+    assert!(!app.evidence.never_called(tool(&app, "Mail")));
+}
+
+#[test]
+fn trace_files_are_watched_like_toolkits() {
+    let (_f, traces, mut app) = setup();
+    let (tx, rx) = std::sync::mpsc::channel();
+    crate::tui::evidence_panel::commands::connect(&mut app, tx);
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    let mail = tool(&app, "Mail");
+    assert!(app.evidence.never_called(mail));
+    keys(&mut app, "V");
+    let mut live = crate::tui::live_tests::Live::from_parts(app, rx);
+    std::fs::write(
+        &traces,
+        format!("{TRACES}{{\"operator\": \"op\", \"called\": [\"Mail\"]}}\n"),
+    )
+    .expect("append");
+    live.until("the new record", |a| !a.evidence.never_called(mail));
+    assert_eq!(live.app.evidence.records.len(), 5);
+    let report = live.app.evidence.report.clone().expect("evaluated");
+    assert_eq!(report.stats.records, 5);
+}
+
+#[test]
+fn the_filters_stage_counts_when_it_is_on() {
+    let (_f, traces, mut app) = setup();
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    keys(&mut app, "V:goto Fetch<Enter>T");
+    let fetch = tool(&app, "Fetch");
+    // Disabled but the stage is off: still offered, the record calling it complete.
+    assert_eq!(app.evidence.times_offered(fetch), 4);
+    keys(&mut app, "F");
+    assert_eq!(app.evidence.times_offered(fetch), 0);
+    let report = app.evidence.report.clone().expect("evaluated");
+    assert_eq!(report.stats.complete, Some(0.75));
+}
+
+#[test]
+fn other_groups_count_at_their_own_parameters() {
+    let (_f, traces, mut app) = setup();
+    let extra = r#"{"seeds": ["act"], "threshold": 0.65, "called": ["Mail"]}"#;
+    std::fs::write(&traces, format!("{TRACES}{extra}\n")).expect("write");
+    keys(&mut app, &format!("V:traces {}<Enter>", traces.display()));
+    let (fetch, mail) = (tool(&app, "Fetch"), tool(&app, "Mail"));
+    // The seeds record at 0.65 is offered Mail (0.7), not Fetch (0.6).
+    assert_eq!(app.evidence.times_offered(fetch), 4);
+    assert_eq!(app.evidence.times_offered(mail), 5);
+    assert_eq!(app.evidence.times_called(mail), 1);
+    assert_eq!(app.evidence.report.clone().expect("op").stats.records, 4);
+    // Only the active operator's records follow the threshold.
+    keys(&mut app, ":t 0.65<Enter>");
+    assert_eq!(app.evidence.times_offered(fetch), 0);
+    assert_eq!(app.evidence.times_offered(mail), 5);
+    // No seeds: no active group; every record counts at its own parameters.
+    keys(&mut app, "x");
+    assert!(app.evidence.report.is_none());
+    assert_eq!(app.evidence.times_offered(fetch), 4);
+    assert_eq!(app.evidence.times_called(mail), 1);
+    // Seeding `act` by hand makes the seeds record the active group, at 0.65 now too.
+    keys(&mut app, ":seed act<Enter>");
+    let report = app.evidence.report.clone().expect("seeds group");
+    assert_eq!(
+        (report.operator.as_str(), report.stats.records),
+        ("seeds", 1)
+    );
+    assert_eq!(report.stats.complete, Some(1.0));
+}

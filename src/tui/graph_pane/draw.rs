@@ -1,0 +1,474 @@
+//! The graph pane: edges routed on a line canvas (box-drawing junctions merge where routes
+//! meet), arrowheads, optional score labels, then node boxes on top. Only the visible
+//! window is rasterised; boxes are found by column and row range, edges by bounding box.
+
+use petgraph::Direction;
+use petgraph::stable_graph::EdgeReference;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use crate::tui::app::{App, Focus};
+use crate::tui::graph_pane::geometry::{Geometry, WRect};
+use crate::tui::theme::Level;
+use toolscope_core::layout::Slot;
+use toolscope_core::model::Edge;
+use toolscope_core::text::sanitize;
+
+use crate::tui::graph_pane::canvas::{Canvas, Mark};
+use crate::tui::graph_pane::route::{Ends, FAR, may_touch, plan, route_cells};
+use crate::tui::graph_pane::shapes::{self, State};
+
+/// Draws the graph of `app` into its area.
+pub struct GraphWidget<'a> {
+    pub app: &'a App,
+}
+
+impl Widget for GraphWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.app;
+        let geo = app.geometry();
+        let view = WRect {
+            x: app.view.x,
+            y: app.view.y,
+            w: i32::from(area.width),
+            h: i32::from(area.height),
+        };
+        let mut canvas = Canvas::new(view);
+        route_edges(app, &geo, &mut canvas);
+        canvas.draw(buf, area, &app.theme);
+        if app.focus == Focus::Inspector
+            && let Some(e) = app.selected_edge()
+        {
+            highlight_edge(app, &geo, e, view, area, buf);
+        }
+        draw_boxes(app, &geo, view, area, buf);
+    }
+}
+
+fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
+    let t = app.session.params.threshold;
+    if app.rec.has_edge(&app.tk, e, t) {
+        Level::Recommended
+    } else if app.tk.graph[e].score < t {
+        Level::Dimmed
+    } else {
+        Level::Normal
+    }
+}
+
+/// Shows the route of edge `e` in reverse video (the inspector's edge cursor).
+fn highlight_edge(
+    app: &App,
+    geo: &Geometry,
+    e: EdgeIndex,
+    view: WRect,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let Some((u, v)) = app.tk.graph.edge_endpoints(e).filter(|(u, v)| u != v) else {
+        return;
+    };
+    let Some(ends) = Ends::of(app.layout(), geo, &app.tk, u, v) else {
+        return;
+    };
+    let route = plan(geo, &ends);
+    let style = app.theme.selected();
+    let mut cells: Vec<(i32, i32)> = route.lines.iter().flat_map(|l| route_cells(l)).collect();
+    cells.push(route.head);
+    for (x, y) in cells {
+        if view.contains(x, y) {
+            let at = (area.x + (x - view.x) as u16, area.y + (y - view.y) as u16);
+            if let Some(cell) = buf.cell_mut(at) {
+                cell.set_style(style);
+            }
+        }
+    }
+}
+
+/// The edges whose route can reach the view's columns, each once: short edges have their
+/// source within [`FAR`] layers of the visible columns; far edges (two stubs) have an end
+/// next to them. Only nodes of nearby columns are visited, so the cost follows what is on
+/// screen, not the size of the graph.
+fn candidate_edges<'a>(
+    app: &'a App,
+    geo: &Geometry,
+    view: WRect,
+) -> impl Iterator<Item = EdgeReference<'a, Edge>> + 'a {
+    let layout = app.layout();
+    let n = layout.layers.len();
+    // Visible columns [c0, c1): the one left of the first column starting in view may
+    // reach into it.
+    let c0 = geo.col_x.partition_point(|&x| x < view.x).saturating_sub(1);
+    let c1 = geo.col_x.partition_point(|&x| x <= view.x + view.w);
+    let sources = c0.saturating_sub(FAR + 1).min(n)..(c1 + FAR + 1).min(n);
+    let targets = c0.saturating_sub(1).min(n)..(c1 + 1).min(n);
+    let graph = &app.tk.graph;
+    let outside = sources.clone();
+    let from_sources = layout.layers[sources]
+        .iter()
+        .flatten()
+        .flat_map(move |&u| graph.edges_directed(u, Direction::Outgoing));
+    let far_into_view = layout.layers[targets]
+        .iter()
+        .flatten()
+        .flat_map(move |&v| graph.edges_directed(v, Direction::Incoming))
+        .filter(move |e| {
+            let lu = layout
+                .slot(e.source())
+                .map_or(usize::MAX, |s| s.layer as usize);
+            !outside.contains(&lu)
+        });
+    from_sources.chain(far_into_view)
+}
+
+/// Adds every edge whose route may cross the view to the canvas.
+fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
+    let layout = app.layout();
+    let ell = app.theme.glyphs().ellipsis;
+    for e in candidate_edges(app, geo, canvas.view()) {
+        let (u, v) = (e.source(), e.target());
+        if u == v {
+            continue;
+        }
+        let (Some(su), Some(sv)) = (layout.slot(u), layout.slot(v)) else {
+            continue;
+        };
+        if !may_touch(geo, canvas.view(), su, sv) || stubbed(app, e.id(), su, sv) {
+            continue;
+        }
+        let (Some(ru), Some(rv)) = (
+            geo.node_rect(layout, &app.tk, u),
+            geo.node_rect(layout, &app.tk, v),
+        ) else {
+            continue;
+        };
+        let ends = Ends {
+            lu: su.layer as usize,
+            lv: sv.layer as usize,
+            ou: su.order,
+            ov: sv.order,
+            ru,
+            rv,
+        };
+        let route = plan(geo, &ends);
+        if !route.lines.iter().any(|l| canvas.touches(l)) {
+            continue;
+        }
+        let level = edge_level(app, e.id());
+        for line in &route.lines {
+            canvas.polyline(line, level);
+        }
+        for &at in &route.cuts {
+            canvas.mark(at, Mark::Text(ell.to_string()), level);
+        }
+        canvas.mark(route.head, Mark::Arrow(route.down), level);
+        // An edge added or rescored by the last reload shows its score marked `~`; an edge
+        // that entered or left since the baseline shows the diff glyph.
+        let changed = app.marks.edges.contains(&e.id());
+        let diff = app.insight.marks.edge(e.id());
+        // The focus view labels the edge that blocks each frontier node with its score.
+        let blocks = app.graph_view.blocks(e.id(), v);
+        if app.show_scores || changed || diff.is_some() || blocks {
+            let g = diff.map_or("", |c| {
+                crate::tui::insight::diff_panel::glyph(&app.theme, c)
+            });
+            let mark = if changed { "~" } else { "" };
+            let score = if app.show_scores || changed || blocks {
+                format!("{:.2}", e.weight().score)
+            } else {
+                String::new()
+            };
+            canvas.mark(route.label, Mark::Text(format!("{g}{mark}{score}")), level);
+        }
+    }
+}
+
+/// A box on screen: its node, its world rectangle and its shortened label.
+#[derive(Debug, Clone)]
+pub struct Shown {
+    pub ix: NodeIndex,
+    pub rect: WRect,
+    pub label: String,
+}
+
+/// The boxes that meet the view, with labels shortened together (so two different names
+/// never show the same label).
+pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
+    let layout = app.layout();
+    let first_col = geo
+        .col_x
+        .partition_point(|&x| x + geo.col_w[0].max(0) < view.x);
+    let first_col = first_col.saturating_sub(1);
+    let row_lo = ((view.y - 1).div_euclid(geo.row_h)).max(0) as usize;
+    let row_hi = ((view.y + view.h).div_euclid(geo.row_h) + 1).max(0) as usize;
+    let mut out = Vec::new();
+    for l in first_col..layout.layers.len() {
+        if geo.col_x[l] > view.x + view.w {
+            break;
+        }
+        for &ix in layout.rows_of(l, row_lo, row_hi) {
+            if let Some(rect) = geo.node_rect(layout, &app.tk, ix) {
+                out.push(Shown {
+                    ix,
+                    rect,
+                    label: String::new(),
+                });
+            }
+        }
+    }
+    let names: Vec<String> = out
+        .iter()
+        .map(|s| sanitize(app.tk.name(s.ix)).into_owned())
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let ell = app.theme.glyphs().ellipsis;
+    let index = Some(&app.graph_view.names);
+    let labels = toolscope_core::layout::labels::shorten_all(&refs, geo.max_label, ell, index);
+    for (s, l) in out.iter_mut().zip(labels) {
+        s.label = l;
+    }
+    out
+}
+
+/// Draws the boxes of the nodes inside the view, and the stubs naming their away tools.
+fn draw_boxes(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffer) {
+    for s in shown(app, geo, view) {
+        draw_box(app, geo, &s, view, area, buf);
+        draw_stubs(app, geo, &s, view, area, buf);
+    }
+}
+
+/// Whether edge `e` is drawn as a stub instead of a route: in the whole graph, a call to a
+/// tool (or group) that sits after another caller, its home, elsewhere in the drawing.
+fn stubbed(app: &App, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
+    let call = app.tk.graph[e].kind != toolscope_core::model::EdgeKind::Next;
+    call && sv.layer != su.layer + 1 && !crate::tui::graph_pane::active(app)
+}
+
+/// One line under a box naming the tools it calls that sit elsewhere: `▶ DocumentReader`.
+fn draw_stubs(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf: &mut Buffer) {
+    let layout = app.layout();
+    let Some(su) = layout.slot(s.ix) else { return };
+    let mut names = Vec::new();
+    let mut level = Level::Dimmed;
+    for e in app.tk.graph.edges_directed(s.ix, Direction::Outgoing) {
+        let Some(sv) = layout.slot(e.target()) else {
+            continue;
+        };
+        if stubbed(app, e.id(), su, sv) {
+            names.push(sanitize(app.tk.name(e.target())).into_owned());
+            level = level.max(edge_level(app, e.id()));
+        }
+    }
+    if names.is_empty() {
+        return;
+    }
+    names.sort();
+    let g = app.theme.glyphs();
+    let room = (s.rect.w + geo.gap - 3).max(0) as usize;
+    let text = fit(
+        &format!("{} {}", g.arrow_right, names.join(", ")),
+        room,
+        g.ellipsis,
+    );
+    let y = s.rect.y + geo.box_h;
+    put_str(
+        buf,
+        area,
+        view,
+        s.rect.x + 1,
+        y,
+        &text,
+        app.theme.edge(level),
+    );
+}
+
+/// A node's state: member of the recommendation, left out (focus frontier, or left since
+/// the last fit), or neither.
+fn state(app: &App, ix: NodeIndex) -> State {
+    if app.rec.contains(ix) {
+        State::Member
+    } else if crate::tui::graph_pane::active(app) {
+        State::Out
+    } else {
+        State::Normal
+    }
+}
+
+fn draw_box(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf: &mut Buffer) {
+    let (ix, r) = (s.ix, s.rect);
+    let seed = app.is_seed(ix);
+    let st = state(app, ix);
+    let level = match st {
+        State::Member => Level::Recommended,
+        State::Normal => Level::Normal,
+        State::Out => Level::Dimmed,
+    };
+    let mut style = app.theme.node(level, seed);
+    if app.selected == Some(ix) {
+        style = style.patch(app.theme.selected());
+    }
+    let kind = app.tk.kind(ix);
+    let ascii = app.theme.ascii;
+    let set = shapes::box_set(ascii, kind, st);
+    let inner = (r.w - 2).max(0) as usize;
+    let room = inner.saturating_sub(3);
+    let label = if s.label.width() > room {
+        fit(&s.label, room, app.theme.glyphs().ellipsis)
+    } else {
+        s.label.clone()
+    };
+    // A node changed by the last reload is marked `~` for a moment (live::MARK_FOR).
+    let marker = if app.marks.nodes.contains(&ix) {
+        '~'
+    } else {
+        shapes::marker(seed, st)
+    };
+    let pad = " ".repeat(room.saturating_sub(label.width()));
+    // The last cell carries the diff mark (entered / left), if any.
+    let diff = crate::tui::graph_pane::mark(app, ix).map_or(" ", |c| {
+        crate::tui::insight::diff_panel::glyph(&app.theme, c)
+    });
+    let text = format!("{marker} {label}{pad}{diff}");
+    let put = |buf: &mut Buffer, x: i32, y: i32, s: &str| put_str(buf, area, view, x, y, s, style);
+    if geo.box_h == 1 {
+        let (open, close) = shapes::caps(ascii, kind, st);
+        put(buf, r.x, r.y, open);
+        put(buf, r.x + 1, r.y, &text);
+        put(buf, r.x + r.w - 1, r.y, close);
+        return;
+    }
+    let hline = set[4].repeat(inner);
+    put(buf, r.x, r.y, &format!("{}{hline}{}", set[0], set[1]));
+    put(buf, r.x, r.y + 1, set[5]);
+    put(buf, r.x + 1, r.y + 1, &text);
+    put(buf, r.x + r.w - 1, r.y + 1, set[5]);
+    put(buf, r.x, r.y + 2, &format!("{}{hline}{}", set[2], set[3]));
+}
+
+/// `s` cut to `width` cells, ending in an ellipsis when cut.
+pub fn fit(s: &str, width: usize, ellipsis: &str) -> String {
+    if s.width() <= width {
+        return s.to_string();
+    }
+    let room = width.saturating_sub(ellipsis.width());
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push_str(ellipsis);
+    out
+}
+
+/// Writes `s` at world position (x, y), clipped to the view. A wide character takes two
+/// cells (the second is blanked); one cut by the view's edge is not drawn.
+pub fn put_str(buf: &mut Buffer, area: Rect, view: WRect, x: i32, y: i32, s: &str, style: Style) {
+    if y < view.y || y >= view.y + view.h {
+        return;
+    }
+    let sy = area.y + (y - view.y) as u16;
+    let mut cx = x;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0) as i32;
+        if w == 0 {
+            continue;
+        }
+        if cx + w > view.x + view.w {
+            break;
+        }
+        if cx >= view.x {
+            let sx = area.x + (cx - view.x) as u16;
+            let mut tmp = [0u8; 4];
+            if let Some(cell) = buf.cell_mut((sx, sy)) {
+                cell.set_symbol(c.encode_utf8(&mut tmp)).set_style(style);
+            }
+            if w == 2
+                && let Some(cell) = buf.cell_mut((sx + 1, sy))
+            {
+                cell.reset();
+                cell.set_style(style);
+            }
+        }
+        cx += w;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use petgraph::visit::IntoEdgeReferences;
+
+    use super::*;
+    use crate::tui::theme::Theme;
+    use toolscope_core::source::{EXAMPLE_NAME, Limits, Loaded, load_text};
+    use toolscope_core::synth::{GenOptions, generate};
+
+    /// Every edge whose route meets the view is a candidate, wherever the view is.
+    #[test]
+    fn candidates_cover_every_edge_that_reaches_the_view() {
+        let text = generate(GenOptions {
+            actions: 400,
+            tools: Some(100),
+            seed: 5,
+        });
+        let file = load_text(
+            std::path::Path::new("g.yaml"),
+            text,
+            None,
+            &Limits::default(),
+        )
+        .expect("loads");
+        let loaded = Loaded {
+            toolkit: file.toolkit,
+            files: vec![file.source],
+            diagnostics: Vec::new(),
+        };
+        let mut app = App::new(loaded, EXAMPLE_NAME.into(), Theme::default(), (120, 40));
+        for zoom in [
+            crate::tui::app::Zoom::Detailed,
+            crate::tui::app::Zoom::Overview,
+        ] {
+            app.zoom = zoom;
+            let geo = app.geometry();
+            let (w, h) = geo.extent(app.layout());
+            let xs = (-20..w).step_by(23);
+            let views: Vec<(i32, i32)> = xs.flat_map(|x| [(x, -3), (x, h / 3)]).collect();
+            for (x, y) in views {
+                let view = WRect { x, y, w: 40, h: 12 };
+                let canvas = Canvas::new(view);
+                let got: HashSet<_> = candidate_edges(&app, &geo, view).map(|e| e.id()).collect();
+                for e in app.tk.graph.edge_references() {
+                    let (u, v) = (e.source(), e.target());
+                    if u == v {
+                        continue;
+                    }
+                    let Some(ends) = Ends::of(app.layout(), &geo, &app.tk, u, v) else {
+                        continue;
+                    };
+                    let route = plan(&geo, &ends);
+                    let mut lines = route.lines.clone();
+                    lines.push(vec![route.head]);
+                    if lines.iter().any(|l| canvas.touches(l)) {
+                        assert!(
+                            got.contains(&e.id()),
+                            "{} missing at {x},{y}",
+                            app.tk.edge_label(e.id())
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

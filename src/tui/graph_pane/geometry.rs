@@ -1,0 +1,144 @@
+//! From layout slots to cells: column positions, box sizes and edge routes for the current
+//! zoom. Cheap (linear in the number of layers), so it is computed per frame and never
+//! touches the cached layout.
+
+use petgraph::stable_graph::NodeIndex;
+
+use unicode_width::UnicodeWidthStr;
+
+use toolscope_core::layout::Layout;
+use toolscope_core::model::Toolkit;
+
+/// Longest name drawn in full in the detailed view.
+const MAX_LABEL: usize = 28;
+/// Longest name in the overview.
+const OVERVIEW_LABEL: usize = 12;
+
+/// Detail level of the graph drawing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zoom {
+    /// Boxes three lines high with full names.
+    Detailed,
+    /// One line per node, names shortened.
+    Overview,
+    /// One line per node, names cut to their first 8 characters, layers folded into bands
+    /// as wide as the pane (see [`crate::tui::graph_pane`]).
+    Fit,
+}
+
+/// A rectangle in layout cells (may be off screen, so signed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WRect {
+    pub x: i32,
+    pub y: i32,
+    pub w: i32,
+    pub h: i32,
+}
+
+impl WRect {
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        x >= self.x && x < self.x + self.w && y >= self.y && y < self.y + self.h
+    }
+}
+
+/// Cell geometry of a layout at one zoom level.
+#[derive(Debug, Clone)]
+pub struct Geometry {
+    pub box_h: i32,
+    pub row_h: i32,
+    pub gap: i32,
+    /// Parallel vertical lanes per gap, so edges to different targets stay apart.
+    pub lanes: i32,
+    /// Room reserved before a target for a score label.
+    pub label_room: i32,
+    pub max_label: usize,
+    /// Left edge of each column.
+    pub col_x: Vec<i32>,
+    pub col_w: Vec<i32>,
+}
+
+impl Geometry {
+    pub fn for_layout(layout: &Layout, zoom: Zoom, scores: bool) -> Geometry {
+        let (box_h, lanes, max_label) = match zoom {
+            Zoom::Detailed => (3, 3, MAX_LABEL),
+            Zoom::Overview => (1, 1, OVERVIEW_LABEL),
+            Zoom::Fit => (1, 1, toolscope_core::layout::labels::NARROW),
+        };
+        let label_room = if scores { 5 } else { 0 };
+        Geometry::with(layout, box_h, lanes, max_label, label_room)
+    }
+
+    /// Geometry for boxes `box_h` high with names up to `max_label` cells, `lanes` lanes
+    /// per gap and `label_room` cells before each column for score labels.
+    pub fn with(
+        layout: &Layout,
+        box_h: i32,
+        lanes: i32,
+        max_label: usize,
+        label_room: i32,
+    ) -> Geometry {
+        // Out-lanes, a free cell, in-lanes, the arrowhead.
+        let gap = 2 * lanes + 3 + label_room;
+        let mut col_x = Vec::with_capacity(layout.layers.len());
+        let mut col_w = Vec::with_capacity(layout.layers.len());
+        let mut x = 1;
+        for &lw in &layout.label_width {
+            let w = box_width(usize::from(lw).min(max_label));
+            col_x.push(x);
+            col_w.push(w);
+            x += w + gap;
+        }
+        Geometry {
+            box_h,
+            row_h: box_h + 1,
+            gap,
+            lanes,
+            label_room,
+            max_label,
+            col_x,
+            col_w,
+        }
+    }
+
+    /// The box of node `ix`, if laid out.
+    pub fn node_rect(&self, layout: &Layout, tk: &Toolkit, ix: NodeIndex) -> Option<WRect> {
+        let s = layout.slot(ix)?;
+        let l = s.layer as usize;
+        let label = tk.name(ix).width().min(self.max_label);
+        Some(WRect {
+            x: *self.col_x.get(l)?,
+            y: self.row_top(s.order),
+            w: box_width(label).max(6),
+            h: self.box_h,
+        })
+    }
+
+    pub fn row_top(&self, order: u32) -> i32 {
+        1 + order as i32 * self.row_h
+    }
+
+    /// Size of the whole drawing.
+    pub fn extent(&self, layout: &Layout) -> (i32, i32) {
+        let w = self
+            .col_x
+            .last()
+            .zip(self.col_w.last())
+            .map_or(0, |(x, w)| x + w + 1);
+        (w, 1 + layout.max_rows() as i32 * self.row_h)
+    }
+
+    /// The visible node at a point, if any (columns found by search, rows by division).
+    pub fn hit(&self, layout: &Layout, tk: &Toolkit, x: i32, y: i32) -> Option<NodeIndex> {
+        let l = self.col_x.partition_point(|&cx| cx <= x).checked_sub(1)?;
+        let order = (y - 1).div_euclid(self.row_h);
+        let ix = layout.at(l, usize::try_from(order).ok()?)?;
+        self.node_rect(layout, tk, ix)
+            .filter(|r| r.contains(x, y))
+            .map(|_| ix)
+    }
+}
+
+/// Box width for a label of `chars`: borders, marker and padding.
+fn box_width(chars: usize) -> i32 {
+    chars as i32 + 5
+}

@@ -1,0 +1,290 @@
+//! The focus view on real configs: for every operator of the shipped toolkits and of a
+//! Chat2Graph-shaped file with one long flattened chain, the whole recommendation is on the
+//! first screen with distinct labels; a threshold step moves nothing that stays.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use petgraph::stable_graph::NodeIndex;
+use ratatui::layout::Rect;
+use unicode_width::UnicodeWidthStr;
+
+use crate::tui::app::App;
+use crate::tui::graph_pane::draw::shown;
+use crate::tui::graph_pane::geometry::WRect;
+use crate::tui::panes::Panes;
+use crate::tui::tests::{press, render};
+use crate::tui::theme::Theme;
+use toolscope_core::source::{EXAMPLE_NAME, Loaded, load_example, load_paths};
+use toolscope_core::text::sanitize;
+
+fn file(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn open(which: &str, w: u16, h: u16) -> App {
+    let loaded: Loaded = match which {
+        "example" => load_example(),
+        path => load_paths(&[file(path)], None).expect("loads"),
+    };
+    App::new(loaded, EXAMPLE_NAME.into(), Theme::default(), (w, h))
+}
+
+const TOOLKITS: [&str; 3] = [
+    "example",
+    "toolkits/chat2graph-mini.yml",
+    "tests/fixtures/chat2graph-flat.yml",
+];
+
+/// Where each recommended node's label is drawn, checked against the pane and the buffer.
+fn assert_recommendation_visible(app: &App, what: &str) {
+    let inner: Rect = Panes::new(app.size, app.layout_hint()).graph_inner();
+    let geo = app.geometry();
+    let view = WRect {
+        x: app.view.x,
+        y: app.view.y,
+        w: i32::from(inner.width),
+        h: i32::from(inner.height),
+    };
+    let boxes = shown(app, &geo, view);
+    let t = render(app);
+    let buf = t.backend().buffer();
+    let mut labels = HashSet::new();
+    for s in &boxes {
+        assert!(
+            labels.insert(s.label.clone())
+                || boxes
+                    .iter()
+                    .filter(|b| b.label == s.label)
+                    .all(|b| app.tk.name(b.ix) == app.tk.name(s.ix)),
+            "{what}: two nodes show `{}`",
+            s.label
+        );
+    }
+    let members: Vec<NodeIndex> = app
+        .rec
+        .actions
+        .iter()
+        .chain(&app.rec.tools)
+        .copied()
+        .collect();
+    assert!(!members.is_empty(), "{what}: nothing recommended");
+    for ix in members {
+        let name = sanitize(app.tk.name(ix)).into_owned();
+        let s = boxes
+            .iter()
+            .find(|b| b.ix == ix)
+            .unwrap_or_else(|| panic!("{what}: {name} is not on screen"));
+        let keep: String = name
+            .chars()
+            .take(toolscope_core::layout::labels::KEEP)
+            .collect();
+        assert!(
+            s.label.starts_with(&keep),
+            "{what}: `{}` cut below 8",
+            s.label
+        );
+        // The label starts after the border, the marker and a space.
+        let x = i32::from(inner.x) + s.rect.x + 3 - view.x;
+        let y = i32::from(inner.y) + s.rect.y + geo.box_h / 2 - view.y;
+        let w = s.label.width() as i32;
+        let right = i32::from(inner.x + inner.width);
+        let bottom = i32::from(inner.y + inner.height);
+        assert!(
+            x >= i32::from(inner.x) && x + w <= right && y >= i32::from(inner.y) && y < bottom,
+            "{what}: `{}` at ({x}, {y}) outside the graph pane {inner:?}",
+            s.label
+        );
+        let drawn: String = (x..x + w)
+            .map(|cx| buf[(cx as u16, y as u16)].symbol().to_string())
+            .collect::<String>();
+        let want: String = s.label.chars().collect();
+        // Wide characters leave an empty symbol in their second cell.
+        assert_eq!(drawn.replace(' ', ""), want.replace(' ', ""), "{what}");
+    }
+}
+
+/// The acceptance test of issue 11: every operator, two sizes, labels in the pane.
+#[test]
+fn every_operator_shows_its_whole_recommendation_with_distinct_labels() {
+    for which in TOOLKITS {
+        for (w, h) in [(160, 48), (100, 30), (80, 24)] {
+            let mut app = open(which, w, h);
+            let n = app.tk.operators.len();
+            assert!(n > 0, "{which} has operators");
+            let mut seen = std::collections::BTreeSet::new();
+            for step in 0..n {
+                if step > 0 {
+                    // `o` chooses the next operator (navigator order), as a user would.
+                    press(&mut app, "o");
+                }
+                let i = app.operator.expect("an operator is active");
+                seen.insert(i);
+                let op = app.tk.operators[i].name.clone();
+                assert_recommendation_visible(&app, &format!("{which} {op} at {w}x{h}"));
+            }
+            assert_eq!(seen.len(), n, "{which}: o visits every operator");
+        }
+    }
+}
+
+/// A threshold step keeps every staying node in its slot; what leaves stays drawn with the
+/// left mark until the next refit (`v`), which lays the view out afresh.
+#[test]
+fn a_threshold_step_moves_nothing_and_marks_what_left() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
+    let i = app
+        .tk
+        .operators
+        .iter()
+        .position(|o| o.name == "Q&A Expert/1")
+        .expect("operator");
+    app.choose_operator(i);
+    let before = crate::tui::tests::screen(&app);
+    let slots: Vec<_> = app.layout().placed().collect();
+    let cu3 = app.tk.action("content_understanding_3").expect("action");
+    assert!(app.rec.contains(cu3));
+    press(&mut app, "++");
+    assert!(!app.rec.contains(cu3), "0.56 < 0.60: it leaves");
+    for (ix, s) in slots {
+        if app.layout().slot(ix).is_some() {
+            assert_eq!(app.layout().slot(ix), Some(s), "{} moved", app.tk.name(ix));
+        }
+    }
+    assert!(
+        app.layout().slot(cu3).is_some(),
+        "a leaving node stays drawn"
+    );
+    let after = crate::tui::tests::screen(&app);
+    assert!(after.contains("content_understanding_3▼"), "{after}");
+    insta::assert_snapshot!("focus_before_threshold_step_100x30", before);
+    insta::assert_snapshot!("focus_after_threshold_step_100x30", after);
+    press(&mut app, "v");
+    let refitted = crate::tui::tests::screen(&app);
+    assert!(
+        refitted.contains("content_understanding_3"),
+        "still on the frontier"
+    );
+    assert!(
+        !refitted.contains("3▼"),
+        "a refit starts afresh: {refitted}"
+    );
+}
+
+/// Choosing an operator or a seed refits: the viewport goes back to the origin and the
+/// view holds the new recommendation.
+#[test]
+fn choosing_an_operator_or_a_seed_refits() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
+    press(&mut app, "jjjj");
+    app.view.x = 40;
+    press(&mut app, "o");
+    assert_eq!((app.view.x, app.view.y), (0, 0));
+    assert_recommendation_visible(&app, "after o");
+    // Seeding another action (Space on the selection) refits too.
+    let other = app.tk.action("web_browsing").expect("action");
+    app.select(other);
+    press(&mut app, "<Space>");
+    assert!(app.layout().slot(other).is_some());
+    assert_recommendation_visible(&app, "after seeding");
+}
+
+/// `f` switches to the whole graph and back; without seeds there is no focus view.
+#[test]
+fn f_toggles_the_whole_graph() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
+    assert!(crate::tui::graph_pane::active(&app));
+    let focus_nodes = app.layout().placed().count();
+    press(&mut app, "f");
+    assert!(!crate::tui::graph_pane::active(&app));
+    assert_eq!(app.layout().placed().count(), app.tk.graph.node_count());
+    assert!(focus_nodes < app.tk.graph.node_count());
+    press(&mut app, "f");
+    assert!(crate::tui::graph_pane::active(&app));
+    press(&mut app, "x");
+    assert!(!crate::tui::graph_pane::active(&app), "no seeds, no focus");
+    assert!(crate::tui::tests::screen(&app).contains("[detailed]"));
+}
+
+/// `z` cycles detailed, compact and fit; fit folds the whole chain to the pane's width.
+#[test]
+fn z_cycles_detailed_compact_fit_and_fit_folds_to_the_pane() {
+    use crate::tui::app::Zoom;
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
+    press(&mut app, "z");
+    assert_eq!(app.zoom, Zoom::Overview);
+    assert!(
+        !crate::tui::graph_pane::active(&app),
+        "z zooms the whole graph"
+    );
+    assert!(crate::tui::tests::screen(&app).contains("[compact]"));
+    press(&mut app, "z");
+    assert_eq!(app.zoom, Zoom::Fit);
+    let inner = Panes::new(app.size, app.layout_hint()).graph_inner();
+    let geo = app.geometry();
+    let (w, _) = geo.extent(app.layout());
+    assert!(w <= i32::from(inner.width), "{w} > {}", inner.width);
+    assert_eq!(app.layout().placed().count(), app.tk.graph.node_count());
+    // Every node is drawn once, and none is drawn over another.
+    let mut cells = HashSet::new();
+    for (ix, _) in app.layout().placed() {
+        let r = geo.node_rect(app.layout(), &app.tk, ix).expect("placed");
+        assert!(cells.insert((r.x, r.y)), "{} overlaps", app.tk.name(ix));
+    }
+    press(&mut app, "z");
+    assert_eq!(app.zoom, Zoom::Detailed);
+    let (w, _) = app.geometry().extent(app.layout());
+    assert!(
+        w > i32::from(inner.width),
+        "detailed runs wider than the pane"
+    );
+}
+
+/// `m` hides the side panes: the graph takes the width, the focus view is fitted again
+/// (on the fixture at 80x24 that means more columns), and `m` brings them back.
+#[test]
+fn m_gives_the_graph_the_whole_width_at_80x24() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 80, 24);
+    assert_recommendation_visible(&app, "80x24 with side panes");
+    let narrow = Panes::new(app.size, app.layout_hint()).graph_inner().width;
+    press(&mut app, "m");
+    let wide = Panes::new(app.size, app.layout_hint()).graph_inner().width;
+    assert_eq!(wide, 78);
+    assert!(wide > narrow + 30);
+    let screen = crate::tui::tests::screen(&app);
+    assert!(!screen.contains("Navigator") && !screen.contains("Inspector"));
+    assert_recommendation_visible(&app, "80x24 without side panes");
+    press(&mut app, "m");
+    assert!(crate::tui::tests::screen(&app).contains("Navigator"));
+}
+
+/// In the whole graph a shared tool sits after its first caller; a later caller names it in
+/// a stub under its box instead of an edge across the screen.
+#[test]
+fn later_callers_of_a_shared_tool_name_it_in_a_stub() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 160, 48);
+    press(&mut app, "f:goto content_understanding_2<Enter>");
+    let screen = crate::tui::tests::screen(&app);
+    let lines: Vec<&str> = screen.lines().collect();
+    let row = lines
+        .iter()
+        .position(|l| l.contains("│  content_understanding_2 │"))
+        .expect("the caller is on screen");
+    // The box is three rows high; the stub is on the free row under it.
+    assert!(
+        lines[row + 2].contains("▶ DocumentReader"),
+        "no stub under the caller:\n{screen}"
+    );
+    let tk = &app.tk;
+    let doc = tk
+        .graph
+        .node_indices()
+        .find(|&i| tk.name(i) == "DocumentReader");
+    let first = tk.action("content_understanding").expect("action");
+    let layout = app.layout();
+    let (d, f) = (
+        layout.slot(doc.expect("tool")).expect("placed"),
+        layout.slot(first).expect("placed"),
+    );
+    assert_eq!(d.layer, f.layer + 1, "the tool sits after its first caller");
+}

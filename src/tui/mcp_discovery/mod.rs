@@ -1,0 +1,318 @@
+//! `:mcp discover [SERVER]`: the CLI's `toolscope mcp discover` for the open files, run on a
+//! background thread so the UI keeps drawing. The thread writes each file's sidecar cache
+//! through the CLI's own writer and sends a [`Report`] back as [`Msg::McpDone`]; the cache
+//! watcher (see `live::watch_mcp_caches`) then reloads the toolkit with the members.
+//!
+//! Starting a program named in a YAML file is a security decision: this command is the only
+//! place the TUI does it, and only when typed.
+//!
+//! Esc or Ctrl-C while a discovery runs cancels it: the server being asked is dropped,
+//! which ends its whole process group (see `mcp::process`), and nothing is recorded.
+
+#[cfg(test)]
+mod live_tests;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::tui::app::{App, Level};
+use crate::tui::status::Status;
+
+/// Asks a running discovery to stop; shared between the UI and the discovery thread.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<CancelState>);
+
+#[derive(Debug, Default)]
+struct CancelState {
+    asked: AtomicBool,
+    #[cfg(feature = "mcp")]
+    wake: tokio::sync::Notify,
+}
+
+impl Cancel {
+    pub fn cancel(&self) {
+        self.0.asked.store(true, Ordering::SeqCst);
+        // A stored permit: a discovery that starts waiting later still sees it.
+        #[cfg(feature = "mcp")]
+        self.0.wake.notify_one();
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.asked.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once [`Cancel::cancel`] was called.
+    #[cfg(feature = "mcp")]
+    async fn cancelled(&self) {
+        if !self.is_cancelled() {
+            self.0.wake.notified().await;
+        }
+    }
+}
+
+/// Esc or Ctrl-C while a discovery runs (and no overlay is open) cancels it; returns
+/// whether the key was taken. A second Ctrl-C while cancelling goes on to quitting.
+pub fn cancel_key(app: &mut App, k: &KeyEvent) -> bool {
+    let ctrl_c = k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c');
+    let esc = k.code == KeyCode::Esc && k.modifiers.is_empty();
+    if !app.mcp_running || app.overlay.is_some() || !(ctrl_c || esc) {
+        return false;
+    }
+    if app.mcp_cancel.is_cancelled() {
+        return esc;
+    }
+    app.mcp_cancel.cancel();
+    app.set_status(Level::Info, "cancelling the MCP discovery…");
+    true
+}
+
+/// One server's outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerOutcome {
+    pub name: String,
+    /// Tools found, or why it failed (whole message, whole stderr).
+    pub result: Result<usize, (String, String)>,
+}
+
+/// What a background discovery found, server by server.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Report {
+    pub servers: Vec<ServerOutcome>,
+    /// Writing a cache failed (the servers' tools were found but not kept).
+    pub write_errors: Vec<String>,
+    /// Stopped by Esc or Ctrl-C: nothing was recorded.
+    pub cancelled: bool,
+}
+
+/// The `:mcp` command: `discover [SERVER]`.
+pub fn command(app: &mut App, arg: &str) -> Result<(), String> {
+    let (sub, server) = match arg.split_once(char::is_whitespace) {
+        Some((s, rest)) => (s, rest.trim()),
+        None => (arg, ""),
+    };
+    if sub != "discover" {
+        return Err(format!("usage: :mcp discover [SERVER] (not `{arg}`)"));
+    }
+    start(app, server)
+}
+
+#[cfg(not(feature = "mcp"))]
+fn start(_: &mut App, _: &str) -> Result<(), String> {
+    Err("`:mcp discover` is not built in (toolscope was built without the `mcp` feature)".into())
+}
+
+#[cfg(feature = "mcp")]
+fn start(app: &mut App, server: &str) -> Result<(), String> {
+    if app.mcp_running {
+        return Err("an MCP discovery is already running".into());
+    }
+    let tx = app
+        .tx
+        .clone()
+        .ok_or("no message channel: `:mcp discover` needs the interactive TUI")?;
+    let plan = plan(app, server)?;
+    let n: usize = plan.iter().map(|(_, d)| d.len()).sum();
+    app.mcp_running = true;
+    app.mcp_cancel = Cancel::default();
+    let cancel = app.mcp_cancel.clone();
+    app.set_status(
+        Level::Info,
+        format!(
+            "discovering {n} server{}… (Esc cancels)",
+            if n == 1 { "" } else { "s" }
+        ),
+    );
+    std::thread::spawn(move || {
+        let report = run(&plan, &cancel);
+        let _ = tx.send(crate::tui::msg::Msg::McpDone(report));
+    });
+    Ok(())
+}
+
+#[cfg(feature = "mcp")]
+type Plan = Vec<(
+    std::path::PathBuf,
+    Vec<toolscope_core::mcp::decl::ServerDecl>,
+)>;
+
+/// The open files' declared servers (only `server` when given).
+#[cfg(feature = "mcp")]
+fn plan(app: &App, server: &str) -> Result<Plan, String> {
+    let mut plan = Vec::new();
+    for f in &app.files {
+        let decls = toolscope_core::mcp::declared(&f.path, Some(f.format))?;
+        let chosen: Vec<_> = decls
+            .into_iter()
+            .filter(|d| server.is_empty() || d.name == server)
+            .collect();
+        if !chosen.is_empty() {
+            plan.push((f.path.clone(), chosen));
+        }
+    }
+    if plan.is_empty() {
+        return Err(if server.is_empty() {
+            "no MCP servers declared in the open files".into()
+        } else {
+            format!("no MCP server named `{server}` in the open files")
+        });
+    }
+    Ok(plan)
+}
+
+/// Discovers every planned server, one after another, and records what was found, unless
+/// the discovery is cancelled first (then nothing is recorded).
+#[cfg(feature = "mcp")]
+fn run(plan: &Plan, cancel: &Cancel) -> Report {
+    let mut report = Report::default();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            report
+                .write_errors
+                .push(format!("cannot start the async runtime: {e}"));
+            return report;
+        }
+    };
+    let mut found_per_file = Vec::new();
+    for (file, decls) in plan {
+        let dir = toolscope_core::mcp::folder(file);
+        let mut found = Vec::new();
+        for decl in decls {
+            let work = toolscope_core::mcp::client::discover(
+                decl,
+                &dir,
+                toolscope_core::mcp::client::DEFAULT_TIMEOUT,
+            );
+            // Dropping `work` on cancel ends the server's process group.
+            let result = runtime.block_on(async {
+                tokio::select! {
+                    r = work => Some(r),
+                    _ = cancel.cancelled() => None,
+                }
+            });
+            let Some(result) = result else {
+                // A moment for the runtime to reap the killed server.
+                runtime.block_on(async {
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await
+                });
+                report.cancelled = true;
+                return report;
+            };
+            report.servers.push(ServerOutcome {
+                name: decl.name.clone(),
+                result: match &result {
+                    Ok(f) => Ok(f.tools.len()),
+                    Err(e) => Err(failure_text(e)),
+                },
+            });
+            if let Ok(f) = result {
+                found.push((decl, f));
+            }
+        }
+        found_per_file.push((file, found));
+    }
+    if cancel.is_cancelled() {
+        report.cancelled = true;
+        return report;
+    }
+    for (file, found) in found_per_file {
+        if found.is_empty() {
+            continue;
+        }
+        let pairs: Vec<_> = found.iter().map(|(d, f)| (*d, f)).collect();
+        let mut diags = Vec::new();
+        if let Err(e) = toolscope_core::mcp::discovery::record(file, &pairs, &mut diags) {
+            report.write_errors.push(format!("{}: {e}", file.display()));
+        }
+        report
+            .write_errors
+            .extend(diags.iter().map(|d| d.to_string()));
+    }
+    report
+}
+
+#[cfg(feature = "mcp")]
+fn failure_text(f: &toolscope_core::mcp::client::Failure) -> (String, String) {
+    use toolscope_core::mcp::client::Failure;
+    match f {
+        Failure::Unsupported(why) => (why.clone(), String::new()),
+        Failure::Timeout { after, stderr } => (
+            format!("no tool list within {} s (stopped)", after.as_secs_f64()),
+            stderr.clone(),
+        ),
+        Failure::Failed { message, stderr } => (message.clone(), stderr.clone()),
+    }
+}
+
+/// Quitting while a discovery runs: cancels it and waits (at most 3 s) for the discovery
+/// thread to end the server's process group, which the process exit alone would leave
+/// running (the server is in a group of its own).
+pub fn stop_before_exit(app: &App, rx: &std::sync::mpsc::Receiver<crate::tui::msg::Msg>) {
+    if !app.mcp_running {
+        return;
+    }
+    app.mcp_cancel.cancel();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
+        match rx.recv_timeout(left) {
+            Ok(crate::tui::msg::Msg::McpDone(_)) | Err(_) => return,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// Shows a finished discovery: one status line (tools per server, or the error with the
+/// last stderr line), and each failure whole in the message log.
+pub fn finished(app: &mut App, report: Report) {
+    app.mcp_running = false;
+    if report.cancelled {
+        app.set_status(
+            Level::Info,
+            "discovery cancelled: the server was stopped, nothing was recorded",
+        );
+        return;
+    }
+    let mut parts = Vec::new();
+    let mut failed = false;
+    for s in &report.servers {
+        match &s.result {
+            Ok(n) => parts.push(format!(
+                "{}: {n} tool{}",
+                s.name,
+                if *n == 1 { "" } else { "s" }
+            )),
+            Err((message, stderr)) => {
+                failed = true;
+                let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
+                parts.push(match last {
+                    Some(l) => format!("{}: failed: {message} ({})", s.name, l.trim()),
+                    None => format!("{}: failed: {message}", s.name),
+                });
+                let mut whole = format!("MCP server `{}` failed: {message}", s.name);
+                if !stderr.trim().is_empty() {
+                    whole.push_str("\nits stderr:\n");
+                    whole.push_str(stderr.trim_end());
+                }
+                app.log.push(&Status::error(whole));
+            }
+        }
+    }
+    for e in &report.write_errors {
+        failed = true;
+        app.log.push(&Status::error(format!("MCP cache: {e}")));
+        parts.push(format!("cache: {e}"));
+    }
+    let level = if failed { Level::Error } else { Level::Info };
+    let mut line = format!("MCP discovery: {}", parts.join(" · "));
+    if failed {
+        line.push_str(" (:messages has the whole text)");
+    }
+    app.set_status(level, line);
+}
