@@ -138,7 +138,17 @@ def stand_ins(spec):
 
     import litellm
 
+    from app.plugin.lite_llm.lite_llm_client import LiteLlmClient
+
     litellm.completion = lambda **kwargs: _scripted(spec.get("calls") or [], **kwargs)
+    generate = LiteLlmClient.generate
+
+    async def generate_later(self, *args, **kwargs):
+        # The LLM's latency: other operators' asyncio tasks run meanwhile.
+        await asyncio.sleep(0.01)
+        return await generate(self, *args, **kwargs)
+
+    LiteLlmClient.generate = generate_later
 
 
 def _scripted(plan, messages, **kwargs):
