@@ -123,14 +123,15 @@ class ProbeFailed(Exception):
     pass
 
 
-def launch(tree, command, use_source=True):
-    """Runs a launcher ``command`` in ``tree`` with the stand-ins of ``site/`` (the
-    server stops right after its load, printing the probe's report); ``use_source``
-    False leaves the integration's source off the path, so an installed copy is used."""
+def launch(tree, command, cwd=None, use_source=True):
+    """Runs a launcher ``command`` for Chat2Graph's ``tree`` (in ``cwd``, default the
+    tree) with the stand-ins of ``site/``: the server stops right after its load,
+    printing the probe's report. ``use_source`` False leaves the integration's source off
+    the path, so an installed copy is used."""
     path = [HERE / "site", HERE] + ([INTEGRATION] if use_source else [])
     env = environment(path)
-    env["TOOLSCOPE_PROBE"] = json.dumps({"members": MEMBERS})
-    out = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True,
+    env["TOOLSCOPE_PROBE"] = json.dumps({"members": MEMBERS, "root": str(tree)})
+    out = subprocess.run(command, cwd=cwd or tree, env=env, capture_output=True, text=True,
                          timeout=300)
     if out.returncode != 0:
         raise ProbeFailed(out.stderr)

@@ -245,7 +245,7 @@ class InstallAndLaunch(unittest.TestCase):
         tree = harness.unpack()
         tuned_config(tree / "app/core/sdk")
         elsewhere = scratch("cwd")  # --root: run from anywhere
-        report = harness.launch(elsewhere, [str(script), "--root", str(tree)],
+        report = harness.launch(tree, [str(script), "--root", str(tree)], cwd=elsewhere,
                                 use_source=False)
         self.assert_launched_tuned(tree, report)
 

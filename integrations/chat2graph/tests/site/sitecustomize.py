@@ -6,10 +6,11 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.getcwd())  # Chat2Graph's tree: the stand-ins patch its classes
+_spec = json.loads(os.environ["TOOLSCOPE_PROBE"])
+sys.path.insert(0, _spec["root"])  # Chat2Graph's tree: the stand-ins patch its classes
 import probe  # noqa: E402  (found through PYTHONPATH)
 
-probe.stand_ins(json.loads(os.environ["TOOLSCOPE_PROBE"]))
+probe.stand_ins(_spec)
 
 
 def _report_and_stop(*args, **kwargs):
