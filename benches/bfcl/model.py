@@ -1,0 +1,430 @@
+#!/usr/bin/env python3
+"""The step evaluation and the learned graphs of the BFCL benchmark, in plain Python.
+
+This is the reference the Rust `toolscope eval --steps`, `init --traces` and `fit`
+are checked against (README.md in this folder gives the rules in words). Standard
+library only.
+
+  python3 model.py write-yaml --data out --out out   # plain.yaml and reference.yaml
+  python3 model.py eval --data out                   # their held-out curves, as JSON
+  python3 model.py summarize out/eval-*.json         # best recall within the budget
+  python3 model.py tokens --kit out/reference.yaml > out/tokens-o200k.json
+                                                     # toolscope's count per tool, for --tokens
+
+Graph: one action per tool, named "call <tool>", calling its tool with score 1.0; the
+learned part is the Next scores between actions, kept here as {tool a: {tool b: s}}.
+"""
+
+import argparse
+import collections
+import glob
+import json
+import math
+import os
+import sys
+
+INF = float("inf")
+OPERATOR = "bfcl"
+PRIOR_WEIGHT = 2.0  # m: the written score counts as this many steps
+
+
+def round4(x):
+    """Half away from zero at 4 decimals, as Rust's (x * 1e4).round() / 1e4."""
+    return math.floor(x * 10000.0 + 0.5) / 10000.0
+
+
+def action(tool):
+    return "call " + tool
+
+
+# ---------------------------------------------------------------- data
+
+class Data:
+    """Tools (token estimate, group, definition) and the trace records of a
+    convert.py output folder."""
+
+    def __init__(self, folder, tokens=None):
+        self.folder = folder
+        self.tok = {}      # tool -> estimated tokens
+        self.group = {}    # tool -> group (the defs file's class)
+        self.defs = {}     # tool -> OpenAI function object
+        self.groups = collections.OrderedDict()
+        for path in sorted(glob.glob(os.path.join(folder, "defs", "*.json"))):
+            g = os.path.basename(path)[:-5]
+            self.groups[g] = []
+            for e in json.load(open(path)):
+                fn = e["function"] if "function" in e else e
+                name = fn["name"]
+                self.defs[name] = fn
+                # The stand-in tokenizer: a token per 4 characters of the compact
+                # JSON of {name, description, parameters}. (toolscope counts o200k
+                # tokens of its own describe --style json entry.)
+                self.tok[name] = len(json.dumps(fn, separators=(",", ":"), ensure_ascii=False)) / 4.0
+                self.group.setdefault(name, g)
+                self.groups[g].append(name)
+        self.tools = list(self.tok)
+        if tokens:
+            # real counts, e.g. toolscope's o200k (model.py tokens writes them)
+            with open(tokens) as f:
+                counts = json.load(f)
+            missing = [t for t in self.tools if t not in counts]
+            if missing:
+                sys.exit("%s has no count for %s" % (tokens, ", ".join(missing[:5])))
+            self.tok = {t: float(counts[t]) for t in self.tools}
+        self.train = read_jsonl(os.path.join(folder, "train.jsonl"))
+        self.test = read_jsonl(os.path.join(folder, "test.jsonl"))
+
+    def records(self):
+        return self.train + self.test
+
+
+def read_jsonl(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def task(record):
+    return int(str(record["id"]).rsplit("_", 1)[1])
+
+
+def steps(records):
+    """(record, calls before, target) for every call after a record's first."""
+    for r in records:
+        calls = r["calls"]
+        for i in range(1, len(calls)):
+            yield r, calls[:i], calls[i]
+
+
+# ---------------------------------------------------------------- learning
+
+def transition_counts(records, window=1):
+    """c[a][b]: steps whose target is b with a among the previous `window` calls."""
+    c = collections.defaultdict(collections.Counter)
+    for _, before, target in steps(records):
+        for a in set(before[-window:]):
+            c[a][target] += 1
+    return c
+
+
+def plain_graph(records):
+    """The plain transition-count graph: N(a, b) = c(a, b) / n_a, 4 decimals."""
+    c = transition_counts(records)
+    return {a: {b: round4(k / sum(row.values())) for b, k in row.items()}
+            for a, row in c.items()}
+
+
+def group_popularity(records, data):
+    """P(b) = u(b) / U(group of b): u(b) the training steps whose target is b, U(g)
+    the steps whose target is a tool of group g (0 when U(g) = 0)."""
+    u = collections.Counter(target for _, _, target in steps(records))
+    per_group = collections.Counter()
+    for b, k in u.items():
+        per_group[data.group[b]] += k
+    return {b: (u[b] / per_group[data.group[b]] if per_group[data.group[b]] else 0.0)
+            for b in data.tools}
+
+
+def init_prior(records, data):
+    """What `init --traces` writes: for every action A and every tool b with P(b) > 0,
+    Next A -> call b with w(b) = round4(P(b) / max P), the same for every A."""
+    p = group_popularity(records, data)
+    top = max(p.values()) if p else 0.0
+    w = {b: round4(v / top) for b, v in p.items() if v > 0} if top > 0 else {}
+    w = {b: v for b, v in w.items() if v > 0}
+    return {a: dict(w) for a in data.tools}
+
+
+def fit_next(graph, records, m=PRIOR_WEIGHT):
+    """What `fit` writes for Next scores: for every action a with n_a > 0 steps from
+    its tool, r(a, b) = (c(a, b) + m * w(a, b)) / (n_a + m) over the edges a -> b
+    that exist or were stepped (w = 0 for a new edge), then N(a, b) =
+    round4(r(a, b) / max_b' r(a, b')). Rows with n_a = 0 are left as written."""
+    c = transition_counts(records)
+    out = {a: dict(row) for a, row in graph.items()}
+    for a, row in c.items():
+        n = sum(row.values())
+        w = graph.get(a, {})
+        r = {b: (row.get(b, 0) + m * w.get(b, 0.0)) / (n + m) for b in set(w) | set(row)}
+        top = max(r.values())
+        out[a] = {b: round4(v / top) for b, v in r.items()}
+    return out
+
+
+def reference_graph(records, data, m=PRIOR_WEIGHT):
+    """The recommended design: init's group-popularity prior, then one fit."""
+    return fit_next(init_prior(records, data), records, m)
+
+
+def first_calls(records):
+    return sorted({r["calls"][0] for r in records if r["calls"]})
+
+
+# ---------------------------------------------------------------- evaluation
+
+def reach(graph, seeds, hops):
+    """For every tool whose action the recommendation can keep: the highest threshold
+    at which it is kept (seeds: always). The widest path of at most `hops` Next edges,
+    which is the same set as Chat2Graph's frontier rounds at any threshold."""
+    value = {s: INF for s in seeds}
+    frontier = dict(value)
+    for _ in range(hops):
+        nxt = {}
+        for a, va in frontier.items():
+            for b, s in graph.get(a, {}).items():
+                v = min(va, s)
+                if v > value.get(b, -1.0) and v > nxt.get(b, -1.0):
+                    nxt[b] = v
+        for b, v in nxt.items():
+            value[b] = max(value.get(b, -1.0), v)
+        frontier = nxt
+        if not frontier:
+            break
+    return value
+
+
+def last_k(k):
+    return lambda before: set(before[-k:])
+
+
+def curve(graph, records, data, hops=1, seeds=last_k(1), intersect=True, keep_seeds=True):
+    """The exact step function over the threshold: [(t, recall, token share, tools per
+    step)], t ascending, each point the offer at threshold t (a tool is offered when
+    its value >= t). Token share is a ratio of means: offered tokens over the tokens
+    of everything available, both summed over steps."""
+    hits = collections.Counter()
+    tokens = collections.Counter()
+    count = collections.Counter()
+    n = 0
+    available_tokens = 0.0
+    for r, before, target in steps(records):
+        available = set(r.get("available") or data.tools)
+        s = seeds(before)
+        value = reach(graph, s, hops)
+        if not keep_seeds:
+            # out of the model: a seed's own tool only when a Next edge brings it
+            for x in s:
+                value[x] = max([graph.get(a, {}).get(x, -1.0) for a in s])
+        n += 1
+        available_tokens += sum(data.tok[b] for b in available)
+        for b, v in value.items():
+            if v < 0 or (intersect and b not in available):
+                continue
+            tokens[v] += data.tok[b]
+            count[v] += 1
+            if b == target:
+                hits[v] += 1
+    points = []
+    h = t = k = 0.0
+    for v in sorted(set(tokens) | set(hits), reverse=True):
+        h += hits[v]
+        t += tokens[v]
+        k += count[v]
+        points.append((v, h / n, t / available_tokens, k / n))
+    return points[::-1]
+
+
+def at_threshold(points, t):
+    """The point of a curve for threshold t (the offer of every value >= t)."""
+    for p in points:
+        if p[0] >= t:
+            return p
+    return (t, 0.0, 0.0, 0.0)
+
+
+def best_within(points, budget):
+    """Highest recall whose token share <= budget (ties: fewer tokens)."""
+    ok = [p for p in points if p[2] <= budget + 1e-12 and p[0] != INF]
+    return max(ok, key=lambda p: (p[1], -p[2])) if ok else None
+
+
+def cheapest_reaching(points, recall):
+    ok = [p for p in points if p[1] >= recall - 1e-12]
+    return min(ok, key=lambda p: p[2]) if ok else None
+
+
+def step_count(records):
+    return sum(1 for _ in steps(records))
+
+
+# ---------------------------------------------------------------- native YAML
+
+def q(s):
+    """A YAML double-quoted scalar (JSON's escapes are YAML's)."""
+    return json.dumps(s, ensure_ascii=True)
+
+
+def fmt(x):
+    return ("%.4f" % x).rstrip("0").rstrip(".") if x != int(x) else "%.1f" % x
+
+
+def write_toolkit(path, data, graph, operator_actions, threshold, hops, name):
+    """A native toolscope toolkit: tools (inputs from each definition's top-level
+    properties; nested schemas are not expressible there, about 2% of the
+    characters), one group per defs file, one action per tool, the Next scores."""
+    lines = ["# Written by benches/bfcl/model.py: %s. Do not edit." % name,
+             "name: %s" % q(name), "", "tools:"]
+    for t in data.tools:
+        fn = data.defs[t]
+        params = fn.get("parameters") or {}
+        req = set(params.get("required") or [])
+        lines.append("  - name: %s" % q(t))
+        lines.append("    desc: %s" % q(fn.get("description", "")))
+        props = params.get("properties") or {}
+        if props:
+            lines.append("    inputs:")
+            for pname, p in props.items():
+                ty = p.get("type", "")
+                if isinstance(ty, list):
+                    ty = next((x for x in ty if x != "null"), "")
+                lines.append("      - {name: %s, type: %s, required: %s, desc: %s}" % (
+                    q(pname), q(ty), "true" if pname in req else "false",
+                    q(p.get("description", ""))))
+    lines += ["", "groups:"]
+    for g, members in data.groups.items():
+        lines.append("  - {name: %s, tools: [%s]}" % (q(g), ", ".join(q(m) for m in members)))
+    lines += ["", "actions:"]
+    for a in data.tools:
+        lines.append("  - name: %s" % q(action(a)))
+        lines.append("    tools: [%s]" % q(a))
+        row = graph.get(a, {})
+        if row:
+            lines.append("    next:")
+            for b in sorted(row, key=lambda b: (-row[b], b)):
+                lines.append("      - {name: %s, score: %s}" % (q(action(b)), fmt(row[b])))
+    lines += ["", "operators:",
+              "  - name: %s" % q(OPERATOR),
+              "    actions: [%s]" % ", ".join(q(action(a)) for a in operator_actions),
+              "    threshold: %s" % fmt(threshold),
+              "    hops: %d" % hops, ""]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+# ---------------------------------------------------------------- CLI
+
+REFERENCE_THRESHOLD = 0.02  # the operator default; README.md shows the curve
+PLAIN_THRESHOLD = 0.06
+
+
+def summary(points, budget):
+    b = best_within(points, budget)
+    return {"budget": budget,
+            "best": None if b is None else {"threshold": b[0], "recall": b[1],
+                                            "token_share": b[2], "tools": b[3]},
+            "curve": [{"threshold": p[0], "recall": p[1], "token_share": p[2], "tools": p[3]}
+                      for p in points if p[0] != INF]}
+
+
+def sweep_points(doc):
+    """(threshold, hops, recall, token share, tools) from a `toolscope eval --steps
+    --sweep --format json` report. Assumed shape (README.md, "What run.sh assumes"):
+    {"baseline": {"tokens": ...}, "sweep": [{"threshold", "hops", "recall",
+    "offered_tools", "tokens", "token_ratio"}], ...}; token_ratio may be missing, then
+    tokens / baseline tokens. Also reads the same points under "steps" or per operator."""
+    pts = []
+    base = (doc.get("baseline") or {}).get("tokens")
+
+    def take(items, base, hops=None):
+        for p in items or []:
+            if not isinstance(p, dict) or "threshold" not in p or "recall" not in p:
+                continue
+            ratio = p.get("token_ratio")
+            if ratio is None and base and p.get("tokens") is not None:
+                ratio = p["tokens"] / base
+            if ratio is None:
+                continue
+            pts.append((p["threshold"], p.get("hops", hops), p["recall"], ratio, p.get("offered_tools")))
+
+    for key in ("sweep", "steps"):
+        if isinstance(doc.get(key), list):
+            take(doc[key], base, doc.get("hops"))
+    for op in doc.get("operators") or []:
+        b = (op.get("baseline") or {}).get("tokens") or base
+        for key in ("sweep", "steps"):
+            if isinstance(op.get(key), list):
+                take(op[key], b, op.get("hops"))
+    return pts
+
+
+def summarize(paths, budget):
+    rows = {}
+    for path in paths:
+        name = os.path.basename(path)
+        with open(path) as f:
+            doc = json.load(f)
+        if "reference" in doc and "plain" in doc:   # model.py eval's own report
+            for k in ("plain", "reference"):
+                best = None
+                for h, s in doc[k].items():
+                    b = s["best"]
+                    if b and (best is None or b["recall"] > best[2]):
+                        best = (b["threshold"], int(h.split("_")[1]), b["recall"], b["token_share"], b["tools"])
+                rows["python " + k] = best
+            continue
+        ok = [p for p in sweep_points(doc) if p[3] <= budget + 1e-12]
+        rows[name] = max(ok, key=lambda p: (p[2], -p[3])) if ok else None
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("command", choices=["write-yaml", "eval", "summarize", "tokens"])
+    ap.add_argument("reports", nargs="*", help="summarize: eval JSON reports")
+    ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "out"))
+    ap.add_argument("--out", help="folder for plain.yaml and reference.yaml (default: --data)")
+    ap.add_argument("--budget", type=float, default=0.30)
+    ap.add_argument("--tokens", help="JSON {tool: tokens} to use instead of len(json)/4")
+    ap.add_argument("--toolscope", default=os.environ.get("TOOLSCOPE", "toolscope"),
+                    help="tokens: the binary (default $TOOLSCOPE or toolscope)")
+    ap.add_argument("--kit", help="tokens: the toolkit whose tool entries are counted")
+    args = ap.parse_args()
+    if args.command == "summarize":
+        rows = summarize(args.reports, args.budget)
+        print("best recall with token share <= %.0f%%:" % (100 * args.budget))
+        print("%-28s %8s %12s %10s %5s %7s" % ("report", "recall", "token share", "threshold", "hops", "tools"))
+        for name, p in rows.items():
+            if p is None:
+                print("%-28s %8s" % (name, "-"))
+            else:
+                print("%-28s %8.3f %11.1f%% %10.4g %5s %7s" % (
+                    name, p[2], 100 * p[3], p[0], p[1], "-" if p[4] is None else "%.1f" % p[4]))
+        return
+    data = Data(args.data, args.tokens)
+    if args.command == "tokens":
+        # toolscope's own count of each tool's entry: the offer of its action alone
+        import subprocess
+        counts = {}
+        for t in data.tools:
+            out = subprocess.run([args.toolscope, "recommend", args.kit, "--seed", action(t), "-t", "1",
+                                  "--hops", "0", "--format", "json"], capture_output=True, text=True, check=True)
+            rec = json.loads(out.stdout)
+            if rec.get("tools") != [t]:
+                sys.exit("the offer of %s alone was %s" % (action(t), rec.get("tools")))
+            counts[t] = rec["tokens"]
+        json.dump(counts, sys.stdout, indent=1, sort_keys=True)
+        print()
+        return
+    plain = plain_graph(data.train)
+    ref = reference_graph(data.train, data)
+    firsts = first_calls(data.train)
+    if args.command == "write-yaml":
+        out = args.out or args.data
+        write_toolkit(os.path.join(out, "plain.yaml"), data, plain, firsts, PLAIN_THRESHOLD, 2,
+                      "bfcl plain transition counts")
+        write_toolkit(os.path.join(out, "reference.yaml"), data, ref, firsts, REFERENCE_THRESHOLD, 1,
+                      "bfcl group-smoothed transitions (Python reference)")
+        print("wrote %s and %s" % (os.path.join(out, "plain.yaml"), os.path.join(out, "reference.yaml")),
+              file=sys.stderr)
+        return
+    report = {"steps": step_count(data.test), "records": len(data.test)}
+    for name, graph, hops in (("plain", plain, (1, 2)), ("reference", ref, (1,))):
+        report[name] = {"hops_%d" % h: summary(curve(graph, data.test, data, h), args.budget)
+                        for h in hops}
+    json.dump(report, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()
