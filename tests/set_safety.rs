@@ -538,7 +538,7 @@ fn chat2graph_tuning_is_flagged_where_the_user_tunes() {
     let out = set(&p, &["score", "a", "T1", "0.5"], "");
     ok(&out);
     assert!(
-        stderr(&out).contains("toolscope_adapter.py"),
+        stderr(&out).contains("toolscope_chat2graph.install()"),
         "{}",
         stderr(&out)
     );

@@ -42,7 +42,7 @@
 //! let bytes = b"actions: []\n";
 //! watcher.expect_own_write(&files[0], bytes);
 //! // ... write; on failure: watcher.forget_own_write(&files[0]);
-//! # Ok::<(), toolscope::watch::WatchError>(())
+//! # Ok::<(), toolscope_core::watch::WatchError>(())
 //! ```
 //!
 //! # Contract for the consumer

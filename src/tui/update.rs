@@ -4,9 +4,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::tui::app::{App, Focus, Overlay, PromptKind};
 use crate::tui::commands::actions::apply;
+use crate::tui::commands::actions::set_filter;
 use crate::tui::commands::keymap::{self, Context};
 use crate::tui::msg::Msg;
-use crate::tui::navigator::set_filter;
 
 /// Handles what changed on disk since the last batch of messages, once per batch: the
 /// toolkit files, then the trace files.

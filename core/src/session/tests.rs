@@ -5,7 +5,7 @@ use super::*;
 const KIT: &str = "\
 actions:
   - name: a
-next: [{name: b, score: 0.9}]
+    next: [{name: b, score: 0.9}]
   - name: b
 operators:
   - {name: op, actions: [a], threshold: 0.5, hops: 1}
@@ -67,4 +67,107 @@ fn nothing_is_pending_without_an_operator_or_a_workspace() {
     s.ws = None;
     assert!(s.param_edits(Some(&shown)).is_empty());
     assert_eq!(s.commit_params(Some(&shown)), Outcome::default());
+}
+
+const FILE: &str = "\
+actions:
+  - name: a
+    next: [{name: b, score: 0.9}]
+  - name: b
+    tools: [{name: T, score: 0.4}]
+tools:
+  - name: T
+operators:
+  - {name: op, actions: [a], threshold: 0.5, hops: 1}
+";
+
+fn score(from: &str, to: &str, to_kind: crate::model::NodeKind, score: f64) -> Edit {
+    Edit::SetScore {
+        from: from.into(),
+        to: to.into(),
+        to_kind,
+        score,
+    }
+}
+
+/// A session on a real file, as a front end opens it (no watcher: its events are queued
+/// by hand), with its recovery files in `state`.
+fn open(path: &Path, state: &Path) -> Session {
+    let ws = Workspace::open(&[path.to_path_buf()], None).expect("opens");
+    let mut s = Session::new(ws);
+    s.recovery_dir = Some(state.to_path_buf());
+    assert!(
+        s.start_watching(None, &[path.to_path_buf()], None)
+            .is_none()
+    );
+    s
+}
+
+/// The whole cycle a front end drives, with no terminal: an edit, a change on disk that
+/// conflicts with it (found by the watcher's batch and again by the save), reapplying the
+/// edit onto the new content, saving, then a session ending without asking and the next
+/// one recovering its edit.
+#[test]
+fn edit_conflict_reapply_save_and_recover_with_no_terminal() {
+    use crate::model::NodeKind;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let state = tempfile::tempdir().expect("state dir");
+    let path = dir.path().join("kit.yaml");
+    std::fs::write(&path, FILE).expect("write");
+    let mut s = open(&path, state.path());
+
+    let out = s.apply(score("a", "b", NodeKind::Action, 0.7));
+    assert!(!out.failed(), "{out:?}");
+    assert_eq!(out.changed, Changed::Graph);
+    assert!(s.is_dirty());
+
+    // Someone else changes the file: the batch of watcher events asks, reloads nothing.
+    let theirs = FILE.replace("score: 0.4", "score: 0.3");
+    std::fs::write(&path, &theirs).expect("write");
+    assert_eq!(s.queue(WatchEvent::Changed([path.clone()].into())), None);
+    let out = s.flush();
+    assert_eq!(
+        out.question,
+        Some(Question::Conflict {
+            paths: vec![path.clone()]
+        })
+    );
+    assert_eq!(out.changed, Changed::Nothing);
+    // The save refuses to write over it and asks the same question.
+    let out = s.save();
+    assert!(out.failed());
+    assert!(matches!(out.question, Some(Question::Conflict { .. })));
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), theirs);
+
+    // Reapply: my edit onto their content; the save keeps both.
+    let out = s.reapply();
+    assert!(!out.failed(), "{out:?}");
+    assert_eq!(out.changed, Changed::Reloaded);
+    let out = s.save();
+    assert!(!out.failed(), "{out:?}");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains("{name: b, score: 0.7}"), "{text}");
+    assert!(text.contains("{name: T, score: 0.3}"), "{text}");
+    assert!(!s.is_dirty());
+
+    // A session that must end without asking keeps its edit for the next one.
+    assert!(!s.apply(score("b", "T", NodeKind::Tool, 0.9)).failed());
+    let said = s.end_without_asking(Vec::new());
+    assert!(said.contains("unsaved edits written to"), "{said}");
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), text);
+
+    let mut next = open(&path, state.path());
+    let Some(Question::Recover { edits }) = next.offer_recovery() else {
+        panic!("no recovery offered");
+    };
+    assert_eq!(edits.len(), 1);
+    let out = next.recover(edits);
+    assert!(!out.failed(), "{out:?}");
+    assert!(
+        next.offer_recovery().is_none(),
+        "the recovery file is dropped"
+    );
+    assert!(!next.save().failed());
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains("{name: T, score: 0.9}"), "{text}");
 }

@@ -524,7 +524,7 @@ fn report_ignored_tuning(ctx: &mut Ctx<'_>) {
         at,
         Severity::Info,
         Code::TuningIgnored,
-        format!("Chat2Graph's loader ignores {}; apply them with integrations/chat2graph/toolscope_adapter.py (README: Using toolscope's tuning in Chat2Graph)", what.join(" and ")),
+        format!("Chat2Graph's loader ignores {}; toolscope_chat2graph.install() applies them (docs/chat2graph.md)", what.join(" and ")),
     );
 }
 

@@ -41,7 +41,7 @@ impl Format {
 pub const EXAMPLE: &str = include_str!("../../../toolkits/graph-db.yaml");
 /// Display name of the compiled-in example.
 /// Said wherever tuning is saved into a Chat2Graph config (see TS071).
-pub const CHAT2GRAPH_TUNING_NOTE: &str = "Chat2Graph's own loader ignores operator threshold/hops and `scores:`; apply them with integrations/chat2graph/toolscope_adapter.py";
+pub const CHAT2GRAPH_TUNING_NOTE: &str = "Chat2Graph's own loader ignores operator threshold/hops and `scores:`; toolscope_chat2graph.install() applies them (docs/chat2graph.md)";
 
 pub const EXAMPLE_NAME: &str = "<bundled example: toolkits/graph-db.yaml>";
 

@@ -98,7 +98,7 @@ fn escape(app: &mut App) {
         app.neighbourhood = None;
         app.centre_on_selection();
     } else if !app.nav.filter.is_empty() {
-        crate::tui::navigator::set_filter(app, String::new());
+        set_filter(app, String::new());
     }
 }
 
@@ -268,5 +268,15 @@ fn open(app: &mut App) {
             app.centre_on_selection();
         }
         _ => app.centre_on_selection(),
+    }
+}
+
+/// Filters the navigator and selects the first matching node.
+pub fn set_filter(app: &mut App, filter: String) {
+    app.nav.filter = filter;
+    app.nav.rebuild(&app.tk);
+    if let Some(Row::Node(ix)) = app.nav.current() {
+        app.select(ix);
+        app.ensure_selection_visible();
     }
 }

@@ -448,7 +448,11 @@ fn saving_chat2graph_tuning_says_chat2graph_ignores_it() {
     keys(&mut app, "w");
     let s = app.status.clone().expect("status");
     assert!(s.text.starts_with("saved"), "{}", s.text);
-    assert!(s.text.contains("toolscope_adapter.py"), "{}", s.text);
+    assert!(
+        s.text.contains("toolscope_chat2graph.install()"),
+        "{}",
+        s.text
+    );
 }
 
 #[test]

@@ -253,16 +253,6 @@ impl Navigator {
     }
 }
 
-/// Filters the navigator and selects the first matching node.
-pub fn set_filter(app: &mut crate::tui::app::App, filter: String) {
-    app.nav.filter = filter;
-    app.nav.rebuild(&app.tk);
-    if let Some(Row::Node(ix)) = app.nav.current() {
-        app.select(ix);
-        app.ensure_selection_visible();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::natural_cmp;
