@@ -44,6 +44,12 @@ fn named(name: &str) -> KeyEvent {
         "Space" => KeyCode::Char(' '),
         "Down" => KeyCode::Down,
         "Up" => KeyCode::Up,
+        "Left" => KeyCode::Left,
+        "Right" => KeyCode::Right,
+        "PgDn" => KeyCode::PageDown,
+        "PgUp" => KeyCode::PageUp,
+        "Home" => KeyCode::Home,
+        "End" => KeyCode::End,
         "lt" => KeyCode::Char('<'),
         other => panic!("unknown key <{other}>"),
     };

@@ -35,6 +35,7 @@ mod mouse;
 pub mod msg;
 pub(crate) mod navigator;
 mod panes;
+mod params;
 mod reload;
 mod status;
 pub mod theme;

@@ -5,8 +5,9 @@ use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
 use super::app::{App, Focus, Viewport};
 use super::panes::{self, Panes};
-use crate::tui::commands::actions::{list_step, pan};
+use crate::tui::graph_pane::commands::pan;
 use crate::tui::navigator::Row;
+use crate::tui::navigator::commands::list_step;
 
 /// Applies one mouse event.
 pub fn mouse(app: &mut App, m: MouseEvent) {

@@ -3,15 +3,11 @@
 
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 
-use crate::tui::commands::keymap::Cmd;
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Msg {
     Key(KeyEvent),
     Mouse(MouseEvent),
     Resize(u16, u16),
-    /// A named command (from a key, the command line or a test).
-    Cmd(Cmd),
     /// The file watcher saw a change (handled after the queued messages, see `live`).
     Watch(toolscope_core::watch::WatchEvent),
     /// A loaded trace file changed (read again once per batch, see `evidence_cmds`).

@@ -126,7 +126,7 @@ fn snapshot_help() {
         press(&mut a, "?");
         assert_eq!(a.overlay, Some(Overlay::Help));
         let s = screen(&a);
-        assert!(s.contains("threshold + 0.05"));
+        assert!(s.contains("Marks and shapes") && s.contains(":help"), "{s}");
         insta::assert_snapshot!(format!("help_{w}x{h}"), s);
         press(&mut a, "<Esc>");
         assert_eq!(a.overlay, None);
@@ -579,17 +579,56 @@ fn inspector_describes_the_operator_under_the_navigator_cursor() {
     );
 }
 
+/// The help is one document: the legend first, every section once, scrolled with j/k,
+/// PgDn/PgUp, G/End and g/Home, and never past its end.
 #[test]
-fn help_scrolls_on_a_small_terminal() {
+fn help_scrolls_as_one_document_on_a_small_terminal() {
     let mut a = app(80, 24);
     press(&mut a, "?");
+    let first = screen(&a);
+    assert!(first.contains("Marks and shapes"), "{first}");
     assert!(
-        !screen(&a).contains("Marks:"),
-        "the legend does not fit at first"
+        !first.contains(":fit"),
+        "the last section does not fit at first"
     );
-    press(&mut a, &"j".repeat(200));
-    let s = screen(&a);
-    assert!(s.contains("Marks:"), "{s}");
+    press(&mut a, "G");
+    let end = screen(&a);
+    assert!(end.contains(":fit"), "{end}");
+    assert!(!end.contains("Marks and shapes"));
+    let at_end = a.help_scroll;
+    press(&mut a, "jjj<End>");
+    assert_eq!(a.help_scroll, at_end, "never past the end");
+    press(&mut a, "k");
+    assert_eq!(a.help_scroll, at_end - 1, "one up from the end");
+    press(&mut a, "g");
+    assert_eq!(a.help_scroll, 0);
+    press(&mut a, "<PgDn>");
+    let page = a.help_scroll;
+    assert!(page > 10, "a page is most of the screen: {page}");
+    press(&mut a, "<PgUp><Home>");
+    assert_eq!(a.help_scroll, 0);
+    // Every section title appears once in the whole document.
+    let mut seen = Vec::new();
+    for _ in 0..=at_end {
+        for line in screen(&a).lines() {
+            let t = line.trim_matches(|c: char| c == '│' || c == ' ');
+            if [
+                "General",
+                "Recommendation",
+                "Graph",
+                "Lists",
+                "Edit",
+                "Insight",
+            ]
+            .contains(&t)
+                && !seen.contains(&t.to_string())
+            {
+                seen.push(t.to_string());
+            }
+        }
+        press(&mut a, "j");
+    }
+    assert_eq!(seen.len(), 6, "{seen:?}");
     assert_eq!(a.overlay, Some(Overlay::Help));
     press(&mut a, "<Esc>");
     assert_eq!((a.overlay.clone(), a.help_scroll), (None, 0));

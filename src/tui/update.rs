@@ -3,10 +3,9 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::tui::app::{App, Focus, Overlay, PromptKind};
-use crate::tui::commands::actions::apply;
-use crate::tui::commands::actions::set_filter;
 use crate::tui::commands::keymap::{self, Context};
 use crate::tui::msg::Msg;
+use crate::tui::navigator::commands::set_filter;
 
 /// Handles what changed on disk since the last batch of messages, once per batch: the
 /// toolkit files, then the trace files.
@@ -25,7 +24,6 @@ pub fn update(app: &mut App, msg: Msg) {
             crate::tui::graph_pane::resized(app);
             app.ensure_selection_visible();
         }
-        Msg::Cmd(c) => apply(app, c),
         Msg::TracesChanged => app.evidence.stale = true,
         Msg::Watch(ev) => {
             if let Some(m) = app.session.queue(ev) {
@@ -55,22 +53,7 @@ fn key(app: &mut App, k: KeyEvent) {
         return;
     }
     match app.overlay.take() {
-        Some(Overlay::Help) => {
-            match k.code {
-                KeyCode::Char('j') | KeyCode::Down => {
-                    app.help_scroll = app.help_scroll.saturating_add(1)
-                }
-                KeyCode::Char('k') | KeyCode::Up => {
-                    app.help_scroll = app.help_scroll.saturating_sub(1)
-                }
-                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter => {
-                    app.help_scroll = 0;
-                    return;
-                }
-                _ => {}
-            }
-            app.overlay = Some(Overlay::Help);
-        }
+        Some(Overlay::Help) => crate::tui::view::help::key(app, k),
         Some(Overlay::Prompt { kind, text }) => prompt_key(app, kind, text, k),
         Some(Overlay::Dialog(d)) => crate::tui::editing::key(app, *d, k),
         Some(Overlay::Preview { scroll }) => {
@@ -82,8 +65,8 @@ fn key(app: &mut App, k: KeyEvent) {
                 Focus::Graph => Context::Graph,
                 Focus::Navigator | Focus::Inspector => Context::List,
             };
-            if let Some(cmd) = keymap::lookup(&k, ctx) {
-                apply(app, cmd);
+            if let Some(name) = keymap::lookup(&k, ctx) {
+                crate::tui::commands::run(app, name);
             }
         }
     }

@@ -11,6 +11,10 @@ use petgraph::visit::NodeIndexable;
 
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 
+/// The most hops an operator, a command or a trace record may ask for: far beyond any real
+/// toolkit's depth, and a bound on the work one query can ask for.
+pub const MAX_HOPS: u32 = 1000;
+
 /// Parameters of one recommendation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Params {

@@ -4,7 +4,7 @@
 
 use toolscope_core::model::NodeKind;
 
-use super::Args;
+use super::table::Args;
 use crate::tui::app::{App, Level};
 
 const FORMATS: &[&str] = &["dot", "json", "mermaid", "svg"];
@@ -94,7 +94,8 @@ mod tests {
     #[test]
     fn completes_commands_and_names() {
         let mut app = app();
-        assert_eq!(complete(&mut app, "ope"), "operator ");
+        assert_eq!(complete(&mut app, "opera"), "operator ");
+        assert_eq!(complete(&mut app, "ope"), "ope", "open and operator");
         assert_eq!(complete(&mut app, "re"), "re");
         assert_eq!(complete(&mut app, "rel"), "reload ");
         assert_eq!(complete(&mut app, "basel"), "baseline ");

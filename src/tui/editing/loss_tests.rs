@@ -238,10 +238,8 @@ fn the_help_wraps_long_descriptions_at_160x48() {
         .collect::<Vec<_>>()
         .join(" ");
     // The longest help text ends on screen (wrapped, not cut).
-    let longest = crate::tui::commands::keymap::BINDINGS
-        .iter()
-        .map(|b| b.help)
-        .chain(crate::tui::commands::COMMANDS.iter().map(|c| c.help))
+    let longest = crate::tui::commands::all()
+        .map(|c| c.doc)
         .max_by_key(|h| h.len())
         .expect("help");
     let last = longest.split_whitespace().last().expect("word");

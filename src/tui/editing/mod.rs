@@ -18,6 +18,7 @@
 //! - "Keep mine" in a conflict makes the next save overwrite the content on disk at that
 //!   moment; Esc closes the question and changes nothing (the next save asks again).
 
+pub(crate) mod commands;
 pub(crate) mod dialog;
 pub(crate) mod draw;
 #[cfg(test)]
@@ -39,7 +40,6 @@ use toolscope_core::model::NodeKind;
 use toolscope_core::source::Format;
 
 use crate::tui::app::{App, Level, Overlay, PromptKind};
-use crate::tui::commands::keymap::Cmd;
 use crate::tui::editing::dialog::{Choice, Dialog, Step};
 use crate::tui::msg::Msg;
 use toolscope_core::session::{Changed, Outcome, Question};
@@ -154,25 +154,12 @@ fn report(app: &mut App, r: Result<(), String>) {
     }
 }
 
-/// Runs an editing command from a key.
-pub fn command(app: &mut App, cmd: Cmd) {
-    if app.session.ws.is_none() {
-        app.set_status(Level::Error, "editing is not available here");
-        return;
+/// Refuses when the app has no editing session (a bare toolkit in tests and benches).
+fn needs_session(app: &App) -> Result<(), String> {
+    match app.session.ws {
+        Some(_) => Ok(()),
+        None => Err("editing is not available here".into()),
     }
-    let r = match cmd {
-        Cmd::EditScore => open_score(app),
-        Cmd::EditDesc => open_desc(app),
-        Cmd::AddEdge => pick_link(app),
-        Cmd::AddNode => prompt(app, "add-action "),
-        Cmd::RemoveEdge => remove_edge(app),
-        Cmd::RemoveNode => ask_remove(app),
-        Cmd::Undo => undo(app, ""),
-        Cmd::Redo => redo(app, ""),
-        Cmd::Save => save(app),
-        _ => Ok(()),
-    };
-    report(app, r);
 }
 
 fn open(app: &mut App, dialog: Dialog) {
@@ -180,7 +167,7 @@ fn open(app: &mut App, dialog: Dialog) {
 }
 
 /// `a` picks the source (the selection), a second `a` the target; Esc cancels.
-fn pick_link(app: &mut App) -> Result<(), String> {
+pub(crate) fn pick_link(app: &mut App) -> Result<(), String> {
     let ix = app.selected.ok_or("select the source node first")?;
     let Some((kind, name)) = app.link_from.take() else {
         let name = app.tk.name(ix).to_string();
@@ -207,7 +194,7 @@ fn add_link(app: &mut App, from: NodeIndex, to: NodeIndex, score: f64) -> Result
     )
 }
 
-fn prompt(app: &mut App, text: &str) -> Result<(), String> {
+pub(crate) fn prompt(app: &mut App, text: &str) -> Result<(), String> {
     app.overlay = Some(Overlay::Prompt {
         kind: PromptKind::Command,
         text: text.into(),
@@ -228,7 +215,7 @@ fn edge_ends(app: &App) -> Result<(String, String, NodeKind), String> {
     ))
 }
 
-fn open_score(app: &mut App) -> Result<(), String> {
+pub(crate) fn open_score(app: &mut App) -> Result<(), String> {
     let (from, to, to_kind) = edge_ends(app)?;
     let e = app.selected_edge().ok_or("no edge")?;
     let text = format!("{}", app.tk.graph[e].score);
@@ -245,7 +232,7 @@ fn open_score(app: &mut App) -> Result<(), String> {
     Ok(())
 }
 
-fn open_desc(app: &mut App) -> Result<(), String> {
+pub(crate) fn open_desc(app: &mut App) -> Result<(), String> {
     let ix = app.selected.ok_or("no node selected")?;
     let desc = app.tk.node(ix).desc.clone();
     // The text area draws text raw; control characters must never reach the terminal,
@@ -266,12 +253,12 @@ fn open_desc(app: &mut App) -> Result<(), String> {
     Ok(())
 }
 
-fn remove_edge(app: &mut App) -> Result<(), String> {
+pub(crate) fn remove_edge(app: &mut App) -> Result<(), String> {
     let (from, to, to_kind) = edge_ends(app)?;
     apply_edit(app, Edit::RemoveEdge { from, to, to_kind })
 }
 
-fn ask_remove(app: &mut App) -> Result<(), String> {
+pub(crate) fn ask_remove(app: &mut App) -> Result<(), String> {
     let ix = app.selected.ok_or("no node selected")?;
     let (kind, name) = (app.tk.kind(ix), app.tk.name(ix).to_string());
     let removed = toolscope_core::edit::removal(&app.tk, kind, &name).map_err(|e| e.to_string())?;

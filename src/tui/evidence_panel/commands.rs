@@ -12,7 +12,18 @@ use toolscope_core::evidence::fit::fit;
 use toolscope_core::recommend::explain::num;
 
 use crate::tui::app::{App, Level, Status};
+use crate::tui::commands::table::{Command, cmd};
 use crate::tui::msg::Msg;
+
+#[rustfmt::skip]
+pub static COMMANDS: &[Command] = &[
+    cmd!("evidence-panel", [], None, "", Evidence, "evidence panel: the traces scored at the current threshold (:traces FILE loads them)", |a, _| {
+        toggle_panel(a);
+        Ok(())
+    }),
+    cmd!("traces", [], File, "[FILE...]", Evidence, "load trace files for the evidence (no FILE: read the same files again)", traces_command),
+    cmd!("fit", [], None, "", Evidence, "fit Call scores to the loaded traces, as one undoable edit (the diff goes to :messages)", fit_command),
+];
 
 /// Connects the evidence to the loop's channel, so loaded trace files are watched.
 pub fn connect(app: &mut App, tx: Sender<Msg>) {

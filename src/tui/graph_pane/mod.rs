@@ -10,6 +10,7 @@
 //!   refit stay on screen, dimmed and marked, until the next refit.
 
 pub(crate) mod canvas;
+pub(crate) mod commands;
 pub mod draw;
 pub(crate) mod geometry;
 pub(crate) mod marks;

@@ -12,20 +12,38 @@ use toolscope_core::export::{Highlight, dot, json, mermaid, svg};
 use toolscope_core::model::NodeKind;
 
 use crate::tui::app::{App, Level, Overlay};
-use crate::tui::commands::keymap::Cmd;
+use crate::tui::commands::table::{Command, cmd};
 
-/// Runs one of the insight commands.
-pub fn apply(app: &mut App, cmd: Cmd) {
-    match cmd {
-        Cmd::PinBaseline => pin(app),
-        Cmd::ToggleDiffPanel => toggle_diff_panel(app),
-        Cmd::PromptPreview => open_preview(app),
-        Cmd::ToggleFilters => toggle_filters(app),
-        Cmd::ChooseTool => choose_tool(app),
-        Cmd::ToggleEnabled => toggle_enabled(app),
-        _ => {}
-    }
-}
+#[rustfmt::skip]
+pub static COMMANDS: &[Command] = &[
+    cmd!("pin-baseline", [], None, "", Insight, "pin the current result as the baseline (again: re-pin)", |a, _| {
+        pin(a);
+        Ok(())
+    }),
+    cmd!("baseline", [], File, "[FILE]", Insight, "pin the result as the baseline (FILE: of another toolkit)", baseline_command),
+    cmd!("diff-panel", [], None, "", Insight, "diff panel: what entered and left since the baseline", |a, _| {
+        toggle_diff_panel(a);
+        Ok(())
+    }),
+    cmd!("prompt-preview", [], None, "", Insight, "prompt preview: offered tools as the model reads them", |a, _| {
+        open_preview(a);
+        Ok(())
+    }),
+    cmd!("toggle-filters", [], None, "", Insight, "tool filters stage on / off (disabled, exclusive, chosen)", |a, _| {
+        toggle_filters(a);
+        Ok(())
+    }),
+    cmd!("choose-tool", [], None, "", Insight, "mark the selected tool as a forced choice (again: unmark)", |a, _| {
+        choose_tool(a);
+        Ok(())
+    }),
+    cmd!("toggle-enabled", [], None, "", Insight, "enable / disable the selected tool", |a, _| {
+        toggle_enabled(a);
+        Ok(())
+    }),
+    cmd!("export", [], Formats, "FORMAT FILE", Insight, "export the graph (dot, json, mermaid, svg) to a new file", |a, arg| export_command(a, arg, false)),
+    cmd!("export!", [], Formats, "FORMAT FILE", Insight, "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| export_command(a, arg, true)),
+];
 
 fn pin(app: &mut App) {
     app.insight.pin(&app.tk, &app.rec, app.session.params);

@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::tui::app::{App, Level};
+use crate::tui::commands::table::{Command, cmd};
 use crate::tui::status::Status;
 
 /// Asks a running discovery to stop; shared between the UI and the discovery thread.
@@ -87,6 +88,11 @@ pub struct Report {
     /// Stopped by Esc or Ctrl-C: nothing was recorded.
     pub cancelled: bool,
 }
+
+#[rustfmt::skip]
+pub static COMMANDS: &[Command] = &[
+    cmd!("mcp", [], None, "discover [SERVER]", General, "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", command),
+];
 
 /// The `:mcp` command: `discover [SERVER]`.
 pub fn command(app: &mut App, arg: &str) -> Result<(), String> {

@@ -2,6 +2,7 @@
 //! and filtered by a case-insensitive substring. Rows are rebuilt only when the filter or
 //! the toolkit changes, not on every frame.
 
+pub(crate) mod commands;
 pub(crate) mod draw;
 
 use std::cmp::Ordering;

@@ -1,8 +1,8 @@
 //! Drawing the whole screen from the app state. Nothing here changes state.
 
 pub mod chrome;
+pub mod help;
 mod overlay;
-mod params;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -36,9 +36,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
             crate::tui::inspector::draw(frame, app, panes.inspector);
         }
     }
-    params::draw(frame, app, panes.bar);
+    crate::tui::params::bar::draw(frame, app, panes.bar);
     match &app.overlay {
-        Some(Overlay::Help) => overlay::help(frame, app, area),
+        Some(Overlay::Help) => help::draw(frame, app, area),
         Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),
         Some(Overlay::Dialog(d)) => crate::tui::editing::draw::draw(frame, app, d, area),
         Some(Overlay::Preview { scroll }) => {

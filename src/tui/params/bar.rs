@@ -1,5 +1,5 @@
 //! The parameter bar: threshold, hops, operator, counts; the file and status line; the
-//! hint line generated from the keymap.
+//! hint line generated from the command registry and the keymap.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::app::{App, Level};
-use crate::tui::commands::keymap;
+use crate::tui::commands::{self, keymap};
 use toolscope_core::text::sanitize;
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -107,7 +107,7 @@ fn status_line(app: &App) -> Line<'static> {
 fn hint_line(app: &App, width: u16) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
-    for (key, label) in keymap::hints() {
+    for (key, label) in hints() {
         let w = key.chars().count() + label.chars().count() + 3;
         if used + w > usize::from(width) {
             break;
@@ -117,4 +117,16 @@ fn hint_line(app: &App, width: u16) -> Line<'static> {
         spans.push(Span::raw(format!(" {label}  ")));
     }
     Line::from(spans)
+}
+
+/// The hint line's entries: `(keys, label)` of the commands that carry a hint.
+fn hints() -> impl Iterator<Item = (String, &'static str)> {
+    commands::all().filter_map(|c| {
+        let hint = c.hint?;
+        let keys = match hint.keys {
+            Some(k) => k.to_string(),
+            None => keymap::first_key(c.name)?,
+        };
+        Some((keys, hint.label))
+    })
 }

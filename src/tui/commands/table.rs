@@ -1,0 +1,111 @@
+//! What one user-facing command of the TUI is: one row, read by the `:` line, the keymap
+//! (which binds keys to rows by name), Tab completion, the help overlay and the hint line.
+//! Each feature folder lists its own rows (`graph_pane::commands::COMMANDS`, ...); the
+//! registry in `commands` puts the tables together.
+
+use crate::tui::app::App;
+
+/// What a command's argument completes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Args {
+    None,
+    Operators,
+    Actions,
+    /// Actions, tools and groups.
+    Nodes,
+    /// Export formats, then a file name.
+    Formats,
+    /// A file name (not completed).
+    File,
+}
+
+/// Where a command sits in the help, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Section {
+    General,
+    Recommendation,
+    Graph,
+    Lists,
+    Edit,
+    Insight,
+    Evidence,
+}
+
+impl Section {
+    pub const ALL: [Section; 7] = [
+        Section::General,
+        Section::Recommendation,
+        Section::Graph,
+        Section::Lists,
+        Section::Edit,
+        Section::Insight,
+        Section::Evidence,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::General => "General",
+            Section::Recommendation => "Recommendation",
+            Section::Graph => "Graph",
+            Section::Lists => "Lists",
+            Section::Edit => "Edit",
+            Section::Insight => "Insight",
+            Section::Evidence => "Evidence",
+        }
+    }
+}
+
+/// A command's entry in the hint line: its label, and the keys shown when they are not
+/// simply its first key (`+/-` for the threshold pair).
+#[derive(Debug, Clone, Copy)]
+pub struct Hint {
+    pub label: &'static str,
+    pub keys: Option<&'static str>,
+}
+
+/// A command's handler: the app and the argument typed after its name (empty from a key).
+pub type Run = fn(&mut App, &str) -> Result<(), String>;
+
+/// One command.
+pub struct Command {
+    /// Its name after `:` and in the keymap (`threshold-up`, `w`, `operator`).
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub args: Args,
+    /// The argument as the help shows it (`[FILE]`); empty for none.
+    pub usage: &'static str,
+    pub doc: &'static str,
+    pub section: Section,
+    pub hint: Option<Hint>,
+    pub run: Run,
+}
+
+/// A command row. `cmd!(name, [aliases], Args, "usage", Section, "doc", run)`, with an
+/// optional `hint "label"` (or `hint "label" keys "+/-"`) after the section.
+macro_rules! cmd {
+    ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident, $doc:literal, $run:expr) => {
+        crate::tui::commands::table::Command {
+            name: $name, aliases: &[$($alias),*],
+            args: crate::tui::commands::table::Args::$args, usage: $usage,
+            doc: $doc, section: crate::tui::commands::table::Section::$sec, hint: None, run: $run,
+        }
+    };
+    ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal, $doc:literal, $run:expr) => {
+        crate::tui::commands::table::Command {
+            name: $name, aliases: &[$($alias),*],
+            args: crate::tui::commands::table::Args::$args, usage: $usage,
+            doc: $doc, section: crate::tui::commands::table::Section::$sec,
+            hint: Some(crate::tui::commands::table::Hint { label: $hint, keys: None }), run: $run,
+        }
+    };
+    ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal keys $keys:literal, $doc:literal, $run:expr) => {
+        crate::tui::commands::table::Command {
+            name: $name, aliases: &[$($alias),*],
+            args: crate::tui::commands::table::Args::$args, usage: $usage,
+            doc: $doc, section: crate::tui::commands::table::Section::$sec,
+            hint: Some(crate::tui::commands::table::Hint { label: $hint, keys: Some($keys) }), run: $run,
+        }
+    };
+}
+
+pub(crate) use cmd;

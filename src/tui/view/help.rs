@@ -1,0 +1,192 @@
+//! The help overlay: one document generated from the command registry and the keymap (the
+//! legend of marks and shapes first, then every command by section with its keys and its
+//! `:` form), scrolled as one with j/k, PgUp/PgDn, g/Home and G/End.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+use unicode_width::UnicodeWidthStr;
+
+use crate::tui::app::{App, Overlay};
+use crate::tui::commands::table::Section;
+use crate::tui::commands::{self, keymap};
+
+/// The widest the help gets.
+const MAX_W: u16 = 120;
+
+/// A row of the help before wrapping.
+enum Row {
+    Title(&'static str),
+    Note(String),
+    /// Keys (may be empty), the `:` form, what it does.
+    Command(String, String, &'static str),
+}
+
+/// The legend of the drawing's marks and shapes, then every command by section.
+fn rows(app: &App) -> Vec<Row> {
+    let (up, down, shapes) = if app.theme.ascii {
+        (">", "<", "+ action  ( tool  @ group")
+    } else {
+        ("▲", "▼", "┌ action  ╭ tool  ╒ group")
+    };
+    let mut rows = vec![
+        Row::Title("Marks and shapes"),
+        Row::Note(
+            "* seed  + recommended; heavy lines: recommended, dashed: below the threshold".into(),
+        ),
+        Row::Note(format!(
+            "{shapes}; - left out (dashed, with the blocking score)"
+        )),
+        Row::Note(format!(
+            "{up} entered, {down} left since the baseline (b pins, B lists)"
+        )),
+    ];
+    for section in Section::ALL {
+        rows.push(Row::Title(section.title()));
+        for c in commands::all().filter(|c| c.section == section) {
+            let mut name = format!(":{}", c.name);
+            for a in c.aliases {
+                name.push_str(&format!(" :{a}"));
+            }
+            if !c.usage.is_empty() {
+                name.push(' ');
+                name.push_str(c.usage);
+            }
+            rows.push(Row::Command(keymap::keys_of(c.name), name, c.doc));
+        }
+    }
+    rows
+}
+
+/// Greedy word wrap to `width` columns (a word longer than a line gets a line of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = vec![String::new()];
+    for word in text.split_whitespace() {
+        let Some(line) = out.last_mut() else { break };
+        let need = line.width() + usize::from(!line.is_empty()) + word.width();
+        if !line.is_empty() && need > width {
+            out.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    out
+}
+
+/// The rows as screen lines `width` wide: keys, the `:` form, then the doc wrapped under
+/// itself (below the two columns when they leave no room).
+fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    let rows = rows(app);
+    let widest = |f: fn(&Row) -> Option<usize>| rows.iter().filter_map(f).max().unwrap_or(0);
+    let keys_w = widest(|r| match r {
+        Row::Command(k, _, _) => Some(k.width()),
+        _ => None,
+    })
+    .min(12);
+    let name_w = widest(|r| match r {
+        Row::Command(_, n, _) => Some(n.width()),
+        _ => None,
+    })
+    .min(width / 3);
+    let italic = Style::new().add_modifier(Modifier::ITALIC);
+    let mut out = Vec::new();
+    for r in &rows {
+        match r {
+            Row::Title(t) => out.push(Line::styled(*t, app.theme.title())),
+            Row::Note(n) => out.extend(
+                wrap(n, width.saturating_sub(1).max(10))
+                    .into_iter()
+                    .map(|l| Line::styled(format!(" {l}"), italic)),
+            ),
+            Row::Command(keys, name, doc) => {
+                let lead = keys_w + name_w + 4;
+                let room = width.saturating_sub(lead).max(16);
+                for (i, part) in wrap(doc, room).into_iter().enumerate() {
+                    let (k, n) = if i == 0 {
+                        (keys.as_str(), name.as_str())
+                    } else {
+                        ("", "")
+                    };
+                    out.push(Line::from(vec![
+                        Span::styled(format!(" {k:<keys_w$} "), app.theme.key()),
+                        Span::raw(format!("{n:<name_w$}  ")),
+                        Span::raw(part),
+                    ]));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The help's rectangle in `area` and its inner width and height.
+fn frame_rect(area: Rect) -> (Rect, usize, usize) {
+    let w = area.width.saturating_sub(4).min(MAX_W);
+    let h = area.height.saturating_sub(2);
+    let rect = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    (
+        rect,
+        usize::from(w.saturating_sub(2)),
+        usize::from(h.saturating_sub(2)),
+    )
+}
+
+/// How far the help can scroll at the app's size: lines beyond one screen.
+fn max_scroll(app: &App) -> u16 {
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    let (_, w, h) = frame_rect(area);
+    let n = lines(app, w).len();
+    u16::try_from(n.saturating_sub(h)).unwrap_or(u16::MAX)
+}
+
+/// Keys while the help is open: scroll, or close.
+pub fn key(app: &mut App, k: KeyEvent) {
+    let page = app.size.1.saturating_sub(4).max(1);
+    let at = app.help_scroll;
+    let to = match k.code {
+        KeyCode::Esc | KeyCode::Char('?' | 'q') | KeyCode::Enter => {
+            app.help_scroll = 0;
+            return;
+        }
+        KeyCode::Char('j') | KeyCode::Down => at.saturating_add(1),
+        KeyCode::Char('k') | KeyCode::Up => at.saturating_sub(1),
+        KeyCode::PageDown | KeyCode::Char(' ') => at.saturating_add(page),
+        KeyCode::PageUp => at.saturating_sub(page),
+        KeyCode::Char('g') | KeyCode::Home => 0,
+        KeyCode::Char('G') | KeyCode::End => u16::MAX,
+        _ => at,
+    };
+    app.help_scroll = to.min(max_scroll(app));
+    app.overlay = Some(Overlay::Help);
+}
+
+/// Draws the help over `area`.
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let (rect, w, h) = frame_rect(area);
+    let lines = lines(app, w);
+    let skip = usize::from(app.help_scroll).min(lines.len().saturating_sub(h));
+    frame.render_widget(Clear, rect);
+    let mut block = crate::tui::view::chrome::bordered(app)
+        .title(" Help (Esc closes) ")
+        .border_style(app.theme.key());
+    if lines.len() > h {
+        block = block.title_bottom(format!(
+            " j/k PgUp/PgDn g/G {}/{} ",
+            (skip + h).min(lines.len()),
+            lines.len()
+        ));
+    }
+    let shown: Vec<Line> = lines.into_iter().skip(skip).collect();
+    frame.render_widget(Paragraph::new(shown).block(block), rect);
+}
