@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use petgraph::stable_graph::NodeIndex;
 
+use toolscope_core::model::OperatorLookup;
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::{Params, resolve_seeds};
 use toolscope_core::source::{self, Format, Loaded};
@@ -104,27 +105,13 @@ impl SeedArgs {
             .collect();
         let mut params = Params::default();
         if let Some(op_name) = &self.operator {
-            let choices = tk.operators_named(op_name);
-            if choices.len() > 1 {
-                let labels: Vec<String> = choices.iter().map(|o| o.label()).collect();
-                error(&format!(
-                    "`{op_name}` names {} operators; pass one of: {}",
-                    choices.len(),
-                    labels.join(", ")
-                ));
-                return Err(ExitCode::from(2));
-            }
-            let Some(op) = choices.first().copied() else {
-                let known: Vec<String> = tk.operators.iter().map(|o| o.name.clone()).collect();
-                error(&format!(
-                    "no operator named `{op_name}`; operators: {}",
-                    if known.is_empty() {
-                        "(none)".into()
-                    } else {
-                        known.join(", ")
-                    }
-                ));
-                return Err(ExitCode::from(1));
+            let op = match tk.one_operator(op_name) {
+                Ok(op) => op,
+                Err(e) => {
+                    error(&e.to_string());
+                    let usage = matches!(e, OperatorLookup::Ambiguous { .. });
+                    return Err(ExitCode::from(if usage { 2 } else { 1 }));
+                }
             };
             names = op.actions.clone();
             params = Params {

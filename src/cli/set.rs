@@ -97,18 +97,10 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
     let mut ws = Workspace::open(std::slice::from_ref(&args.path), forced)
         .map_err(|e| fail(e.to_string()))?;
     let load = clock.elapsed();
-    let edit = build_edit(&args.what, &ws.toolkit).map_err(fail)?;
-    if let Edit::SetThreshold { operator, .. } | Edit::SetHops { operator, .. } = &edit {
-        let ops = ws.toolkit.operators_named(operator);
-        if ops.len() > 1 {
-            let labels: Vec<String> = ops.iter().map(|o| o.label()).collect();
-            return Err(Attempt::Usage(format!(
-                "`{operator}` names {} operators; pass one of: {}",
-                ops.len(),
-                labels.join(", ")
-            )));
-        }
-    }
+    let edit = build_edit(&args.what, &ws.toolkit).map_err(|e| match e.usage {
+        true => Attempt::Usage(e.message),
+        false => Attempt::Failed(e.message),
+    })?;
     let cascade = cascade(&edit, &ws);
     let clock = Instant::now();
     let applied = ws.apply(edit.clone()).map_err(|e| fail(e.to_string()))?;

@@ -212,7 +212,7 @@ fn operator_command_accepts_spaces_and_cycles() {
     );
     press(&mut a, ":operator no such op<Enter>");
     let status = a.status.clone().expect("error shown");
-    assert!(status.text.contains("no operator `no such op`"));
+    assert!(status.text.contains("no operator named `no such op`"));
     let before = a.operator;
     press(&mut a, "o");
     assert_ne!(a.operator, before);

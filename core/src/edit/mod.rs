@@ -42,6 +42,7 @@ mod c2g_tools;
 mod doc;
 mod graph;
 mod native;
+pub mod ops;
 mod restore;
 mod transaction;
 pub mod verify;

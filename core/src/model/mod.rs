@@ -440,6 +440,22 @@ impl Toolkit {
             .collect()
     }
 
+    /// The one operator `name` means, or why it means none or several (the one message
+    /// every front end shows for it).
+    pub fn one_operator(&self, name: &str) -> Result<&Operator, OperatorLookup> {
+        match self.operators_named(name).as_slice() {
+            [one] => Ok(one),
+            [] => Err(OperatorLookup::Unknown {
+                name: name.into(),
+                known: self.operators.iter().map(|o| o.name.clone()).collect(),
+            }),
+            many => Err(OperatorLookup::Ambiguous {
+                name: name.into(),
+                labels: many.iter().map(|o| o.label()).collect(),
+            }),
+        }
+    }
+
     pub fn operator_mut(&mut self, name: &str) -> Option<&mut Operator> {
         let i = self
             .operators
@@ -474,6 +490,44 @@ impl Toolkit {
         match self.graph.edge_endpoints(e) {
             Some((u, v)) => format!("{} -> {}", self.name(u), self.name(v)),
             None => String::from("(removed edge)"),
+        }
+    }
+}
+
+/// Why a name does not pick exactly one operator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OperatorLookup {
+    Unknown {
+        name: String,
+        known: Vec<String>,
+    },
+    /// Operators of one name in several opened files (`NAME @ FILE`), or an anchor several
+    /// share: a usage error, answered by naming one of `labels`.
+    Ambiguous {
+        name: String,
+        labels: Vec<String>,
+    },
+}
+
+impl std::fmt::Display for OperatorLookup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OperatorLookup::Unknown { name, known } if known.is_empty() => {
+                write!(f, "no operator named `{name}`; this toolkit has none")
+            }
+            OperatorLookup::Unknown { name, known } => {
+                write!(
+                    f,
+                    "no operator named `{name}`; operators: {}",
+                    known.join(", ")
+                )
+            }
+            OperatorLookup::Ambiguous { name, labels } => write!(
+                f,
+                "`{name}` names {} operators; pass one of: {}",
+                labels.len(),
+                labels.join(", ")
+            ),
         }
     }
 }

@@ -1,207 +1,101 @@
-//! The edits `toolscope set` offers, and how their arguments become an [`Edit`].
+//! `toolscope set`'s edits as clap subcommands, made from the core's registry of edit
+//! operations (`toolscope_core::edit::ops`): one subcommand per row, its arguments the
+//! row's, each value checked by the row. The TUI's `:` line reads the same rows.
 
 use std::io::Read;
 
-use clap::Subcommand;
+use clap::{Arg, ArgAction, ArgMatches, Command};
 
-use crate::cli::common::{Kind, parse_threshold};
 use toolscope_core::edit::Edit;
-use toolscope_core::model::{NodeKind, Toolkit};
+use toolscope_core::edit::ops::{self, EDIT_OPS, EditOp, Given, OpError, Param};
+use toolscope_core::model::Toolkit;
 
-#[derive(Debug, Subcommand)]
-pub enum What {
-    /// Set the score of the edge FROM -> TO (a number in [0, 1]).
-    Score {
-        /// The action the edge leaves.
-        from: String,
-        /// The action, tool or group it reaches.
-        to: String,
-        /// The new score.
-        #[arg(value_parser = parse_threshold)]
-        value: f64,
-    },
-    /// Set an operator's threshold (a number in [0, 1]).
-    Threshold {
-        /// Operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name).
-        operator: String,
-        /// The new threshold.
-        #[arg(value_parser = parse_threshold)]
-        value: f64,
-    },
-    /// Set an operator's hop count.
-    Hops {
-        /// Operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name).
-        operator: String,
-        /// The new hop count, 0 to 1000.
-        #[arg(value_parser = clap::value_parser!(u32).range(0..=1000))]
-        value: u32,
-    },
-    /// Replace a node's description with the text read from stdin.
-    Desc {
-        /// The action, tool or group.
-        node: String,
-        /// The node's kind, when the name is used by more than one kind.
-        #[arg(long, value_enum)]
-        kind: Option<Kind>,
-    },
-    /// Add the edge FROM -> TO (`next` to an action, `tools` to a tool or group).
-    Link {
-        /// The action the edge leaves.
-        from: String,
-        /// The action, tool or group it reaches.
-        to: String,
-        /// The edge's score (default 1.0).
-        #[arg(value_parser = parse_threshold)]
-        score: Option<f64>,
-        /// TO's kind, when the name is used by more than one kind.
-        #[arg(long, value_enum)]
-        kind: Option<Kind>,
-    },
-    /// Remove the edge FROM -> TO.
-    Unlink {
-        /// The action the edge leaves.
-        from: String,
-        /// The action, tool or group it reaches.
-        to: String,
-    },
-    /// Remove a node with its cascade (printed) and every reference to them.
-    Remove {
-        /// The action, tool or group.
-        node: String,
-        /// The node's kind, when the name is used by more than one kind.
-        #[arg(long, value_enum)]
-        kind: Option<Kind>,
-    },
-    /// Add an action.
-    AddAction {
-        name: String,
-        /// Its description.
-        #[arg(long, default_value = "")]
-        desc: String,
-    },
-    /// Add a tool called by the given actions.
-    AddTool {
-        name: String,
-        /// An action that calls the tool (repeatable).
-        #[arg(long = "caller", value_name = "ACTION")]
-        callers: Vec<String>,
-        /// The score of each caller's edge (default 1.0).
-        #[arg(long, value_parser = parse_threshold, default_value = "1.0")]
-        score: f64,
-        /// Its description.
-        #[arg(long, default_value = "")]
-        desc: String,
-    },
-    /// Enable or disable a tool or group (the filters stage drops disabled tools).
-    Enabled {
-        /// The tool or group.
-        tool: String,
-        /// `true` or `false`.
-        #[arg(action = clap::ArgAction::Set)]
-        value: bool,
-        /// The node's kind, when the name is used by a tool and a group.
-        #[arg(long, value_enum)]
-        kind: Option<Kind>,
-    },
+/// The edit a `set` command line names: its operation and the values given.
+#[derive(Debug)]
+pub struct What {
+    pub op: &'static EditOp,
+    pub given: Given,
 }
 
-pub fn build_edit(what: &What, tk: &Toolkit) -> Result<Edit, String> {
-    Ok(match what {
-        What::Score { from, to, value } => Edit::SetScore {
-            from: from.clone(),
-            to: to.clone(),
-            to_kind: edge_kind(tk, from, to)?,
-            score: *value,
-        },
-        What::Threshold { operator, value } => Edit::SetThreshold {
-            operator: operator.clone(),
-            value: *value,
-        },
-        What::Hops { operator, value } => Edit::SetHops {
-            operator: operator.clone(),
-            value: *value,
-        },
-        What::Desc { node, kind } => Edit::SetDesc {
-            kind: node_kind(tk, node, kind.map(NodeKind::from))?,
-            name: node.clone(),
-            text: read_stdin()?,
-        },
-        What::Link {
-            from,
-            to,
-            score,
-            kind,
-        } => {
-            tk.action(from)
-                .ok_or_else(|| format!("no action `{from}`"))?;
-            Edit::AddEdge {
-                from: from.clone(),
-                to: to.clone(),
-                to_kind: node_kind(tk, to, kind.map(NodeKind::from))?,
-                score: score.unwrap_or(1.0),
-            }
-        }
-        What::Unlink { from, to } => Edit::RemoveEdge {
-            from: from.clone(),
-            to: to.clone(),
-            to_kind: edge_kind(tk, from, to)?,
-        },
-        What::Remove { node, kind } => Edit::RemoveNode {
-            kind: node_kind(tk, node, kind.map(NodeKind::from))?,
-            name: node.clone(),
-        },
-        What::AddAction { name, desc } => Edit::AddAction {
-            name: name.clone(),
-            desc: desc.clone(),
-        },
-        What::AddTool {
-            name,
-            callers,
-            score,
-            desc,
-        } => Edit::AddTool {
-            name: name.clone(),
-            desc: desc.clone(),
-            callers: callers.iter().map(|c| (c.clone(), *score)).collect(),
-        },
-        What::Enabled { tool, value, kind } => {
-            let kind = node_kind(tk, tool, kind.map(NodeKind::from))?;
-            if kind == NodeKind::Action {
-                return Err(format!(
-                    "`{tool}` is an action; only tools and groups are enabled or disabled"
-                ));
-            }
-            Edit::SetEnabled {
-                kind,
-                name: tool.clone(),
-                enabled: *value,
-            }
-        }
-    })
-}
-
-/// The kind of the node an existing edge FROM -> TO reaches.
-fn edge_kind(tk: &Toolkit, from: &str, to: &str) -> Result<NodeKind, String> {
-    let a = tk
-        .action(from)
-        .ok_or_else(|| format!("no action `{from}`"))?;
-    tk.named(to)
-        .find(|b| tk.edge(a, *b).is_some())
-        .map(|b| tk.kind(b))
-        .ok_or_else(|| format!("no edge {from} -> {to}"))
-}
-
-fn node_kind(tk: &Toolkit, name: &str, given: Option<NodeKind>) -> Result<NodeKind, String> {
-    let kinds: Vec<NodeKind> = tk.named(name).map(|ix| tk.kind(ix)).collect();
-    match (given, kinds.as_slice()) {
-        (Some(k), _) if kinds.contains(&k) => Ok(k),
-        (Some(k), _) => Err(format!("no {} `{name}`", k.as_str())),
-        (None, [k]) => Ok(*k),
-        (None, []) => Err(format!("no node `{name}`")),
-        (None, _) => Err(format!(
-            "`{name}` names more than one kind of node; pass --kind"
-        )),
+/// The clap argument for one parameter of an operation.
+fn arg(p: &'static Param) -> Arg {
+    let help = match p.default {
+        Some(d) if !d.is_empty() => format!("{} [default: {d}]", p.doc),
+        _ => p.doc.to_string(),
+    };
+    let a = Arg::new(p.name)
+        .help(help)
+        .value_parser(move |s: &str| p.check(s).map(|()| s.to_string()));
+    match (p.option, p.repeat) {
+        (true, true) => a
+            .long(p.name)
+            .value_name(p.name.to_uppercase())
+            .action(ArgAction::Append),
+        (true, false) => a.long(p.name).value_name(p.name.to_uppercase()),
+        (false, _) => a
+            .value_name(p.name)
+            .required(p.required && p.default.is_none()),
     }
+}
+
+fn subcommand(op: &'static EditOp) -> Command {
+    let about = match op.input {
+        Some(_) => format!("{} (the text is read from stdin)", op.doc),
+        None => op.doc.to_string(),
+    };
+    op.params.iter().fold(
+        Command::new(op.name)
+            .about(about)
+            .visible_aliases(op.aliases),
+        |c, p| c.arg(arg(p)),
+    )
+}
+
+impl clap::FromArgMatches for What {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let (name, sub) = m
+            .subcommand()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
+        let op = ops::find(name)
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
+        let mut given = Given::default();
+        for p in op.params {
+            for v in sub.get_many::<String>(p.name).into_iter().flatten() {
+                given.set(p.name, v.clone());
+            }
+        }
+        Ok(What { op, given })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = What::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Subcommand for What {
+    fn augment_subcommands(cmd: Command) -> Command {
+        EDIT_OPS
+            .iter()
+            .fold(cmd, |c, op| c.subcommand(subcommand(op)))
+    }
+
+    fn augment_subcommands_for_update(cmd: Command) -> Command {
+        What::augment_subcommands(cmd)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        ops::find(name).is_some()
+    }
+}
+
+/// The edit, with the text an operation reads from stdin.
+pub fn build_edit(what: &What, tk: &Toolkit) -> Result<Edit, OpError> {
+    let mut given = what.given.clone();
+    if let Some(input) = what.op.input {
+        given.set(input, read_stdin()?);
+    }
+    what.op.build(&given, tk)
 }
 
 fn read_stdin() -> Result<String, String> {
@@ -216,4 +110,78 @@ fn read_stdin() -> Result<String, String> {
     } else {
         text
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{FromArgMatches, Subcommand};
+
+    use super::*;
+
+    /// The CLI's words for an edit.
+    fn cli(words: &[&str]) -> What {
+        let cmd = What::augment_subcommands(Command::new("set"));
+        let m = cmd
+            .try_get_matches_from(std::iter::once("set").chain(words.iter().copied()))
+            .expect("parses");
+        What::from_arg_matches(&m).expect("an edit")
+    }
+
+    /// Every edit takes the same arguments in `set` and after `:` in the TUI: the same
+    /// words give the same values (the TUI quotes names with spaces on its one line).
+    #[test]
+    fn set_and_the_tui_line_read_the_same_arguments() {
+        let cases: &[(&[&str], &str)] = &[
+            (
+                &["score", "plan it", "Search", "0.5"],
+                r#""plan it" Search 0.5"#,
+            ),
+            (
+                &["threshold", "Query Expert/1", "0.7"],
+                r#""Query Expert/1" 0.7"#,
+            ),
+            (&["t", "op", "0.7"], "op 0.7"),
+            (&["hops", "op", "2"], "op 2"),
+            (&["link", "a", "b"], "a b"),
+            (
+                &["link", "a", "b", "0.3", "--kind", "tool"],
+                "a b 0.3 --kind tool",
+            ),
+            (&["unlink", "a", "b"], "a b"),
+            (
+                &["remove", "my tool", "--kind", "tool"],
+                r#""my tool" --kind tool"#,
+            ),
+            (&["add-action", "write it"], "write it"),
+            (
+                &["add-tool", "Mail", "--caller", "a", "--caller", "b c"],
+                r#"Mail --caller a --caller "b c""#,
+            ),
+            (&["enabled", "Mail", "false"], "Mail false"),
+            (
+                &["desc", "plan it", "--kind", "action"],
+                r#""plan it" --kind action"#,
+            ),
+        ];
+        let mut covered = Vec::new();
+        for (words, line) in cases {
+            let what = cli(words);
+            covered.push(what.op.name);
+            let tui = ops::parse_args(what.op, line, |_| None).expect("the TUI parses");
+            assert_eq!(what.given, tui, "{words:?} vs :{} {line}", what.op.name);
+        }
+        for op in EDIT_OPS {
+            assert!(covered.contains(&op.name), "{} is not compared", op.name);
+        }
+    }
+
+    #[test]
+    fn a_value_out_of_range_is_a_usage_error() {
+        let cmd = What::augment_subcommands(Command::new("set"));
+        let e = cmd
+            .try_get_matches_from(["set", "hops", "op", "1001"])
+            .expect_err("refused");
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("from 0 to 1000"), "{e}");
+    }
 }

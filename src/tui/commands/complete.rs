@@ -16,8 +16,21 @@ pub fn complete(app: &mut App, text: &str) -> String {
         return extend(app, "", text, &names, " ");
     };
     let candidates = arguments(app, cmd, arg);
-    let head = format!("{cmd} ");
-    extend(app, &head, arg, &candidates, "")
+    // The whole argument first (one name with spaces); else its last word, a later
+    // argument of an edit (`:score act Sea` completes `Sea`), quoted when the name
+    // has spaces.
+    if candidates.iter().any(|c| c.starts_with(arg)) || !arg.contains(' ') {
+        return extend(app, &format!("{cmd} "), arg, &candidates, "");
+    }
+    let (before, last) = arg.rsplit_once(' ').unwrap_or(("", arg));
+    let quoted: Vec<String> = candidates
+        .iter()
+        .map(|c| match c.contains(' ') {
+            true => format!("\"{c}\""),
+            false => c.clone(),
+        })
+        .collect();
+    extend(app, &format!("{cmd} {before} "), last, &quoted, "")
 }
 
 /// Candidates for the argument of `cmd`.

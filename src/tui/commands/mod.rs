@@ -12,8 +12,12 @@ pub mod complete;
 pub mod keymap;
 pub mod table;
 
+use std::sync::OnceLock;
+
+use toolscope_core::edit::ops::{ArgKind, EDIT_OPS, EditOp};
+
 use crate::tui::app::{App, Focus, Level, Overlay, PromptKind};
-use table::{Command, cmd};
+use table::{Args, Command, Handler, Section, cmd};
 
 /// The features' tables, in the order the help lists their sections' rows.
 const TABLES: &[&[Command]] = &[
@@ -27,9 +31,37 @@ const TABLES: &[&[Command]] = &[
     crate::tui::mcp_discovery::COMMANDS,
 ];
 
-/// Every command.
+/// Every command: the features' tables, then the core's edit operations.
 pub fn all() -> impl Iterator<Item = &'static Command> {
-    TABLES.iter().flat_map(|t| t.iter())
+    TABLES.iter().flat_map(|t| t.iter()).chain(edit_rows())
+}
+
+/// The core's edit operations as rows (`:score FROM TO VALUE`, as `toolscope set` takes
+/// them), made once.
+fn edit_rows() -> &'static [Command] {
+    static ROWS: OnceLock<Vec<Command>> = OnceLock::new();
+    ROWS.get_or_init(|| EDIT_OPS.iter().map(edit_row).collect())
+}
+
+fn edit_row(op: &'static EditOp) -> Command {
+    // Any node: the first argument may come from the selection, so the one typed first
+    // can be a later one.
+    let args = match op.positionals().next().map(|p| p.kind) {
+        Some(ArgKind::Operator) => Args::Operators,
+        Some(ArgKind::Action | ArgKind::Node) => Args::Nodes,
+        _ => Args::None,
+    };
+    Command {
+        name: op.name,
+        aliases: op.aliases,
+        args,
+        // Made once per process for the few rows there are.
+        usage: op.usage().leak(),
+        doc: op.doc,
+        section: Section::Edit,
+        hint: None,
+        handler: Handler::Edit(op),
+    }
 }
 
 /// The command called `name` or aliased so.
@@ -53,7 +85,10 @@ pub fn run(app: &mut App, line: &str) {
         return;
     }
     let result = match find(name) {
-        Some(c) => (c.run)(app, arg),
+        Some(c) => match &c.handler {
+            Handler::Fn(f) => f(app, arg),
+            Handler::Edit(op) => crate::tui::editing::run_op(app, op, arg),
+        },
         None => Err(format!(
             "unknown command `{name}` (? lists every command and its keys)"
         )),

@@ -66,6 +66,13 @@ pub struct Hint {
 /// A command's handler: the app and the argument typed after its name (empty from a key).
 pub type Run = fn(&mut App, &str) -> Result<(), String>;
 
+/// What runs a command: a handler of the TUI's, or an edit operation of the core's
+/// registry (the same arguments as `toolscope set`).
+pub enum Handler {
+    Fn(Run),
+    Edit(&'static toolscope_core::edit::ops::EditOp),
+}
+
 /// One command.
 pub struct Command {
     /// Its name after `:` and in the keymap (`threshold-up`, `w`, `operator`).
@@ -77,7 +84,7 @@ pub struct Command {
     pub doc: &'static str,
     pub section: Section,
     pub hint: Option<Hint>,
-    pub run: Run,
+    pub handler: Handler,
 }
 
 /// A command row. `cmd!(name, [aliases], Args, "usage", Section, "doc", run)`, with an
@@ -87,7 +94,7 @@ macro_rules! cmd {
         crate::tui::commands::table::Command {
             name: $name, aliases: &[$($alias),*],
             args: crate::tui::commands::table::Args::$args, usage: $usage,
-            doc: $doc, section: crate::tui::commands::table::Section::$sec, hint: None, run: $run,
+            doc: $doc, section: crate::tui::commands::table::Section::$sec, hint: None, handler: crate::tui::commands::table::Handler::Fn($run),
         }
     };
     ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal, $doc:literal, $run:expr) => {
@@ -95,7 +102,7 @@ macro_rules! cmd {
             name: $name, aliases: &[$($alias),*],
             args: crate::tui::commands::table::Args::$args, usage: $usage,
             doc: $doc, section: crate::tui::commands::table::Section::$sec,
-            hint: Some(crate::tui::commands::table::Hint { label: $hint, keys: None }), run: $run,
+            hint: Some(crate::tui::commands::table::Hint { label: $hint, keys: None }), handler: crate::tui::commands::table::Handler::Fn($run),
         }
     };
     ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal keys $keys:literal, $doc:literal, $run:expr) => {
@@ -103,7 +110,7 @@ macro_rules! cmd {
             name: $name, aliases: &[$($alias),*],
             args: crate::tui::commands::table::Args::$args, usage: $usage,
             doc: $doc, section: crate::tui::commands::table::Section::$sec,
-            hint: Some(crate::tui::commands::table::Hint { label: $hint, keys: Some($keys) }), run: $run,
+            hint: Some(crate::tui::commands::table::Hint { label: $hint, keys: Some($keys) }), handler: crate::tui::commands::table::Handler::Fn($run),
         }
     };
 }

@@ -24,9 +24,6 @@ pub static COMMANDS: &[Command] = &[
     cmd!("add-node", [], None, "", Edit, "add an action or tool (:add-action / :add-tool NAME)", editing!(|a, _| prompt(a, "add-action "))),
     cmd!("remove-edge", [], None, "", Edit, "remove the inspector's edge", editing!(|a, _| remove_edge(a))),
     cmd!("remove-node", [], None, "", Edit, "remove the selected node (shows the cascade, asks)", editing!(|a, _| ask_remove(a))),
-    cmd!("link", [], Nodes, "TARGET [SCORE]", Edit, "add an edge from the selected node", editing!(link)),
-    cmd!("add-action", [], None, "NAME", Edit, "add an action", editing!(add_action)),
-    cmd!("add-tool", [], None, "NAME", Edit, "add a tool, called by the selected action", editing!(add_tool)),
     cmd!("undo", [], None, "", Edit, "undo the last edit", editing!(undo)),
     cmd!("redo", [], None, "", Edit, "redo", editing!(redo)),
     cmd!("w", ["write", "save"], File, "[FILE]", Edit hint "save", "save every changed file (with the operator's threshold/hops); with FILE, write the open file there", editing!(|a, arg: &str| {

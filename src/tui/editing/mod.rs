@@ -35,6 +35,7 @@ use crossterm::event::KeyEvent;
 use petgraph::stable_graph::NodeIndex;
 use ratatui_textarea::TextArea;
 
+use toolscope_core::edit::ops::{self, EditOp};
 use toolscope_core::edit::{Edit, Transaction};
 use toolscope_core::model::NodeKind;
 use toolscope_core::source::Format;
@@ -408,56 +409,82 @@ pub fn redo(app: &mut App, _: &str) -> Result<(), String> {
     result(app, out)
 }
 
-/// A node by exact name, actions first.
-fn node_named(app: &App, name: &str) -> Option<NodeIndex> {
-    [NodeKind::Action, NodeKind::Tool, NodeKind::Group]
+/// Runs an edit operation of the core's registry from the `:` line, with the arguments
+/// `toolscope set` takes; a missing leading argument comes from the selection or the
+/// active operator. Some edits go through the TUI's own way of making them: a description
+/// opens the editor, a removal asks with its cascade, and the active operator's threshold
+/// and hops become the view's pending values (written on save, as the keys do).
+pub fn run_op(app: &mut App, op: &'static EditOp, arg: &str) -> Result<(), String> {
+    let given = ops::parse_args(op, arg, |c| context(app, c))?;
+    if op.input.is_some() {
+        needs_session(app)?;
+        let node = op.positionals().next().ok_or("no node to edit")?;
+        select_first(app, &given_name(&given, node.name, op)?)?;
+        return open_desc(app);
+    }
+    let edit = op.build(&given, &app.tk).map_err(|e| e.message)?;
+    let active = app.active_operator().map(|o| o.name.clone());
+    match edit {
+        Edit::SetThreshold { operator, value } if Some(&operator) == active.as_ref() => {
+            app.session.params.threshold = value;
+            app.recompute();
+            Ok(())
+        }
+        Edit::SetHops { operator, value } if Some(&operator) == active.as_ref() => {
+            app.session.params.hops = value;
+            app.recompute();
+            Ok(())
+        }
+        Edit::RemoveNode { kind, name } => {
+            let ix = app
+                .tk
+                .find(kind, &name)
+                .ok_or(format!("no node `{name}`"))?;
+            app.select(ix);
+            ask_remove(app)
+        }
+        Edit::AddAction { ref name, .. } => {
+            let name = name.clone();
+            apply_edit(app, edit)?;
+            select_named(app, NodeKind::Action, &name);
+            Ok(())
+        }
+        Edit::AddTool { ref name, .. } => {
+            let name = name.clone();
+            apply_edit(app, edit)?;
+            select_named(app, NodeKind::Tool, &name);
+            Ok(())
+        }
+        edit => apply_edit(app, edit),
+    }
+}
+
+/// What the view knows that an operation may take its leading argument from.
+fn context(app: &App, c: ops::Context) -> Option<String> {
+    match c {
+        ops::Context::Selection => app.selected.map(|ix| app.tk.name(ix).to_string()),
+        ops::Context::SelectedAction => app
+            .selected
+            .filter(|&ix| app.tk.kind(ix) == NodeKind::Action)
+            .map(|ix| app.tk.name(ix).to_string()),
+        ops::Context::Operator => app.active_operator().map(|o| o.name.clone()),
+    }
+}
+
+fn given_name(given: &ops::Given, name: &str, op: &EditOp) -> Result<String, String> {
+    given
+        .first(name)
+        .map(str::to_string)
+        .ok_or_else(|| format!("usage: :{} {}", op.name, op.usage()))
+}
+
+/// Selects the node called `name`, actions first.
+fn select_first(app: &mut App, name: &str) -> Result<(), String> {
+    let ix = [NodeKind::Action, NodeKind::Tool, NodeKind::Group]
         .into_iter()
         .find_map(|k| app.tk.find(k, name))
-}
-
-/// `:link TARGET [SCORE]`: an edge from the selected node.
-pub fn link(app: &mut App, arg: &str) -> Result<(), String> {
-    let from = app.selected.ok_or("select the source node first")?;
-    let (target, score) = match arg.rsplit_once(char::is_whitespace) {
-        Some((t, s)) if node_named(app, arg).is_none() && s.parse::<f64>().is_ok() => {
-            (t.trim(), crate::tui::editing::dialog::parse_score(s)?)
-        }
-        _ => (arg, 1.0),
-    };
-    let to = node_named(app, target).ok_or_else(|| format!("no node named `{target}`"))?;
-    add_link(app, from, to, score)
-}
-
-pub fn add_action(app: &mut App, name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("usage: :add-action NAME".into());
-    }
-    let edit = Edit::AddAction {
-        name: name.into(),
-        desc: String::new(),
-    };
-    apply_edit(app, edit)?;
-    select_named(app, NodeKind::Action, name);
-    Ok(())
-}
-
-/// `:add-tool NAME`: a tool, called by the selected action when one is selected.
-pub fn add_tool(app: &mut App, name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("usage: :add-tool NAME".into());
-    }
-    let callers = app
-        .selected
-        .filter(|&ix| app.tk.kind(ix) == NodeKind::Action)
-        .map(|ix| vec![(app.tk.name(ix).to_string(), 1.0)])
-        .unwrap_or_default();
-    let edit = Edit::AddTool {
-        name: name.into(),
-        desc: String::new(),
-        callers,
-    };
-    apply_edit(app, edit)?;
-    select_named(app, NodeKind::Tool, name);
+        .ok_or_else(|| format!("no node named `{name}`"))?;
+    app.select(ix);
     Ok(())
 }
 

@@ -24,8 +24,6 @@ pub static COMMANDS: &[Command] = &[
     cmd!("threshold-down-fine", [], None, "", Recommendation, "threshold - 0.01", |a, _| nudge_threshold(a, -FINE)),
     cmd!("hops-up", [], None, "", Recommendation hint "hops" keys "[/]", "one more hop", |a, _| set_hops(a, a.session.params.hops.saturating_add(1))),
     cmd!("hops-down", [], None, "", Recommendation, "one hop fewer", |a, _| set_hops(a, a.session.params.hops.saturating_sub(1))),
-    cmd!("threshold", ["t"], None, "VALUE", Recommendation, "set the threshold (0 to 1)", threshold),
-    cmd!("hops", ["h"], None, "N", Recommendation, "set the hops", hops),
     cmd!("toggle-seed", [], None, "", Recommendation hint "seed", "seed / unseed the selected action", |a, _| {
         let ix = a.selected.ok_or("no node selected")?;
         toggle_seed(a, ix)
@@ -97,22 +95,13 @@ fn cycle_operator(app: &mut App, delta: isize) -> Result<(), String> {
 /// `:operator NAME`: a name several operators share (operators of one name in several
 /// files, shown as `NAME @ FILE`) is refused with the choices, as `--operator` is.
 fn operator(app: &mut App, name: &str) -> Result<(), String> {
-    let ops = app.tk.operators_named(name);
-    if ops.len() > 1 {
-        let labels: Vec<String> = ops.iter().map(|o| o.label()).collect();
-        return Err(format!(
-            "`{name}` names {} operators; pass one of: {}",
-            ops.len(),
-            labels.join(", ")
-        ));
-    }
-    let i = ops
-        .first()
-        .and_then(|op| app.tk.operators.iter().position(|o| std::ptr::eq(o, *op)))
-        .ok_or_else(|| {
-            let names: Vec<&str> = app.tk.operators.iter().map(|o| o.name.as_str()).collect();
-            format!("no operator `{name}`; operators: {}", names.join(", "))
-        })?;
+    let op = app.tk.one_operator(name).map_err(|e| e.to_string())?;
+    let i = app
+        .tk
+        .operators
+        .iter()
+        .position(|o| std::ptr::eq(o, op))
+        .ok_or("the operator is gone")?;
     crate::tui::editing::choose_operator(app, i);
     app.set_status(
         Level::Info,
@@ -127,24 +116,4 @@ fn seed(app: &mut App, name: &str) -> Result<(), String> {
         .action(name)
         .ok_or_else(|| format!("no action named `{name}`"))?;
     toggle_seed(app, ix)
-}
-
-fn threshold(app: &mut App, v: &str) -> Result<(), String> {
-    let t: f64 = v.parse().map_err(|_| format!("`{v}` is not a number"))?;
-    if !(0.0..=1.0).contains(&t) {
-        return Err(format!("threshold {v} is outside [0, 1]"));
-    }
-    app.session.params.threshold = t;
-    app.recompute();
-    Ok(())
-}
-
-fn hops(app: &mut App, v: &str) -> Result<(), String> {
-    let h: u32 = v.parse().map_err(|_| format!("`{v}` is not a hop count"))?;
-    if h > MAX_HOPS {
-        return Err(format!("hops must be at most {MAX_HOPS}"));
-    }
-    app.session.params.hops = h;
-    app.recompute();
-    Ok(())
 }

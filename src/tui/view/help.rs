@@ -93,7 +93,8 @@ fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
         Row::Command(_, n, _) => Some(n.width()),
         _ => None,
     })
-    .min(width / 3);
+    .min(width / 3)
+    .min(30);
     let italic = Style::new().add_modifier(Modifier::ITALIC);
     let mut out = Vec::new();
     for r in &rows {
