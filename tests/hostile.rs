@@ -1,5 +1,5 @@
 //! Hostile and broken files through the real binary: each gives a clear error or lint
-//! diagnostic, never a panic or a hang (SPEC 6). Release timings are in the README.
+//! diagnostic, never a panic or a hang (SPEC 6). Release timings are in docs/reliability.md.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -36,7 +36,7 @@ fn lint(path: &Path) -> Vec<Value> {
         .expect("runs");
     let took = start.elapsed();
     // A hang guard, not a benchmark: generous for a debug build on a loaded machine
-    // (release figures are in the README's Reliability section).
+    // (release figures are in docs/reliability.md).
     assert!(
         took < Duration::from_secs(10),
         "{} took {took:?}",

@@ -18,7 +18,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 }
 
 /// Runs the binary with a hang guard: generous for a debug build on a busy machine (release
-/// timings are in the README's Reliability section); the quadratic versions took minutes
+/// timings are in docs/reliability.md); the quadratic versions took minutes
 /// and are killed at the limit.
 fn run(args: &[&str]) -> Output {
     let limit = Duration::from_secs(60);

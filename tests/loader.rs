@@ -185,7 +185,7 @@ fn assert_fast_error(text: &str) {
         &Limits::default(),
     );
     let took = start.elapsed();
-    // A hang guard, not a benchmark (release figures are in the README).
+    // A hang guard, not a benchmark (release figures are in docs/performance.md).
     assert!(took < Duration::from_secs(10), "took {took:?}");
     match r {
         Err(e) => assert!(!e.message.is_empty()),

@@ -1,4 +1,4 @@
-//! The memory budget (README, Reliability): a load stays under 12 times the input size plus
+//! The memory budget (docs/reliability.md): a load stays under 12 times the input size plus
 //! 100 MB, and a file that would need more fails with TS002 rather than being killed.
 //! Both run the real binary under `ulimit -v`, which counts address space: the ceiling is
 //! the budget plus what the process maps before it reads anything (binary, libraries,

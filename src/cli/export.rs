@@ -6,17 +6,29 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use super::common::{Inputs, SeedArgs, error, out};
-use toolscope_core::export::{Highlight, dot, json, mermaid, svg};
+use toolscope_core::export::{ExportFormat, Highlight};
 use toolscope_core::recommend::recommend;
 use toolscope_core::source::save::write_output;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Target {
-    Dot,
-    Mermaid,
-    Json,
-    /// An SVG image drawn by toolscope (no Graphviz needed).
-    Svg,
+/// The core's export formats as `--to` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Target(ExportFormat);
+
+static TARGETS: std::sync::LazyLock<Vec<Target>> =
+    std::sync::LazyLock::new(|| ExportFormat::ALL.into_iter().map(Target).collect());
+
+impl ValueEnum for Target {
+    fn value_variants<'a>() -> &'a [Self] {
+        &TARGETS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let v = clap::builder::PossibleValue::new(self.0.name());
+        Some(match self.0 {
+            ExportFormat::Svg => v.help("an SVG image drawn by toolscope (no Graphviz needed)"),
+            _ => v,
+        })
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -63,23 +75,7 @@ pub fn run(args: &Args) -> ExitCode {
         }),
         _ => None,
     };
-    let text = match args.to {
-        Target::Dot => dot::to_dot(tk, hl.as_ref()),
-        Target::Mermaid => mermaid::to_mermaid(tk, hl.as_ref()),
-        Target::Svg if args.whole => svg::to_svg_whole(tk, hl.as_ref()),
-        Target::Svg => svg::to_svg(tk, hl.as_ref()),
-        Target::Json => {
-            let mut v = json::toolkit_json(tk);
-            if let (Some(h), Some(map)) = (&hl, v.as_object_mut()) {
-                map.insert(
-                    "recommended".into(),
-                    json::recommendation_json(tk, h.rec, h.threshold, None),
-                );
-            }
-            let text = serde_json::to_string_pretty(&v).unwrap_or_default();
-            toolscope_core::text::json_safe(&text).into_owned() + "\n"
-        }
-    };
+    let text = args.to.0.write(tk, hl.as_ref(), args.whole);
     let opened = opened(&args.inputs.paths, &loaded.toolkit.files);
     write_out(args.output.as_deref(), &text, &opened, args.force)
 }

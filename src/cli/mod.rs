@@ -68,7 +68,7 @@ enum Command {
     Recommend(recommend::Args),
     /// Report problems with stable codes and positions.
     Lint(lint::Args),
-    /// Write the graph (or the recommendation highlighted) as dot, mermaid or json.
+    /// Write the graph (or the recommendation highlighted) in one of the export formats.
     Export(export::Args),
     /// Print a synthetic native toolkit, for benchmarks and demos.
     Gen(generate::Args),

@@ -265,9 +265,16 @@ impl Edit {
     }
 
     /// Computes the splices that make this edit in `file`, whose current graph is `tk`
-    /// (the graph of this file alone, before the edit).
-    pub fn patch(&self, file: &SourceFile, tk: &Toolkit) -> Result<Patch, EditError> {
-        let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
+    /// (the graph of this file alone, before the edit). A file up to `check_bytes` is
+    /// parsed once more to prove the bytes outside the edit unchanged
+    /// ([`Limits::verify_each_edit_bytes`]).
+    pub fn patch(
+        &self,
+        file: &SourceFile,
+        tk: &Toolkit,
+        check_bytes: usize,
+    ) -> Result<Patch, EditError> {
+        let body = crate::source::strip_bom(&file.text);
         let doc =
             yaml::parse(body, &Limits::default()).map_err(|e| EditError::Parse(e.to_string()))?;
         let nav = doc::Nav::new(body, &doc, false);
@@ -282,7 +289,7 @@ impl Edit {
         // Everything the file says outside the edited construct must stay. One more parse
         // (of the new text): done up to the size verified on every edit; larger files rely
         // on the patchers' own checks and the graph verification before writing.
-        if body.len() <= verify::CHECK_BYTES {
+        if body.len() <= check_bytes {
             let (new, _) = patch::apply(body, &patch.splices, 0).map_err(EditError::Unsupported)?;
             verify::same_outside_doc(&doc, body, &patch.splices, &new)
                 .map_err(|m| EditError::Unsupported(format!("the edit is refused: {m}")))?;
@@ -309,7 +316,7 @@ fn text_inverse(file: &SourceFile, tk: &Toolkit, edit: &Edit) -> Option<Edit> {
     if !matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. }) {
         return None;
     }
-    let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
+    let body = crate::source::strip_bom(&file.text);
     let doc = yaml::parse(body, &Limits::default()).ok()?;
     let nav = doc::Nav::new(body, &doc, false);
     restore::text_inverse(&nav, file.format, tk, edit).flatten()

@@ -16,10 +16,6 @@ use std::ops::Range;
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{self, Doc, Limits, NodeId, Value};
 
-/// Files up to this size get the whole-document check on every edit (the size the
-/// workspace verifies on every edit).
-pub const CHECK_BYTES: usize = 1 << 20;
-
 /// Checks that `new` (the body after `splices`) means what `old` meant outside the edited
 /// constructs. The message names the line in the old text.
 pub fn same_outside(old: &str, splices: &[Splice], new: &str) -> Result<(), String> {

@@ -57,7 +57,7 @@ fn cut<'f>(edit: &Edit, file: &'f SourceFile, tk: &Toolkit) -> Option<Cut<'f>> {
         return None;
     }
     let (origin, subject) = origin(edit, tk)?;
-    let body = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
+    let body = crate::source::strip_bom(&file.text);
     let range = declaration_lines(body, origin)?;
     let text = &body[range.clone()];
     if text.contains(['&', '*', '<']) {
@@ -239,7 +239,9 @@ mod tests {
                 },
             ];
             for edit in edits {
-                let full = edit.patch(&file, &tk).map(|p| p.splices);
+                let full = edit
+                    .patch(&file, &tk, Limits::default().verify_each_edit_bytes)
+                    .map(|p| p.splices);
                 if let Some(fast) = patch(&edit, &file, &tk) {
                     assert_eq!(Ok(fast.splices), full, "{}", edit.describe());
                     checked += 1;
@@ -257,7 +259,11 @@ mod tests {
             },
         ] {
             let fast = patch(&edit, &file, &tk).expect("operator window");
-            assert_eq!(Ok(fast.splices), edit.patch(&file, &tk).map(|p| p.splices));
+            assert_eq!(
+                Ok(fast.splices),
+                edit.patch(&file, &tk, Limits::default().verify_each_edit_bytes)
+                    .map(|p| p.splices)
+            );
         }
         assert!(checked > 40, "only {checked} edits took the fast path");
     }

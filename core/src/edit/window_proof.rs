@@ -105,8 +105,8 @@ pub(crate) fn prove(
     after: &Toolkit,
     diags: &[Diagnostic],
 ) -> Option<Vec<Diagnostic>> {
-    let bom = super::workspace::bom_len(disk);
-    if bom != super::workspace::bom_len(text) {
+    let bom = crate::source::bom_len(disk);
+    if bom != crate::source::bom_len(text) {
         return None;
     }
     let r = &w.window.range;
@@ -388,8 +388,8 @@ pub(crate) fn reread(
     own: &Toolkit,
     diags: &[Diagnostic],
 ) -> Option<Reread> {
-    let bom = super::workspace::bom_len(old);
-    if bom != super::workspace::bom_len(new) || old == new {
+    let bom = crate::source::bom_len(old);
+    if bom != crate::source::bom_len(new) || old == new {
         return None;
     }
     let (ob, nb) = (&old[bom..], &new[bom..]);

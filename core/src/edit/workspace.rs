@@ -48,10 +48,6 @@ use io::verify;
 use super::window_proof::WindowEdit;
 use super::{Edit, EditError, Transaction};
 
-/// Files up to this size are verified on every edit (a refused edit changes nothing);
-/// larger ones only before writing.
-const VERIFY_EACH_EDIT_BYTES: usize = 1 << 20;
-
 /// One loaded file.
 #[derive(Debug, Clone)]
 pub struct WsFile {
@@ -200,7 +196,7 @@ impl Workspace {
             undo: Vec::new(),
             redo: Vec::new(),
             next_id: 1,
-            each_edit_bytes: VERIFY_EACH_EDIT_BYTES,
+            each_edit_bytes: Limits::default().verify_each_edit_bytes,
             windowed_saves: 0,
             rereads: 0,
             roots: roots.to_vec(),
@@ -366,7 +362,7 @@ impl Workspace {
         own: &mut std::borrow::Cow<'w, Toolkit>,
     ) -> Result<(Step, Vec<String>), EditError> {
         let f = &self.files[file];
-        let offset = bom_len(&f.source.text);
+        let offset = source::bom_len(&f.source.text);
         let small = f.source.text.len() <= self.each_edit_bytes;
         let single = txn.edits.len() == 1;
         let mut text = std::borrow::Cow::Borrowed(&f.source.text);
@@ -427,7 +423,7 @@ impl Workspace {
                     // Not all in one item's lines: the save verifies the whole file.
                     same_item = None;
                     window = None;
-                    edit.patch(source, own)?
+                    edit.patch(source, own, self.each_edit_bytes)?
                 }
             };
             // One large edit: nothing reads the new text here (`finish` splices in place).
@@ -642,14 +638,6 @@ fn delta(old: &str, new: &str) -> (Vec<Splice>, Vec<Splice>) {
         vec![Splice::new(o.clone(), &new[n.clone()])],
         vec![Splice::new(pre..pre + n.len(), &old[o])],
     )
-}
-
-pub(super) fn bom_len(text: &str) -> usize {
-    if text.starts_with('\u{feff}') {
-        '\u{feff}'.len_utf8()
-    } else {
-        0
-    }
 }
 
 fn load_file(

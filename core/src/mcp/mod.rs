@@ -25,7 +25,7 @@ use crate::source::{self, Format, Limits};
 pub fn declared(file: &Path, forced: Option<Format>) -> Result<Vec<decl::ServerDecl>, String> {
     let limits = Limits::default();
     let text = source::read_file(file, &limits).map_err(|e| e.to_string())?;
-    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let body = crate::source::strip_bom(&text);
     let doc = source::yaml::parse(body, &limits).map_err(|e| format!("{}:{e}", file.display()))?;
     let format = forced.unwrap_or_else(|| source::detect(&doc));
     Ok(decl::servers(&doc, format))

@@ -479,17 +479,6 @@ impl Session {
         if !appeared && !changed.iter().any(|p| known.contains(&p.as_path())) {
             return Outcome::default();
         }
-        // An editor that truncates before writing leaves the file empty for a moment; an
-        // empty toolkit is almost never what was meant, so keep the last good graph until
-        // the write that follows (it always brings another event).
-        if let Some(empty) = changed.iter().find(|p| {
-            known.contains(&p.as_path()) && std::fs::metadata(p).is_ok_and(|m| m.len() == 0)
-        }) {
-            return Outcome::error(format!(
-                "{} is empty; showing the last good graph",
-                empty.display()
-            ));
-        }
         let result = if appeared {
             self.reopen().map(|()| None)
         } else {

@@ -288,6 +288,24 @@ pub struct Unresolved {
     pub diag: usize,
 }
 
+/// The text without its byte order mark: positions in the YAML tree are counted from
+/// here, and writes put the mark back (see `bom_len`).
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// How many bytes the byte order mark takes at the start of `text` (0 without one).
+pub fn bom_len(text: &str) -> usize {
+    text.len() - strip_bom(text).len()
+}
+
+/// Whether a file read again looks like a write in progress: an editor that truncates
+/// before writing leaves it empty (or blank) for a moment, and reading it then would swap
+/// a whole toolkit for an empty one. The next change event brings the written file.
+pub fn mid_write(now: &str, loaded: &str) -> bool {
+    now.trim().is_empty() && !loaded.trim().is_empty()
+}
+
 /// Parses one file's text in the given or detected format.
 pub fn load_text(
     path: &Path,
@@ -298,9 +316,8 @@ pub fn load_text(
     let name = path.display().to_string();
     // The tree holds the one shared copy of the text while it lives; the caller's string is
     // rebuilt from it afterwards, so the text is not held twice at the peak.
-    let bom = text.starts_with('\u{feff}');
-    let shared: std::sync::Arc<str> =
-        std::sync::Arc::from(text.strip_prefix('\u{feff}').unwrap_or(&text));
+    let bom = bom_len(&text) > 0;
+    let shared: std::sync::Arc<str> = std::sync::Arc::from(strip_bom(&text));
     drop(text);
     let budget = limits.memory_budget(shared.len());
     let doc =
@@ -341,7 +358,14 @@ pub fn load_text(
     ctx.mcp_members = known.members;
     ctx.diags.extend(known.diagnostics);
     match format {
-        Format::Native => native::load(&mut ctx, limits.two_threads_from),
+        Format::Native => native::load(
+            &mut ctx,
+            if std::env::var_os("TOOLSCOPE_EXPERIMENT_ONE_THREAD").is_some() {
+                usize::MAX
+            } else {
+                limits.two_threads_from
+            },
+        ),
         Format::Chat2Graph => chat2graph::load(&mut ctx),
     }
     if let Some(at) = ctx.over_budget {

@@ -111,7 +111,7 @@ pub fn write_atomic_with(
 /// created with the file's mode, owner and group, checks `expected` again right before the
 /// rename (narrowing the window for programs that do not take the lock), and renames it
 /// over the file. A file with several hard links is written in place instead (see
-/// [`Stage`] and the README, "Lossless write-back").
+/// [`Stage`] and docs/writeback.md).
 pub fn replace(path: &Path, expected: Option<&str>, text: &str) -> Result<(), SaveError> {
     replace_with(path, expected, text, |_| Ok(()))
 }

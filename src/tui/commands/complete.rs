@@ -7,8 +7,6 @@ use toolscope_core::model::NodeKind;
 use super::table::Args;
 use crate::tui::app::{App, Level};
 
-const FORMATS: &[&str] = &["dot", "json", "mermaid", "svg"];
-
 /// The completed command line for `text` (unchanged when nothing matches).
 pub fn complete(app: &mut App, text: &str) -> String {
     let Some((cmd, arg)) = text.split_once(' ') else {
@@ -50,7 +48,10 @@ fn arguments(app: &App, cmd: &str, arg: &str) -> Vec<String> {
         Args::Operators => tk.operators.iter().map(|o| o.name.clone()).collect(),
         Args::Actions => names(&[NodeKind::Action]),
         Args::Nodes => names(&[NodeKind::Action, NodeKind::Tool, NodeKind::Group]),
-        Args::Formats if !arg.contains(' ') => FORMATS.iter().map(|s| s.to_string()).collect(),
+        Args::Formats if !arg.contains(' ') => toolscope_core::export::ExportFormat::ALL
+            .iter()
+            .map(|f| f.name().to_string())
+            .collect(),
         Args::Formats | Args::File | Args::None => Vec::new(),
     }
 }

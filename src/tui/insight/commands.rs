@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use petgraph::stable_graph::NodeIndex;
 
 use toolscope_core::export::describe::{Style, describe};
-use toolscope_core::export::{Highlight, dot, json, mermaid, svg};
+use toolscope_core::export::{ExportFormat, Highlight};
 use toolscope_core::model::NodeKind;
 
 use crate::tui::app::{App, Level, Overlay};
@@ -41,7 +41,7 @@ pub static COMMANDS: &[Command] = &[
         toggle_enabled(a);
         Ok(())
     }),
-    cmd!("export", [], Formats, "FORMAT FILE", Insight, "export the graph (dot, json, mermaid, svg) to a new file", |a, arg| export_command(a, arg, false)),
+    cmd!("export", [], Formats, "FORMAT FILE", Insight, "export the graph (Tab lists the formats) to a new file", |a, arg| export_command(a, arg, false)),
     cmd!("export!", [], Formats, "FORMAT FILE", Insight, "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| export_command(a, arg, true)),
 ];
 
@@ -230,10 +230,8 @@ pub fn export_command(app: &mut App, arg: &str, force: bool) -> Result<(), Strin
     let (fmt, file) = arg
         .split_once(char::is_whitespace)
         .map(|(f, p)| (f, p.trim()))
-        .ok_or("usage: :export dot|mermaid|json|svg FILE")?;
-    if file.is_empty() {
-        return Err("usage: :export dot|mermaid|json|svg FILE".into());
-    }
+        .filter(|(_, file)| !file.is_empty())
+        .ok_or_else(|| format!("usage: :export {} FILE", format_names("|")))?;
     let text = export_text(app, fmt)?;
     let mut opened = app.tk.files.clone();
     if let Some(ws) = &app.session.ws {
@@ -251,29 +249,11 @@ fn export_text(app: &App, fmt: &str) -> Result<String, String> {
         threshold: app.session.params.threshold,
         seeds: &app.seeds,
     };
-    Ok(match fmt {
-        "dot" => dot::to_dot(&app.tk, Some(&hl)),
-        "mermaid" => mermaid::to_mermaid(&app.tk, Some(&hl)),
-        "svg" => svg::to_svg(&app.tk, Some(&hl)),
-        "json" => {
-            let mut v = json::toolkit_json(&app.tk);
-            if let Some(map) = v.as_object_mut() {
-                map.insert(
-                    "recommended".into(),
-                    json::recommendation_json(
-                        &app.tk,
-                        &app.rec,
-                        app.session.params.threshold,
-                        None,
-                    ),
-                );
-            }
-            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
-        }
-        other => {
-            return Err(format!(
-                "unknown export format `{other}`: dot, mermaid, json, svg"
-            ));
-        }
-    })
+    Ok(ExportFormat::parse(fmt)?.write(&app.tk, Some(&hl), false))
+}
+
+/// The export formats' names joined by `sep`.
+pub fn format_names(sep: &str) -> String {
+    let names: Vec<&str> = ExportFormat::ALL.iter().map(|f| f.name()).collect();
+    names.join(sep)
 }

@@ -181,9 +181,7 @@ impl Workspace {
                 continue;
             }
             let text = source::read_file(&f.source.path, &limits)?;
-            // An editor that truncates before writing leaves the file empty for a moment;
-            // reading it then would swap a whole toolkit for an empty one.
-            if text.trim().is_empty() && !f.disk.trim().is_empty() {
+            if source::mid_write(&text, &f.disk) {
                 return Err(LoadError {
                     file: f.source.path.display().to_string(),
                     line: 0,

@@ -30,7 +30,9 @@ pub fn parse_shared(text: Arc<str>, limits: &Limits) -> Result<Doc, ParseError> 
     if let Some(doc) = super::fast::parse(&text, limits, 1) {
         return Ok(doc);
     }
-    if let Some(doc) = super::split::parse(&text, limits) {
+    if std::env::var_os("TOOLSCOPE_EXPERIMENT_NO_SPLIT").is_none()
+        && let Some(doc) = super::split::parse(&text, limits)
+    {
         return Ok(doc);
     }
     parse_granit(text, limits, 1)

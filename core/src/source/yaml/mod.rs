@@ -14,8 +14,7 @@
 //! Aliases are kept as references to their anchored node and are never expanded, so an
 //! "alias bomb" costs one node per alias. The builder uses an explicit stack; the fast
 //! reader recurses, but gives up past the depth limit, so its stack stays within 128
-//! levels. Every resource is bounded by [`Limits`]; see the README's Reliability
-//! section.
+//! levels. Every resource is bounded by [`Limits`]; see docs/reliability.md.
 //!
 //! # Layout
 //!
@@ -84,11 +83,15 @@ pub struct Limits {
     /// Most nodes (scalars, collections and aliases) in one document.
     pub max_nodes: usize,
     /// The most memory a load may use, whatever the input: the budget is 12 times the input
-    /// size plus 100 MB, and never more than this (README, Reliability).
+    /// size plus 100 MB, and never more than this (docs/reliability.md).
     pub max_memory: usize,
     /// Actions from which a native load resolves references on a second thread (the
     /// result is the same; tests lower it to compare both ways on small files).
     pub two_threads_from: usize,
+    /// Files up to this size are checked whole on every edit (a refused edit changes
+    /// nothing, and the bytes outside the edit are proven unchanged at once); larger ones
+    /// are patched in the edited item's lines and verified before writing.
+    pub verify_each_edit_bytes: usize,
 }
 
 impl Limits {
@@ -111,6 +114,7 @@ impl Default for Limits {
             max_nodes: 20_000_000,
             max_memory: 2 << 30,
             two_threads_from: 4096,
+            verify_each_edit_bytes: 1 << 20,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A fast reader for the plain shape most toolkit files have: block mappings and lists,
 //! one-line scalars (plain, or quoted without backslashes) and one-line flow collections,
 //! with comments and blank lines between. granit-parser's scanner is most of a load's time
-//! (README, Performance); this reader does the same work for that shape in one pass over
+//! (docs/performance.md); this reader does the same work for that shape in one pass over
 //! the bytes, and feeds the same [`Builder`] the same events at the same positions, so the
 //! tree is the one granit-parser's events build, node for node.
 //!
