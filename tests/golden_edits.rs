@@ -23,7 +23,7 @@ fn run(path: &str, edits: Vec<Edit>) -> String {
             notes.push_str(&format!("note: {n}\n"));
         }
     }
-    w.verify(0).expect("verifies");
+    w.loads_back(0).expect("verifies");
     format!("{notes}{}", body(&w.diff(0)))
 }
 

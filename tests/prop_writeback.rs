@@ -417,7 +417,7 @@ proptest! {
             if result.is_err() {
                 prop_assert_eq!(&ws.files()[0].source.text, &before);
             } else {
-                prop_assert!(ws.verify(0).is_ok());
+                prop_assert!(ws.loads_back(0).is_ok());
             }
         }
     }

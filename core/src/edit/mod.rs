@@ -45,9 +45,10 @@ mod native;
 pub mod ops;
 mod restore;
 mod transaction;
-pub mod verify;
+pub mod unchanged;
 mod window;
 mod window_proof;
+mod window_reread;
 pub mod workspace;
 
 use std::fmt;
@@ -291,7 +292,7 @@ impl Edit {
         // on the patchers' own checks and the graph verification before writing.
         if body.len() <= check_bytes {
             let (new, _) = patch::apply(body, &patch.splices, 0).map_err(EditError::Unsupported)?;
-            verify::same_outside_doc(&doc, body, &patch.splices, &new)
+            unchanged::same_outside_doc(&doc, body, &patch.splices, &new)
                 .map_err(|m| EditError::Unsupported(format!("the edit is refused: {m}")))?;
         }
         Ok(patch)

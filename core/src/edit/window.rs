@@ -86,7 +86,7 @@ pub(crate) fn patch_in_window(
     // The whole-document check on the cut-out (no anchors or aliases in it): anything it
     // finds sends the edit to the full path, which checks the whole file.
     let (new_cut, _) = patch::apply(c.text, &out.splices, 0).ok()?;
-    super::verify::same_outside(c.text, &out.splices, &new_cut).ok()?;
+    super::unchanged::same_outside(c.text, &out.splices, &new_cut).ok()?;
     for s in &mut out.splices {
         *s = Splice::new(
             s.at.start + c.range.start..s.at.end + c.range.start,

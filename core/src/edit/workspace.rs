@@ -43,7 +43,7 @@ pub use crate::source::save::{SaveError, SaveErrorKind};
 mod io;
 mod names;
 
-use io::verify;
+use io::loads_back;
 
 use super::window_proof::WindowEdit;
 use super::{Edit, EditError, Transaction};
@@ -450,7 +450,7 @@ impl Workspace {
             notes.extend(patch.notes);
         }
         if small {
-            verify(&f.source, &text, own).map_err(|e| EditError::Unsupported(e.message))?;
+            loads_back(&f.source, &text, own).map_err(|e| EditError::Unsupported(e.message))?;
         }
         if !single {
             (forward, backward) = delta(&f.source.text, &text);

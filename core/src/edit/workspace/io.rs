@@ -12,9 +12,9 @@ use crate::edit::Transaction;
 
 impl Workspace {
     /// Checks that a file's current text loads back into its expected graph.
-    pub fn verify(&self, file: usize) -> Result<Toolkit, SaveError> {
+    pub fn loads_back(&self, file: usize) -> Result<Toolkit, SaveError> {
         let f = &self.files[file];
-        verify(&f.source, &f.source.text, &f.own).map(|load| load.toolkit)
+        loads_back(&f.source, &f.source.text, &f.own).map(|load| load.toolkit)
     }
 
     /// Files whose content on disk differs from what was loaded (or last saved).
@@ -67,7 +67,7 @@ impl Workspace {
                 continue;
             }
             let f = &self.files[i];
-            let checked = verify(&f.source, &f.source.text, &f.own)?;
+            let checked = loads_back(&f.source, &f.source.text, &f.own)?;
             let f = &self.files[i];
             // Under the write lock, checked against the text loaded (unless overwriting)
             // before writing and again right before the rename.
@@ -142,7 +142,7 @@ impl Workspace {
         }
         let f = &self.files[file];
         let old_name = f.source.path.display().to_string();
-        let mut checked = verify(&f.source, &f.source.text, &f.own)?;
+        let mut checked = loads_back(&f.source, &f.source.text, &f.own)?;
         let new_name = path.display().to_string();
         for d in &mut checked.diagnostics {
             d.file.clone_from(&new_name);
@@ -233,7 +233,7 @@ impl Workspace {
     }
 
     /// The incremental reload: one file without unsaved edits whose change on disk lies in
-    /// one item's lines and is provably local (`window_proof::reread`) is updated in place
+    /// one item's lines and is provably local (`window_reread::reread`) is updated in place
     /// (text, graph, diagnostics; the history is dropped as a reload drops it). `false`:
     /// nothing changed, load the files again.
     fn reread(&mut self) -> Result<bool, LoadError> {
@@ -266,7 +266,7 @@ impl Workspace {
                 .cloned()
                 .collect();
             let path = &f.source.path;
-            let Some(r) = crate::edit::window_proof::reread(path, &f.disk, &text, &f.own, &diags)
+            let Some(r) = crate::edit::window_reread::reread(path, &f.disk, &text, &f.own, &diags)
             else {
                 return Ok(false);
             };
@@ -304,7 +304,7 @@ impl Workspace {
 }
 
 /// Loads `new_text` as `file` and compares it with the expected graph.
-pub(super) fn verify(
+pub(super) fn loads_back(
     file: &SourceFile,
     new_text: &str,
     expected: &Toolkit,
