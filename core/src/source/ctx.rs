@@ -374,12 +374,6 @@ impl<'d> Ctx<'d> {
         self.toolkit.reserve(nodes, edges);
     }
 
-    /// How many more edges the edge cap and the memory budget allow.
-    pub fn edge_room(&self) -> usize {
-        let made = self.toolkit.graph.edge_count();
-        (self.edge_cap.saturating_sub(made)).min(self.toolkit_room / EDGE_BYTES)
-    }
-
     /// Whether the toolkit may get another edge; past the cap, reports TS002 once at `at`.
     pub fn edge_allowed(&mut self, at: NodeId) -> bool {
         if self.toolkit.graph.edge_count() < self.edge_cap {

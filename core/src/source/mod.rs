@@ -358,14 +358,7 @@ pub fn load_text(
     ctx.mcp_members = known.members;
     ctx.diags.extend(known.diagnostics);
     match format {
-        Format::Native => native::load(
-            &mut ctx,
-            if std::env::var_os("TOOLSCOPE_EXPERIMENT_ONE_THREAD").is_some() {
-                usize::MAX
-            } else {
-                limits.two_threads_from
-            },
-        ),
+        Format::Native => native::load(&mut ctx),
         Format::Chat2Graph => chat2graph::load(&mut ctx),
     }
     if let Some(at) = ctx.over_budget {

@@ -11,9 +11,8 @@ use super::ctx::{Ctx, Ref};
 use super::yaml::NodeId;
 use petgraph::stable_graph::NodeIndex;
 
-/// Loads the native toolkit in `ctx.doc`; the references of `two_threads_from` actions or
-/// more are resolved on two threads (see `action_edges`).
-pub fn load(ctx: &mut Ctx<'_>, two_threads_from: usize) {
+/// Loads the native toolkit in `ctx.doc`.
+pub fn load(ctx: &mut Ctx<'_>) {
     if let Some(root) = ctx.doc.root {
         if ctx.doc.map(root).is_none() {
             ctx.diag(
@@ -43,7 +42,7 @@ pub fn load(ctx: &mut Ctx<'_>, two_threads_from: usize) {
         .iter()
         .filter_map(|&item| declare_action(ctx, item).map(|a| (item, a)))
         .collect();
-    make_edges(ctx, &declared, &members, two_threads_from);
+    make_edges(ctx, &declared, &members);
     for item in operators {
         operator(ctx, item);
     }

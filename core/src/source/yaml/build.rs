@@ -25,14 +25,8 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Doc, ParseError> {
 /// [`parse`] for a text the caller already shares, which the document then holds.
 pub fn parse_shared(text: Arc<str>, limits: &Limits) -> Result<Doc, ParseError> {
     check_size(&text, limits)?;
-    // The plain shape of most toolkits reads fast (see `fast`); a large file of another
-    // shape parses on two threads when it allows (see `split`).
+    // The plain shape of most toolkits reads fast (see `fast`).
     if let Some(doc) = super::fast::parse(&text, limits, 1) {
-        return Ok(doc);
-    }
-    if std::env::var_os("TOOLSCOPE_EXPERIMENT_NO_SPLIT").is_none()
-        && let Some(doc) = super::split::parse(&text, limits)
-    {
         return Ok(doc);
     }
     parse_granit(text, limits, 1)
@@ -185,32 +179,6 @@ impl Builder {
         doc.texts.shrink_to_fit();
         doc.lines.shrink_to_fit();
         doc
-    }
-
-    /// Whether exactly two collections are open: the root, a block mapping, and in it a
-    /// block list that starts at `line` and column `col` (see `split`).
-    pub(super) fn holds_open_list(&self, line: u32, col: u32) -> bool {
-        let [root, list] = self.stack.as_slice() else {
-            return false;
-        };
-        let list_id = list.id;
-        let (root, list) = (
-            self.doc.nodes[root.id as usize],
-            self.doc.nodes[list.id as usize],
-        );
-        root.kind() == Kind::Map
-            && !root.is_flow()
-            && list.kind() == Kind::Seq
-            && !list.is_flow()
-            && self.doc.line_of(list_id) == line
-            && (list.head >> super::COL_SHIFT) == col
-    }
-
-    /// Counts `bytes` held outside the tree while it is built (see `split`); whether the
-    /// budget still holds.
-    pub(super) fn reserve(&mut self, bytes: usize) -> bool {
-        self.budget.fixed = self.budget.fixed.saturating_add(bytes);
-        self.used(0) <= self.budget.limit
     }
 
     /// Everything counted so far, with `extra` more bytes.

@@ -8,8 +8,7 @@
 //! Most toolkit files have a plain shape (block collections, one-line scalars and flow
 //! collections, literal and folded blocks); `fast` reads that shape in one pass and feeds
 //! the builder the events granit-parser would, at the same positions, so the tree is the
-//! same node for node. Any other text, and any error, goes to granit-parser (`build`), on
-//! two threads for a large file when its shape allows (`split`).
+//! same node for node. Any other text, and any error, goes to granit-parser (`build`).
 //!
 //! Aliases are kept as references to their anchored node and are never expanded, so an
 //! "alias bomb" costs one node per alias. The builder uses an explicit stack; the fast
@@ -53,7 +52,6 @@
 
 mod build;
 mod fast;
-mod split;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
@@ -85,9 +83,6 @@ pub struct Limits {
     /// The most memory a load may use, whatever the input: the budget is 12 times the input
     /// size plus 100 MB, and never more than this (docs/reliability.md).
     pub max_memory: usize,
-    /// Actions from which a native load resolves references on a second thread (the
-    /// result is the same; tests lower it to compare both ways on small files).
-    pub two_threads_from: usize,
     /// Files up to this size are checked whole on every edit (a refused edit changes
     /// nothing, and the bytes outside the edit are proven unchanged at once); larger ones
     /// are patched in the edited item's lines and verified before writing.
@@ -113,7 +108,6 @@ impl Default for Limits {
             max_depth: 128,
             max_nodes: 20_000_000,
             max_memory: 2 << 30,
-            two_threads_from: 4096,
             verify_each_edit_bytes: 1 << 20,
         }
     }
