@@ -91,6 +91,10 @@ pub enum What {
         /// Its description.
         #[arg(long, default_value = "")]
         desc: String,
+        /// The Python module its class is in (a Chat2Graph config needs it: Chat2Graph
+        /// imports the class named NAME from this module).
+        #[arg(long, value_name = "MODULE")]
+        module_path: Option<String>,
     },
     /// Enable or disable a tool or group (the filters stage drops disabled tools).
     Enabled {
@@ -159,10 +163,12 @@ pub fn build_edit(what: &What, tk: &Toolkit) -> Result<Edit, String> {
             callers,
             score,
             desc,
+            module_path,
         } => Edit::AddTool {
             name: name.clone(),
             desc: desc.clone(),
             callers: callers.iter().map(|c| (c.clone(), *score)).collect(),
+            module_path: module_path.clone().unwrap_or_default(),
         },
         What::Enabled { tool, value, kind } => {
             let kind = node_kind(tk, tool, kind.map(NodeKind::from))?;
@@ -182,13 +188,12 @@ pub fn build_edit(what: &What, tk: &Toolkit) -> Result<Edit, String> {
 
 /// The kind of the node an existing edge FROM -> TO reaches.
 fn edge_kind(tk: &Toolkit, from: &str, to: &str) -> Result<NodeKind, String> {
-    let a = tk
-        .action(from)
+    tk.action(from)
         .ok_or_else(|| format!("no action `{from}`"))?;
-    tk.named(to)
-        .find(|b| tk.edge(a, *b).is_some())
-        .map(|b| tk.kind(b))
-        .ok_or_else(|| format!("no edge {from} -> {to}"))
+    toolscope_core::edit::edge_kind(tk, from, to).map_err(|e| match e {
+        toolscope_core::edit::EditError::NotFound(m) => m,
+        other => other.to_string(),
+    })
 }
 
 fn node_kind(tk: &Toolkit, name: &str, given: Option<NodeKind>) -> Result<NodeKind, String> {

@@ -18,6 +18,8 @@
 //! - "Keep mine" in a conflict makes the next save overwrite the content on disk at that
 //!   moment; Esc closes the question and changes nothing (the next save asks again).
 
+#[cfg(test)]
+mod c2g_tests;
 pub(crate) mod dialog;
 pub(crate) mod draw;
 #[cfg(test)]
@@ -454,24 +456,58 @@ pub fn add_action(app: &mut App, name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// `:add-tool NAME`: a tool, called by the selected action when one is selected.
-pub fn add_tool(app: &mut App, name: &str) -> Result<(), String> {
+/// `:add-tool NAME [--module-path MODULE]`: a tool, called by the selected action when one
+/// is selected. A Chat2Graph file needs the module Chat2Graph imports the tool's class
+/// from: without `--module-path`, a dialog asks for it.
+pub fn add_tool(app: &mut App, arg: &str) -> Result<(), String> {
+    let (name, module_path) = match arg.split_once("--module-path") {
+        Some((name, module)) => (name.trim(), module.trim()),
+        None => (arg.trim(), ""),
+    };
     if name.is_empty() {
-        return Err("usage: :add-tool NAME".into());
+        return Err("usage: :add-tool NAME [--module-path MODULE]".into());
     }
     let callers = app
         .selected
         .filter(|&ix| app.tk.kind(ix) == NodeKind::Action)
         .map(|ix| vec![(app.tk.name(ix).to_string(), 1.0)])
         .unwrap_or_default();
+    if module_path.is_empty() && goes_to_chat2graph(app, name, &callers) {
+        open(
+            app,
+            Dialog::ModulePath {
+                name: name.to_string(),
+                callers,
+                text: String::new(),
+                error: None,
+            },
+        );
+        return Ok(());
+    }
     let edit = Edit::AddTool {
         name: name.into(),
         desc: String::new(),
         callers,
+        module_path: module_path.into(),
     };
     apply_edit(app, edit)?;
     select_named(app, NodeKind::Tool, name);
     Ok(())
+}
+
+/// Whether a new tool with these callers would be written to a Chat2Graph file.
+fn goes_to_chat2graph(app: &App, name: &str, callers: &[(String, f64)]) -> bool {
+    let Some(ws) = app.session.ws.as_ref() else {
+        return false;
+    };
+    let probe = Transaction::from(Edit::AddTool {
+        name: name.into(),
+        desc: String::new(),
+        callers: callers.to_vec(),
+        module_path: String::new(),
+    });
+    ws.target_file(&probe)
+        .is_ok_and(|f| ws.files()[f].source.format == Format::Chat2Graph)
 }
 
 fn select_named(app: &mut App, kind: NodeKind, name: &str) {
