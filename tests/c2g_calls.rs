@@ -243,7 +243,9 @@ fn a_server_whose_tools_are_known() {
     let why = refused(&p, &["unlink", "read", "read_file"]);
     assert!(
         why.contains("names the MCP server `Files`")
-            && why.contains("`unlink read Files` removes all of them (read_file, write_file)"),
+            && why.contains(
+                "unlinking `Files` from `read` removes all of them (read_file, write_file)"
+            ),
         "{why}"
     );
     ok(&p, &["link", "think", "Files", "0.6"]);

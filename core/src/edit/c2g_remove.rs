@@ -59,7 +59,7 @@ pub(super) fn remove_call(
                 .collect();
             if !others.is_empty() {
                 return Err(EditError::Unsupported(format!(
-                    "`{from}` calls `{to}` because its `tools:` names the MCP server `{g}`, and Chat2Graph gives an action every tool of a server it names: `{to}` cannot be unlinked alone; `unlink {from} {g}` removes all of them ({to}, {})",
+                    "`{from}` calls `{to}` because its `tools:` names the MCP server `{g}`, and Chat2Graph gives an action every tool of a server it names: `{to}` cannot be unlinked alone; unlinking `{g}` from `{from}` removes all of them ({to}, {})",
                     others.join(", "),
                     g = tk.name(g),
                 )));
