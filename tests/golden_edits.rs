@@ -149,7 +149,8 @@ fn native_structure() {
             Edit::AddTool {
                 name: "on".into(),
                 desc: "A tool with a YAML 1.1 name.".into(),
-                callers: vec![("report".into(), 0.6), ("data_import".into(), 1.0)]
+                callers: vec![("report".into(), 0.6), ("data_import".into(), 1.0)],
+                module_path: String::new(),
             },
         ]
     ));
@@ -253,6 +254,7 @@ fn c2g_add_tool_with_callers() {
                 ("schema_design".into(), 0.7),
                 ("deep_recognition".into(), 1.0)
             ],
+            module_path: "app.plugin.mine.painting".into(),
         }]
     ));
 }

@@ -191,6 +191,12 @@ fn pick_edit(tk: &Toolkit, k: u8, a: usize, b: usize, c: usize) -> Option<Edit> 
                     name: format!("new_tool{a}"),
                     desc: "Added tool.".into(),
                     callers: vec![(pick(&actions, c)?, score)],
+                    // A Chat2Graph file refuses a tool without one.
+                    module_path: if c.is_multiple_of(2) {
+                        "app.tools.added".into()
+                    } else {
+                        String::new()
+                    },
                 }
             }
         }

@@ -51,7 +51,11 @@ fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
         "no colour without NO_COLOR"
     );
     tmux.send(&["q"]);
-    tmux.wait("the prompt", |s| !s.contains("Navigator"));
+    // The shell's next prompt, not only the TUI gone: a command typed before the prompt is
+    // drawn lands on a line of its own and the prompt count below would miss it.
+    tmux.wait("the prompt", |s| {
+        !s.contains("Navigator") && s.lines().filter(|l| l.starts_with(PROMPT)).count() >= 2
+    });
 
     tmux.send(&["-l", &format!("NO_COLOR=1 {bin}")]);
     tmux.send(&["Enter"]);

@@ -238,15 +238,21 @@ fn unsupported_edits_change_nothing() {
     let c2g = fs::read_to_string("toolkits/chat2graph-mini.yml").unwrap();
     let mut ws = Workspace::from_text(Path::new("c.yml"), c2g.clone(), None).unwrap();
     let before = ws.toolkit.clone();
+    // The nearest change, a chain `[query_intention, web_research]` at the end, adds more:
+    // the refusal names it.
     let err = ws
         .apply(Edit::AddEdge {
-            from: "web_research".into(),
-            to: "query_intention".into(),
+            from: "query_intention".into(),
+            to: "web_research".into(),
             to_kind: NodeKind::Action,
             score: 0.5,
         })
         .unwrap_err();
-    assert!(err.to_string().contains("chains"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("would also add `web_research -> query_intention`"),
+        "{err}"
+    );
     assert!(ws.apply(score("nope", "x", NodeKind::Tool, 0.5)).is_err());
     assert!(
         ws.apply(score(
@@ -307,6 +313,7 @@ fn lists_emptied_by_removals_take_new_items_again() {
         name: "u".into(),
         desc: "U.".into(),
         callers: vec![("b".into(), 0.5)],
+        module_path: String::new(),
     })
     .unwrap();
     assert_eq!(
@@ -373,6 +380,7 @@ fn non_ascii_text_at_the_end_of_constructs() {
         name: "wérk".into(),
         desc: "Ünïcode".into(),
         callers: vec![("ziel".into(), 0.5)],
+        module_path: String::new(),
     })
     .unwrap();
     ws.apply(Edit::RemoveEdge {

@@ -40,6 +40,7 @@ pub const ALL: &[(&str, fn())] = &[
         "failing_server_shows_its_stderr",
         failing_server_shows_its_stderr,
     ),
+    ("npx_refusal_gets_a_hint", npx_refusal_gets_a_hint),
     (
         "malformed_tool_is_a_diagnostic",
         malformed_tool_is_a_diagnostic,
@@ -689,6 +690,48 @@ fn failing_server_shows_its_stderr() {
     let out = toolscope(&["mcp", "discover", &path.display().to_string()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("cannot start"), "{}", stderr(&out));
+}
+
+/// Chat2Graph's published `npx PKG` line where npm is set not to install without asking
+/// (`yes=false` in an npmrc): a stand-in `npx` prints npm's refusal and exits. The stderr is
+/// shown, then a one-line hint naming the package; in JSON, the hint is an info diagnostic.
+fn npx_refusal_gets_a_hint() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let npx = dir.path().join("npx");
+    std::fs::write(
+        &npx,
+        "#!/bin/sh\necho 'npm error npx canceled due to missing packages and no YES option: [\"@modelcontextprotocol/server-filesystem@2025.8.21\"]' >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&npx, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let block = "      transport_type: \"STDIO\"\n      command: \"./npx\"\n      args: [\"@modelcontextprotocol/server-filesystem\", \".\"]";
+    let path = c2g(dir.path(), block);
+    let out = toolscope(&["mcp", "discover", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let hint =
+        "run `npx -y @modelcontextprotocol/server-filesystem` once, or set npm_config_yes=true";
+    let lines: Vec<&str> = err.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains(hint))
+        .unwrap_or_else(|| panic!("no hint in {err}"));
+    assert!(lines[at].contains("info TS095"), "{err}");
+    assert!(lines[at - 1].contains("error TS095"), "{err}");
+    assert!(
+        err.contains("npx canceled due to missing packages"),
+        "{err}"
+    );
+    let v = json(&discover(&path, &[]));
+    let infos: Vec<&Value> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "info")
+        .collect();
+    assert_eq!(infos.len(), 1, "{v}");
+    assert!(infos[0]["message"].as_str().unwrap().contains(hint), "{v}");
 }
 
 fn malformed_tool_is_a_diagnostic() {

@@ -1,15 +1,17 @@
 //! Patching Chat2Graph agentic configs (SPEC 3.2) so that Chat2Graph still loads them:
 //! edge scores go to the top-level `scores:` list, threshold and hops into the operator's
 //! own (usually anchored) mapping, descriptions into the `actions:`/`tools:` entries.
-//! `Call` edges and tools can be added and removed; actions and `Next` edges come from the
-//! `toolkit:` chains, whose flattening cannot express them one construct at a time, so those
-//! edits are refused with a reason.
+//! `Call` edges and tools can be added and removed (`c2g_tools`, `c2g_remove`); actions and
+//! `Next` edges come from the `toolkit:` chains, whose flattening cannot express them one
+//! construct at a time, so those edits are refused with a reason (`c2g_chains`).
 
 use crate::model::{NodeKind, Toolkit};
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{NodeId, Style};
 
-use super::c2g_tools::{add_call, add_tool, remove_call, remove_tool};
+use super::c2g_chains::{add_next, remove_next};
+use super::c2g_remove::{remove_call, remove_tool};
+use super::c2g_tools::{add_call, add_tool, set_call_score};
 use super::doc::Nav;
 use super::{Edit, EditError, Patch};
 
@@ -21,11 +23,7 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
             to,
             to_kind,
             score,
-        } => {
-            if super::native::current_score(tk, from, to, *to_kind) != Some(*score) {
-                out.splices.extend(set_score(nav, from, to, *score)?);
-            }
-        }
+        } => set_call_score(nav, tk, from, to, *to_kind, *score, &mut out)?,
         Edit::SetThreshold { operator, value } => {
             set_op_key(
                 nav,
@@ -59,17 +57,20 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
             to_kind,
             score,
         } if *to_kind != NodeKind::Action => {
-            add_call(nav, from, to, *score, &mut out)?;
+            add_call(nav, tk, from, to, *to_kind, *score, &mut out)?;
         }
         Edit::RemoveEdge { from, to, to_kind } if *to_kind != NodeKind::Action => {
             remove_call(nav, tk, from, to, *to_kind, &mut out)?;
         }
+        Edit::AddEdge { from, to, .. } => out.splices.extend(add_next(nav, tk, from, to)?),
+        Edit::RemoveEdge { from, to, .. } => out.splices.extend(remove_next(nav, from, to)?),
         Edit::RemoveNode { kind, name } => remove_tool(nav, tk, *kind, name, &mut out)?,
         Edit::AddTool {
             name,
             desc,
             callers,
-        } => add_tool(nav, name, desc, callers, &mut out)?,
+            module_path,
+        } => add_tool(nav, name, desc, callers, module_path, &mut out)?,
         other => {
             return Err(EditError::Unsupported(format!(
                 "{}: in a Chat2Graph config, actions and `Next` edges come from the `toolkit:` chains; edit those in your editor",
@@ -192,6 +193,38 @@ pub(super) fn set_scores(
         }
     });
     Ok(out)
+}
+
+/// Removes the `scores:` entries for which `matches(from, to, index)` holds.
+pub(super) fn remove_scores(
+    nav: &Nav<'_, '_>,
+    matches: impl Fn(&str, &str, usize) -> bool,
+) -> Result<Vec<Splice>, EditError> {
+    let Some(scores) = nav
+        .root()
+        .and_then(|r| nav.doc.get(r, "scores"))
+        .map(|s| nav.doc.resolve(s))
+    else {
+        return Ok(Vec::new());
+    };
+    let stale: Vec<usize> = nav
+        .doc
+        .seq(scores)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .filter(|(i, e)| {
+            let text = |k: &str| nav.doc.get(**e, k).and_then(|v| nav.doc.str(v));
+            text("from")
+                .zip(text("to"))
+                .is_some_and(|(f, t)| matches(f, t, *i))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if stale.is_empty() {
+        return Ok(Vec::new());
+    }
+    nav.remove_items(scores, &stale)
 }
 
 /// A new top-level section at the very end of the file, after a blank line; or, when the

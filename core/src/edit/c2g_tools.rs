@@ -1,24 +1,40 @@
-//! Chat2Graph `Call` edges and tools: references in the actions' `tools:` lists (aliases of
-//! the anchored `tools:` entries where possible) and their `scores:` entries.
+//! Chat2Graph `Call` edges and tools added and scored: references in the actions' `tools:`
+//! lists (aliases of the anchored `tools:` entries where possible), their `scores:` entries,
+//! and new `tools:` entries written as Chat2Graph's own are.
+//!
+//! An MCP server whose tools toolscope knows (listed in its entry, or in the MCP cache) is
+//! not called in the graph: each of its tools is (SPEC 1). An edit of `action -> server`
+//! is made on those edges (see `graph::edges_to`), and its score is written for each tool,
+//! since a `scores:` entry naming the server names no edge then (TS060, and the
+//! integration refuses it).
 
-use crate::model::{EdgeKind, NodeKind, Toolkit};
+use crate::model::{NodeKind, Toolkit};
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{NodeId, Style};
 
-use super::c2g::{declaration, name_text, set_score, set_scores};
+use super::c2g::{declaration, name_text, remove_scores, set_score, set_scores};
 use super::doc::Nav;
+use super::graph::{edges_to, members};
 use super::{EditError, Patch};
 
 pub(super) fn add_call(
     nav: &Nav<'_, '_>,
+    tk: &Toolkit,
     from: &str,
     to: &str,
+    to_kind: NodeKind,
     score: f64,
     out: &mut Patch,
 ) -> Result<(), EditError> {
     let action = nav.doc.resolve(declaration(nav, NodeKind::Action, from)?);
     let tool = nav.decl("tools", to, true).ok_or_else(|| {
-        EditError::Unsupported(format!("`{to}` has no `tools:` entry to refer to"))
+        let what = match member_of(tk, to, to_kind) {
+            Some(g) => format!(
+                "`{to}` is a tool of the MCP server `{g}`, and an action's `tools:` names a server as a whole; link `{g}` (all its tools)"
+            ),
+            None => format!("`{to}` has no `tools:` entry to refer to"),
+        };
+        EditError::Unsupported(what)
     })?;
     let anchor = nav.doc.node(tool).anchor.as_ref().map(|b| b.0.clone());
     let defined_at = nav.doc.node(tool).span.start;
@@ -30,10 +46,121 @@ pub(super) fn add_call(
         anchor.as_deref(),
         defined_at,
     )?);
-    if score != 1.0 {
+    if score == 1.0 {
+        return Ok(());
+    }
+    let known = tool_names(tk, to, to_kind);
+    if known.is_empty() {
         out.splices.extend(set_score(nav, from, to, score)?);
+    } else {
+        let edges: Vec<(&str, &str, f64)> =
+            known.iter().map(|m| (from, m.as_str(), score)).collect();
+        out.splices.extend(set_scores(nav, &edges)?);
+        out.notes.push(known_tools_note(to, &known));
     }
     Ok(())
+}
+
+/// The MCP server whose known tool `name` is, when it is one.
+pub(super) fn member_of(tk: &Toolkit, name: &str, kind: NodeKind) -> Option<String> {
+    let t = tk.find(kind, name)?;
+    tk.in_edges(t)
+        .find(|(e, _)| tk.graph[*e].kind == crate::model::EdgeKind::Has)
+        .map(|(_, g)| tk.name(g).to_string())
+}
+
+/// The known tools of the MCP server `name` (none for a tool, or a server whose tools are
+/// unknown).
+pub(super) fn tool_names(tk: &Toolkit, name: &str, kind: NodeKind) -> Vec<String> {
+    tk.find(kind, name)
+        .map(|g| members(tk, g))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|m| tk.name(m).to_string())
+        .collect()
+}
+
+fn known_tools_note(group: &str, tools: &[String]) -> String {
+    format!(
+        "the score of `{group}` is written for each of its tools ({}): toolscope knows them, so Chat2Graph's calls of `{group}` are calls of them",
+        tools.join(", ")
+    )
+}
+
+/// The score of `from -> to`: its `scores:` entry, or, for an MCP server whose tools are
+/// known, an entry for each of them (an entry naming the server itself is taken over by a
+/// tool's, or removed: it names no edge).
+pub(super) fn set_call_score(
+    nav: &Nav<'_, '_>,
+    tk: &Toolkit,
+    from: &str,
+    to: &str,
+    to_kind: NodeKind,
+    score: f64,
+    out: &mut Patch,
+) -> Result<(), EditError> {
+    let a = tk.action(from);
+    let b = tk.find(to_kind, to);
+    let (Some(a), Some(b)) = (a, b) else {
+        return Err(EditError::NotFound(format!("edge {from} -> {to}")));
+    };
+    if tk.edge(a, b).is_some() || members(tk, b).is_empty() {
+        if super::native::current_score(tk, from, to, to_kind) != Some(score) {
+            out.splices.extend(set_score(nav, from, to, score)?);
+        }
+        return Ok(());
+    }
+    let changed: Vec<String> = edges_to(tk, a, b)
+        .into_iter()
+        .filter(|(e, _)| tk.graph[*e].score != score)
+        .map(|(_, m)| tk.name(m).to_string())
+        .collect();
+    let stale = score_entries(nav, from, to);
+    if changed.is_empty() && stale.is_empty() {
+        return Ok(());
+    }
+    // Entries naming the server become the first new tools' entries (one splice each, so
+    // nothing appended later touches them); the rest are removed.
+    let has_entry = |m: &str| !score_entries(nav, from, m).is_empty();
+    let (old, new): (Vec<&String>, Vec<&String>) = changed.iter().partition(|m| has_entry(m));
+    let value = patch::float(score);
+    for (entry, m) in stale.iter().zip(&new) {
+        let at = nav.doc.node(entry.1).span.clone();
+        let text = format!(
+            "{{from: {}, to: {}, score: {value}}}",
+            name_text(from),
+            name_text(m)
+        );
+        out.splices.push(Splice::new(at, text));
+    }
+    let taken = stale.len().min(new.len());
+    if stale.len() > taken {
+        let gone: Vec<usize> = stale[taken..].iter().map(|(i, _)| *i).collect();
+        out.splices
+            .extend(remove_scores(nav, |_, _, i| gone.contains(&i))?);
+    }
+    let rest: Vec<(&str, &str, f64)> = old
+        .into_iter()
+        .chain(new.into_iter().skip(taken))
+        .map(|m| (from, m.as_str(), score))
+        .collect();
+    out.splices.extend(set_scores(nav, &rest)?);
+    out.notes
+        .push(known_tools_note(to, &tool_names(tk, to, to_kind)));
+    Ok(())
+}
+
+/// The `scores:` entries for `from -> to`: (index in the list, the mapping).
+fn score_entries(nav: &Nav<'_, '_>, from: &str, to: &str) -> Vec<(usize, NodeId)> {
+    nav.top_list("scores")
+        .into_iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            let text = |k: &str| nav.doc.get(*e, k).and_then(|v| nav.doc.str(v));
+            nav.doc.map(*e).is_some() && text("from") == Some(from) && text("to") == Some(to)
+        })
+        .map(|(i, e)| (i, nav.doc.resolve(e)))
+        .collect()
 }
 
 /// Adds a reference to tool `to` to an action's `tools` list: an alias of its anchor when
@@ -76,13 +203,15 @@ fn tool_ref(
     }
 }
 
-/// A new `tools:` entry (anchored, shaped like the last one) and references to it from its
-/// callers, with their scores. Chat2Graph keeps only tools some chained action calls.
+/// A new tool: its `tools:` entry and references to it from its callers, with their scores.
+/// Chat2Graph keeps only tools some chained action calls, and imports each tool's class
+/// `name` from its `module_path`, so both are needed.
 pub(super) fn add_tool(
     nav: &Nav<'_, '_>,
     name: &str,
     desc: &str,
     callers: &[(String, f64)],
+    module_path: &str,
     out: &mut Patch,
 ) -> Result<(), EditError> {
     if callers.is_empty() {
@@ -90,6 +219,65 @@ pub(super) fn add_tool(
             "in a Chat2Graph config a tool is part of the graph only when an action calls it; name a caller".into(),
         ));
     }
+    check_module_path(name, module_path).map_err(EditError::Unsupported)?;
+    let (splice, anchor) = new_entry(nav, name, desc, module_path)?;
+    let defined_at = splice.at.start;
+    out.splices.push(splice);
+    let mut scores = Vec::new();
+    for (caller, score) in callers {
+        let action = nav.doc.resolve(declaration(nav, NodeKind::Action, caller)?);
+        out.splices.push(tool_ref(
+            nav,
+            action,
+            caller,
+            name,
+            Some(&anchor),
+            defined_at,
+        )?);
+        if *score != 1.0 {
+            scores.push((caller.as_str(), name, *score));
+        }
+    }
+    out.splices.extend(set_scores(nav, &scores)?);
+    Ok(())
+}
+
+/// Whether Chat2Graph can load local tool `name` from `module_path`: its loader runs
+/// `importlib.import_module(module_path)` (an empty path fails with "Empty module name")
+/// and takes the class `name` from the module. The reason when not.
+pub fn check_module_path(name: &str, module_path: &str) -> Result<(), String> {
+    let identifier = |s: &str| {
+        let mut chars = s.chars();
+        chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+            && chars.all(|c| c == '_' || c.is_alphanumeric())
+    };
+    if module_path.is_empty() {
+        return Err(format!(
+            "Chat2Graph imports the class `{name}` from the tool's `module_path` (without one its loader fails: \"Empty module name\"); give the module, e.g. `--module-path app.plugin.mine.tools` (the TUI asks for it)"
+        ));
+    }
+    if !module_path.split('.').all(identifier) {
+        return Err(format!(
+            "`{module_path}` is not a Python module path (dotted names, as `app.plugin.mine.tools`)"
+        ));
+    }
+    if !identifier(name) {
+        return Err(format!(
+            "Chat2Graph takes the class `{name}` from `{module_path}` by the tool's name, so the name must be a Python class name"
+        ));
+    }
+    Ok(())
+}
+
+/// A new anchored `tools:` entry after the last one, shaped like it, keys as Chat2Graph's
+/// own entries write them: `name`, `type: LOCAL_TOOL`, `module_path`, then `desc` when
+/// there is one. Returns the splice and the anchor.
+pub(super) fn new_entry(
+    nav: &Nav<'_, '_>,
+    name: &str,
+    desc: &str,
+    module_path: &str,
+) -> Result<(Splice, String), EditError> {
     let list = nav
         .root()
         .and_then(|r| nav.doc.get(r, "tools"))
@@ -114,15 +302,26 @@ pub(super) fn add_tool(
         .ok_or_else(|| EditError::Unsupported("list item dash not found".into()))?;
     let indent = patch::indent_at(nav.text, dash);
     let inner = format!("{indent}  ");
-    let desc_text = if desc.contains('\n') {
-        patch::block(desc, &format!("{inner}  "), nl).unwrap_or_else(|| patch::double_quoted(desc))
-    } else {
-        patch::string(desc, style)
-    };
-    let body = format!(
-        "- &{anchor}{nl}{inner}name: {}{nl}{inner}desc: {desc_text}",
-        patch::string(name, style)
+    let mut body = format!(
+        "- &{anchor}{nl}{inner}name: {}{nl}{inner}type: {}",
+        patch::string(name, style),
+        patch::string("LOCAL_TOOL", style)
     );
+    if !module_path.is_empty() {
+        body.push_str(&format!(
+            "{nl}{inner}module_path: {}",
+            patch::string(module_path, style)
+        ));
+    }
+    if !desc.is_empty() {
+        let desc_text = if desc.contains('\n') {
+            patch::block(desc, &format!("{inner}  "), nl)
+                .unwrap_or_else(|| patch::double_quoted(desc))
+        } else {
+            patch::string(desc, style)
+        };
+        body.push_str(&format!("{nl}{inner}desc: {desc_text}"));
+    }
     let spaced = items.len() > 1 && {
         let prev = nav.doc.node(items[items.len() - 2]).span.clone();
         let gap = &nav.text[patch::content_end(nav.text, &prev)..nav.doc.node(last).span.start];
@@ -132,25 +331,7 @@ pub(super) fn add_tool(
     if spaced {
         splice.with.insert_str(0, nl);
     }
-    let defined_at = splice.at.start;
-    out.splices.push(splice);
-    let mut scores = Vec::new();
-    for (caller, score) in callers {
-        let action = nav.doc.resolve(declaration(nav, NodeKind::Action, caller)?);
-        out.splices.push(tool_ref(
-            nav,
-            action,
-            caller,
-            name,
-            Some(&anchor),
-            defined_at,
-        )?);
-        if *score != 1.0 {
-            scores.push((caller.as_str(), name, *score));
-        }
-    }
-    out.splices.extend(set_scores(nav, &scores)?);
-    Ok(())
+    Ok((splice, anchor))
 }
 
 /// An anchor name for a new tool that no node uses yet: `<name>_tool`, then numbered.
@@ -177,130 +358,4 @@ fn new_anchor(nav: &Nav<'_, '_>, name: &str) -> String {
         n += 1;
     }
     anchor
-}
-
-pub(super) fn remove_call(
-    nav: &Nav<'_, '_>,
-    tk: &Toolkit,
-    from: &str,
-    to: &str,
-    to_kind: NodeKind,
-    out: &mut Patch,
-) -> Result<(), EditError> {
-    let target = tk
-        .find(to_kind, to)
-        .ok_or_else(|| EditError::NotFound(to.into()))?;
-    let callers = tk
-        .in_edges(target)
-        .filter(|(e, _)| tk.graph[*e].kind == EdgeKind::Call)
-        .count();
-    let via_group = tk
-        .in_edges(target)
-        .any(|(e, _)| tk.graph[e].kind == EdgeKind::Has);
-    if callers <= 1 || via_group {
-        return Err(EditError::Unsupported(format!(
-            "in a Chat2Graph config `{to}` would leave the graph with this edge (or comes from an MCP group); edit the config in your editor"
-        )));
-    }
-    let action = nav.doc.resolve(declaration(nav, NodeKind::Action, from)?);
-    let list = nav.doc.get(action, "tools").map(|l| nav.doc.resolve(l));
-    let Some(list) = list else {
-        return Err(EditError::NotFound(format!("`tools` of `{from}`")));
-    };
-    let hits: Vec<usize> = nav
-        .doc
-        .seq(list)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| nav.doc.map(**i).is_some() && nav.name_of(**i) == Some(to))
-        .map(|(i, _)| i)
-        .collect();
-    out.splices.extend(nav.remove_items(list, &hits)?);
-    out.splices
-        .extend(remove_scores(nav, |f, t| f == from && t == to)?);
-    Ok(())
-}
-
-/// Removes the `scores:` entries whose (from, to) match.
-fn remove_scores(
-    nav: &Nav<'_, '_>,
-    matches: impl Fn(&str, &str) -> bool,
-) -> Result<Vec<Splice>, EditError> {
-    let Some(scores) = nav
-        .root()
-        .and_then(|r| nav.doc.get(r, "scores"))
-        .map(|s| nav.doc.resolve(s))
-    else {
-        return Ok(Vec::new());
-    };
-    let stale: Vec<usize> = nav
-        .doc
-        .seq(scores)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| {
-            let text = |k: &str| nav.doc.get(**e, k).and_then(|v| nav.doc.str(v));
-            text("from")
-                .zip(text("to"))
-                .is_some_and(|(f, t)| matches(f, t))
-        })
-        .map(|(i, _)| i)
-        .collect();
-    if stale.is_empty() {
-        return Ok(Vec::new());
-    }
-    nav.remove_items(scores, &stale)
-}
-
-/// Removes a tool (or a member-less MCP group) from the graph: every action's reference to
-/// it and its `scores:` entries. Its `tools:` entry stays: Chat2Graph ignores tools that no
-/// chained action calls, and other files of the config may alias it.
-pub(super) fn remove_tool(
-    nav: &Nav<'_, '_>,
-    tk: &Toolkit,
-    kind: NodeKind,
-    name: &str,
-    out: &mut Patch,
-) -> Result<(), EditError> {
-    let ix = tk
-        .find(kind, name)
-        .ok_or_else(|| EditError::NotFound(format!("{} `{name}`", kind.as_str())))?;
-    let has = tk
-        .out_edges(ix)
-        .chain(tk.in_edges(ix))
-        .any(|(e, _)| tk.graph[e].kind == EdgeKind::Has);
-    if kind == NodeKind::Action || has {
-        return Err(EditError::Unsupported(format!(
-            "in a Chat2Graph config `{name}` is part of the `toolkit:` chains or of an MCP group; edit the config in your editor"
-        )));
-    }
-    let mut lists: Vec<NodeId> = Vec::new();
-    for action in nav.top_list("actions") {
-        let Some(list) = nav.doc.get(action, "tools").map(|l| nav.doc.resolve(l)) else {
-            continue;
-        };
-        if lists.contains(&list) {
-            continue;
-        }
-        lists.push(list);
-        let hits: Vec<usize> = nav
-            .doc
-            .seq(list)
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-            .filter(|(_, i)| nav.doc.map(**i).is_some() && nav.name_of(**i) == Some(name))
-            .map(|(i, _)| i)
-            .collect();
-        if !hits.is_empty() {
-            out.splices.extend(nav.remove_items(list, &hits)?);
-        }
-    }
-    out.splices.extend(remove_scores(nav, |_, t| t == name)?);
-    out.notes.push(format!(
-        "the `tools:` entry of `{name}` stays; Chat2Graph ignores tools no chained action calls"
-    ));
-    Ok(())
 }

@@ -1,6 +1,6 @@
 //! The graph side of edits: apply to a [`Toolkit`] and compute inverses.
 
-use petgraph::stable_graph::NodeIndex;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
 use crate::model::{EdgeKind, Node, NodeKind, Operator, ToolMeta, Toolkit};
 
@@ -15,18 +15,58 @@ fn action(tk: &Toolkit, name: &str) -> Result<NodeIndex, EditError> {
     node(tk, NodeKind::Action, name)
 }
 
+/// The edges of `from -> to` (see [`edges_to`]); at least one.
 fn edge(
     tk: &Toolkit,
     from: &str,
     to: &str,
     to_kind: NodeKind,
-) -> Result<(NodeIndex, NodeIndex), EditError> {
+) -> Result<Vec<(EdgeIndex, NodeIndex)>, EditError> {
     let a = action(tk, from)?;
     let b = node(tk, to_kind, to)?;
-    if tk.edge(a, b).is_none() {
+    let edges = edges_to(tk, a, b);
+    if edges.is_empty() {
         return Err(EditError::NotFound(format!("edge {from} -> {to}")));
     }
-    Ok((a, b))
+    Ok(edges)
+}
+
+/// The edges that "action `a` calls `b`" stands for, as (edge, target): the edge `a -> b`,
+/// or, for a group whose members are known (it has `Has` edges), the edges from `a` to its
+/// members, since calling such a group is a Call edge to every member (SPEC 1). So an edit
+/// of `a -> group` (link, unlink, score) edits the edges the graph has for it.
+pub fn edges_to(tk: &Toolkit, a: NodeIndex, b: NodeIndex) -> Vec<(EdgeIndex, NodeIndex)> {
+    if let Some(e) = tk.edge(a, b) {
+        return vec![(e, b)];
+    }
+    members(tk, b)
+        .into_iter()
+        .filter_map(|m| Some((tk.edge(a, m)?, m)))
+        .collect()
+}
+
+/// The kind of the node `to` that the edge `from -> to` reaches: an action, a tool, or an
+/// MCP group (also one whose members are known: calling it is calling them).
+pub fn edge_kind(tk: &Toolkit, from: &str, to: &str) -> Result<NodeKind, EditError> {
+    let a = action(tk, from)?;
+    tk.named(to)
+        .find(|b| !edges_to(tk, a, *b).is_empty())
+        .map(|b| tk.kind(b))
+        .ok_or_else(|| EditError::NotFound(format!("no edge {from} -> {to}")))
+}
+
+/// A group's known members (the targets of its `Has` edges); none for other nodes.
+pub fn members(tk: &Toolkit, g: NodeIndex) -> Vec<NodeIndex> {
+    if tk.kind(g) != NodeKind::Group {
+        return Vec::new();
+    }
+    // In the order they were added (the file's or the cache's), not petgraph's.
+    let mut found: Vec<(EdgeIndex, NodeIndex)> = tk
+        .out_edges(g)
+        .filter(|(e, _)| tk.graph[*e].kind == EdgeKind::Has)
+        .collect();
+    found.sort_by_key(|(e, _)| e.index());
+    found.into_iter().map(|(_, m)| m).collect()
 }
 
 fn operator_exists(tk: &Toolkit, name: &str) -> Result<(), EditError> {
@@ -36,10 +76,11 @@ fn operator_exists(tk: &Toolkit, name: &str) -> Result<(), EditError> {
 }
 
 /// A new tool as the loaders build a declared one.
-pub fn new_tool(name: &str, desc: &str) -> Node {
+pub fn new_tool(name: &str, desc: &str, module_path: &str) -> Node {
     let mut n = Node::new(NodeKind::Tool, name).with_desc(desc);
     n.meta = Some(Box::new(ToolMeta {
         ty: "LOCAL_TOOL".into(),
+        module_path: module_path.to_string(),
         ..ToolMeta::default()
     }));
     n
@@ -54,16 +95,16 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
             score,
         } => {
             check_unit("a score", *score)?;
-            let (a, b) = edge(tk, from, to, *to_kind)?;
-            if tk.graph[tk
-                .edge(a, b)
-                .ok_or_else(|| EditError::NotFound(to.clone()))?]
-            .kind
-                == EdgeKind::Has
+            let edges = edge(tk, from, to, *to_kind)?;
+            if edges
+                .iter()
+                .any(|(e, _)| tk.graph[*e].kind == EdgeKind::Has)
             {
                 return Err(EditError::Invalid("`Has` edges have a fixed score".into()));
             }
-            tk.set_score(a, b, *score);
+            for (e, _) in edges {
+                tk.graph[e].score = *score;
+            }
         }
         Edit::SetThreshold { operator, value } => {
             check_unit("a threshold", *value)?;
@@ -109,17 +150,23 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
             check_unit("a score", *score)?;
             let a = action(tk, from)?;
             let b = node(tk, *to_kind, to)?;
-            if tk.edge(a, b).is_some() {
+            if !edges_to(tk, a, b).is_empty() {
                 return Err(EditError::Invalid(format!(
                     "edge {from} -> {to} exists already"
                 )));
             }
-            tk.add_edge(a, b, *score, None)
-                .ok_or_else(|| EditError::Invalid(format!("no edge kind joins {from} and {to}")))?;
+            let members = members(tk, b);
+            if members.is_empty() {
+                tk.add_edge(a, b, *score, None).ok_or_else(|| {
+                    EditError::Invalid(format!("no edge kind joins {from} and {to}"))
+                })?;
+            }
+            for m in members {
+                tk.add_edge(a, m, *score, None);
+            }
         }
         Edit::RemoveEdge { from, to, to_kind } => {
-            let (a, b) = edge(tk, from, to, *to_kind)?;
-            if let Some(e) = tk.edge(a, b) {
+            for (e, _) in edge(tk, from, to, *to_kind)? {
                 tk.graph.remove_edge(e);
             }
         }
@@ -131,13 +178,14 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
             name,
             desc,
             callers,
+            module_path,
         } => {
             check_new_name(tk, NodeKind::Tool, name)?;
             for (c, s) in callers {
                 action(tk, c)?;
                 check_unit("a score", *s)?;
             }
-            let t = tk.add_node(new_tool(name, desc));
+            let t = tk.add_node(new_tool(name, desc, module_path));
             for (c, s) in callers {
                 let a = action(tk, c)?;
                 tk.add_edge(a, t, *s, None);
@@ -283,13 +331,17 @@ pub fn inverse(tk: &Toolkit, edit: &Edit) -> Result<Vec<Edit>, EditError> {
         Edit::SetScore {
             from, to, to_kind, ..
         } => {
-            let (a, b) = edge(tk, from, to, *to_kind)?;
-            Edit::SetScore {
-                from: from.clone(),
-                to: to.clone(),
-                to_kind: *to_kind,
-                score: tk.get_score(a, b),
-            }
+            // A group's members keep their own scores: each is put back.
+            let edges = edge(tk, from, to, *to_kind)?;
+            return Ok(edges
+                .into_iter()
+                .map(|(e, t)| Edit::SetScore {
+                    from: from.clone(),
+                    to: tk.name(t).to_string(),
+                    to_kind: tk.kind(t),
+                    score: tk.graph[e].score,
+                })
+                .collect());
         }
         Edit::SetThreshold { operator, .. } => {
             let op = tk
@@ -333,13 +385,29 @@ pub fn inverse(tk: &Toolkit, edit: &Edit) -> Result<Vec<Edit>, EditError> {
             to_kind: *to_kind,
         },
         Edit::RemoveEdge { from, to, to_kind } => {
-            let (a, b) = edge(tk, from, to, *to_kind)?;
-            Edit::AddEdge {
+            // A group's call comes back at the first member's score, then each member whose
+            // score differs gets its own.
+            let edges = edge(tk, from, to, *to_kind)?;
+            let first = tk.graph[edges[0].0].score;
+            let mut undo = vec![Edit::AddEdge {
                 from: from.clone(),
                 to: to.clone(),
                 to_kind: *to_kind,
-                score: tk.get_score(a, b),
-            }
+                score: first,
+            }];
+            undo.extend(
+                edges
+                    .into_iter()
+                    .skip(1)
+                    .filter(|(e, _)| tk.graph[*e].score != first)
+                    .map(|(e, t)| Edit::SetScore {
+                        from: from.clone(),
+                        to: tk.name(t).to_string(),
+                        to_kind: tk.kind(t),
+                        score: tk.graph[e].score,
+                    }),
+            );
+            return Ok(undo);
         }
         Edit::AddAction { name, .. } => Edit::RemoveNode {
             kind: NodeKind::Action,
@@ -448,6 +516,79 @@ mod tests {
         load_text(Path::new("g.yaml"), text, None, &Limits::default())
             .unwrap()
             .toolkit
+    }
+
+    /// A group whose members are known: an edge to it is an edge to each member, and the
+    /// inverses put back each member's own score.
+    #[test]
+    fn edits_of_a_call_to_a_group_with_members_edit_the_members_edges() {
+        let mut tk = Toolkit::new();
+        tk.add_node(Node::new(NodeKind::Action, "a"));
+        let g = tk.add_node(Node::new(NodeKind::Group, "g"));
+        for m in ["m1", "m2"] {
+            let t = tk.add_node(Node::new(NodeKind::Tool, m));
+            tk.add_edge(g, t, 1.0, None);
+        }
+        let call = |score| Edit::AddEdge {
+            from: "a".into(),
+            to: "g".into(),
+            to_kind: NodeKind::Group,
+            score,
+        };
+        apply(&mut tk, &call(0.5)).unwrap();
+        let a = tk.action("a").unwrap();
+        let score_of = |tk: &Toolkit, m: &str| {
+            let t = tk.find(NodeKind::Tool, m).unwrap();
+            tk.edge(a, t).map(|e| tk.graph[e].score)
+        };
+        assert_eq!(
+            (score_of(&tk, "m1"), score_of(&tk, "m2")),
+            (Some(0.5), Some(0.5))
+        );
+        assert!(tk.edge(a, g).is_none());
+        assert_eq!(edge_kind(&tk, "a", "g").unwrap(), NodeKind::Group);
+        assert!(apply(&mut tk, &call(0.5)).is_err(), "exists already");
+        let m2 = Edit::SetScore {
+            from: "a".into(),
+            to: "m2".into(),
+            to_kind: NodeKind::Tool,
+            score: 0.2,
+        };
+        apply(&mut tk, &m2).unwrap();
+        let unlink = Edit::RemoveEdge {
+            from: "a".into(),
+            to: "g".into(),
+            to_kind: NodeKind::Group,
+        };
+        let undo = inverse(&tk, &unlink).unwrap();
+        apply(&mut tk, &unlink).unwrap();
+        assert_eq!((score_of(&tk, "m1"), score_of(&tk, "m2")), (None, None));
+        for e in &undo {
+            apply(&mut tk, e).unwrap();
+        }
+        assert_eq!(
+            (score_of(&tk, "m1"), score_of(&tk, "m2")),
+            (Some(0.5), Some(0.2))
+        );
+        let group_score = Edit::SetScore {
+            from: "a".into(),
+            to: "g".into(),
+            to_kind: NodeKind::Group,
+            score: 0.9,
+        };
+        let undo = inverse(&tk, &group_score).unwrap();
+        apply(&mut tk, &group_score).unwrap();
+        assert_eq!(
+            (score_of(&tk, "m1"), score_of(&tk, "m2")),
+            (Some(0.9), Some(0.9))
+        );
+        for e in &undo {
+            apply(&mut tk, e).unwrap();
+        }
+        assert_eq!(
+            (score_of(&tk, "m1"), score_of(&tk, "m2")),
+            (Some(0.5), Some(0.2))
+        );
     }
 
     #[test]

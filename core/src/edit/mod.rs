@@ -38,6 +38,8 @@
 //!   form, so pending edits can always be reapplied onto a file changed on disk.
 
 mod c2g;
+mod c2g_chains;
+mod c2g_remove;
 mod c2g_tools;
 mod doc;
 mod graph;
@@ -57,7 +59,8 @@ use crate::model::{EdgeKind, Node, NodeKind, Origin, Toolkit};
 use crate::source::patch::{self, Splice};
 use crate::source::{Format, Limits, SourceFile, yaml};
 
-pub use graph::removal;
+pub use c2g_tools::check_module_path;
+pub use graph::{edge_kind, removal};
 pub use transaction::Transaction;
 pub use workspace::{Applied, ReapplyReport, SaveError, SaveErrorKind, Workspace, WsFile};
 
@@ -107,11 +110,14 @@ pub enum Edit {
         name: String,
         desc: String,
     },
-    /// A tool with the actions that call it and their scores.
+    /// A tool with the actions that call it and their scores. `module_path` is where its
+    /// class is (Chat2Graph imports class `name` from it; a Chat2Graph file needs one).
     AddTool {
         name: String,
         desc: String,
         callers: Vec<(String, f64)>,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        module_path: String,
     },
     /// A node with Chat2Graph's one-way cascade (see `Toolkit::cascade`).
     RemoveNode {

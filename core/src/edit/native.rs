@@ -70,14 +70,16 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
         }
         Edit::AddAction { name, desc } => {
             out.splices
-                .push(add_declaration(nav, "actions", name, desc)?);
+                .push(add_declaration(nav, "actions", name, desc, "")?);
         }
         Edit::AddTool {
             name,
             desc,
             callers,
+            module_path,
         } => {
-            out.splices.push(add_declaration(nav, "tools", name, desc)?);
+            out.splices
+                .push(add_declaration(nav, "tools", name, desc, module_path)?);
             for (caller, score) in callers {
                 let item = declaration(nav, NodeKind::Action, caller)?;
                 out.splices.push(add_ref(nav, item, "tools", name, *score)?);
@@ -372,14 +374,22 @@ fn add_ref(
 }
 
 /// A new declaration at the end of a top-level list, shaped like the others.
+/// A new declaration at the end of its top-level list: `name`, then `module_path` when one
+/// is given (a tool's), then `desc`.
 fn add_declaration(
     nav: &Nav<'_, '_>,
     list: &str,
     name: &str,
     desc: &str,
+    module_path: &str,
 ) -> Result<Splice, EditError> {
     let nl = patch::newline(nav.text);
-    let name_text = patch::string(name, crate::source::yaml::Style::Plain);
+    let plain = |t: &str| patch::string(t, crate::source::yaml::Style::Plain);
+    // The name and, when given, the module path on its own line (`inner`: the keys' indent).
+    let named = |inner: &str| match module_path {
+        "" => plain(name),
+        m => format!("{}{nl}{inner}module_path: {}", plain(name), plain(m)),
+    };
     let root = nav
         .root()
         .ok_or_else(|| EditError::Unsupported("the file is not a mapping".into()))?;
@@ -389,6 +399,7 @@ fn add_declaration(
         .filter(|l| nav.doc.seq(*l).is_some_and(|s| !s.is_empty()));
     let Some(seq) = seq else {
         let indent = nav.key_indent(root);
+        let name_text = named(&format!("{indent}    "));
         let body = format!(
             "{list}:{nl}{indent}  - name: {name_text}{nl}{indent}    desc: {}",
             desc_text(desc, &format!("{indent}      "), nl)
@@ -421,12 +432,13 @@ fn add_declaration(
     };
     let seq = nav.doc.resolve(seq);
     if nav.doc.node(seq).flow {
+        let module = match module_path {
+            "" => String::new(),
+            m => format!(", module_path: {}", plain(m)),
+        };
         return nav.append_item(
             seq,
-            &format!(
-                "{{name: {name_text}, desc: {}}}",
-                patch::string(desc, crate::source::yaml::Style::Plain)
-            ),
+            &format!("{{name: {}{module}, desc: {}}}", plain(name), plain(desc)),
         );
     }
     let items = nav.doc.seq(seq).unwrap_or_default();
@@ -437,6 +449,7 @@ fn add_declaration(
         .ok_or_else(|| EditError::Unsupported("list item dash not found".into()))?;
     let indent = patch::indent_at(nav.text, dash);
     let inner = format!("{indent}  ");
+    let name_text = named(&inner);
     let body = format!(
         "- name: {name_text}{nl}{inner}desc: {}",
         desc_text(desc, &format!("{inner}  "), nl)

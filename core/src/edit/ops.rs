@@ -487,6 +487,7 @@ pub static EDIT_OPS: &[EditOp] = &[
             .from(Context::SelectedAction),
             opt("score", ArgKind::Score, "the score of each caller's edge").or("1.0"),
             opt("desc", ArgKind::Text, "its description").or(""),
+            opt("module-path", ArgKind::Text, "the Python module its class is in (a Chat2Graph config needs it: Chat2Graph imports the class named NAME from this module)").or(""),
         ],
         input: None,
         build: |g, _| {
@@ -495,6 +496,7 @@ pub static EDIT_OPS: &[EditOp] = &[
                 name: g.text("NAME")?.into(),
                 desc: g.text("desc")?.into(),
                 callers: g.all("caller").iter().map(|c| (c.clone(), score)).collect(),
+                module_path: g.text("module-path")?.into(),
             })
         },
     },
@@ -544,13 +546,12 @@ fn operator(tk: &Toolkit, name: &str) -> Result<String, OpError> {
 
 /// The kind of the node an existing edge FROM -> TO reaches.
 fn edge_kind(tk: &Toolkit, from: &str, to: &str) -> Result<NodeKind, String> {
-    let a = tk
-        .action(from)
+    tk.action(from)
         .ok_or_else(|| format!("no action `{from}`"))?;
-    tk.named(to)
-        .find(|b| tk.edge(a, *b).is_some())
-        .map(|b| tk.kind(b))
-        .ok_or_else(|| format!("no edge {from} -> {to}"))
+    super::edge_kind(tk, from, to).map_err(|e| match e {
+        super::EditError::NotFound(m) => m,
+        other => other.to_string(),
+    })
 }
 
 fn node_kind(tk: &Toolkit, name: &str, given: Option<NodeKind>) -> Result<NodeKind, String> {

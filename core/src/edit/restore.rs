@@ -9,7 +9,7 @@ use crate::source::patch::{self, Splice};
 use crate::source::yaml::{NodeId, Style, Value};
 
 use super::doc::Nav;
-use super::{Edit, EditError, Param, Patch, c2g};
+use super::{Edit, EditError, Param, Patch, c2g, c2g_tools};
 
 /// The patch for the edits this module writes; `None` for the others.
 pub(super) fn patch(
@@ -21,16 +21,26 @@ pub(super) fn patch(
     let native = format == Format::Native;
     let splices = match edit {
         Edit::AddNode(node) if native => declare(nav, node),
-        // Chat2Graph keeps a removed tool's `tools:` entry; only the references went.
-        Edit::AddNode(node) if node.kind == NodeKind::Tool => {
+        // A removal took the `tools:` entry out unless something else referred to it; a
+        // local tool's entry is written again from its properties (all Chat2Graph reads of
+        // it), an MCP server's cannot be (its `mcp_transport_config` is not in the graph).
+        Edit::AddNode(node) if node.kind != NodeKind::Action => {
             let declared = nav
                 .top_list("tools")
                 .into_iter()
                 .any(|t| nav.name_of(t) == Some(node.name.as_str()));
+            let meta = node.meta.as_deref();
+            let local = node.kind == NodeKind::Tool && meta.is_none_or(|m| m.ty == "LOCAL_TOOL");
             match declared || c2g::member(nav, &node.name).is_some() {
                 true => Ok(Vec::new()),
+                false if local => {
+                    let module_path = meta.map_or("", |m| m.module_path.as_str());
+                    c2g_tools::new_entry(nav, &node.name, &node.desc, module_path)
+                        .map(|(s, _)| vec![s])
+                }
                 false => Err(EditError::Unsupported(format!(
-                    "the `tools:` entry of `{}` is gone; add the tool again",
+                    "the `tools:` entry of {} `{}` is gone and its MCP settings with it; add it again in your editor",
+                    node.kind.as_str(),
                     node.name
                 ))),
             }

@@ -305,7 +305,9 @@ impl Workspace {
             Some(f) => f,
             None => self.target_file(&txn)?,
         };
-        let (step, notes) = self.prepare(file, &txn)?;
+        let (txn, mut notes) = self.complete(file, txn);
+        let (step, more) = self.prepare(file, &txn)?;
+        notes.extend(more);
         let text_changed = !step.forward.is_empty();
         let id = step.id;
         self.finish(step, true)?;
@@ -317,6 +319,29 @@ impl Workspace {
             notes,
             text_changed,
         })
+    }
+
+    /// The transaction as the file's format needs it, with notes saying what was added: in
+    /// a Chat2Graph file, a tool or MCP server left with no caller leaves the graph (see
+    /// `c2g_remove::leaves_uncalled`).
+    fn complete(&self, file: usize, mut txn: Transaction) -> (Transaction, Vec<String>) {
+        let f = &self.files[file];
+        if f.source.format != Format::Chat2Graph {
+            return (txn, Vec::new());
+        }
+        let more = super::c2g_remove::leaves_uncalled(&f.own, &txn);
+        let notes = more
+            .iter()
+            .filter_map(|e| match e {
+                Edit::RemoveNode { kind, name } => Some(format!(
+                    "{} `{name}` had no other caller: it leaves the graph, as Chat2Graph builds only what a chained action calls",
+                    kind.as_str()
+                )),
+                _ => None,
+            })
+            .collect();
+        txn.edits.extend(more);
+        (txn, notes)
     }
 
     /// Computes (and checks) a step without changing anything: each edit is patched onto

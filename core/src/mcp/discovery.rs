@@ -49,20 +49,79 @@ pub fn diagnostics(
             Code::McpUnsupportedTransport,
             format!("MCP server `{name}`: {why}"),
         )],
-        Err(Failure::Timeout { after, .. }) => vec![at(
-            Severity::Error,
-            Code::McpTimeout,
-            format!(
-                "MCP server `{name}`: no tool list within {} s (the server was stopped; raise --timeout for a slow first start)",
-                after.as_secs_f64()
+        Err(Failure::Timeout { after, stderr }) => with_hint(
+            decl,
+            at(
+                Severity::Error,
+                Code::McpTimeout,
+                format!(
+                    "MCP server `{name}`: no tool list within {} s (the server was stopped; raise --timeout for a slow first start)",
+                    after.as_secs_f64()
+                ),
             ),
-        )],
-        Err(Failure::Failed { message, .. }) => vec![at(
-            Severity::Error,
-            Code::McpServerFailed,
-            format!("MCP server `{name}`: {message}"),
-        )],
+            stderr,
+        ),
+        Err(Failure::Failed { message, stderr }) => with_hint(
+            decl,
+            at(
+                Severity::Error,
+                Code::McpServerFailed,
+                format!("MCP server `{name}`: {message}"),
+            ),
+            stderr,
+        ),
     }
+}
+
+/// What npm prints when `npx` would have to install a package and its configuration says
+/// not to without asking (`yes=false` in an npmrc): the server never starts.
+const NPX_NO_YES: &str = "npx canceled due to missing packages and no YES option";
+
+/// A one-line hint for a server's failure when its stderr says something the user can fix
+/// in one step: what to run or set. Shown by `mcp discover` and the TUI's `:mcp discover`.
+pub fn hint(decl: &ServerDecl, stderr: &str) -> Option<String> {
+    if !stderr.contains(NPX_NO_YES) {
+        return None;
+    }
+    let package = npx_package(decl).or_else(|| missing_package(stderr));
+    let run = match package {
+        Some(p) => format!("`npx -y {p}`"),
+        None => "the server's `npx` command with `-y`".to_string(),
+    };
+    Some(format!(
+        "hint: npm is set not to install packages without asking (`yes=false` in an npmrc); run {run} once, or set npm_config_yes=true in the environment"
+    ))
+}
+
+/// The package a declared `npx` command runs: its first argument that is not an option.
+fn npx_package(decl: &ServerDecl) -> Option<String> {
+    let Some(super::decl::Transport::Stdio { command, args, .. }) = &decl.transport else {
+        return None;
+    };
+    let program = Path::new(command).file_name()?.to_str()?;
+    if program != "npx" {
+        return None;
+    }
+    args.iter().find(|a| !a.starts_with('-')).cloned()
+}
+
+/// The first package npm names in its message (`...no YES option: ["pkg@1.2.3"]`).
+fn missing_package(stderr: &str) -> Option<String> {
+    let line = stderr.lines().find(|l| l.contains(NPX_NO_YES))?;
+    let list = &line[line.find('[')? + 1..];
+    let first = list.split([',', ']']).next()?.trim().trim_matches('"');
+    (!first.is_empty() && !first.chars().any(char::is_control)).then(|| first.to_string())
+}
+
+/// A server's failure, followed (as an info at the same place) by the hint its stderr
+/// calls for, if any.
+fn with_hint(decl: &ServerDecl, failure: Diagnostic, stderr: &str) -> Vec<Diagnostic> {
+    let hint = hint(decl, stderr).map(|message| Diagnostic {
+        severity: Severity::Info,
+        message,
+        ..failure.clone()
+    });
+    std::iter::once(failure).chain(hint).collect()
 }
 
 /// Writes what was found into the file's cache (atomically), keeping other servers' entries.
@@ -100,4 +159,71 @@ pub fn record(
         });
     }
     crate::source::save::write_atomic(&path, &cache.to_text()).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::decl::Transport;
+
+    fn stdio(command: &str, args: &[&str]) -> ServerDecl {
+        ServerDecl {
+            name: "FileTool".into(),
+            transport: Some(Transport::Stdio {
+                command: command.into(),
+                args: args.iter().map(|a| a.to_string()).collect(),
+                env: Vec::new(),
+            }),
+            timeout: None,
+            line: 3,
+            col: 5,
+        }
+    }
+
+    const NPM: &str = "npm error npx canceled due to missing packages and no YES option: [\"@modelcontextprotocol/server-filesystem@2025.8.21\"]\nnpm error A complete log of this run can be found in: /root/.npm/_logs/x.log\n";
+
+    #[test]
+    fn npx_refusing_to_install_gets_a_hint_naming_the_package() {
+        let decl = stdio("npx", &["@modelcontextprotocol/server-filesystem", "."]);
+        let text = hint(&decl, NPM).expect("a hint");
+        assert!(
+            text.contains("`npx -y @modelcontextprotocol/server-filesystem`"),
+            "{text}"
+        );
+        assert!(text.contains("npm_config_yes=true"), "{text}");
+        assert_eq!(text.lines().count(), 1);
+        // Another wrapper: the package npm names.
+        let wrapped = hint(&stdio("/usr/bin/env", &["npx"]), NPM).expect("a hint");
+        assert!(
+            wrapped.contains("`npx -y @modelcontextprotocol/server-filesystem@2025.8.21`"),
+            "{wrapped}"
+        );
+        assert_eq!(hint_or_none("something else failed"), None);
+    }
+
+    fn hint_or_none(stderr: &str) -> Option<String> {
+        hint(&stdio("npx", &["pkg"]), stderr)
+    }
+
+    #[test]
+    fn the_hint_follows_the_failure_at_its_place() {
+        let decl = stdio("npx", &["-q", "pkg"]);
+        let failed: Result<Found, Failure> = Err(Failure::Failed {
+            message: "the server exited (status 1) before answering".into(),
+            stderr: NPM.into(),
+        });
+        let diags = diagnostics(Path::new("c.yml"), &decl, &failed);
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert_eq!(diags[0].code, Code::McpServerFailed);
+        assert_eq!(
+            (diags[1].severity, diags[1].line, diags[1].code),
+            (Severity::Info, 3, Code::McpServerFailed)
+        );
+        assert!(diags[1].message.contains("`npx -y pkg`"));
+        let plain: Result<Found, Failure> = Err(Failure::Failed {
+            message: "exited".into(),
+            stderr: "fatal: no database\n".into(),
+        });
+        assert_eq!(diagnostics(Path::new("c.yml"), &decl, &plain).len(), 1);
+    }
 }

@@ -86,7 +86,7 @@ def chains_of(config):
     return Counter(a["name"] for chain in data["toolkit"] for a in chain)
 
 
-class Agreement(unittest.TestCase):
+class Agrees:
     """Chat2Graph's recommendation (what ``Operator._build_task`` offers and
     ``recommend_subgraph``'s edges) equals ``toolscope recommend``, operator by
     operator."""
@@ -133,6 +133,8 @@ class Agreement(unittest.TestCase):
                                          * per_group.get(e["to"], 1)
                                          for e in theirs["edges"] if e["kind"] == "call"}))
 
+
+class Agreement(Agrees, unittest.TestCase):
     def test_chat2graph_yml_agrees(self):
         config = default_config(scratch("default"))
         report = probe(_tree, config)
@@ -183,6 +185,63 @@ class Agreement(unittest.TestCase):
                 edges = report["operators"]["Q&A Expert/1"]["edges"]
                 self.assertIn(["web_research", "browser_click", "Call", 0.3], edges)
                 self.assertIn(["web_research", "browser_navigate", "Call", 0.3], edges)
+
+
+class EditedCalls(Agrees, unittest.TestCase):
+    """Files whose Call edges and tools were edited with ``toolscope set`` load in
+    Chat2Graph into the graph toolscope shows for them."""
+
+    def test_unlinked_last_callers_and_server_edits_agree(self):
+        config = default_config(scratch("unlinked"))
+        edits = [
+            # Each the tool's only caller: the tool leaves both graphs.
+            ("unlink", "schema_design_and_import", "VertexLabelAdder"),
+            ("unlink", "graph_validation", "GraphReachabilityGetter"),
+            # The only tool of the server BrowserTool: the server goes with it.
+            ("unlink", "browser using action", "browser_use"),
+            # A server with two known tools, linked, scored and unlinked as a whole.
+            ("link", "supplement", "FileTool", 0.6),
+            ("unlink", "reference_listing", "FileTool"),
+            ("score", "web_research", "BrowserUsing", 0.3),
+            ("threshold", "Q&A Expert/1", 0.2),  # so that the 0.3 edges are offered
+        ]
+        for edit in edits:
+            toolscope("set", config, *edit)
+        text = config.read_text()
+        for gone in ("VertexLabelAdder", "GraphReachabilityGetter", "BrowserTool"):
+            self.assertNotIn(f'name: "{gone}"', text)
+        report = probe(_tree, config)
+        self.assertEqual(self.assert_agree(config, report), 10)
+        built = {t for o in report["operators"].values() for t in o["tools"]}
+        self.assertFalse(built & {"VertexLabelAdder", "GraphReachabilityGetter", "browser_use"})
+        edges = report["operators"]["Q&A Expert/1"]["edges"]
+        self.assertIn(["web_research", "browser_click", "Call", 0.3], edges)
+        self.assertIn(["web_research", "browser_navigate", "Call", 0.3], edges)
+        self.assertNotIn("reference_listing", {e[0] for e in edges if e[2] == "Call"})
+        query = report["operators"]["Query Expert/1"]["edges"]
+        self.assertIn(["supplement", "write_file", "Call", 0.6], query)
+
+    def test_added_tool_with_its_module_path_loads(self):
+        config = default_config(scratch("added"))
+        action = "visual view page action"
+        refused = toolscope("set", config, "add-tool", "PageVisionTool", "--caller", action,
+                            check=False)
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("module_path", refused.stderr)
+        toolscope("set", config, "add-tool", "PageVisionTool", "--caller", action, "--score",
+                  0.8, "--module-path", "app.plugin.mcp.page_vision_tool")
+        report = probe(_tree, config)
+        self.assertEqual(self.assert_agree(config, report), 10)
+        web = report["operators"]["WebSurferExpert/1"]
+        self.assertIn("PageVisionTool", web["tools"])
+        self.assertIn([action, "PageVisionTool", "Call", 0.8], web["edges"])
+        # What the refusal prevents: the entry without its module path does not load.
+        broken = config.read_text().replace(
+            '    module_path: "app.plugin.mcp.page_vision_tool"\n', "")
+        config.write_text(broken)
+        with self.assertRaises(ProbeFailed) as caught:
+            probe(_tree, config)
+        self.assertIn("Empty module name", caught.exception.args[0])
 
 
 class Refusals(unittest.TestCase):

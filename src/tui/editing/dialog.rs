@@ -27,6 +27,14 @@ pub enum Dialog {
         name: String,
         area: Box<TextArea<'static>>,
     },
+    /// The module a new tool's class is in (a Chat2Graph file needs it); `error` says why
+    /// the typed text was refused.
+    ModulePath {
+        name: String,
+        callers: Vec<(String, f64)>,
+        text: String,
+        error: Option<String>,
+    },
     /// Quit with unsaved edits?
     Quit,
     /// Remove a node and what its cascade takes with it?
@@ -72,6 +80,17 @@ impl PartialEq for Dialog {
                     ..
                 },
             ) => from == f && to == t && text == x && error == e,
+            (
+                ModulePath {
+                    name, text, error, ..
+                },
+                ModulePath {
+                    name: n,
+                    text: x,
+                    error: e,
+                    ..
+                },
+            ) => name == n && text == x && error == e,
             (Quit, Quit) => true,
             (Remove { txn, .. }, Remove { txn: t, .. }) => txn == t,
             (Conflict { paths }, Conflict { paths: p }) => paths == p,
@@ -125,6 +144,7 @@ pub const CONFLICT_KEYS: Legend = &[
 pub const RECOVER_KEYS: Legend = &[("a", "reapply them"), ("d", "discard them")];
 pub const SCORE_KEYS: Legend = &[("Enter", "applies"), ("Esc", "cancels")];
 pub const DESC_KEYS: Legend = &[("C-s", "apply"), ("Esc", "cancel")];
+pub const MODULE_KEYS: Legend = &[("Enter", "adds the tool"), ("Esc", "cancels")];
 
 /// A legend as one line: `y quit  w save and quit  n/Esc stay`.
 pub fn legend(keys: Legend) -> String {
@@ -140,6 +160,7 @@ impl Dialog {
         match self {
             Dialog::Score { .. } => SCORE_KEYS,
             Dialog::Desc { .. } => DESC_KEYS,
+            Dialog::ModulePath { .. } => MODULE_KEYS,
             Dialog::Quit => QUIT_KEYS,
             Dialog::Remove { .. } => REMOVE_KEYS,
             Dialog::Conflict { .. } => CONFLICT_KEYS,
@@ -207,6 +228,12 @@ impl Dialog {
                     Step::Open(Dialog::Desc { kind, name, area })
                 }
             },
+            Dialog::ModulePath {
+                name,
+                callers,
+                text,
+                error,
+            } => module_path_key(name, callers, text, error, k),
             Dialog::Quit => match k.code {
                 KeyCode::Char('y' | 'q') => Step::Chosen(Choice::Quit),
                 KeyCode::Char('c') if ctrl => Step::Chosen(Choice::Quit),
@@ -245,6 +272,53 @@ impl Dialog {
             },
         }
     }
+}
+
+/// A key in the module path dialog: Enter adds the tool when Chat2Graph can import it from
+/// the typed module, else says why and stays open.
+fn module_path_key(
+    name: String,
+    callers: Vec<(String, f64)>,
+    mut text: String,
+    mut error: Option<String>,
+    k: KeyEvent,
+) -> Step {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    match k.code {
+        KeyCode::Esc => return Step::Chosen(Choice::Cancel(Some("no tool added"))),
+        KeyCode::Enter => {
+            let module_path = text.trim().to_string();
+            match toolscope_core::edit::check_module_path(&name, &module_path) {
+                Ok(()) => {
+                    return Step::Chosen(Choice::Apply(
+                        Edit::AddTool {
+                            name,
+                            desc: String::new(),
+                            callers,
+                            module_path,
+                        }
+                        .into(),
+                    ));
+                }
+                Err(e) => error = Some(e),
+            }
+        }
+        KeyCode::Backspace => {
+            text.pop();
+            error = None;
+        }
+        KeyCode::Char(c) if !ctrl => {
+            text.push(c);
+            error = None;
+        }
+        _ => {}
+    }
+    Step::Open(Dialog::ModulePath {
+        name,
+        callers,
+        text,
+        error,
+    })
 }
 
 /// A score as typed: a finite number in [0, 1].

@@ -72,6 +72,22 @@ fn content(dialog: &Dialog) -> (String, Vec<Line<'static>>) {
             }));
             (" Edit score ".into(), lines)
         }
+        Dialog::ModulePath {
+            name, text, error, ..
+        } => {
+            let lines = vec![
+                Line::from(format!(
+                    "Chat2Graph imports the class {} from this module:",
+                    s(name)
+                )),
+                Line::from(format!("> {}_", s(text))),
+                Line::from(match error {
+                    Some(e) => s(e),
+                    None => legend(dialog.legend()),
+                }),
+            ];
+            (format!(" Add tool {}: module path ", s(name)), lines)
+        }
         Dialog::Quit => (
             " Unsaved edits ".into(),
             vec![

@@ -18,6 +18,8 @@
 //! - "Keep mine" in a conflict makes the next save overwrite the content on disk at that
 //!   moment; Esc closes the question and changes nothing (the next save asks again).
 
+#[cfg(test)]
+mod c2g_tests;
 pub(crate) mod commands;
 pub(crate) mod dialog;
 pub(crate) mod draw;
@@ -449,6 +451,25 @@ pub fn run_op(app: &mut App, op: &'static EditOp, arg: &str) -> Result<(), Strin
             select_named(app, NodeKind::Action, &name);
             Ok(())
         }
+        Edit::AddTool {
+            ref name,
+            ref callers,
+            ref module_path,
+            ..
+        } if module_path.is_empty() && goes_to_chat2graph(app, name, callers) => {
+            // Chat2Graph imports the tool's class from a module: ask for it.
+            let (name, callers) = (name.clone(), callers.clone());
+            open(
+                app,
+                Dialog::ModulePath {
+                    name,
+                    callers,
+                    text: String::new(),
+                    error: None,
+                },
+            );
+            Ok(())
+        }
         Edit::AddTool { ref name, .. } => {
             let name = name.clone();
             apply_edit(app, edit)?;
@@ -486,6 +507,21 @@ fn select_first(app: &mut App, name: &str) -> Result<(), String> {
         .ok_or_else(|| format!("no node named `{name}`"))?;
     app.select(ix);
     Ok(())
+}
+
+/// Whether a new tool with these callers would be written to a Chat2Graph file.
+fn goes_to_chat2graph(app: &App, name: &str, callers: &[(String, f64)]) -> bool {
+    let Some(ws) = app.session.ws.as_ref() else {
+        return false;
+    };
+    let probe = Transaction::from(Edit::AddTool {
+        name: name.into(),
+        desc: String::new(),
+        callers: callers.to_vec(),
+        module_path: String::new(),
+    });
+    ws.target_file(&probe)
+        .is_ok_and(|f| ws.files()[f].source.format == Format::Chat2Graph)
 }
 
 fn select_named(app: &mut App, kind: NodeKind, name: &str) {

@@ -74,7 +74,7 @@ pub fn changed_lines(before: &str, after: &str) -> (Vec<String>, Vec<String>) {
     (removed, added)
 }
 
-fn select(app: &mut App, name: &str) {
+pub(crate) fn select(app: &mut App, name: &str) {
     let ix = [
         toolscope_core::model::NodeKind::Action,
         toolscope_core::model::NodeKind::Tool,
@@ -86,7 +86,7 @@ fn select(app: &mut App, name: &str) {
 }
 
 /// Puts the inspector cursor on the edge to `other`.
-fn edge_to(app: &mut App, other: &str) {
+pub(crate) fn edge_to(app: &mut App, other: &str) {
     app.focus = Focus::Inspector;
     let i = app
         .node_edges()
@@ -96,7 +96,7 @@ fn edge_to(app: &mut App, other: &str) {
     app.edge_cursor = i;
 }
 
-fn saved(f: &Fixture) -> String {
+pub(crate) fn saved(f: &Fixture) -> String {
     std::fs::read_to_string(&f.path).expect("read")
 }
 

@@ -77,6 +77,8 @@ pub struct ServerOutcome {
     pub name: String,
     /// Tools found, or why it failed (whole message, whole stderr).
     pub result: Result<usize, (String, String)>,
+    /// What to do about the failure, when its stderr says (`mcp::discovery::hint`).
+    pub hint: Option<String>,
 }
 
 /// What a background discovery found, server by server.
@@ -211,12 +213,18 @@ fn run(plan: &Plan, cancel: &Cancel) -> Report {
                 report.cancelled = true;
                 return report;
             };
+            let result_text = match &result {
+                Ok(f) => Ok(f.tools.len()),
+                Err(e) => Err(failure_text(e)),
+            };
+            let hint = match &result_text {
+                Err((_, stderr)) => toolscope_core::mcp::discovery::hint(decl, stderr),
+                Ok(_) => None,
+            };
             report.servers.push(ServerOutcome {
                 name: decl.name.clone(),
-                result: match &result {
-                    Ok(f) => Ok(f.tools.len()),
-                    Err(e) => Err(failure_text(e)),
-                },
+                result: result_text,
+                hint,
             });
             if let Ok(f) = result {
                 found.push((decl, f));
@@ -296,15 +304,21 @@ pub fn finished(app: &mut App, report: Report) {
             )),
             Err((message, stderr)) => {
                 failed = true;
+                // The hint says more than the last stderr line it was read from.
                 let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
-                parts.push(match last {
-                    Some(l) => format!("{}: failed: {message} ({})", s.name, l.trim()),
-                    None => format!("{}: failed: {message}", s.name),
+                parts.push(match (&s.hint, last) {
+                    (Some(h), _) => format!("{}: failed: {message} ({h})", s.name),
+                    (None, Some(l)) => format!("{}: failed: {message} ({})", s.name, l.trim()),
+                    (None, None) => format!("{}: failed: {message}", s.name),
                 });
                 let mut whole = format!("MCP server `{}` failed: {message}", s.name);
                 if !stderr.trim().is_empty() {
                     whole.push_str("\nits stderr:\n");
                     whole.push_str(stderr.trim_end());
+                }
+                if let Some(h) = &s.hint {
+                    whole.push('\n');
+                    whole.push_str(h);
                 }
                 app.log.push(&Status::error(whole));
             }

@@ -195,10 +195,12 @@ fn a_report_sums_up_servers_in_one_line() {
                 ServerOutcome {
                     name: "a".into(),
                     result: Ok(14),
+                    hint: None,
                 },
                 ServerOutcome {
                     name: "b".into(),
                     result: Err(("exited".into(), "x\ny\n\n".into())),
+                    hint: None,
                 },
             ],
             write_errors: vec![],
@@ -210,6 +212,50 @@ fn a_report_sums_up_servers_in_one_line() {
     assert_eq!(
         s.text,
         "MCP discovery: a: 14 tools · b: failed: exited (y) (:messages has the whole text)"
+    );
+}
+
+/// npm set not to install without asking (`yes=false`): the server's `npx` prints its
+/// refusal and exits. The status line shows the hint (not npm's last line, its log path),
+/// the message log has it after the stderr.
+#[cfg(feature = "mcp")]
+#[test]
+fn npx_refusing_to_install_shows_the_hint() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("dir");
+    let npx = dir.path().join("npx");
+    std::fs::write(
+        &npx,
+        "#!/bin/sh\necho 'npm error npx canceled due to missing packages and no YES option: [\"@scope/fs@1.0.0\"]' >&2\necho 'npm error A complete log of this run can be found in: /tmp/x.log' >&2\nexit 1\n",
+    )
+    .expect("npx");
+    std::fs::set_permissions(&npx, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = dir.path().join("kit.yaml");
+    let kit = "groups:\n  - name: files\n    mcp_transport_config: {transport_type: STDIO, command: ./npx, args: [\"@scope/fs\", .]}\nactions:\n  - name: look\n    tools: [files]\n";
+    std::fs::write(&path, kit).expect("write");
+    let mut live = crate::tui::live_tests::start(std::slice::from_ref(&path));
+    commands::run(&mut live.app, "mcp discover files");
+    live.until("the discovery result", |a| !a.mcp_running);
+    let status = live.app.status.clone().expect("status");
+    assert!(
+        status.text.contains("files: failed")
+            && status.text.contains("run `npx -y @scope/fs` once")
+            && status.text.contains("npm_config_yes=true")
+            && !status.text.contains("complete log"),
+        "{status:?}"
+    );
+    let whole = live
+        .app
+        .log
+        .iter()
+        .find(|s| s.text.contains("its stderr"))
+        .expect("logged");
+    assert!(
+        whole
+            .text
+            .ends_with("npm_config_yes=true in the environment"),
+        "{}",
+        whole.text
     );
 }
 
