@@ -7,6 +7,7 @@ pub mod diff;
 pub mod edit;
 pub mod evidence;
 pub mod export;
+pub mod formats;
 pub mod layout;
 pub mod lint;
 pub mod mcp;

@@ -291,7 +291,7 @@ fn end_section(text: &str, body: &str) -> Splice {
 }
 
 /// The mapping of an operator: `leader:` or the n-th operator of an expert's workflow.
-pub(super) fn operator_map(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
+pub(crate) fn operator_map(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
     if name == "leader" {
         return nav.root().and_then(|r| nav.doc.get(r, "leader"));
     }

@@ -37,18 +37,18 @@
 //!   entry of the pending log, verified once. Every edit, inverses included, has a text
 //!   form, so pending edits can always be reapplied onto a file changed on disk.
 
-mod c2g;
+pub(crate) mod c2g;
 mod c2g_chains;
 mod c2g_remove;
 mod c2g_tools;
-mod doc;
+pub(crate) mod doc;
 mod graph;
-mod native;
+pub(crate) mod native;
 pub mod ops;
-mod restore;
+pub(crate) mod restore;
 mod transaction;
 pub mod unchanged;
-mod window;
+pub(crate) mod window;
 mod window_proof;
 mod window_reread;
 pub mod workspace;
@@ -57,7 +57,7 @@ use std::fmt;
 
 use crate::model::{EdgeKind, Node, NodeKind, Origin, Toolkit};
 use crate::source::patch::{self, Splice};
-use crate::source::{Format, Limits, SourceFile, yaml};
+use crate::source::{Limits, SourceFile, yaml};
 
 pub use c2g_tools::check_module_path;
 pub use graph::{edge_kind, removal};
@@ -221,6 +221,15 @@ pub struct Patch {
     pub notes: Vec<String>,
 }
 
+impl From<Vec<Splice>> for Patch {
+    fn from(splices: Vec<Splice>) -> Patch {
+        Patch {
+            splices,
+            notes: Vec::new(),
+        }
+    }
+}
+
 impl Edit {
     /// A short description for status lines and undo menus.
     pub fn describe(&self) -> String {
@@ -285,13 +294,7 @@ impl Edit {
         let doc =
             yaml::parse(body, &Limits::default()).map_err(|e| EditError::Parse(e.to_string()))?;
         let nav = doc::Nav::new(body, &doc, false);
-        let mut patch = match restore::patch(&nav, file.format, tk, self) {
-            Some(p) => p,
-            None => match file.format {
-                Format::Native => native::patch(&nav, tk, self),
-                Format::Chat2Graph => c2g::patch(&nav, tk, self),
-            },
-        }?;
+        let mut patch = crate::formats::of(file.format).patch(&nav, tk, self)?;
         patch.notes.extend(nav.notes.take());
         // Everything the file says outside the edited construct must stay. One more parse
         // (of the new text): done up to the size verified on every edit; larger files rely
@@ -326,7 +329,7 @@ fn text_inverse(file: &SourceFile, tk: &Toolkit, edit: &Edit) -> Option<Edit> {
     let body = crate::source::strip_bom(&file.text);
     let doc = yaml::parse(body, &Limits::default()).ok()?;
     let nav = doc::Nav::new(body, &doc, false);
-    restore::text_inverse(&nav, file.format, tk, edit).flatten()
+    restore::text_inverse(&nav, crate::formats::of(file.format), tk, edit).flatten()
 }
 
 /// Checks a score or threshold: a finite number in [0, 1].

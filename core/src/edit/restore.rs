@@ -3,24 +3,53 @@
 //! restores text from the recorded splices; these forms are what a pending undo is written
 //! with after the file changed on disk (reapply), so they need no history to be written.
 
+use crate::formats::FileFormat;
 use crate::model::{NodeKind, Toolkit};
-use crate::source::Format;
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{NodeId, Style, Value};
 
 use super::doc::Nav;
 use super::{Edit, EditError, Param, Patch, c2g, c2g_tools};
 
-/// The patch for the edits this module writes; `None` for the others.
-pub(super) fn patch(
+/// The native format's patch for the edits this module writes; `None` for the others.
+pub(crate) fn native_patch(
     nav: &Nav<'_, '_>,
-    format: Format,
+    format: &dyn FileFormat,
     tk: &Toolkit,
     edit: &Edit,
 ) -> Option<Result<Patch, EditError>> {
-    let native = format == Format::Native;
     let splices = match edit {
-        Edit::AddNode(node) if native => declare(nav, node),
+        Edit::AddNode(node) => declare(nav, node),
+        Edit::AddMember { group, tool } => {
+            list_of(nav, "groups", group, "tools").and_then(|(map, list)| {
+                insert_item(nav, map, "tools", list, usize::MAX, tool).map(|s| vec![s])
+            })
+        }
+        Edit::RemoveMember { group, tool } => list_of(nav, "groups", group, "tools")
+            .and_then(|(_, list)| remove_item(nav, list, tool)),
+        Edit::AddSeed {
+            operator,
+            action,
+            at,
+        } => list_of(nav, "operators", operator, "actions").and_then(|(map, list)| {
+            insert_item(nav, map, "actions", list, *at, action).map(|s| vec![s])
+        }),
+        Edit::RemoveSeed { operator, action } => list_of(nav, "operators", operator, "actions")
+            .and_then(|(_, list)| remove_item(nav, list, action)),
+        Edit::ResetParam { operator, param } => reset(nav, format, tk, operator, *param),
+        _ => return None,
+    };
+    Some(splices.map(Patch::from))
+}
+
+/// A Chat2Graph config's patch for the edits this module writes; `None` for the others.
+pub(crate) fn c2g_patch(
+    nav: &Nav<'_, '_>,
+    format: &dyn FileFormat,
+    tk: &Toolkit,
+    edit: &Edit,
+) -> Option<Result<Patch, EditError>> {
+    let splices = match edit {
         // A removal took the `tools:` entry out unless something else referred to it; a
         // local tool's entry is written again from its properties (all Chat2Graph reads of
         // it), an MCP server's cannot be (its `mcp_transport_config` is not in the graph).
@@ -45,25 +74,7 @@ pub(super) fn patch(
                 ))),
             }
         }
-        Edit::AddMember { group, tool } if native => list_of(nav, "groups", group, "tools")
-            .and_then(|(map, list)| {
-                insert_item(nav, map, "tools", list, usize::MAX, tool).map(|s| vec![s])
-            }),
-        Edit::RemoveMember { group, tool } if native => list_of(nav, "groups", group, "tools")
-            .and_then(|(_, list)| remove_item(nav, list, tool)),
-        Edit::AddSeed {
-            operator,
-            action,
-            at,
-        } if native => list_of(nav, "operators", operator, "actions").and_then(|(map, list)| {
-            insert_item(nav, map, "actions", list, *at, action).map(|s| vec![s])
-        }),
-        Edit::RemoveSeed { operator, action } if native => {
-            list_of(nav, "operators", operator, "actions")
-                .and_then(|(_, list)| remove_item(nav, list, action))
-        }
-        Edit::ResetParam { operator, param } => operator_map(nav, format, tk, operator)
-            .and_then(|map| remove_entry(nav, map, param.key())),
+        Edit::ResetParam { operator, param } => reset(nav, format, tk, operator, *param),
         Edit::AddNode(_)
         | Edit::AddMember { .. }
         | Edit::RemoveMember { .. }
@@ -74,19 +85,27 @@ pub(super) fn patch(
         ))),
         _ => return None,
     };
-    Some(splices.map(|splices| Patch {
-        splices,
-        notes: Vec::new(),
-    }))
+    Some(splices.map(Patch::from))
+}
+
+/// Removes the operator's `param` key, so its default applies again.
+fn reset(
+    nav: &Nav<'_, '_>,
+    format: &dyn FileFormat,
+    tk: &Toolkit,
+    operator: &str,
+    param: Param,
+) -> Result<Vec<Splice>, EditError> {
+    operator_map(nav, format, tk, operator).and_then(|map| remove_entry(nav, map, param.key()))
 }
 
 /// The undo of `edit` when the text tells more than the graph: setting a threshold or hops
 /// the operator did not write is undone by removing the key, not by writing the default.
 /// `Some(None)`: the operator writes the key ([`Edit::inverse`] says it all); `None`: `edit`
 /// sets neither, or the text holds no such operator.
-pub(super) fn text_inverse(
+pub(crate) fn text_inverse(
     nav: &Nav<'_, '_>,
-    format: Format,
+    format: &dyn FileFormat,
     tk: &Toolkit,
     edit: &Edit,
 ) -> Option<Option<Edit>> {
@@ -109,18 +128,13 @@ fn param_of(edit: &Edit) -> Option<(&String, Param)> {
 
 fn operator_map(
     nav: &Nav<'_, '_>,
-    format: Format,
+    format: &dyn FileFormat,
     tk: &Toolkit,
     operator: &str,
 ) -> Result<NodeId, EditError> {
-    let item = match format {
-        Format::Native => nav.decl("operators", operator, false),
-        Format::Chat2Graph => {
-            let name = tk.operator(operator).map_or(operator, |o| o.name.as_str());
-            c2g::operator_map(nav, name)
-        }
-    };
-    item.map(|i| nav.doc.resolve(i))
+    format
+        .operator_item(nav, tk, operator)
+        .map(|i| nav.doc.resolve(i))
         .ok_or_else(|| EditError::NotFound(format!("operator `{operator}`")))
 }
 

@@ -98,18 +98,49 @@ impl Transaction {
 
     /// The transaction that undoes this one, computed on `tk` before applying.
     pub fn inverse(&self, tk: &Toolkit) -> Result<Transaction, EditError> {
+        let mut undo = Undo::default();
         if let [one] = self.edits.as_slice() {
-            return one.inverse(tk).map(Transaction::from);
+            undo.push(one, tk, None)?;
+            return Ok(undo.finish());
         }
         let mut scratch = tk.clone();
-        let mut undo: Vec<Vec<Edit>> = Vec::new();
         for e in &self.edits {
-            undo.push(e.inverse(&scratch)?);
+            undo.push(e, &scratch, None)?;
             e.apply_graph(&mut scratch)?;
         }
-        Ok(Transaction {
-            edits: undo.into_iter().rev().flatten().collect(),
-        })
+        Ok(undo.finish())
+    }
+}
+
+/// A transaction's inverse, built edit by edit as each is made (the rule in one place):
+/// each edit is undone by its graph inverse on the graph before it, or by what its text
+/// says more (a threshold the operator did not write is undone by removing the key), and
+/// the undo runs the edits' inverses in reverse order.
+#[derive(Debug, Default)]
+pub struct Undo {
+    steps: Vec<Vec<Edit>>,
+}
+
+impl Undo {
+    /// Records the undo of `edit`, about to be applied to `before`; `text_undo` replaces its
+    /// graph inverse when the file's text tells more.
+    pub fn push(
+        &mut self,
+        edit: &Edit,
+        before: &Toolkit,
+        text_undo: Option<Edit>,
+    ) -> Result<(), EditError> {
+        self.steps.push(match text_undo {
+            Some(e) => vec![e],
+            None => edit.inverse(before)?,
+        });
+        Ok(())
+    }
+
+    pub fn finish(self) -> Transaction {
+        Transaction {
+            edits: self.steps.into_iter().rev().flatten().collect(),
+        }
     }
 }
 

@@ -112,7 +112,7 @@ pub(crate) fn patch_in_window(
 pub(crate) fn text_inverse(edit: &Edit, file: &SourceFile, tk: &Toolkit) -> Option<Option<Edit>> {
     let c = cut(edit, file, tk)?;
     let nav = Nav::new(c.text, &c.doc, true);
-    super::restore::text_inverse(&nav, Format::Native, tk, edit)
+    super::restore::text_inverse(&nav, crate::formats::of(Format::Native), tk, edit)
 }
 
 /// The item an edit would be patched in (see [`patch_in_window`]), if any.

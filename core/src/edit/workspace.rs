@@ -380,6 +380,10 @@ impl Workspace {
     /// [`Workspace::prepare`] with the graph the edits are checked against: borrowed (and
     /// copied only when something reads it after an edit: a later edit of the transaction,
     /// or the verification of a small file), or lent by `prepare` and handed back.
+    ///
+    /// Each edit's text side is made one of two ways ([`EditText`]): in the lines of the
+    /// declaration it changes (a large file whose positions are fresh, when its format can
+    /// prove the save from those lines), else on the whole file.
     fn prepare_with<'w>(
         &'w self,
         file: usize,
@@ -390,8 +394,15 @@ impl Workspace {
         let offset = source::bom_len(&f.source.text);
         let small = f.source.text.len() <= self.each_edit_bytes;
         let single = txn.edits.len() == 1;
+        let whole = WholeFile {
+            check_bytes: self.each_edit_bytes,
+            small,
+        };
+        let in_lines = InItemLines {
+            format: crate::formats::of(f.source.format),
+        };
         let mut text = std::borrow::Cow::Borrowed(&f.source.text);
-        let mut undo: Vec<Vec<Edit>> = Vec::new();
+        let mut undo = super::transaction::Undo::default();
         let mut notes = Vec::new();
         let mut forward = Vec::new();
         let mut backward = Vec::new();
@@ -414,43 +425,27 @@ impl Workspace {
                 };
                 &later
             };
-            // What the text says beyond the graph (a threshold or hops the file did not
-            // write is undone by removing the key; without it the undo would write
-            // `hops: 0` once it is reapplied after a change on disk). On large files only
-            // for those two edits, from the operator's lines when its position is fresh.
-            // Large files with fresh positions work in the edited declaration's lines.
-            let in_window = (i == 0 || in_item) && !small && !f.shifted;
-            let param = matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. });
-            let windowed = (param && in_window)
-                .then(|| super::window::text_inverse(edit, source, own))
-                .flatten();
-            let text_inverse = match windowed {
-                Some(inverse) => inverse,
-                None if small || param => super::text_inverse(source, own, edit),
-                None => None,
+            // Large files with fresh positions try the declaration's lines first.
+            let lines_first = (i == 0 || in_item) && !small && !f.shifted;
+            let ways: &[&dyn EditText] = match lines_first {
+                true => &[&in_lines, &whole],
+                false => &[&whole],
             };
-            let inverse = match text_inverse {
-                Some(e) => vec![e],
-                None => edit.inverse(own)?,
-            };
-            let fast = in_window
-                .then(|| super::window::patch_in_window(edit, source, own))
-                .flatten();
-            let patch = match fast {
-                Some((p, w)) => {
-                    if i == 0 {
-                        same_item = Some(w.subject.clone());
-                        window = WindowEdit::new(w, own);
-                    }
-                    p
+            let made = ways
+                .iter()
+                .find_map(|w| w.make(edit, source, own))
+                .ok_or_else(|| EditError::Unsupported("no way to write this edit".into()))??;
+            match &made.window {
+                Some(w) if i == 0 => {
+                    same_item = Some(w.subject.clone());
+                    window = WindowEdit::new(w.clone(), own);
                 }
-                None => {
-                    // Not all in one item's lines: the save verifies the whole file.
-                    same_item = None;
-                    window = None;
-                    edit.patch(source, own, self.each_edit_bytes)?
-                }
-            };
+                Some(_) => {}
+                // Not all in one item's lines: the save verifies the whole file.
+                None => (same_item, window) = (None, None),
+            }
+            undo.push(edit, own, made.text_undo)?;
+            let patch = made.patch;
             // One large edit: nothing reads the new text here (`finish` splices in place).
             let undo_splices = if single && !small {
                 patch::undo_of(&text, &patch.splices, offset).map_err(EditError::Unsupported)?
@@ -471,7 +466,6 @@ impl Workspace {
                     .collect();
                 backward = undo_splices;
             }
-            undo.push(inverse);
             notes.extend(patch.notes);
         }
         if small {
@@ -486,7 +480,7 @@ impl Workspace {
             id,
             file,
             txn: txn.clone(),
-            inverse: Transaction::from(undo.into_iter().rev().flatten().collect::<Vec<_>>()),
+            inverse: undo.finish(),
             forward,
             backward,
             window,
@@ -685,6 +679,79 @@ fn load_file(
         unresolved: load.unresolved,
     };
     Ok((file, load.diagnostics))
+}
+
+/// One edit's text side: its splices, what undoes it when the text tells more than the
+/// graph, and the declaration's lines it was made in (for the save's windowed proof).
+struct Made {
+    patch: super::Patch,
+    text_undo: Option<Edit>,
+    window: Option<super::window::Window>,
+}
+
+/// A way to make an edit's text side.
+trait EditText {
+    /// `None` when this way cannot make it (the next way does).
+    fn make(&self, edit: &Edit, file: &SourceFile, tk: &Toolkit)
+    -> Option<Result<Made, EditError>>;
+}
+
+/// In the lines of the declaration the edit changes, parsed alone: a large file's edits
+/// and the proof of its save without parsing the whole file (`edit::window`).
+struct InItemLines {
+    format: &'static dyn crate::formats::FileFormat,
+}
+
+impl EditText for InItemLines {
+    fn make(
+        &self,
+        edit: &Edit,
+        file: &SourceFile,
+        tk: &Toolkit,
+    ) -> Option<Result<Made, EditError>> {
+        // A threshold or hops the operator did not write is undone by removing the key:
+        // whether it did is read from the operator's lines too.
+        let text_undo = match is_param(edit) {
+            true => self.format.text_inverse_in_window(edit, file, tk)?,
+            false => None,
+        };
+        let (patch, window) = self.format.patch_in_window(edit, file, tk)?;
+        Some(Ok(Made {
+            patch,
+            text_undo,
+            window: Some(window),
+        }))
+    }
+}
+
+/// On the whole file: always possible. A small file is also checked for its text undo
+/// of every edit; a large one only for threshold and hops (the rest is the graph's).
+struct WholeFile {
+    check_bytes: usize,
+    small: bool,
+}
+
+impl EditText for WholeFile {
+    fn make(
+        &self,
+        edit: &Edit,
+        file: &SourceFile,
+        tk: &Toolkit,
+    ) -> Option<Result<Made, EditError>> {
+        let text_undo = match self.small || is_param(edit) {
+            true => super::text_inverse(file, tk, edit),
+            false => None,
+        };
+        Some(edit.patch(file, tk, self.check_bytes).map(|patch| Made {
+            patch,
+            text_undo,
+            window: None,
+        }))
+    }
+}
+
+fn is_param(edit: &Edit) -> bool {
+    matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. })
 }
 
 #[cfg(test)]

@@ -100,10 +100,8 @@ pub fn servers(doc: &Doc, format: Format) -> Vec<ServerDecl> {
     let Some(root) = doc.root else {
         return Vec::new();
     };
-    let key = match format {
-        Format::Chat2Graph => "tools",
-        Format::Native => "groups",
-    };
+    let format = crate::formats::of(format);
+    let key = format.mcp_list();
     let Some(items) = doc.get(root, key).and_then(|l| doc.seq(l)) else {
         return Vec::new();
     };
@@ -112,15 +110,7 @@ pub fn servers(doc: &Doc, format: Format) -> Vec<ServerDecl> {
         if doc.map(item).is_none() {
             continue;
         }
-        let is_mcp = match format {
-            // Chat2Graph: only `type: MCP` entries are servers.
-            Format::Chat2Graph => text(doc, item, "type").as_deref() == Some("MCP"),
-            // Native: a group is a server when it says so or carries a transport block.
-            Format::Native => {
-                text(doc, item, "type").is_none_or(|t| t == "MCP")
-                    && doc.get(item, "mcp_transport_config").is_some()
-            }
-        };
+        let is_mcp = format.is_mcp_server(doc, item);
         let Some(name) = text(doc, item, "name").filter(|_| is_mcp) else {
             continue;
         };
@@ -170,7 +160,7 @@ fn scalar_text(doc: &Doc, v: NodeId) -> Option<String> {
     }
 }
 
-fn text(doc: &Doc, map: NodeId, key: &str) -> Option<String> {
+pub(crate) fn text(doc: &Doc, map: NodeId, key: &str) -> Option<String> {
     scalar_text(doc, doc.get(map, key)?)
 }
 

@@ -5,11 +5,11 @@
 //! disk since it was loaded.
 
 mod action_edges;
-mod chat2graph;
-mod ctx;
+pub(crate) mod chat2graph;
+pub(crate) mod ctx;
 pub mod emit;
 pub mod join;
-mod native;
+pub(crate) mod native;
 pub mod patch;
 pub mod save;
 pub mod yaml;
@@ -357,10 +357,7 @@ pub fn load_text(
     let known = crate::mcp::cache::known_members(path, &ctx.file, &decls);
     ctx.mcp_members = known.members;
     ctx.diags.extend(known.diagnostics);
-    match format {
-        Format::Native => native::load(&mut ctx),
-        Format::Chat2Graph => chat2graph::load(&mut ctx),
-    }
+    crate::formats::of(format).load(&mut ctx);
     if let Some(at) = ctx.over_budget {
         let n = doc.node(at);
         return Err(LoadError {
@@ -396,14 +393,5 @@ pub fn load_text(
 
 /// Chat2Graph format when the top level has `toolkit:` holding a list of lists.
 pub fn detect(doc: &yaml::Doc) -> Format {
-    let is_c2g = doc
-        .root
-        .and_then(|r| doc.get(r, "toolkit"))
-        .and_then(|t| doc.seq(t))
-        .is_some_and(|items| items.iter().all(|i| doc.seq(*i).is_some()));
-    if is_c2g {
-        Format::Chat2Graph
-    } else {
-        Format::Native
-    }
+    crate::formats::detect(doc)
 }
