@@ -37,13 +37,8 @@
 //!   entry of the pending log, verified once. Every edit, inverses included, has a text
 //!   form, so pending edits can always be reapplied onto a file changed on disk.
 
-pub(crate) mod c2g;
-mod c2g_chains;
-mod c2g_remove;
-mod c2g_tools;
 pub(crate) mod doc;
-mod graph;
-pub(crate) mod native;
+pub(crate) mod graph;
 pub mod ops;
 pub(crate) mod restore;
 mod transaction;
@@ -59,7 +54,7 @@ use crate::model::{EdgeKind, Node, NodeKind, Origin, Toolkit};
 use crate::source::patch::{self, Splice};
 use crate::source::{Limits, SourceFile, yaml};
 
-pub use c2g_tools::check_module_path;
+pub use crate::formats::chat2graph::tools::check_module_path;
 pub use graph::{edge_kind, removal};
 pub use transaction::Transaction;
 pub use workspace::{Applied, ReapplyReport, SaveError, SaveErrorKind, Workspace, WsFile};

@@ -9,7 +9,8 @@ use crate::source::patch::{self, Splice};
 use crate::source::yaml::{NodeId, Style, Value};
 
 use super::doc::Nav;
-use super::{Edit, EditError, Param, Patch, c2g, c2g_tools};
+use super::{Edit, EditError, Param, Patch};
+use crate::formats::chat2graph::{edit as c2g, tools as c2g_tools};
 
 /// The native format's patch for the edits this module writes; `None` for the others.
 pub(crate) fn native_patch(

@@ -9,7 +9,8 @@ use crate::source::patch::{self, Splice};
 use crate::source::{Format, Limits, SourceFile, yaml};
 
 use super::doc::Nav;
-use super::{Edit, Patch, native};
+use super::{Edit, Patch};
+use crate::formats::native::edit as native;
 
 /// The lines an edit was made in: a whole item of a top-level list, on the body (the text
 /// after a BOM), with what it declares.

@@ -321,25 +321,14 @@ impl Workspace {
         })
     }
 
-    /// The transaction as the file's format needs it, with notes saying what was added: in
-    /// a Chat2Graph file, a tool or MCP server left with no caller leaves the graph (see
-    /// `c2g_remove::leaves_uncalled`).
+    /// The transaction as the file's format needs it, with notes saying what was added
+    /// (in a Chat2Graph file, a tool or MCP server left with no caller leaves the graph).
     fn complete(&self, file: usize, mut txn: Transaction) -> (Transaction, Vec<String>) {
         let f = &self.files[file];
-        if f.source.format != Format::Chat2Graph {
-            return (txn, Vec::new());
-        }
-        let more = super::c2g_remove::leaves_uncalled(&f.own, &txn);
-        let notes = more
-            .iter()
-            .filter_map(|e| match e {
-                Edit::RemoveNode { kind, name } => Some(format!(
-                    "{} `{name}` had no other caller: it leaves the graph, as Chat2Graph builds only what a chained action calls",
-                    kind.as_str()
-                )),
-                _ => None,
-            })
-            .collect();
+        let (more, notes): (Vec<Edit>, Vec<String>) = crate::formats::of(f.source.format)
+            .implied(&f.own, &txn)
+            .into_iter()
+            .unzip();
         txn.edits.extend(more);
         (txn, notes)
     }

@@ -7,8 +7,8 @@
 //! Detection asks each format in [`FORMATS`] in turn; the native format, which takes any
 //! mapping, comes last.
 
-mod chat2graph;
-mod native;
+pub(crate) mod chat2graph;
+pub(crate) mod native;
 
 use crate::edit::doc::Nav;
 use crate::edit::{Edit, EditError, Patch};
@@ -35,6 +35,13 @@ pub(crate) trait FileFormat: Sync {
     /// The byte splices that make `edit` in the file whose tree `nav` reads and whose own
     /// graph is `tk` (before the edit).
     fn patch(&self, nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, EditError>;
+
+    /// Edits the format implies when `txn` is made on a file whose graph is `tk`, each with
+    /// a note saying why (Chat2Graph builds only the tools a chained action calls, so a
+    /// tool left with no caller leaves the graph).
+    fn implied(&self, _tk: &Toolkit, _txn: &crate::edit::Transaction) -> Vec<(Edit, String)> {
+        Vec::new()
+    }
 
     /// The mapping an operator's threshold and hops are written in.
     fn operator_item(&self, nav: &Nav<'_, '_>, tk: &Toolkit, operator: &str) -> Option<NodeId>;

@@ -4,12 +4,9 @@
 //! be spliced into the exact bytes and so that a save can tell whether the file changed on
 //! disk since it was loaded.
 
-mod action_edges;
-pub(crate) mod chat2graph;
 pub(crate) mod ctx;
 pub mod emit;
 pub mod join;
-pub(crate) mod native;
 pub mod patch;
 pub mod save;
 pub mod yaml;

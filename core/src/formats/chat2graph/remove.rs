@@ -11,10 +11,10 @@ use crate::model::{EdgeKind, NodeKind, Toolkit};
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{NodeId, Value};
 
-use super::c2g::{declaration, remove_scores};
-use super::doc::Nav;
-use super::graph::{edges_to, members};
-use super::{Edit, EditError, Patch, Transaction};
+use super::edit::{declaration, remove_scores};
+use crate::edit::doc::Nav;
+use crate::edit::graph::{edges_to, members};
+use crate::edit::{Edit, EditError, Patch, Transaction};
 
 /// The MCP server a known tool belongs to.
 fn group_of(tk: &Toolkit, t: NodeIndex) -> Option<NodeIndex> {
@@ -39,7 +39,7 @@ fn score_names(tk: &Toolkit, n: NodeIndex) -> Vec<String> {
 /// Removes the call `from -> to`: the items of the action's `tools:` list naming it (or
 /// naming the MCP server `to` comes from) and its `scores:` entries. A tool of a server
 /// with other tools cannot be unlinked alone: the action names the whole server.
-pub(super) fn remove_call(
+pub(crate) fn remove_call(
     nav: &Nav<'_, '_>,
     tk: &Toolkit,
     from: &str,
@@ -101,7 +101,7 @@ fn items_naming(nav: &Nav<'_, '_>, list: NodeId, name: &str) -> Vec<usize> {
 /// reference to it, its `scores:` entries and its `tools:` entry. A known tool of a server
 /// goes only with its server (when it is the server's only tool, removing it removes the
 /// server, as the cascade does).
-pub(super) fn remove_tool(
+pub(crate) fn remove_tool(
     nav: &Nav<'_, '_>,
     tk: &Toolkit,
     kind: NodeKind,
@@ -278,7 +278,7 @@ mod tests {
     use crate::edit::{Edit, Workspace};
     use crate::model::NodeKind;
 
-    const MINI: &str = include_str!("../../../tests/golden/chat2graph-mini.yml");
+    const MINI: &str = include_str!("../../../../tests/golden/chat2graph-mini.yml");
 
     fn unlink(from: &str, to: &str) -> Edit {
         Edit::RemoveEdge {

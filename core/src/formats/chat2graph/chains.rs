@@ -12,8 +12,8 @@ use crate::model::{EdgeKind, Toolkit};
 use crate::source::patch::Splice;
 use crate::source::yaml::NodeId;
 
-use super::EditError;
-use super::doc::Nav;
+use crate::edit::EditError;
+use crate::edit::doc::Nav;
 
 /// One place of the flattened chain: the action, its chain (from 1), its line, and where
 /// the item is (the chain's list and the item's index in it).
@@ -123,7 +123,7 @@ fn has_tools(tk: &Toolkit, action: &str) -> bool {
 /// Adds `from -> to` as a new chain `[from, to]` (or `[to]` after a flattened chain ending
 /// with `from`) at the end of `toolkit:`, when that adds no other edge and builds no tools
 /// twice; else says what it would also do.
-pub(super) fn add_next(
+pub(crate) fn add_next(
     nav: &Nav<'_, '_>,
     tk: &Toolkit,
     from: &str,
@@ -194,7 +194,7 @@ pub(super) fn add_next(
 /// Removes `from -> to` by taking `to` (or `from`) out of the place where the flattening
 /// joins them, when that changes no other edge and leaves both actions in the graph; else
 /// says where they are joined and what the nearest change would also do.
-pub(super) fn remove_next(
+pub(crate) fn remove_next(
     nav: &Nav<'_, '_>,
     from: &str,
     to: &str,

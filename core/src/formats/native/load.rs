@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use crate::diag::{Code, Severity};
 use crate::model::{Node, NodeKind, Operator};
 
-use super::action_edges::{Members, make_edges};
-use super::ctx::{Ctx, Ref};
-use super::yaml::NodeId;
+use super::edges::{Members, make_edges};
+use crate::source::ctx::{Ctx, Ref};
+use crate::source::yaml::NodeId;
 use petgraph::stable_graph::NodeIndex;
 
 /// Loads the native toolkit in `ctx.doc`.

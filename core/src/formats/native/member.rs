@@ -15,8 +15,8 @@ use crate::model::{EdgeKind, NodeKind, Toolkit};
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{NodeId, Scalar};
 
-use super::super::EditError;
-use super::super::doc::Nav;
+use crate::edit::EditError;
+use crate::edit::doc::Nav;
 
 /// A reference, in an action's `tools` list, to a group that has `to` as a member.
 pub(super) struct GroupRef {
@@ -28,7 +28,7 @@ pub(super) struct GroupRef {
 
 /// The first item of `list` that references a group with member tool `to` (a group
 /// reference calls each member, SPEC 1).
-pub(super) fn member_of_listed_group(
+pub(crate) fn member_of_listed_group(
     nav: &Nav<'_, '_>,
     tk: &Toolkit,
     list: NodeId,
@@ -69,7 +69,7 @@ pub(super) fn member_of_listed_group(
 
 /// A new item `{name: MEMBER, score: S}` right after item `after` of `list`, in the list's
 /// style (flow: `, item`; block: a `- item` line at the item's dash column).
-pub(super) fn member_item(
+pub(crate) fn member_item(
     nav: &Nav<'_, '_>,
     list: NodeId,
     after: usize,
@@ -81,7 +81,7 @@ pub(super) fn member_item(
     let prev = *items
         .get(after)
         .ok_or_else(|| EditError::NotFound(format!("item {after}")))?;
-    let text = super::ref_item(member, score);
+    let text = super::edit::ref_item(member, score);
     let span = &nav.doc.node(prev).span;
     if nav.doc.node(list).flow {
         let end = patch::content_end(nav.text, span).max(span.start);

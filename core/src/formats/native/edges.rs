@@ -13,8 +13,8 @@ use petgraph::stable_graph::NodeIndex;
 use crate::diag::{Code, Severity};
 use crate::model::{Names, NodeKind, Origin, Toolkit};
 
-use super::ctx::{Ctx, Ref};
-use super::yaml::NodeId;
+use crate::source::ctx::{Ctx, Ref};
+use crate::source::yaml::NodeId;
 
 /// Each group's member names, by group name.
 pub type Members = HashMap<String, Vec<String>>;
@@ -77,7 +77,7 @@ fn serial_edges(
 /// (`load_paths` settles this after merging).
 fn unknown_next(ctx: &mut Ctx<'_>, a: NodeIndex, r: &Ref) {
     let name = ctx.toolkit.name(a).to_string();
-    ctx.unresolved.push(super::Unresolved {
+    ctx.unresolved.push(crate::source::Unresolved {
         from: name.clone(),
         to: r.name.to_string(),
         score: r.score.unwrap_or(1.0),

@@ -12,12 +12,12 @@ use crate::model::{NodeKind, Toolkit};
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{NodeId, Style};
 
-use super::c2g::{declaration, name_text, remove_scores, set_score, set_scores};
-use super::doc::Nav;
-use super::graph::{edges_to, members};
-use super::{EditError, Patch};
+use super::edit::{declaration, name_text, remove_scores, set_score, set_scores};
+use crate::edit::doc::Nav;
+use crate::edit::graph::{edges_to, members};
+use crate::edit::{EditError, Patch};
 
-pub(super) fn add_call(
+pub(crate) fn add_call(
     nav: &Nav<'_, '_>,
     tk: &Toolkit,
     from: &str,
@@ -62,7 +62,7 @@ pub(super) fn add_call(
 }
 
 /// The MCP server whose known tool `name` is, when it is one.
-pub(super) fn member_of(tk: &Toolkit, name: &str, kind: NodeKind) -> Option<String> {
+pub(crate) fn member_of(tk: &Toolkit, name: &str, kind: NodeKind) -> Option<String> {
     let t = tk.find(kind, name)?;
     tk.in_edges(t)
         .find(|(e, _)| tk.graph[*e].kind == crate::model::EdgeKind::Has)
@@ -71,7 +71,7 @@ pub(super) fn member_of(tk: &Toolkit, name: &str, kind: NodeKind) -> Option<Stri
 
 /// The known tools of the MCP server `name` (none for a tool, or a server whose tools are
 /// unknown).
-pub(super) fn tool_names(tk: &Toolkit, name: &str, kind: NodeKind) -> Vec<String> {
+pub(crate) fn tool_names(tk: &Toolkit, name: &str, kind: NodeKind) -> Vec<String> {
     tk.find(kind, name)
         .map(|g| members(tk, g))
         .unwrap_or_default()
@@ -90,7 +90,7 @@ fn known_tools_note(group: &str, tools: &[String]) -> String {
 /// The score of `from -> to`: its `scores:` entry, or, for an MCP server whose tools are
 /// known, an entry for each of them (an entry naming the server itself is taken over by a
 /// tool's, or removed: it names no edge).
-pub(super) fn set_call_score(
+pub(crate) fn set_call_score(
     nav: &Nav<'_, '_>,
     tk: &Toolkit,
     from: &str,
@@ -105,7 +105,7 @@ pub(super) fn set_call_score(
         return Err(EditError::NotFound(format!("edge {from} -> {to}")));
     };
     if tk.edge(a, b).is_some() || members(tk, b).is_empty() {
-        if super::native::current_score(tk, from, to, to_kind) != Some(score) {
+        if crate::formats::native::edit::current_score(tk, from, to, to_kind) != Some(score) {
             out.splices.extend(set_score(nav, from, to, score)?);
         }
         return Ok(());
@@ -206,7 +206,7 @@ fn tool_ref(
 /// A new tool: its `tools:` entry and references to it from its callers, with their scores.
 /// Chat2Graph keeps only tools some chained action calls, and imports each tool's class
 /// `name` from its `module_path`, so both are needed.
-pub(super) fn add_tool(
+pub(crate) fn add_tool(
     nav: &Nav<'_, '_>,
     name: &str,
     desc: &str,
@@ -272,7 +272,7 @@ pub fn check_module_path(name: &str, module_path: &str) -> Result<(), String> {
 /// A new anchored `tools:` entry after the last one, shaped like it, keys as Chat2Graph's
 /// own entries write them: `name`, `type: LOCAL_TOOL`, `module_path`, then `desc` when
 /// there is one. Returns the splice and the anchor.
-pub(super) fn new_entry(
+pub(crate) fn new_entry(
     nav: &Nav<'_, '_>,
     name: &str,
     desc: &str,

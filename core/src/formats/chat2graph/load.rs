@@ -11,8 +11,8 @@ use petgraph::stable_graph::NodeIndex;
 use crate::diag::{Code, Severity};
 use crate::model::{Node, NodeKind, Operator};
 
-use super::ctx::Ctx;
-use super::yaml::{NodeId, Scalar};
+use crate::source::ctx::Ctx;
+use crate::source::yaml::{NodeId, Scalar};
 
 /// A `tools:` entry: a local tool, or an MCP server with optionally listed member tools.
 struct ToolEntry {

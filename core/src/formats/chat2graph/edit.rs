@@ -9,11 +9,11 @@ use crate::model::{NodeKind, Toolkit};
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{NodeId, Style};
 
-use super::c2g_chains::{add_next, remove_next};
-use super::c2g_remove::{remove_call, remove_tool};
-use super::c2g_tools::{add_call, add_tool, set_call_score};
-use super::doc::Nav;
-use super::{Edit, EditError, Patch};
+use super::chains::{add_next, remove_next};
+use super::remove::{remove_call, remove_tool};
+use super::tools::{add_call, add_tool, set_call_score};
+use crate::edit::doc::Nav;
+use crate::edit::{Edit, EditError, Patch};
 
 pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, EditError> {
     let mut out = Patch::default();
@@ -39,7 +39,7 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
         }
         Edit::SetDesc { kind, name, text } => {
             let item = declaration(nav, *kind, name)?;
-            super::native::set_desc(nav, item, text, &mut out)?;
+            crate::formats::native::edit::set_desc(nav, item, text, &mut out)?;
         }
         Edit::SetEnabled {
             kind,
@@ -49,7 +49,7 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
             // Chat2Graph reads only the keys it knows, so an `enabled` key keeps the file
             // loadable there while toolscope's filters stage honours it.
             let item = declaration(nav, *kind, name)?;
-            super::native::set_flag(nav, item, "enabled", *enabled, &mut out)?;
+            crate::formats::native::edit::set_flag(nav, item, "enabled", *enabled, &mut out)?;
         }
         Edit::AddEdge {
             from,
@@ -83,7 +83,7 @@ pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, Edit
 
 /// The `actions:` or `tools:` entry of a node (the last one, as Chat2Graph keeps the last),
 /// or an MCP group's listed member.
-pub(super) fn declaration(
+pub(crate) fn declaration(
     nav: &Nav<'_, '_>,
     kind: NodeKind,
     name: &str,
@@ -95,7 +95,7 @@ pub(super) fn declaration(
     found.ok_or_else(|| EditError::NotFound(format!("no entry for {} `{name}`", kind.as_str())))
 }
 
-pub(super) fn member(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
+pub(crate) fn member(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
     nav.top_list("tools").into_iter().find_map(|g| {
         let list = nav.doc.get(g, "tools")?;
         nav.doc
@@ -106,13 +106,13 @@ pub(super) fn member(nav: &Nav<'_, '_>, name: &str) -> Option<NodeId> {
     })
 }
 
-pub(super) fn name_text(name: &str) -> String {
+pub(crate) fn name_text(name: &str) -> String {
     patch::string(name, Style::Plain)
 }
 
 /// Updates the last `scores:` entry for the edge, or adds one (creating the list at the end
 /// of the file on first use).
-pub(super) fn set_score(
+pub(crate) fn set_score(
     nav: &Nav<'_, '_>,
     from: &str,
     to: &str,
@@ -123,7 +123,7 @@ pub(super) fn set_score(
 
 /// Writes several edge scores: existing entries updated in place, new ones added together
 /// (so that a `scores:` list created at the end of the file is created once).
-pub(super) fn set_scores(
+pub(crate) fn set_scores(
     nav: &Nav<'_, '_>,
     edges: &[(&str, &str, f64)],
 ) -> Result<Vec<Splice>, EditError> {
@@ -196,7 +196,7 @@ pub(super) fn set_scores(
 }
 
 /// Removes the `scores:` entries for which `matches(from, to, index)` holds.
-pub(super) fn remove_scores(
+pub(crate) fn remove_scores(
     nav: &Nav<'_, '_>,
     matches: impl Fn(&str, &str, usize) -> bool,
 ) -> Result<Vec<Splice>, EditError> {

@@ -3,6 +3,12 @@
 //! chains flattened into one, experts' workflows and the leader as operators; tuning in
 //! the operators' own mappings and a top-level `scores:` list.
 
+mod chains;
+pub(crate) mod edit;
+pub(crate) mod load;
+pub(crate) mod remove;
+pub(crate) mod tools;
+
 use super::FileFormat;
 use crate::edit::doc::Nav;
 use crate::edit::{Edit, EditError, Patch};
@@ -27,7 +33,7 @@ impl FileFormat for Chat2Graph {
     }
 
     fn load(&self, ctx: &mut Ctx<'_>) {
-        crate::source::chat2graph::load(ctx);
+        load::load(ctx);
     }
 
     fn mcp_list(&self) -> &'static str {
@@ -41,12 +47,28 @@ impl FileFormat for Chat2Graph {
 
     fn patch(&self, nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, EditError> {
         crate::edit::restore::c2g_patch(nav, self, tk, edit)
-            .unwrap_or_else(|| crate::edit::c2g::patch(nav, tk, edit))
+            .unwrap_or_else(|| edit::patch(nav, tk, edit))
+    }
+
+    fn implied(&self, tk: &Toolkit, txn: &crate::edit::Transaction) -> Vec<(Edit, String)> {
+        remove::leaves_uncalled(tk, txn)
+            .into_iter()
+            .map(|e| {
+                let note = match &e {
+                    Edit::RemoveNode { kind, name } => format!(
+                        "{} `{name}` had no other caller: it leaves the graph, as Chat2Graph builds only what a chained action calls",
+                        kind.as_str()
+                    ),
+                    other => other.describe(),
+                };
+                (e, note)
+            })
+            .collect()
     }
 
     /// An expert's operator by its `<expert>/<n>` name, or the leader.
     fn operator_item(&self, nav: &Nav<'_, '_>, tk: &Toolkit, operator: &str) -> Option<NodeId> {
         let name = tk.operator(operator).map_or(operator, |o| o.name.as_str());
-        crate::edit::c2g::operator_map(nav, name)
+        edit::operator_map(nav, name)
     }
 }

@@ -2,6 +2,13 @@
 //! and `next` references, `operators:`. Large files are edited and their saves proven in
 //! the lines of the edited declaration (`edit::window`).
 
+pub(crate) mod edges;
+pub(crate) mod edit;
+pub(crate) mod load;
+mod member;
+#[cfg(test)]
+mod member_tests;
+
 use super::FileFormat;
 use crate::edit::doc::Nav;
 use crate::edit::window::Window;
@@ -24,7 +31,7 @@ impl FileFormat for Native {
     }
 
     fn load(&self, ctx: &mut Ctx<'_>) {
-        crate::source::native::load(ctx);
+        load::load(ctx);
     }
 
     fn mcp_list(&self) -> &'static str {
@@ -39,7 +46,7 @@ impl FileFormat for Native {
 
     fn patch(&self, nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, EditError> {
         crate::edit::restore::native_patch(nav, self, tk, edit)
-            .unwrap_or_else(|| crate::edit::native::patch(nav, tk, edit))
+            .unwrap_or_else(|| edit::patch(nav, tk, edit))
     }
 
     fn operator_item(&self, nav: &Nav<'_, '_>, _tk: &Toolkit, operator: &str) -> Option<NodeId> {

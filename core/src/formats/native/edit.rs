@@ -5,14 +5,10 @@ use crate::model::{NodeKind, Toolkit};
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{NodeId, Value};
 
-use super::doc::Nav;
-use super::{Edit, EditError, Patch};
+use crate::edit::doc::Nav;
+use crate::edit::{Edit, EditError, Patch};
 
-mod member;
-#[cfg(test)]
-mod member_tests;
-
-use member::{member_item, member_of_listed_group};
+use super::member::{member_item, member_of_listed_group};
 
 pub fn patch(nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, EditError> {
     let mut out = Patch::default();
@@ -332,7 +328,7 @@ pub fn set_desc(
 }
 
 /// A reference item: a bare name at score 1.0, else `{name: X, score: S}`.
-fn ref_item(name: &str, score: f64) -> String {
+pub(crate) fn ref_item(name: &str, score: f64) -> String {
     let name = patch::string(name, crate::source::yaml::Style::Plain);
     if score == 1.0 {
         name
@@ -473,7 +469,7 @@ fn remove_node(
     name: &str,
     out: &mut Patch,
 ) -> Result<(), EditError> {
-    let removed = super::graph::removal(tk, kind, name)?;
+    let removed = crate::edit::graph::removal(tk, kind, name)?;
     let gone = |k: NodeKind, n: &str| removed.nodes.iter().any(|x| x.kind == k && x.name == n);
     let mut lists: Vec<(NodeId, Vec<usize>)> = Vec::new();
     for list in ["actions", "tools", "groups"] {
