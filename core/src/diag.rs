@@ -52,7 +52,7 @@ pub enum Code {
     ScoreOutOfRange,
     /// A threshold that is not a number in [0, 1].
     BadThreshold,
-    /// Hops that are not a whole number from 0 to 1000.
+    /// Hops that are not a whole number from 0 to `recommend::MAX_HOPS`.
     BadHops,
     /// A tool that no action calls.
     ToolNeverCalled,

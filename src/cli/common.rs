@@ -9,6 +9,7 @@ use petgraph::stable_graph::NodeIndex;
 
 use toolscope_core::model::OperatorLookup;
 use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::MAX_HOPS;
 use toolscope_core::recommend::{Params, resolve_seeds};
 use toolscope_core::source::{self, Format, Loaded};
 
@@ -65,7 +66,7 @@ pub struct SeedArgs {
     #[arg(long, short = 't', value_name = "T", value_parser = parse_threshold)]
     pub threshold: Option<f64>,
     /// How many Next hops to follow from the seeds.
-    #[arg(long, value_name = "H", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    #[arg(long, value_name = "H", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_HOPS)))]
     pub hops: Option<u32>,
 }
 

@@ -9,6 +9,7 @@ use super::common::{EncodingArg, Inputs, parse_threshold, print_json};
 use toolscope_core::diag::Diagnostic;
 use toolscope_core::evidence::eval::{EvalOptions, Report, Resolved, evaluate, resolve};
 use toolscope_core::evidence::{Record, TraceFormat, load_traces, otlp, report};
+use toolscope_core::recommend::MAX_HOPS;
 use toolscope_core::recommend::ToolFilters;
 use toolscope_core::text::for_terminal;
 use toolscope_core::tokens::{Tokenizer, ToolTokens};
@@ -44,7 +45,7 @@ pub struct TraceArgs {
     #[arg(long, short = 't', value_name = "T", value_parser = parse_threshold)]
     pub threshold: Option<f64>,
     /// Hops for every record (wins over the record and the operator).
-    #[arg(long, value_name = "H", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    #[arg(long, value_name = "H", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_HOPS)))]
     pub hops: Option<u32>,
     /// Apply the tool filters stage (disabled and exclusive tools).
     #[arg(long)]

@@ -114,9 +114,10 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
             }
         }
         Edit::SetHops { operator, value } => {
-            if *value > 1000 {
+            if *value > crate::recommend::MAX_HOPS {
                 return Err(EditError::Invalid(format!(
-                    "hops must be at most 1000, not {value}"
+                    "hops must be at most {}, not {value}",
+                    crate::recommend::MAX_HOPS
                 )));
             }
             operator_exists(tk, operator)?;

@@ -354,7 +354,7 @@ pub static EDIT_OPS: &[EditOp] = &[
                 "operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name)",
             )
             .from(Context::Operator),
-            pos("VALUE", ArgKind::Hops, "the new hop count, 0 to 1000"),
+            pos("VALUE", ArgKind::Hops, "the new hop count"),
         ],
         input: None,
         build: |g, tk| {

@@ -119,8 +119,14 @@ fn hops(obj: &Map<String, Value>) -> Result<Option<u32>, LineError> {
     match obj.get("hops") {
         None | Some(Value::Null) => Ok(None),
         Some(v) => match v.as_u64() {
-            Some(h) if h <= 1000 => Ok(Some(h as u32)),
-            _ => Err((1, "`hops` must be a whole number from 0 to 1000".into())),
+            Some(h) if h <= u64::from(crate::recommend::MAX_HOPS) => Ok(Some(h as u32)),
+            _ => Err((
+                1,
+                format!(
+                    "`hops` must be a whole number from 0 to {}",
+                    crate::recommend::MAX_HOPS
+                ),
+            )),
         },
     }
 }

@@ -7,6 +7,7 @@ use petgraph::stable_graph::NodeIndex;
 
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::model::{Node, NodeKind, Origin, Param, Returns, ToolMeta, Toolkit};
+use crate::recommend::MAX_HOPS;
 
 use crate::mcp::cache::{self as mcp_cache, CachedTool};
 
@@ -482,14 +483,14 @@ impl<'d> Ctx<'d> {
         }
         if let Some(v) = self.doc.get(map, "hops") {
             match self.doc.scalar(v) {
-                Some(Scalar::Int(i)) if (0..=1000).contains(&i) => hops = i as u32,
+                Some(Scalar::Int(i)) if (0..=i64::from(MAX_HOPS)).contains(&i) => hops = i as u32,
                 Some(Scalar::Null) => {}
                 _ => self.diag(
                     v,
                     Severity::Error,
                     Code::BadHops,
                     format!(
-                        "hops must be a whole number from 0 to 1000, not {:?}; using {hops}",
+                        "hops must be a whole number from 0 to {MAX_HOPS}, not {:?}; using {hops}",
                         self.doc.str(v).unwrap_or("a collection")
                     ),
                 ),
