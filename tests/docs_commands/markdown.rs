@@ -1,5 +1,5 @@
 //! Reading the markdown: fenced shell blocks, their not-run markers and their command
-//! lines; the links and inline-code paths of the text around them.
+//! lines.
 
 /// Info strings of the blocks whose lines are commands.
 pub const LANGUAGES: &[&str] = &["sh", "bash", "shell", "console"];
@@ -51,19 +51,13 @@ pub fn extract(markdown: &str) -> Result<Vec<Block>, Vec<String>> {
             }
             continue;
         };
-        let start = i;
-        let mut body = Vec::new();
-        loop {
-            let Some(next) = lines.get(i) else {
-                errors.push(format!("line {start}: a code block that is never closed"));
-                break;
-            };
-            i += 1;
-            if fence(next).is_some_and(|f| f.closes(&open)) {
-                break;
-            }
-            body.push((i, strip_indent(next, open.indent)));
-        }
+        let body = body(&lines, &mut i, &open).unwrap_or_else(|body| {
+            errors.push(format!(
+                "line {}: a code block that is never closed",
+                i - body.len()
+            ));
+            body
+        });
         let marked = marker.take();
         let language = open.info.split_whitespace().next().unwrap_or("");
         if !LANGUAGES.contains(&language) {
@@ -98,6 +92,25 @@ pub fn extract(markdown: &str) -> Result<Vec<Block>, Vec<String>> {
     }
 }
 
+/// Lines with their numbers (from 1).
+type Lines<'a> = Vec<(usize, &'a str)>;
+
+/// The numbered lines of the block `open` starts, up to its closing fence (`i` the index
+/// after the opening line, left after the closing one); Err with the lines when it is
+/// never closed.
+fn body<'a>(lines: &[&'a str], i: &mut usize, open: &Fence) -> Result<Lines<'a>, Lines<'a>> {
+    let mut body = Lines::new();
+    while let Some(next) = lines.get(*i) {
+        *i += 1;
+        if fence(next).is_some_and(|f| f.closes(open)) {
+            return Ok(body);
+        }
+        body.push((*i, strip_indent(next, open.indent)));
+    }
+    Err(body)
+}
+
+/// A fence line: its indentation, mark (` or ~), length and info string.
 pub struct Fence<'a> {
     indent: usize,
     pub mark: char,

@@ -105,6 +105,10 @@ pub fn invocations(code: &str) -> Vec<Invocation> {
             continue;
         };
         let args = texts.split_off(at + 1);
+        let absolute = (args.iter().chain(&reads).chain(&targets))
+            .filter(|p| p.starts_with('/') && *p != "/dev/null")
+            .cloned()
+            .collect();
         let mut output_next = false;
         for arg in &args {
             let is_output = std::mem::replace(&mut output_next, arg == "-o" || arg == "--output");
@@ -112,10 +116,6 @@ pub fn invocations(code: &str) -> Vec<Invocation> {
                 reads.push(arg.clone());
             }
         }
-        let absolute = (args.iter().chain(&reads).chain(&targets))
-            .filter(|p| p.starts_with('/') && *p != "/dev/null")
-            .cloned()
-            .collect();
         out.push(Invocation {
             args,
             reads,
