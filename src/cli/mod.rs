@@ -8,6 +8,7 @@ mod convert;
 mod describe;
 mod diff;
 mod eval;
+mod eval_steps;
 mod explain;
 mod export;
 mod fit;

@@ -111,36 +111,12 @@ pub fn resolve(
     for r in records {
         let warn =
             |msg: String| super::traces::diag(&r.file, r.line, 1, Code::TraceUnknownTarget, msg);
-        let (group, names, base) = match &r.target {
-            Target::Operator(name) => match tk.operator(name) {
-                Some(op) => (op.name.clone(), op.actions.clone(), (op.threshold, op.hops)),
-                None => {
-                    diags.push(warn(format!("no operator named `{name}`; record ignored")));
-                    continue;
-                }
-            },
-            Target::Seeds(names) => {
-                let mut sorted = names.clone();
-                sorted.sort();
-                let defaults = (Operator::DEFAULT_THRESHOLD, Operator::DEFAULT_HOPS);
-                (
-                    format!("seeds:{}", sorted.join(",")),
-                    names.clone(),
-                    defaults,
-                )
+        let (group, seeds, params) = match target_of(tk, r, opts) {
+            Ok(t) => t,
+            Err(msg) => {
+                diags.push(warn(msg));
+                continue;
             }
-        };
-        let (seeds, unknown_seeds) = resolve_seeds(tk, &names);
-        if seeds.is_empty() && matches!(r.target, Target::Seeds(_)) {
-            diags.push(warn(format!(
-                "no seed names an action ({}); record ignored",
-                unknown_seeds.join(", ")
-            )));
-            continue;
-        }
-        let params = Params {
-            threshold: opts.threshold.or(r.threshold).unwrap_or(base.0),
-            hops: opts.hops.or(r.hops).unwrap_or(base.1),
         };
         let (called, unknown) = called_tools(tk, &r.called);
         out.push(Resolved {
@@ -152,6 +128,44 @@ pub fn resolve(
         });
     }
     (out, diags)
+}
+
+/// A record's group (the operator's name, or `seeds:A,B` with the names sorted), seeds and
+/// parameters (the options win, then the record, then the operator); the message of the
+/// TS082 warning when it names no operator (or its seeds name no action).
+pub(crate) fn target_of(
+    tk: &Toolkit,
+    r: &Record,
+    opts: &EvalOptions,
+) -> Result<(String, Vec<NodeIndex>, Params), String> {
+    let (group, names, base) = match &r.target {
+        Target::Operator(name) => match tk.operator(name) {
+            Some(op) => (op.name.clone(), op.actions.clone(), (op.threshold, op.hops)),
+            None => return Err(format!("no operator named `{name}`; record ignored")),
+        },
+        Target::Seeds(names) => {
+            let mut sorted = names.clone();
+            sorted.sort();
+            let defaults = (Operator::DEFAULT_THRESHOLD, Operator::DEFAULT_HOPS);
+            (
+                format!("seeds:{}", sorted.join(",")),
+                names.clone(),
+                defaults,
+            )
+        }
+    };
+    let (seeds, unknown_seeds) = resolve_seeds(tk, &names);
+    if seeds.is_empty() && matches!(r.target, Target::Seeds(_)) {
+        return Err(format!(
+            "no seed names an action ({}); record ignored",
+            unknown_seeds.join(", ")
+        ));
+    }
+    let params = Params {
+        threshold: opts.threshold.or(r.threshold).unwrap_or(base.0),
+        hops: opts.hops.or(r.hops).unwrap_or(base.1),
+    };
+    Ok((group, seeds, params))
 }
 
 /// The tool a called name means: a Tool, else a Group.
