@@ -42,6 +42,9 @@ pub struct Resolved {
     pub called: Vec<NodeIndex>,
     /// Distinct called names that are no tool.
     pub unknown: usize,
+    /// The calls in order as tools (`None` for a name that is no tool), when the record
+    /// gives the order: what `fit` learns `Next` scores from.
+    pub ordered: Option<Vec<Option<NodeIndex>>>,
 }
 
 /// The numbers of one group of records (or of all records pooled).
@@ -119,12 +122,17 @@ pub fn resolve(
             }
         };
         let (called, unknown) = called_tools(tk, &r.called);
+        let ordered = r
+            .calls
+            .as_ref()
+            .map(|c| c.iter().map(|n| tool_named(tk, n)).collect());
         out.push(Resolved {
             group,
             seeds,
             params,
             called,
             unknown,
+            ordered,
         });
     }
     (out, diags)

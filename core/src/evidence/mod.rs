@@ -9,8 +9,11 @@
 
 use petgraph::stable_graph::NodeIndex;
 
+pub mod defs;
 pub mod eval;
 pub mod fit;
+pub mod init;
+pub mod learn;
 pub mod otlp;
 pub mod report;
 pub mod steps;

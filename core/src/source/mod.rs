@@ -12,6 +12,7 @@ pub mod join;
 mod native;
 pub mod patch;
 pub mod save;
+pub mod schema;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};

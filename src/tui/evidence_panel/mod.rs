@@ -306,6 +306,7 @@ fn active_records(a: &Active, all: &[Resolved]) -> (String, Vec<Resolved>) {
             params: a.params,
             called: r.called.clone(),
             unknown: r.unknown,
+            ordered: r.ordered.clone(),
         })
         .collect();
     (group, mine)
