@@ -176,6 +176,12 @@ pub(crate) fn target_of(
     Ok((group, seeds, params))
 }
 
+/// The group a record belongs to (the operator's name, or `seeds:A,B`), `None` when it
+/// names no operator (or its seeds name no action).
+pub fn group_of(tk: &Toolkit, r: &Record) -> Option<String> {
+    target_of(tk, r, &EvalOptions::default()).ok().map(|t| t.0)
+}
+
 /// The tool a called name means: a Tool, else a Group.
 pub fn tool_named(tk: &Toolkit, name: &str) -> Option<NodeIndex> {
     tk.find(NodeKind::Tool, name)

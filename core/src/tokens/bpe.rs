@@ -40,7 +40,10 @@ impl Table {
     }
 
     fn token(&self, i: usize) -> &'static [u8] {
-        let (a, b) = (Self::u32_at(self.offsets, i), Self::u32_at(self.offsets, i + 1));
+        let (a, b) = (
+            Self::u32_at(self.offsets, i),
+            Self::u32_at(self.offsets, i + 1),
+        );
         self.bytes.get(a..b).unwrap_or_default()
     }
 

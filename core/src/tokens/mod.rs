@@ -229,7 +229,9 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let mut corpus: Vec<String> = Vec::new();
         for dir in ["toolkits", "tests/fixtures"] {
-            let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
+            let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+                continue;
+            };
             for e in entries.flatten() {
                 let path = e.path();
                 let yaml = path.extension().is_some_and(|x| x == "yaml" || x == "yml");
@@ -246,13 +248,25 @@ mod tests {
                 }
             }
         }
-        assert!(corpus.len() > 30, "the corpus is too small: {}", corpus.len());
+        assert!(
+            corpus.len() > 30,
+            "the corpus is too small: {}",
+            corpus.len()
+        );
         corpus.extend(
             [
-                "", " ", "\n\n\n", "  leading and trailing  ", "don't you'LL we'VE",
-                "Привет мир, 你好世界, مرحبا, ここは日本語", "emoji 🦀🦀 and ZWJ 👩‍👩‍👧", "1234567890 12.5e-3",
-                "tabs\tand\r\nwindows lines\r\n", "<|endoftext|> stays ordinary text",
-                "CamelCaseWords and snake_case_words and SHOUTING", "a/b/c.d?e=f&g#h",
+                "",
+                " ",
+                "\n\n\n",
+                "  leading and trailing  ",
+                "don't you'LL we'VE",
+                "Привет мир, 你好世界, مرحبا, ここは日本語",
+                "emoji 🦀🦀 and ZWJ 👩‍👩‍👧",
+                "1234567890 12.5e-3",
+                "tabs\tand\r\nwindows lines\r\n",
+                "<|endoftext|> stays ordinary text",
+                "CamelCaseWords and snake_case_words and SHOUTING",
+                "a/b/c.d?e=f&g#h",
                 "{\"type\": \"function\", \"function\": {\"name\": \"x\"}}",
             ]
             .map(str::to_string),
@@ -265,7 +279,13 @@ mod tests {
             let theirs = reference(enc);
             for text in &corpus {
                 let want = theirs.encode_ordinary(text).len() as u64;
-                assert_eq!(ours.count(text), want, "{}: {:?}", enc.as_str(), &text[..text.len().min(80)]);
+                assert_eq!(
+                    ours.count(text),
+                    want,
+                    "{}: {:?}",
+                    enc.as_str(),
+                    &text[..text.len().min(80)]
+                );
             }
         }
     }

@@ -84,7 +84,7 @@ pub static COMMANDS: &[Typed] = &[
     typed!("export", [], Formats, "FORMAT FILE", "export the graph (dot, json, mermaid, svg) to a new file", |a, arg| crate::tui::insight::commands::export_command(a, arg, false)),
     typed!("export!", [], Formats, "FORMAT FILE", "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| crate::tui::insight::commands::export_command(a, arg, true)),
     typed!("traces", [], File, "[FILE...]", "load trace files for the evidence (no FILE: read the same files again)", crate::tui::evidence_panel::commands::traces_command),
-    typed!("fit", [], None, "", "fit Call scores to the loaded traces, as one undoable edit (the diff goes to :messages)", crate::tui::evidence_panel::commands::fit_command),
+    typed!("fit", [], None, "[add-edges]", "fit Call and Next scores to the loaded traces, as one undoable edit (the changes go to :messages); add-edges: also the Next edges the runs show", crate::tui::evidence_panel::commands::fit_command),
     typed!("mcp", [], None, "discover [SERVER]", "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", crate::tui::mcp_discovery::command),
     typed!("messages", ["mes"], None, "", "the messages of this session, newest last", messages),
     typed!("help", [], None, "", "keys and commands", |a, _| {
