@@ -330,6 +330,9 @@ fn every_tool(tk: &Toolkit) -> Vec<NodeIndex> {
     out
 }
 
+/// An offer by critical value, highest first: (value, tools, their tokens).
+type Histogram = Vec<(f64, u64, u64)>;
+
 /// A group's sums while finishing.
 #[derive(Default)]
 struct GroupSums {
@@ -424,36 +427,57 @@ impl<'c> Finisher<'c> {
         let tk = self.tk;
         // Contexts by their tool set, so each seed set is walked once.
         let mut by_tools: Vec<(&Context, &Targets)> = c.contexts.iter().collect();
-        by_tools.sort_by_key(|(k, _)| (k.tools, k.group, k.available, k.hops, k.threshold));
+        by_tools.sort_by_key(|(k, _)| (k.tools, k.available, k.group, k.hops, k.threshold));
         let adj = Adjacency::new(tk);
         let mut reach = reach::Reach::new(tk.graph.node_bound());
         let callers = callers(tk);
-        let mut i = 0;
-        while i < by_tools.len() {
-            let tools = by_tools[i].0.tools;
-            let end = i + by_tools[i..]
-                .iter()
-                .take_while(|(k, _)| k.tools == tools)
-                .count();
-            let block = &by_tools[i..end];
+        for block in by_tools.chunk_by(|a, b| a.0.tools == b.0.tools) {
+            let tools = block[0].0.tools;
             if tools == FIRST {
                 for &(k, t) in block {
                     self.first_calls(c, k, t);
                 }
-            } else {
-                let seeds = seeds_of(&c.tool_sets.sets[tools as usize], &callers);
-                let top = block.iter().map(|(k, _)| k.hops).max().unwrap_or(0);
-                let top = top.max(self.sweep_hops.unwrap_or(0));
-                let snaps = reach.snapshots(tk, &adj, &seeds, top);
-                self.fill(&snaps);
-                for &(k, t) in block {
-                    self.steps(k, t, &snaps);
-                }
-                self.clear(&snaps);
+                continue;
             }
-            i = end;
+            let seeds = seeds_of(&c.tool_sets.sets[tools as usize], &callers);
+            let top = block.iter().map(|(k, _)| k.hops).max().unwrap_or(0);
+            let top = top.max(self.sweep_hops.unwrap_or(0));
+            let snaps = reach.snapshots(tk, &adj, &seeds, top);
+            self.fill(&snaps);
+            // The offers of this seed set cut to each available set, once for all its
+            // contexts (groups and parameters).
+            for same in block.chunk_by(|a, b| a.0.available == b.0.available) {
+                let hists: Vec<Histogram> = snaps
+                    .iter()
+                    .map(|snap| self.histogram(snap, same[0].0.available))
+                    .collect();
+                for &(k, t) in same {
+                    self.steps(k, t, &hists);
+                }
+            }
+            self.clear(&snaps);
         }
         self.report(c)
+    }
+
+    /// One hop count's offer cut to the available set `id`: per distinct critical value,
+    /// highest first, how many tools have it and their tokens.
+    fn histogram(&mut self, snap: &[reach::Valued], id: u32) -> Histogram {
+        let mut by_value: FastMap<u64, (u64, u64)> = FastMap::default();
+        for &(x, v) in snap {
+            if self.is_available(id, x) {
+                let tokens = self.tool_tokens(x);
+                let e = by_value.entry(v.to_bits()).or_default();
+                e.0 += 1;
+                e.1 += tokens;
+            }
+        }
+        let mut out: Histogram = by_value
+            .into_iter()
+            .map(|(v, (n, t))| (f64::from_bits(v), n, t))
+            .collect();
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out
     }
 
     /// The dense values of each hop's snapshot (read by [`Finisher::steps`]).
@@ -491,13 +515,21 @@ impl<'c> Finisher<'c> {
         (set.len() as u64, *tokens)
     }
 
-    /// The steps of one context, with the critical values of its seeds filled in.
-    fn steps(&mut self, k: &Context, targets: &Targets, snaps: &[Vec<reach::Valued>]) {
+    /// The steps of one context, with the critical values of its seeds filled in and its
+    /// offer per hop count (`hists`).
+    fn steps(&mut self, k: &Context, targets: &Targets, hists: &[Histogram]) {
         let n: u64 = targets.values().sum();
         let t = f64::from_bits(k.threshold);
         let (base_n, base_tokens) = self.base_tokens(k.available);
+        let h = k.hops as usize;
+        let (offered, tokens) = hists[h]
+            .iter()
+            .take_while(|e| e.0 >= t)
+            .fold((0, 0), |acc, e| (acc.0 + e.1, acc.1 + e.2));
         let mut at = Sums {
             steps: n,
+            offered: n * offered,
+            tokens: n * tokens,
             ..Sums::default()
         };
         let mut base = Sums {
@@ -507,21 +539,13 @@ impl<'c> Finisher<'c> {
             ..Sums::default()
         };
         let mut unknown = 0;
-        let h = k.hops as usize;
-        for &(x, v) in &snaps[h] {
-            if v >= t && self.is_available(k.available, x) {
-                at.offered += n;
-                at.tokens += n * self.tool_tokens(x);
-            }
-        }
         for (&target, &m) in targets {
             if target == UNKNOWN {
                 unknown += m;
                 continue;
             }
             let x = NodeIndex::new(target as usize);
-            let avail = self.is_available(k.available, x);
-            if avail {
+            if self.is_available(k.available, x) {
                 base.hits += m;
                 if self.value[h][x.index()] >= t {
                     at.hits += m;
@@ -534,30 +558,28 @@ impl<'c> Finisher<'c> {
         g.unknown += unknown;
         if let Some(top) = self.sweep_hops {
             for hop in 0..=top {
-                self.sweep(k, targets, n, hop, &snaps[hop as usize]);
+                self.sweep(k, targets, n, hop, &hists[hop as usize]);
             }
         }
     }
 
     /// Adds one context's offers at every threshold, at `hop` hops, to its group's and the
     /// overall tallies.
-    fn sweep(&mut self, k: &Context, targets: &Targets, n: u64, hop: u32, snap: &[reach::Valued]) {
-        for &(x, v) in snap {
-            if self.is_available(k.available, x) {
-                let tokens = self.tool_tokens(x);
-                self.sums[k.group as usize].sweep[hop as usize].offer(v, n, tokens);
-                self.overall.sweep[hop as usize].offer(v, n, tokens);
-            }
+    fn sweep(&mut self, k: &Context, targets: &Targets, n: u64, hop: u32, hist: &Histogram) {
+        let h = hop as usize;
+        for &(v, tools, tokens) in hist {
+            self.sums[k.group as usize].sweep[h].offer(v, n * tools, n * tokens);
+            self.overall.sweep[h].offer(v, n * tools, n * tokens);
         }
         for (&target, &m) in targets {
             if target == UNKNOWN {
                 continue;
             }
             let x = NodeIndex::new(target as usize);
-            let v = self.value[hop as usize][x.index()];
+            let v = self.value[h][x.index()];
             if v > f64::NEG_INFINITY && self.is_available(k.available, x) {
-                self.sums[k.group as usize].sweep[hop as usize].hit(v, m);
-                self.overall.sweep[hop as usize].hit(v, m);
+                self.sums[k.group as usize].sweep[h].hit(v, m);
+                self.overall.sweep[h].hit(v, m);
             }
         }
     }

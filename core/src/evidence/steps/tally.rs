@@ -53,11 +53,12 @@ pub(crate) struct SweepTally {
 }
 
 impl SweepTally {
-    /// `n` steps offered `tool` (costing `tokens`) from its value `v` down.
-    pub(crate) fn offer(&mut self, v: f64, n: u64, tokens: u64) {
+    /// `offered` tools (summed over steps) costing `tokens` in all are offered from their
+    /// value `v` down.
+    pub(crate) fn offer(&mut self, v: f64, offered: u64, tokens: u64) {
         let b = self.buckets.entry(v.to_bits()).or_default();
-        b.offered += n;
-        b.tokens += n * tokens;
+        b.offered += offered;
+        b.tokens += tokens;
     }
 
     /// `n` steps whose target is offered from `v` down.
