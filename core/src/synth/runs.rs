@@ -22,7 +22,7 @@ pub fn write_runs(
     seed: u64,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
-    let mut rng = Rng(seed ^ 0x5eed_0f_2075);
+    let mut rng = Rng(seed ^ 0x005e_ed0f_2075);
     let actions: Vec<NodeIndex> = tk.nodes_of(NodeKind::Action).collect();
     if actions.is_empty() || tk.operators.is_empty() {
         return Ok(());
