@@ -170,6 +170,8 @@ pub struct StepCounter<'a> {
     eval_opts: EvalOptions,
     groups: Vec<Group>,
     group_ids: FastMap<String, u32>,
+    /// Operator records without their own parameters, by the name they use.
+    by_operator: FastMap<String, (u32, Params)>,
     tool_sets: Sets,
     available_sets: Sets,
     contexts: FastMap<Context, Targets>,
@@ -190,6 +192,7 @@ impl<'a> StepCounter<'a> {
             eval_opts,
             groups: Vec::new(),
             group_ids: FastMap::default(),
+            by_operator: FastMap::default(),
             tool_sets: Sets::default(),
             available_sets: Sets::default(),
             contexts: FastMap::default(),
@@ -206,15 +209,10 @@ impl<'a> StepCounter<'a> {
     /// Folds in one record.
     pub fn add(&mut self, r: &Record) {
         let tk = self.tk;
-        let (group, seeds, params) = match target_of(tk, r, &self.eval_opts) {
-            Ok(t) => t,
-            Err(msg) => {
-                let d = super::traces::diag(&r.file, r.line, 1, Code::TraceUnknownTarget, msg);
-                self.diagnostics.push(d);
-                return;
-            }
+        let Some((g, params)) = self.target(r) else {
+            return;
         };
-        let g = self.group(group, seeds, params);
+        self.count_group(g, params);
         let Some(calls) = &r.calls else {
             self.groups[g as usize].unordered += 1;
             return;
@@ -261,8 +259,34 @@ impl<'a> StepCounter<'a> {
         }
     }
 
-    fn group(&mut self, name: String, seeds: Vec<NodeIndex>, params: Params) -> u32 {
-        let id = match self.group_ids.get(&name) {
+    /// The record's group and parameters; `None` (and a TS082 warning) when it names no
+    /// operator. Operator records are looked up once per operator name (a million-step
+    /// file names a handful of operators).
+    fn target(&mut self, r: &Record) -> Option<(u32, Params)> {
+        let known = match (&r.target, r.threshold, r.hops) {
+            (super::Target::Operator(name), None, None) => self.by_operator.get(name.as_str()),
+            _ => None,
+        };
+        if let Some(&(g, params)) = known {
+            return Some((g, params));
+        }
+        let (group, seeds, params) = match target_of(self.tk, r, &self.eval_opts) {
+            Ok(t) => t,
+            Err(msg) => {
+                let d = super::traces::diag(&r.file, r.line, 1, Code::TraceUnknownTarget, msg);
+                self.diagnostics.push(d);
+                return None;
+            }
+        };
+        let g = self.group(group, seeds);
+        if let (super::Target::Operator(name), None, None) = (&r.target, r.threshold, r.hops) {
+            self.by_operator.insert(name.clone(), (g, params));
+        }
+        Some((g, params))
+    }
+
+    fn group(&mut self, name: String, seeds: Vec<NodeIndex>) -> u32 {
+        match self.group_ids.get(&name) {
             Some(&id) => id,
             None => {
                 let id = self.groups.len() as u32;
@@ -274,7 +298,11 @@ impl<'a> StepCounter<'a> {
                 });
                 id
             }
-        };
+        }
+    }
+
+    /// Counts a record of group `id` at `params`.
+    fn count_group(&mut self, id: u32, params: Params) {
         let g = &mut self.groups[id as usize];
         g.records += 1;
         let p = (params.threshold.to_bits(), params.hops);
@@ -283,7 +311,6 @@ impl<'a> StepCounter<'a> {
             Some(Some(q)) if q == p => Some(Some(p)),
             _ => Some(None),
         };
-        id
     }
 
     /// The id of a record's available set: its tools, and each group with its members.
