@@ -164,5 +164,56 @@ fn tui_threshold_key(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, eval_sweep, tui_threshold_key);
+/// `eval --steps --sweep` over 100k steps of `toolscope gen --runs` against the 10k-action
+/// toolkit, records already parsed: the contexts folded in and the exact sweep over every
+/// threshold and hops 0-5 (the 1M-step file end to end is in docs/performance.md).
+fn steps_sweep(c: &mut Criterion) {
+    use toolscope_core::evidence::steps::{StepCounter, StepOptions};
+    let tk = toolkit();
+    let mut jsonl = Vec::new();
+    toolscope_core::synth::runs::write_runs(&tk, 100_000, 1, &mut jsonl).expect("runs");
+    let text = String::from_utf8(jsonl).expect("utf8");
+    let (recs, _) = toolscope_core::evidence::traces::parse_jsonl("runs", &text);
+    let tokenizer = Tokenizer::new(Encoding::O200kBase);
+    tokenizer.count("warm up");
+    let mut group = c.benchmark_group("eval");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("steps_sweep_100k_steps_10k_actions", |b| {
+        b.iter(|| {
+            let opts = StepOptions {
+                sweep: true,
+                ..StepOptions::default()
+            };
+            let mut counter = StepCounter::new(&tk, opts);
+            for r in &recs {
+                counter.add(r);
+            }
+            let cost = ToolTokens::new(&tk, &tokenizer);
+            black_box(counter.finish(&cost))
+        })
+    });
+    group.finish();
+}
+
+/// A tokenizer's first count: what every command that shows counts pays at start (the
+/// split pattern compiled; the rank tables are read in place).
+fn tokenizer_first_count(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tokens");
+    for enc in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        group.bench_function(format!("first_count_{}", enc.as_str()), |b| {
+            b.iter(|| black_box(Tokenizer::new(enc).count("Reads the current graph schema.")))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    eval_sweep,
+    tui_threshold_key,
+    steps_sweep,
+    tokenizer_first_count
+);
 criterion_main!(benches);

@@ -414,7 +414,9 @@ fn fit_prints_the_diff_and_writes_losslessly() {
     let text = fit(&copy, &[]);
     assert_eq!(stdout(&text), diff);
     assert!(
-        stderr(&text).contains("4 Call scores fitted (not written"),
+        stderr(&text).contains(
+            "4 Call score(s) and 0 Next score(s) fitted (0 Next edge(s) added) (not written"
+        ),
         "{}",
         stderr(&text)
     );

@@ -33,7 +33,9 @@ fn evidence_in_tmux() {
         x.contains("evidence: op") && x.contains("never called: Mail")
     });
     s.send(&[":fit", "Enter"]);
-    s.wait("the fit", |x| x.contains("2 Call score(s) changed"));
+    s.wait("the fit", |x| {
+        x.contains("2 Call and 0 Next score(s) changed")
+    });
     s.send(&["u"]);
     s.wait("the undo", |x| !x.contains("[+]"));
     assert_eq!(std::fs::read_to_string(&tk).expect("read"), TK);

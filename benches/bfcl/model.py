@@ -127,12 +127,12 @@ def group_popularity(records, data):
 
 
 def init_prior(records, data):
-    """What `init --traces` writes: for every action A and every tool b with P(b) > 0,
-    Next A -> call b with w(b) = round4(P(b) / max P), the same for every A."""
+    """What `init --traces` writes: for every action A and every tool b, Next A -> call b
+    with w(b) = round4(P(b) / max P), the same for every A; 0 for a tool no step targets
+    (an edge only a threshold of 0 follows, so that every action is reachable)."""
     p = group_popularity(records, data)
     top = max(p.values()) if p else 0.0
-    w = {b: round4(v / top) for b, v in p.items() if v > 0} if top > 0 else {}
-    w = {b: v for b, v in w.items() if v > 0}
+    w = {b: (round4(v / top) if top > 0 else 0.0) for b, v in p.items()}
     return {a: dict(w) for a in data.tools}
 
 
@@ -319,10 +319,10 @@ def summary(points, budget):
 
 def sweep_points(doc):
     """(threshold, hops, recall, token share, tools) from a `toolscope eval --steps
-    --sweep --format json` report. Assumed shape (README.md, "What run.sh assumes"):
-    {"baseline": {"tokens": ...}, "sweep": [{"threshold", "hops", "recall",
-    "offered_tools", "tokens", "token_ratio"}], ...}; token_ratio may be missing, then
-    tokens / baseline tokens. Also reads the same points under "steps" or per operator."""
+    --sweep --format json` report: {"overall": {"baseline": {"tokens"}, "sweep":
+    [{"threshold", "hops", "recall", "offered_tools", "tokens", "token_ratio"}]},
+    "operators": [...]}; token_ratio may be missing, then tokens / baseline tokens. Also
+    reads points at the top level or per operator."""
     pts = []
     base = (doc.get("baseline") or {}).get("tokens")
 
@@ -340,6 +340,11 @@ def sweep_points(doc):
     for key in ("sweep", "steps"):
         if isinstance(doc.get(key), list):
             take(doc[key], base, doc.get("hops"))
+    overall = doc.get("overall") or {}
+    if isinstance(overall.get("sweep"), list):
+        # toolscope eval --steps: every record pooled (the operators' points repeat it)
+        take(overall["sweep"], (overall.get("baseline") or {}).get("tokens") or base)
+        return pts
     for op in doc.get("operators") or []:
         b = (op.get("baseline") or {}).get("tokens") or base
         for key in ("sweep", "steps"):

@@ -15,7 +15,7 @@
 # toolscope on PATH), TOOLSCOPE_BFCL_CACHE (wheel cache, default ~/.cache/toolscope-bfcl),
 # INIT_FLAGS, FIT_FLAGS, EVAL_FLAGS (extra flags for those commands).
 #
-# Assumed CLI (issue 26; see README.md "What run.sh assumes"):
+# The CLI it runs (README.md, "What run.sh runs"):
 #   toolscope init DEFS... -o OUT.yaml --traces FILE
 #   toolscope fit PATH --traces FILE --write
 #   toolscope eval PATH --traces FILE --steps --sweep --format json

@@ -191,7 +191,7 @@ fn meta_fields(a: Option<&ToolMeta>, b: Option<&ToolMeta>) -> Vec<&'static str> 
         (None, None) => return Vec::new(),
         (a, b) => (a.unwrap_or(&default), b.unwrap_or(&default)),
     };
-    let checks: [(&'static str, bool); 9] = [
+    let checks: [(&'static str, bool); 10] = [
         ("type", a.ty != b.ty),
         ("module_path", a.module_path != b.module_path),
         ("when_to_use", a.when_to_use != b.when_to_use),
@@ -201,6 +201,7 @@ fn meta_fields(a: Option<&ToolMeta>, b: Option<&ToolMeta>) -> Vec<&'static str> 
         ("enabled", a.enabled != b.enabled),
         ("exclusive", a.exclusive != b.exclusive),
         ("takes_control", a.takes_control != b.takes_control),
+        ("input_schema", a.input_schema != b.input_schema),
     ];
     checks.iter().filter(|c| c.1).map(|c| c.0).collect()
 }

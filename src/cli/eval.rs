@@ -117,19 +117,39 @@ pub struct Args {
     #[command(flatten)]
     inputs: Inputs,
     #[command(flatten)]
-    traces: TraceArgs,
-    /// Per operator, the exact steps over the threshold and the suggested parameters.
+    pub traces: TraceArgs,
+    /// Per operator, the exact steps over the threshold and the suggested parameters
+    /// (with --steps: every threshold and hops 0 to the largest hops + 2).
     #[arg(long)]
-    sweep: bool,
+    pub sweep: bool,
+    /// Evaluate each call after a record's first (records with `calls` in order): is the
+    /// tool called next offered from the actions that call the previous one?
+    #[arg(long, conflicts_with_all = ["offered", "choose", "min_complete"])]
+    pub steps: bool,
+    /// With --steps: how many previous calls seed a step.
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "steps",
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub context: u32,
+    /// With --steps --sweep: the recall the suggested setting must reach.
+    #[arg(long, value_name = "X", default_value_t = 0.9, requires = "steps", value_parser = parse_threshold)]
+    pub target_recall: f64,
+    /// With --steps --sweep: the token budget of the best point, a share of the tokens of
+    /// offering everything available.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.3, requires = "steps", value_parser = parse_threshold)]
+    pub budget: f64,
+    /// Gate, with --steps: exit 1 when overall or any operator's next-call recall is below X.
+    #[arg(long, value_name = "X", requires = "steps", value_parser = parse_threshold)]
+    pub min_recall: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    pub format: Format,
     /// Gate: exit 1 when overall or any operator is less complete than X (0 to 1).
     #[arg(long, value_name = "X", value_parser = parse_threshold)]
     min_complete: Option<f64>,
-    /// Gate: exit 1 when overall or any operator offers more than N tokens on average.
+    /// Gate: exit 1 when overall or any operator offers more than N tokens on average (per
+    /// record, or per step with --steps).
     #[arg(long, value_name = "N")]
-    max_tokens: Option<f64>,
+    pub max_tokens: Option<f64>,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -138,6 +158,9 @@ pub fn run(args: &Args) -> ExitCode {
         Err(code) => return code,
     };
     let tk = &loaded.toolkit;
+    if args.steps {
+        return super::eval_steps::run(tk, args);
+    }
     let records = match args.traces.records() {
         Ok(r) => r,
         Err(code) => return code,

@@ -1,6 +1,8 @@
-//! `toolscope fit`: Call scores suggested from traces, as the lossless diff `set
-//! --dry-run` prints, applied with `--write` through the normal write-back (verify, atomic
-//! save). The evaluation before and after goes to stderr (text) or into the JSON.
+//! `toolscope fit`: Call scores and, from records with their calls in order, `Next` scores
+//! learned from traces, as the lossless diff `set --dry-run` prints, applied with `--write`
+//! as one transaction (per file) through the normal write-back (verify, atomic save). The
+//! evaluation before and after (per record and, with ordered records, per step) goes to
+//! stderr (text) or into the JSON.
 
 use std::process::ExitCode;
 
@@ -9,10 +11,14 @@ use serde_json::{Value, json};
 
 use super::common::{InputFormat, print_json};
 use super::eval::TraceArgs;
-use toolscope_core::edit::{Edit, Workspace};
-use toolscope_core::evidence::eval::{EvalOptions, Report, Resolved, evaluate};
+use toolscope_core::edit::{Edit, Transaction, Workspace};
+use toolscope_core::evidence::Record;
+use toolscope_core::evidence::eval::{EvalOptions, Report, Resolved, evaluate, resolve};
 use toolscope_core::evidence::fit::{Fitted, HOLDOUT_SEED, apply, fit, holdout_mask};
+use toolscope_core::evidence::learn::{NextFit, fit_next};
 use toolscope_core::evidence::report;
+use toolscope_core::evidence::steps::{StepCounter, StepOptions, StepReport};
+use toolscope_core::model::NodeKind;
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::explain::num;
 use toolscope_core::source::Format as SourceFormat;
@@ -42,6 +48,10 @@ pub struct Args {
     /// Write the fitted scores to the files (verified, atomic); without it, print the diff.
     #[arg(long)]
     write: bool,
+    /// Native files: also add the Next edges the runs show and the graph lacks (each one
+    /// listed). Chat2Graph files keep their edges (their chains fix them).
+    #[arg(long)]
+    add_edges: bool,
     /// Output format: text prints the diff on stdout and the evaluation on stderr.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
@@ -73,52 +83,93 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
         filters: None,
         ..args.traces.options()
     };
-    let resolved = match args.traces.resolve(&ws.toolkit, &records, &opts) {
-        Ok(r) => r,
-        Err(code) => return Ok(code),
+    // Diagnostics (and an unknown --operator) once, over all records.
+    if let Err(code) = args.traces.resolve(&ws.toolkit, &records, &opts) {
+        return Ok(code);
+    }
+    let keep = |r: &Record| match &args.traces.operator {
+        None => true,
+        Some(name) => match (&r.target, ws.toolkit.operator(name)) {
+            (toolscope_core::evidence::Target::Operator(n), Some(op)) => {
+                ws.toolkit.operator(n).is_some_and(|o| o.name == op.name)
+            }
+            _ => false,
+        },
     };
-    let mask = holdout_mask(resolved.len(), args.holdout.unwrap_or(0.0), HOLDOUT_SEED);
-    let pick = |held_out: bool| -> Vec<Resolved> {
-        resolved
+    let records: Vec<Record> = records.into_iter().filter(|r| keep(r)).collect();
+    let mask = holdout_mask(records.len(), args.holdout.unwrap_or(0.0), HOLDOUT_SEED);
+    let split = |held_out: bool| -> Vec<Record> {
+        records
             .iter()
             .zip(&mask)
             .filter(|(_, h)| **h == held_out)
             .map(|(r, _)| r.clone())
             .collect()
     };
-    let (used, held) = (pick(false), pick(true));
+    let (used_recs, held_recs) = (split(false), split(true));
     let before_tk = ws.toolkit.clone();
+    let used: Vec<Resolved> = resolve(&before_tk, &used_recs, &opts).0;
+    let held: Vec<Resolved> = resolve(&before_tk, &held_recs, &opts).0;
+    let chat2graph = ws
+        .files()
+        .iter()
+        .any(|f| f.source.format == SourceFormat::Chat2Graph);
+    if args.add_edges && chat2graph {
+        super::common::warning(
+            "Chat2Graph files keep their edges (their chains fix them); --add-edges only scores existing ones",
+        );
+    }
     let fitted: Vec<Fitted> = fit(&before_tk, &used)
         .into_iter()
         .filter(|f| f.new != f.old)
         .collect();
+    let next: Vec<NextFit> = fit_next(&before_tk, &used, args.add_edges && !chat2graph)
+        .into_iter()
+        .filter(|f| f.old != Some(f.new))
+        .collect();
     let mut after_tk = Toolkit::clone(&before_tk);
     apply(&mut after_tk, &fitted);
+    toolscope_core::evidence::learn::apply(&mut after_tk, &next);
     let tokenizer = Tokenizer::new(args.traces.encoding.into());
     let cost = ToolTokens::new(&before_tk, &tokenizer);
-    let evals = Evals {
-        fitted: (
-            evaluate(&before_tk, &used, &opts, &cost),
-            evaluate(&after_tk, &used, &opts, &cost),
-        ),
-        held: args.holdout.map(|_| {
-            (
-                evaluate(&before_tk, &held, &opts, &cost),
-                evaluate(&after_tk, &held, &opts, &cost),
-            )
-        }),
+    let pair = |rs: &[Resolved]| {
+        (
+            evaluate(&before_tk, rs, &opts, &cost),
+            evaluate(&after_tk, rs, &opts, &cost),
+        )
     };
-    let diff = edit_workspace(&mut ws, &before_tk, &fitted)?;
-    if args.write && !fitted.is_empty() {
+    let step_pair = |rs: &[Record]| {
+        let ordered = rs.iter().any(|r| r.calls.is_some());
+        ordered.then(|| {
+            (
+                steps(&before_tk, rs, args, &cost),
+                steps(&after_tk, rs, args, &cost),
+            )
+        })
+    };
+    let evals = Evals {
+        fitted: pair(&used),
+        held: args.holdout.map(|_| pair(&held)),
+        steps_fitted: step_pair(&used_recs),
+        steps_held: args.holdout.and_then(|_| step_pair(&held_recs)),
+    };
+    let changed = !fitted.is_empty() || !next.is_empty();
+    let diff = edit_workspace(&mut ws, &before_tk, &fitted, &next)?;
+    if args.write && changed {
         ws.save_all().map_err(|e| e.to_string())?;
     }
     match args.format {
         Format::Json => print_json(&json!({
             "edges": fitted.iter().map(|f| edge_json(&before_tk, f)).collect::<Vec<_>>(),
+            "next": next.iter().map(|f| next_json(&before_tk, f)).collect::<Vec<_>>(),
             "diff": diff,
-            "written": args.write && !fitted.is_empty(),
+            "written": args.write && changed,
             "fitted": pair_json(&evals.fitted),
             "holdout": evals.held.as_ref().map_or(Value::Null, pair_json),
+            "steps": {
+                "fitted": evals.steps_fitted.as_ref().map_or(Value::Null, step_pair_json),
+                "holdout": evals.steps_held.as_ref().map_or(Value::Null, step_pair_json),
+            },
         })),
         Format::Text => {
             // A real patch when piped (`fit ... > scores.patch`), escaped on a terminal.
@@ -126,7 +177,7 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
                 true => super::common::out(&for_terminal(&diff)),
                 false => super::common::out(&diff),
             }
-            for line in summary(&before_tk, &fitted, &evals, args).lines() {
+            for line in summary(&before_tk, &fitted, &next, &evals, args).lines() {
                 super::common::status(line);
             }
         }
@@ -134,31 +185,98 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The step evaluation of `records` on `tk` at their own parameters.
+fn steps(tk: &Toolkit, records: &[Record], args: &Args, cost: &ToolTokens) -> StepReport {
+    let mut c = StepCounter::new(
+        tk,
+        StepOptions {
+            threshold: args.traces.threshold,
+            hops: args.traces.hops,
+            ..StepOptions::default()
+        },
+    );
+    for r in records {
+        c.add(r);
+    }
+    c.finish(cost)
+}
+
 struct Evals {
     fitted: (Report, Report),
     held: Option<(Report, Report)>,
+    steps_fitted: Option<(StepReport, StepReport)>,
+    steps_held: Option<(StepReport, StepReport)>,
 }
 
-/// Applies the fitted scores as `set score` edits; the unified diff of every changed file.
-fn edit_workspace(ws: &mut Workspace, tk: &Toolkit, fitted: &[Fitted]) -> Result<String, String> {
-    let mut files = Vec::new();
-    for f in fitted {
-        let edit = Edit::SetScore {
+/// The fitted scores as edits (`set score`, and `add edge` for the Next edges added),
+/// applied as one transaction per file; the unified diff of every changed file.
+fn edit_workspace(
+    ws: &mut Workspace,
+    tk: &Toolkit,
+    fitted: &[Fitted],
+    next: &[NextFit],
+) -> Result<String, String> {
+    let mut edits: Vec<Edit> = fitted
+        .iter()
+        .map(|f| Edit::SetScore {
             from: tk.name(f.from).to_string(),
             to: tk.name(f.to).to_string(),
             to_kind: tk.kind(f.to),
             score: f.new,
-        };
-        let applied = ws.apply(edit).map_err(|e| e.to_string())?;
+        })
+        .collect();
+    for f in next {
+        let (from, to) = (tk.name(f.from).to_string(), tk.name(f.to).to_string());
+        let to_kind = NodeKind::Action;
+        edits.push(match f.edge {
+            Some(_) => Edit::SetScore {
+                from,
+                to,
+                to_kind,
+                score: f.new,
+            },
+            None => Edit::AddEdge {
+                from,
+                to,
+                to_kind,
+                score: f.new,
+            },
+        });
+    }
+    let mut by_file: Vec<(usize, Vec<Edit>)> = Vec::new();
+    for edit in edits {
+        let probe = Transaction::from(edit.clone());
+        let file = ws.target_file(&probe).map_err(|e| e.to_string())?;
+        match by_file.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, v)) => v.push(edit),
+            None => by_file.push((file, vec![edit])),
+        }
+    }
+    let mut files = Vec::new();
+    for (_, edits) in by_file {
+        let applied = ws
+            .apply(Transaction::from(edits))
+            .map_err(|e| e.to_string())?;
         for note in &applied.notes {
             super::common::note(note);
         }
-        if !files.contains(&applied.file) {
-            files.push(applied.file);
-        }
+        files.push(applied.file);
     }
     files.sort_unstable();
+    files.dedup();
     Ok(files.iter().map(|&i| ws.diff(i)).collect())
+}
+
+fn next_json(tk: &Toolkit, f: &NextFit) -> Value {
+    json!({
+        "from": tk.name(f.from), "to": tk.name(f.to), "old": f.old, "new": f.new,
+        "added": f.edge.is_none(), "steps": f.steps, "row_steps": f.row_steps, "floor": f.floor,
+    })
+}
+
+fn step_pair_json((before, after): &(StepReport, StepReport)) -> Value {
+    use toolscope_core::evidence::steps::report::to_json;
+    json!({"steps": before.overall.stats.steps, "before": to_json(before), "after": to_json(after)})
 }
 
 fn edge_json(tk: &Toolkit, f: &Fitted) -> Value {
@@ -172,9 +290,21 @@ fn pair_json((before, after): &(Report, Report)) -> Value {
     json!({"records": before.overall.records, "before": report::to_json(before), "after": report::to_json(after)})
 }
 
-fn summary(tk: &Toolkit, fitted: &[Fitted], evals: &Evals, args: &Args) -> String {
-    let mut out = format!("{} Call scores fitted", fitted.len());
-    out += if args.write && !fitted.is_empty() {
+fn summary(
+    tk: &Toolkit,
+    fitted: &[Fitted],
+    next: &[NextFit],
+    evals: &Evals,
+    args: &Args,
+) -> String {
+    let changed = !fitted.is_empty() || !next.is_empty();
+    let added = next.iter().filter(|f| f.edge.is_none()).count();
+    let mut out = format!(
+        "{} Call score(s) and {} Next score(s) fitted ({added} Next edge(s) added)",
+        fitted.len(),
+        next.len() - added
+    );
+    out += if args.write && changed {
         " and written\n"
     } else {
         " (not written; --write applies them)\n"
@@ -190,11 +320,43 @@ fn summary(tk: &Toolkit, fitted: &[Fitted], evals: &Evals, args: &Args) -> Strin
             f.present
         );
     }
+    // Next rows can be long (a prior row per action): the added edges are each listed,
+    // the changed scores as a count per action.
+    for f in next.iter().filter(|f| f.edge.is_none()) {
+        out += &format!(
+            "  added: {} -> {}: {} ({} of {} steps)\n",
+            tk.name(f.from),
+            tk.name(f.to),
+            num(f.new),
+            f.steps,
+            f.row_steps
+        );
+    }
     out += &line("fitted", &evals.fitted);
     if let Some(h) = &evals.held {
         out += &line("held out", h);
     }
+    if let Some(s) = &evals.steps_fitted {
+        out += &step_line("fitted", s);
+    }
+    if let Some(s) = &evals.steps_held {
+        out += &step_line("held out", s);
+    }
     out
+}
+
+fn step_line(what: &str, (b, a): &(StepReport, StepReport)) -> String {
+    let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |v| format!("{v:.3}"));
+    let t = |x: Option<f64>| x.map_or_else(|| "-".into(), |v| format!("{v:.0}"));
+    let (b, a) = (&b.overall.stats, &a.overall.stats);
+    format!(
+        "{what} steps ({}): next-call recall {} -> {}, ~tokens per step {} -> {}\n",
+        b.steps,
+        f(b.recall),
+        f(a.recall),
+        t(b.tokens),
+        t(a.tokens),
+    )
 }
 
 fn line(what: &str, (b, a): &(Report, Report)) -> String {

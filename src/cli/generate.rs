@@ -18,6 +18,11 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "native")]
     format: GenFormat,
+    /// Instead of the toolkit, print ordered runs of it (JSONL records with `calls`)
+    /// adding up to STEPS steps, for `eval --steps` at scale (the same --actions, --tools
+    /// and --seed give the matching toolkit).
+    #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    runs: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -32,10 +37,38 @@ pub fn run(args: &Args) -> ExitCode {
         tools: args.tools.map(|t| t as usize),
         seed: args.seed,
     };
+    if let Some(steps) = args.runs {
+        return runs(opts, steps as usize);
+    }
     let text = match args.format {
         GenFormat::Native => generate(opts),
         GenFormat::Chat2graph => generate_chat2graph(opts),
     };
     super::common::out(&text);
     ExitCode::SUCCESS
+}
+
+/// The runs of the native toolkit `opts` gives, streamed to stdout.
+fn runs(opts: GenOptions, steps: usize) -> ExitCode {
+    let limits = toolscope_core::source::Limits::default();
+    let path = std::path::Path::new("generated.yaml");
+    let tk = match toolscope_core::source::load_text(path, generate(opts), None, &limits) {
+        Ok(f) => f.toolkit,
+        Err(e) => {
+            super::common::error(&e.to_string());
+            return ExitCode::from(1);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let written = toolscope_core::synth::runs::write_runs(&tk, steps, opts.seed, &mut w)
+        .and_then(|()| std::io::Write::flush(&mut w));
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(141),
+        Err(e) => {
+            super::common::error(&format!("cannot write to stdout: {e}"));
+            ExitCode::from(1)
+        }
+    }
 }

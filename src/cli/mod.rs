@@ -8,10 +8,12 @@ mod convert;
 mod describe;
 mod diff;
 mod eval;
+mod eval_steps;
 mod explain;
 mod export;
 mod fit;
 mod generate;
+mod init;
 mod lint;
 #[cfg(feature = "mcp")]
 mod mcp;
@@ -86,8 +88,11 @@ enum Command {
     Describe(describe::Args),
     /// Score the offer against traces of real runs: recall, completeness, token estimates.
     Eval(eval::Args),
-    /// Suggest Call scores from traces: a lossless diff, written with --write.
+    /// Suggest Call and Next scores from traces: a lossless diff, written with --write.
     Fit(fit::Args),
+    /// Write a native toolkit from tool definitions (OpenAI, MCP) and, with --traces, the
+    /// Next prior and operators learned from runs.
+    Init(init::Args),
     /// MCP servers: `mcp discover` starts the declared servers (only when asked) and
     /// records their tools.
     #[cfg(feature = "mcp")]
@@ -127,6 +132,7 @@ fn run(command: Command) -> ExitCode {
         Command::Describe(args) => describe::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Fit(args) => fit::run(&args),
+        Command::Init(args) => init::run(&args),
         #[cfg(feature = "mcp")]
         Command::Mcp(args) => mcp::run(&args),
     }

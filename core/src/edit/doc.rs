@@ -17,6 +17,9 @@ pub struct Nav<'d, 'a> {
     pub window: bool,
     /// Notes for the user gathered while building splices (an alias given its own value).
     pub notes: RefCell<Vec<String>>,
+    /// The nodes some alias refers to, gathered on first need: a batch of edits asks for
+    /// each of its references, and a walk of the whole document each time was quadratic.
+    alias_targets: std::cell::OnceCell<std::collections::HashSet<NodeId>>,
 }
 
 impl<'d, 'a> Nav<'d, 'a> {
@@ -26,6 +29,7 @@ impl<'d, 'a> Nav<'d, 'a> {
             doc,
             window,
             notes: RefCell::new(Vec::new()),
+            alias_targets: std::cell::OnceCell::new(),
         }
     }
 
@@ -125,9 +129,17 @@ impl<'d, 'a> Nav<'d, 'a> {
 
     /// Whether any alias in the document refers to `id`.
     pub fn aliased(&self, id: NodeId) -> bool {
-        self.doc
-            .nodes()
-            .any(|n| matches!(n.value, Value::Alias(t) if t == id))
+        self.alias_targets
+            .get_or_init(|| {
+                self.doc
+                    .nodes()
+                    .filter_map(|n| match n.value {
+                        Value::Alias(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .contains(&id)
     }
 
     /// An empty value (`key:` with nothing after it).

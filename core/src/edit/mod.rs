@@ -37,6 +37,7 @@
 //!   entry of the pending log, verified once. Every edit, inverses included, has a text
 //!   form, so pending edits can always be reapplied onto a file changed on disk.
 
+mod batch;
 pub(crate) mod doc;
 pub(crate) mod graph;
 pub mod ops;

@@ -399,7 +399,24 @@ impl Workspace {
         // The item every edit so far was patched in, when all were: later edits of the
         // transaction in the same item keep to its lines too (its first line never moves).
         let mut same_item: Option<super::window::Subject> = None;
-        for (i, edit) in txn.edits.iter().enumerate() {
+        // A long run of score edits first (`fit`): one parse and one check for all of them.
+        let lead = super::batch::leading_scores(&txn.edits);
+        let mut start = 0;
+        if lead >= super::batch::MIN_EDITS
+            && let Some((patch, inverses)) =
+                super::batch::scores(&f.source, own, &txn.edits[..lead], self.each_edit_bytes)?
+        {
+            let (new_text, _) = patch::apply(&f.source.text, &patch.splices, offset)
+                .map_err(EditError::Unsupported)?;
+            text = std::borrow::Cow::Owned(new_text);
+            for edit in &txn.edits[..lead] {
+                edit.apply_graph(own.to_mut())?;
+            }
+            undo.push_independent(inverses);
+            notes.extend(patch.notes);
+            start = lead;
+        }
+        for (i, edit) in txn.edits.iter().enumerate().skip(start) {
             let in_item =
                 i > 0 && same_item.is_some() && super::window::subject(edit, own) == same_item;
             let later;

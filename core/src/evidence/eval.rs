@@ -42,6 +42,9 @@ pub struct Resolved {
     pub called: Vec<NodeIndex>,
     /// Distinct called names that are no tool.
     pub unknown: usize,
+    /// The calls in order as tools (`None` for a name that is no tool), when the record
+    /// gives the order: what `fit` learns `Next` scores from.
+    pub ordered: Option<Vec<Option<NodeIndex>>>,
 }
 
 /// The numbers of one group of records (or of all records pooled).
@@ -111,47 +114,72 @@ pub fn resolve(
     for r in records {
         let warn =
             |msg: String| super::traces::diag(&r.file, r.line, 1, Code::TraceUnknownTarget, msg);
-        let (group, names, base) = match &r.target {
-            Target::Operator(name) => match tk.operator(name) {
-                Some(op) => (op.name.clone(), op.actions.clone(), (op.threshold, op.hops)),
-                None => {
-                    diags.push(warn(format!("no operator named `{name}`; record ignored")));
-                    continue;
-                }
-            },
-            Target::Seeds(names) => {
-                let mut sorted = names.clone();
-                sorted.sort();
-                let defaults = (Operator::DEFAULT_THRESHOLD, Operator::DEFAULT_HOPS);
-                (
-                    format!("seeds:{}", sorted.join(",")),
-                    names.clone(),
-                    defaults,
-                )
+        let (group, seeds, params) = match target_of(tk, r, opts) {
+            Ok(t) => t,
+            Err(msg) => {
+                diags.push(warn(msg));
+                continue;
             }
         };
-        let (seeds, unknown_seeds) = resolve_seeds(tk, &names);
-        if seeds.is_empty() && matches!(r.target, Target::Seeds(_)) {
-            diags.push(warn(format!(
-                "no seed names an action ({}); record ignored",
-                unknown_seeds.join(", ")
-            )));
-            continue;
-        }
-        let params = Params {
-            threshold: opts.threshold.or(r.threshold).unwrap_or(base.0),
-            hops: opts.hops.or(r.hops).unwrap_or(base.1),
-        };
         let (called, unknown) = called_tools(tk, &r.called);
+        let ordered = r
+            .calls
+            .as_ref()
+            .map(|c| c.iter().map(|n| tool_named(tk, n)).collect());
         out.push(Resolved {
             group,
             seeds,
             params,
             called,
             unknown,
+            ordered,
         });
     }
     (out, diags)
+}
+
+/// A record's group (the operator's name, or `seeds:A,B` with the names sorted), seeds and
+/// parameters (the options win, then the record, then the operator); the message of the
+/// TS082 warning when it names no operator (or its seeds name no action).
+pub(crate) fn target_of(
+    tk: &Toolkit,
+    r: &Record,
+    opts: &EvalOptions,
+) -> Result<(String, Vec<NodeIndex>, Params), String> {
+    let (group, names, base) = match &r.target {
+        Target::Operator(name) => match tk.operator(name) {
+            Some(op) => (op.name.clone(), op.actions.clone(), (op.threshold, op.hops)),
+            None => return Err(format!("no operator named `{name}`; record ignored")),
+        },
+        Target::Seeds(names) => {
+            let mut sorted = names.clone();
+            sorted.sort();
+            let defaults = (Operator::DEFAULT_THRESHOLD, Operator::DEFAULT_HOPS);
+            (
+                format!("seeds:{}", sorted.join(",")),
+                names.clone(),
+                defaults,
+            )
+        }
+    };
+    let (seeds, unknown_seeds) = resolve_seeds(tk, &names);
+    if seeds.is_empty() && matches!(r.target, Target::Seeds(_)) {
+        return Err(format!(
+            "no seed names an action ({}); record ignored",
+            unknown_seeds.join(", ")
+        ));
+    }
+    let params = Params {
+        threshold: opts.threshold.or(r.threshold).unwrap_or(base.0),
+        hops: opts.hops.or(r.hops).unwrap_or(base.1),
+    };
+    Ok((group, seeds, params))
+}
+
+/// The group a record belongs to (the operator's name, or `seeds:A,B`), `None` when it
+/// names no operator (or its seeds name no action).
+pub fn group_of(tk: &Toolkit, r: &Record) -> Option<String> {
+    target_of(tk, r, &EvalOptions::default()).ok().map(|t| t.0)
 }
 
 /// The tool a called name means: a Tool, else a Group.

@@ -1,7 +1,6 @@
 //! `fit`: Call edge scores suggested from trace records.
 //!
-//! Traces say which tools were called, not which action called them, so only `Call`
-//! edges are fitted, by this deterministic rule:
+//! Call edge scores, by this deterministic rule:
 //!
 //! - **Presence.** A record's action set is its recommendation at its own hops and
 //!   threshold 0 (every action its operator could reach). For each such action `a` and each
@@ -15,11 +14,17 @@
 //!   Scores are rounded to two decimals, as authors write them.
 //! - **Floor (completeness never drops).** When a record at its own threshold `t` and hops
 //!   was offered a tool it called through an edge `a -> x` with score `>= t`, the new score
-//!   of that edge is at least `t`. `Next` edges are unchanged, so every record keeps the
-//!   same actions and every called tool that was offered stays offered: on the fitted
-//!   records, at each operator's own threshold and hops, no record loses completeness.
+//!   of that edge is at least `t`. The `Next` edges of such a record's recommendation keep
+//!   at least `t` too ([`learn`](super::learn)), so it keeps the same actions and every
+//!   called tool that was offered stays offered: on the fitted records without order, at
+//!   each operator's own threshold and hops, no record loses completeness. (Records with
+//!   order are measured per step instead, by `eval --steps`, before and after.)
 //!
-//! `Next` edges are left alone: a trace does not say which action the model was in.
+//! A record with its calls in order (`calls`) counts by calls instead: each call of a tool
+//! `x` is one presence of every Call edge of each action calling `x`, and one call of the
+//! edge into `x` itself, so a score becomes the share of the calls into the action's tools
+//! that went to that tool (an action with one tool keeps 1.0). `Next` scores are learned
+//! from the same records' steps in [`learn`](super::learn).
 
 use std::collections::HashMap;
 
@@ -67,16 +72,21 @@ pub fn fit(tk: &Toolkit, records: &[Resolved]) -> Vec<Fitted> {
             .clone()
     };
     for r in records {
-        let wide = Params {
-            threshold: 0.0,
-            hops: r.params.hops,
-        };
-        for a in actions(&r.seeds, wide) {
-            for (e, x) in calls(tk, a) {
-                let c = counts.entry(e).or_default();
-                c.present += 1;
-                if r.called.binary_search(&x).is_ok() {
-                    c.called += 1;
+        match &r.ordered {
+            Some(ordered) => step_counts(tk, ordered, &mut counts),
+            None => {
+                let wide = Params {
+                    threshold: 0.0,
+                    hops: r.params.hops,
+                };
+                for a in actions(&r.seeds, wide) {
+                    for (e, x) in calls(tk, a) {
+                        let c = counts.entry(e).or_default();
+                        c.present += 1;
+                        if r.called.binary_search(&x).is_ok() {
+                            c.called += 1;
+                        }
+                    }
                 }
             }
         }
@@ -110,6 +120,31 @@ pub fn fit(tk: &Toolkit, records: &[Resolved]) -> Vec<Fitted> {
         .collect();
     out.sort_by(|a, b| (tk.name(a.from), tk.name(a.to)).cmp(&(tk.name(b.from), tk.name(b.to))));
     out
+}
+
+/// A record with its calls in order: each call of a tool `x` is a presence of every Call
+/// edge of each action calling `x`, and a call of the edge `a -> x` itself. An action's
+/// Call score is then the share of the calls into its tools that went to that tool (1.0
+/// stays 1.0 for an action with one tool).
+fn step_counts(
+    tk: &Toolkit,
+    ordered: &[Option<NodeIndex>],
+    counts: &mut HashMap<EdgeIndex, Counts>,
+) {
+    for &x in ordered.iter().flatten() {
+        for (e_in, a) in tk.in_edges(x) {
+            if tk.graph[e_in].kind != EdgeKind::Call || tk.kind(a) != NodeKind::Action {
+                continue;
+            }
+            for (e, y) in calls(tk, a) {
+                let c = counts.entry(e).or_default();
+                c.present += 1;
+                if y == x {
+                    c.called += 1;
+                }
+            }
+        }
+    }
 }
 
 /// The Call edges out of `a` into tools (or member-less groups standing in for them).

@@ -9,10 +9,15 @@
 
 use petgraph::stable_graph::NodeIndex;
 
+pub mod defs;
 pub mod eval;
 pub mod fit;
+pub mod init;
+pub mod learn;
 pub mod otlp;
 pub mod report;
+pub mod steps;
+pub mod stream;
 pub mod traces;
 
 #[cfg(test)]
@@ -52,6 +57,12 @@ pub struct Record {
     /// Called tool names as written (duplicates allowed).
     pub called: Vec<String>,
     pub ok: Option<bool>,
+    /// The calls in the order they were made, repeats kept (JSONL `calls`; OTLP: tool
+    /// spans by start time). `None` when the record gives no order: steps need it.
+    pub calls: Option<Vec<String>>,
+    /// What was available to the agent in this run (tool or group names), the baseline of
+    /// the step evaluation; `None` when the record does not say.
+    pub available: Option<Vec<String>>,
 }
 
 impl Record {
@@ -66,7 +77,16 @@ impl Record {
             hops: None,
             called: called.iter().map(|s| s.to_string()).collect(),
             ok: None,
+            calls: None,
+            available: None,
         }
+    }
+
+    /// A record for an operator with its calls in order (tests, recorders).
+    pub fn ordered(name: &str, calls: &[&str]) -> Record {
+        let mut r = Record::operator(name, calls);
+        r.calls = Some(r.called.clone());
+        r
     }
 }
 

@@ -6,7 +6,8 @@
 //! nearest *ancestor* span carrying the operator attribute (`gen_ai.agent.name` by
 //! default): that ancestor is one record, an operator invocation. Operator spans without
 //! tool calls are records with no calls. Parents are looked up across all lines of a file
-//! (exporters split one trace over several batches).
+//! (exporters split one trace over several batches). A record's calls are in the order of
+//! their spans' `startTimeUnixNano` (ties, and spans without it, in file order).
 
 use std::collections::HashMap;
 
@@ -26,6 +27,8 @@ struct Span {
     parent: String,
     operator: Option<String>,
     tool: Option<String>,
+    /// `startTimeUnixNano` (0 when missing or not a number).
+    start: u64,
 }
 
 /// Parses OTLP JSON lines into records (in the order of their operator spans) and
@@ -61,6 +64,8 @@ pub fn parse_otlp(file: &str, text: &str, operator_attr: &str) -> (Vec<Record>, 
                 hops: None,
                 called: Vec::new(),
                 ok: None,
+                calls: Some(Vec::new()),
+                available: None,
             });
         }
     }
@@ -69,10 +74,20 @@ pub fn parse_otlp(file: &str, text: &str, operator_attr: &str) -> (Vec<Record>, 
         .map(|(_, s)| by_id.get(&(s.trace.as_str(), s.parent.as_str())).copied())
         .collect();
     let at_or_above = operator_at_or_above(&spans, &parent);
-    for (i, (_, s)) in spans.iter().enumerate() {
+    // Tool spans by start time; the sort is stable, so ties keep their file order.
+    let mut tools: Vec<usize> = (0..spans.len())
+        .filter(|&i| spans[i].1.tool.is_some())
+        .collect();
+    tools.sort_by_key(|&i| spans[i].1.start);
+    for i in tools {
+        let s = &spans[i].1;
         let Some(tool) = &s.tool else { continue };
         match parent[i].and_then(|p| at_or_above[p]) {
-            Some(op_ix) => records[record_of[&op_ix]].called.push(tool.clone()),
+            Some(op_ix) => {
+                let r = &mut records[record_of[&op_ix]];
+                r.called.push(tool.clone());
+                r.calls.get_or_insert_with(Vec::new).push(tool.clone());
+            }
             None => diags.push(diag(
                 file,
                 s.line,
@@ -180,8 +195,19 @@ fn read_span(span: &Value, line: u32, operator_attr: &str) -> Result<(String, Sp
             } else {
                 None
             },
+            start: start_time(span),
         },
     ))
+}
+
+/// `startTimeUnixNano`: OTLP JSON writes the 64-bit number as a string; a plain number
+/// is read too.
+fn start_time(span: &Value) -> u64 {
+    match span.get("startTimeUnixNano") {
+        Some(Value::String(s)) => s.parse().unwrap_or(0),
+        Some(v) => v.as_u64().unwrap_or(0),
+        None => 0,
+    }
 }
 
 #[cfg(test)]
@@ -237,6 +263,40 @@ mod tests {
         assert_eq!(recs[1].called, vec!["SchemaGetter", "CypherExecutor"]);
         let got: Vec<(u32, Code)> = diags.iter().map(|d| (d.line, d.code)).collect();
         assert_eq!(got, vec![(2, Code::OtlpShape), (4, Code::OtlpNoOperator)]);
+    }
+
+    #[test]
+    fn calls_are_ordered_by_start_time_ties_in_file_order() {
+        let tool = |id: &str, name: &str, start: Option<&str>| {
+            let s = span(
+                id,
+                "op",
+                &[
+                    ("gen_ai.operation.name", "execute_tool"),
+                    ("gen_ai.tool.name", name),
+                ],
+            );
+            match start {
+                Some(t) => s.replacen('{', &format!("{{\"startTimeUnixNano\":{t},"), 1),
+                None => s,
+            }
+        };
+        let text = line(&[
+            span("op", "", &[("gen_ai.agent.name", "Q")]),
+            tool("c", "C", Some("\"300\"")),
+            tool("a", "A", Some("\"100\"")),
+            tool("b1", "B1", Some("200")),
+            tool("b2", "B2", Some("\"200\"")),
+        ]) + &line(&[tool("z", "Z", None)]);
+        let (recs, diags) = parse_otlp("t.json", &text, AGENT_ATTR);
+        assert!(diags.is_empty(), "{diags:?}");
+        // No start time sorts first (0); B1 and B2 tie and keep their file order.
+        let order = vec!["Z", "A", "B1", "B2", "C"];
+        assert_eq!(
+            recs[0].calls.as_deref(),
+            Some(&order.iter().map(|s| s.to_string()).collect::<Vec<_>>()[..])
+        );
+        assert_eq!(recs[0].called, order);
     }
 
     #[test]

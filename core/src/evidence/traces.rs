@@ -2,7 +2,9 @@
 //!
 //! `{"operator": "Query Expert/1", "called": ["SchemaGetter", "CypherExecutor"]}`, or
 //! `"seeds": [...]` instead of `"operator"`; optional `"threshold"` (a number in [0, 1]),
-//! `"hops"` (a whole number from 0 to 1000), `"id"` (string or number) and `"ok"` (bool).
+//! `"hops"` (a whole number from 0 to 1000), `"id"` (string or number) and `"ok"` (bool);
+//! optional `"calls"` (the calls in order, repeats kept; stands for `called` when that is
+//! missing) and `"available"` (the tool or group names the run had).
 //! Unknown fields are ignored. Blank lines are skipped. A bad line becomes a TS081
 //! diagnostic with its line number and the other lines still count.
 
@@ -48,9 +50,9 @@ pub(crate) fn diag(file: &str, line: u32, column: u32, code: Code, message: Stri
     }
 }
 
-type LineError = (u32, String);
+pub(crate) type LineError = (u32, String);
 
-fn parse_line(line: &str) -> Result<Record, LineError> {
+pub(crate) fn parse_line(line: &str) -> Result<Record, LineError> {
     let v: Value = serde_json::from_str(line).map_err(|e| {
         let col = u32::try_from(e.column()).unwrap_or(1);
         (col, format!("not a JSON record: {e}"))
@@ -65,9 +67,11 @@ fn parse_line(line: &str) -> Result<Record, LineError> {
         (None, Some(s)) => Target::Seeds(strings(s, "seeds")?),
         (None, None) => return Err((1, "a record needs `operator` or `seeds`".into())),
     };
-    let called = match obj.get("called") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(v) => strings(v, "called")?,
+    let calls = optional_strings(&obj, "calls")?;
+    let called = match (obj.get("called"), &calls) {
+        (None | Some(Value::Null), Some(calls)) => calls.clone(),
+        (None | Some(Value::Null), None) => Vec::new(),
+        (Some(v), _) => strings(v, "called")?,
     };
     Ok(Record {
         file: String::new(),
@@ -82,7 +86,19 @@ fn parse_line(line: &str) -> Result<Record, LineError> {
             Some(Value::Bool(b)) => Some(*b),
             Some(_) => return Err((1, "`ok` must be true or false".into())),
         },
+        calls,
+        available: optional_strings(&obj, "available")?,
     })
+}
+
+fn optional_strings(
+    obj: &Map<String, Value>,
+    field: &str,
+) -> Result<Option<Vec<String>>, LineError> {
+    match obj.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => strings(v, field).map(Some),
+    }
 }
 
 fn strings(v: &Value, field: &str) -> Result<Vec<String>, LineError> {
@@ -169,5 +185,35 @@ mod tests {
             "{}",
             diags[0]
         );
+    }
+
+    #[test]
+    fn calls_keep_order_and_repeats_and_stand_for_called() {
+        let text = concat!(
+            "{\"operator\": \"Q\", \"calls\": [\"B\", \"A\", \"B\"], \"available\": [\"A\", \"G\"]}\n",
+            "{\"operator\": \"Q\", \"called\": [\"A\"], \"calls\": [\"A\", \"A\"]}\n",
+            "{\"operator\": \"Q\", \"called\": [\"A\"]}\n",
+            "{\"operator\": \"Q\", \"calls\": \"A\"}\n",
+            "{\"operator\": \"Q\", \"available\": [1]}\n",
+        );
+        let (recs, diags) = parse_jsonl("t.jsonl", text);
+        assert_eq!(recs.len(), 3);
+        assert_eq!(
+            recs[0].calls.as_deref(),
+            Some(&["B".to_string(), "A".into(), "B".into()][..])
+        );
+        assert_eq!(recs[0].called, vec!["B", "A", "B"]);
+        assert_eq!(
+            recs[0].available.as_deref(),
+            Some(&["A".to_string(), "G".into()][..])
+        );
+        assert_eq!(recs[1].called, vec!["A"]);
+        assert_eq!(recs[1].calls.as_ref().map(Vec::len), Some(2));
+        assert_eq!(
+            (recs[2].calls.is_none(), recs[2].available.is_none()),
+            (true, true)
+        );
+        let lines: Vec<u32> = diags.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![4, 5]);
     }
 }

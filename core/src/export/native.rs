@@ -87,7 +87,11 @@ fn tool_props(out: &mut String, node: &Node) {
             let _ = writeln!(out, "    {k}: {}", string(v));
         }
     }
-    if !m.inputs.is_empty() {
+    if let Some(schema) = &m.input_schema {
+        // The inputs are read back from the schema.
+        let flow = crate::source::schema::to_flow(schema);
+        let _ = writeln!(out, "    input_schema: {flow}");
+    } else if !m.inputs.is_empty() {
         out.push_str("    inputs:\n");
         for p in &m.inputs {
             let _ = writeln!(

@@ -458,7 +458,35 @@ impl<'d> Ctx<'d> {
                 desc: self.text(r, "desc").unwrap_or_default(),
             });
         }
+        self.input_schema(map, &mut meta);
         meta
+    }
+
+    /// `input_schema`: the arguments' whole JSON Schema (a mapping), which `describe
+    /// --style json` prints as is; the inputs are read from it when `inputs` is not given.
+    fn input_schema(&mut self, map: NodeId, meta: &mut ToolMeta) {
+        let Some(v) = self.doc.get(map, "input_schema") else {
+            return;
+        };
+        if self.doc.map(self.doc.resolve(v)).is_none() {
+            if !matches!(self.doc.scalar(v), Some(Scalar::Null)) {
+                let msg = "`input_schema` must be a mapping (a JSON Schema); ignored".into();
+                self.diag(v, Severity::Error, Code::Shape, msg);
+            }
+            return;
+        }
+        match super::schema::to_json(self.doc, v) {
+            Ok(schema) => {
+                if meta.inputs.is_empty() {
+                    meta.inputs = crate::mcp::cache::params(&schema);
+                }
+                meta.input_schema = Some(schema);
+            }
+            Err(why) => {
+                let msg = format!("`input_schema` {why}; ignored");
+                self.diag(v, Severity::Error, Code::Shape, msg);
+            }
+        }
     }
 
     /// Reads an operator's `threshold` and `hops`, reporting bad values and keeping defaults.

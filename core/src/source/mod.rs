@@ -9,6 +9,7 @@ pub mod emit;
 pub mod join;
 pub mod patch;
 pub mod save;
+pub mod schema;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! The evidence commands: `--traces` and `:traces` load trace files, `V` shows the evidence
-//! panel, `:fit` applies the Call scores fitted to the traces as one undoable step.
+//! panel, `:fit` applies the Call and Next scores fitted to the traces as one undoable step.
 //!
 //! Trace files are watched like toolkits: a change reads them again once per batch of
 //! messages (a file that cannot be read keeps the last records and says why).
@@ -9,6 +9,8 @@ use std::sync::mpsc::Sender;
 
 use toolscope_core::edit::{Edit, Transaction};
 use toolscope_core::evidence::fit::fit;
+use toolscope_core::evidence::learn::{NextFit, fit_next};
+use toolscope_core::model::NodeKind;
 use toolscope_core::recommend::explain::num;
 
 use crate::tui::app::{App, Level, Status};
@@ -22,7 +24,7 @@ pub static COMMANDS: &[Command] = &[
         Ok(())
     }),
     cmd!("traces", [], File, "[FILE...]", Evidence, "load trace files for the evidence (no FILE: read the same files again)", traces_command),
-    cmd!("fit", [], None, "", Evidence, "fit Call scores to the loaded traces, as one undoable edit (the diff goes to :messages)", fit_command),
+    cmd!("fit", [], None, "[add-edges]", Evidence, "fit Call and Next scores to the loaded traces, as one undoable edit (the changes go to :messages); add-edges: also the Next edges the runs show", fit_command),
 ];
 
 /// Connects the evidence to the loop's channel, so loaded trace files are watched.
@@ -90,30 +92,50 @@ pub fn toggle_panel(app: &mut App) {
     }
 }
 
-/// `:fit`: the Call scores fitted to every loaded record (as `toolscope fit` does), applied
-/// as one transaction; the changed scores are listed in the messages (`M`).
-pub fn fit_command(app: &mut App, _: &str) -> Result<(), String> {
+/// `:fit`: the Call scores and, from records with their calls in order, the Next scores
+/// fitted to every loaded record (as `toolscope fit` does), applied as one transaction;
+/// the changes are listed in the messages (`M`). `:fit add-edges` also adds the Next
+/// edges the runs show and a native graph lacks (as `fit --add-edges`).
+pub fn fit_command(app: &mut App, arg: &str) -> Result<(), String> {
     if !app.evidence.loaded() {
         return Err("no traces loaded: :traces FILE".into());
     }
+    let add_edges = match arg.trim() {
+        "" => false,
+        "add-edges" => true,
+        other => {
+            return Err(format!(
+                "`:fit {other}`: the argument is `add-edges` or none"
+            ));
+        }
+    };
+    let chat2graph = app.session.ws.as_ref().is_some_and(|ws| {
+        ws.files()
+            .iter()
+            .any(|f| f.source.format == toolscope_core::source::Format::Chat2Graph)
+    });
     let resolved = app.evidence.resolved(&app.tk);
-    let fitted: Vec<_> = fit(&app.tk, &resolved)
+    let calls: Vec<_> = fit(&app.tk, &resolved)
         .into_iter()
         .filter(|f| f.new != f.old)
         .collect();
-    if fitted.is_empty() {
+    let next: Vec<NextFit> = fit_next(&app.tk, &resolved, add_edges && !chat2graph)
+        .into_iter()
+        .filter(|f| f.old != Some(f.new))
+        .collect();
+    if calls.is_empty() && next.is_empty() {
         app.set_status(
             Level::Info,
             format!(
-                "fit: the Call scores already fit the {} record(s)",
+                "fit: the scores already fit the {} record(s)",
                 resolved.len()
             ),
         );
         return Ok(());
     }
-    let mut lines = Vec::with_capacity(fitted.len());
-    let mut edits = Vec::with_capacity(fitted.len());
-    for f in &fitted {
+    let mut lines = Vec::with_capacity(calls.len() + next.len());
+    let mut edits = Vec::with_capacity(calls.len() + next.len());
+    for f in &calls {
         let (from, to) = (app.tk.name(f.from), app.tk.name(f.to));
         lines.push(format!(
             "fit: {from} -> {to}: {} -> {} (called in {}/{} records)",
@@ -129,6 +151,37 @@ pub fn fit_command(app: &mut App, _: &str) -> Result<(), String> {
             score: f.new,
         });
     }
+    // Score edits first (one batch), then the added edges.
+    let mut added = Vec::new();
+    for f in &next {
+        let (from, to) = (
+            app.tk.name(f.from).to_string(),
+            app.tk.name(f.to).to_string(),
+        );
+        let old = f.old.map_or_else(|| "(new)".to_string(), num);
+        lines.push(format!(
+            "fit: {from} -> {to}: {old} -> {} ({} of {} steps)",
+            num(f.new),
+            f.steps,
+            f.row_steps
+        ));
+        let to_kind = NodeKind::Action;
+        match f.edge {
+            Some(_) => edits.push(Edit::SetScore {
+                from,
+                to,
+                to_kind,
+                score: f.new,
+            }),
+            None => added.push(Edit::AddEdge {
+                from,
+                to,
+                to_kind,
+                score: f.new,
+            }),
+        }
+    }
+    edits.extend(added);
     crate::tui::editing::apply_edit(app, Transaction::from(edits))?;
     for l in &lines {
         app.log.push(&Status::info(l.clone()));
@@ -142,8 +195,9 @@ pub fn fit_command(app: &mut App, _: &str) -> Result<(), String> {
     app.set_status(
         Level::Info,
         format!(
-            "fit: {} Call score(s) changed, one undo step: {first}{more}",
-            lines.len()
+            "fit: {} Call and {} Next score(s) changed, one undo step: {first}{more}",
+            calls.len(),
+            next.len()
         ),
     );
     Ok(())

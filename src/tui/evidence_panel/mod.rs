@@ -19,7 +19,10 @@ use std::sync::mpsc::Sender;
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
-use toolscope_core::evidence::eval::{EvalOptions, GroupReport, Resolved, evaluate, resolve};
+use toolscope_core::evidence::eval::{
+    EvalOptions, GroupReport, Resolved, evaluate, group_of, resolve,
+};
+use toolscope_core::evidence::steps::{StepCounter, StepGroup, StepOptions};
 use toolscope_core::evidence::{Record, TokenCost, load_traces, otlp};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::{Params, ToolFilters, filter_tools, recommend};
@@ -44,6 +47,10 @@ pub struct EvidenceState {
     /// The evaluation of the active group at the current parameters (sweep on), while the
     /// panel is open.
     pub report: Option<GroupReport>,
+    /// The step evaluation of the active group's records with their calls in order, at
+    /// the current parameters (sweep over the threshold at the current hops), while the
+    /// panel is open.
+    pub steps: Option<StepGroup>,
     /// Per tool, over the records of the other groups (at their own parameters): times
     /// offered and called. Kept until the graph, the records, the active group or the
     /// filters change, so a parameter key recounts only the active group.
@@ -131,6 +138,7 @@ impl EvidenceState {
     pub fn refresh(&mut self, a: &Active) {
         self.offer_tokens = None;
         self.report = None;
+        self.steps = None;
         self.active = Default::default();
         let Some(tokenizer) = &self.tokenizer else {
             return;
@@ -177,6 +185,10 @@ impl EvidenceState {
         };
         let report = evaluate(a.tk, &mine, &opts, &cost);
         self.report = report.operators.into_iter().next().map(|mut g| {
+            g.operator = group.clone();
+            g
+        });
+        self.steps = steps(a, &self.records, &cost).map(|mut g| {
             g.operator = group;
             g
         });
@@ -306,9 +318,45 @@ fn active_records(a: &Active, all: &[Resolved]) -> (String, Vec<Resolved>) {
             params: a.params,
             called: r.called.clone(),
             unknown: r.unknown,
+            ordered: r.ordered.clone(),
         })
         .collect();
     (group, mine)
+}
+
+/// The steps of the active group's records with their calls in order, at the current
+/// threshold and hops, swept over the threshold at the current hops. `None` when no such
+/// record has a step.
+fn steps(a: &Active, records: &[Record], cost: &dyn TokenCost) -> Option<StepGroup> {
+    let group = match a.operator {
+        Some(op) => a.tk.operator(op)?.name.clone(),
+        None => {
+            let mut names: Vec<&str> = a.seeds.iter().map(|&s| a.tk.name(s)).collect();
+            names.sort();
+            format!("seeds:{}", names.join(","))
+        }
+    };
+    let opts = StepOptions {
+        threshold: Some(a.params.threshold),
+        hops: Some(a.params.hops),
+        sweep: true,
+        ..StepOptions::default()
+    };
+    let mut counter = StepCounter::new(a.tk, opts);
+    for r in records.iter().filter(|r| r.calls.is_some()) {
+        if group_of(a.tk, r).is_some_and(|g| g == group) {
+            counter.add(r);
+        }
+    }
+    let mut overall = counter.finish(cost).overall;
+    if overall.stats.steps == 0 {
+        return None;
+    }
+    // The panel draws the current hop count's curve only.
+    if let Some(points) = &mut overall.sweep {
+        points.retain(|p| p.hops == a.params.hops);
+    }
+    Some(overall)
 }
 
 /// Token costs of the current graph, counted once per tool.

@@ -154,7 +154,7 @@ fn fit_applies_one_undo_step() {
     // Fetch: (1 + 2*0.6) / (4 + 2) = 0.37, held at the floor 0.5 (a record called it when
     // offered at 0.5); Mail: (0 + 2*0.7) / 6 = 0.23.
     assert!(
-        status.text.contains("2 Call score(s) changed"),
+        status.text.contains("2 Call and 0 Next score(s) changed"),
         "{status:?}"
     );
     let after = edges(&app);
@@ -264,4 +264,101 @@ fn other_groups_count_at_their_own_parameters() {
         ("seeds", 1)
     );
     assert_eq!(report.stats.complete, Some(1.0));
+}
+
+/// Runs with their calls in order: Search then Fetch or Mail.
+const ORDERED: &str = r#"{"operator": "op", "calls": ["Search", "Fetch"]}
+{"operator": "op", "calls": ["Search", "Mail", "Fetch"]}
+{"operator": "op", "calls": ["Search", "Fetch"]}
+"#;
+
+fn setup_ordered() -> (Fixture, std::path::PathBuf, App) {
+    let (f, traces, app) = setup();
+    std::fs::write(&traces, ORDERED).expect("write traces");
+    (f, traces, app)
+}
+
+/// The right-hand pane's columns of the screen, `skip` columns in.
+fn pane(app: &App, skip: usize, rows: usize) -> String {
+    screen(app)
+        .lines()
+        .take(rows)
+        .map(|l| l.chars().skip(skip).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_panel_shows_step_recall_whole_at_both_sizes() {
+    let (_f, traces, mut app) = setup_ordered();
+    keys(&mut app, &format!(":traces {}<Enter>V", traces.display()));
+    let steps = app.evidence.steps.clone().expect("steps evaluated");
+    // Search->Fetch, Search->Mail, Mail->Fetch, Search->Fetch: all offered at 0.5, hops 1.
+    assert_eq!((steps.stats.steps, steps.stats.hits), (4, 4));
+    for (w, h, skip) in [(80u16, 24u16, 58usize), (160, 48, 120)] {
+        app.size = (w, h);
+        let s = pane(&app, skip, h as usize - 3);
+        for figure in [
+            "records 3",
+            "steps 4",
+            "step recall 1.00",
+            "~tokens/step",
+            "never called: (none)",
+        ] {
+            assert!(s.contains(figure), "{figure:?} at {w}x{h}:\n{s}");
+        }
+        insta::assert_snapshot!(format!("evidence_panel_steps_{w}x{h}"), s);
+    }
+    // The legend names each curve (the pane is tall enough for the chart at 160x48).
+    let s = pane(&app, 120, 45);
+    assert!(
+        s.contains("step recall") && s.contains("complete") && s.contains("threshold 0.5"),
+        "{s}"
+    );
+}
+
+#[test]
+fn fit_learns_next_scores_from_ordered_runs_as_one_undo_step() {
+    let (_f, traces, mut app) = setup_ordered();
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    let before = edges(&app);
+    keys(&mut app, ":fit<Enter>");
+    let status = app.status.clone().expect("status");
+    // plan -> act: every step from Search went to a tool of act: (3 + 2*0.8) / (3 + 2),
+    // the row's best, so 1.0. act -> Fetch: Fetch was 3 of the 4 calls into act's tools:
+    // (3 + 2*0.6) / 6 = 0.7; Mail (1 + 1.4) / 6 = 0.4, held at the floor 0.5.
+    assert!(
+        status.text.contains("2 Call and 1 Next score(s) changed"),
+        "{status:?}"
+    );
+    let after = edges(&app);
+    assert!(
+        after.contains(&("plan".into(), "act".into(), "1.00".into())),
+        "{after:?}"
+    );
+    assert!(
+        after.contains(&("act".into(), "Fetch".into(), "0.70".into())),
+        "{after:?}"
+    );
+    assert!(
+        after.contains(&("act".into(), "Mail".into(), "0.50".into())),
+        "{after:?}"
+    );
+    let log: Vec<String> = app.log.iter().map(|s| s.text.clone()).collect();
+    assert!(
+        log.iter()
+            .any(|l| l == "fit: plan -> act: 0.8 -> 1.0 (3 of 3 steps)"),
+        "{log:?}"
+    );
+    keys(&mut app, "u");
+    assert_eq!(edges(&app), before);
+    // add-edges: act -> act (Mail -> Fetch) is added.
+    keys(&mut app, ":fit add-edges<Enter>");
+    assert!(
+        edges(&app).iter().any(|e| e.0 == "act" && e.1 == "act"),
+        "{:?}",
+        edges(&app)
+    );
+    keys(&mut app, ":fit nonsense<Enter>");
+    assert_eq!(app.status.clone().expect("refused").level, Level::Error);
 }

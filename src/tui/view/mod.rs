@@ -56,6 +56,7 @@ fn evidence_pane(frame: &mut Frame, app: &App, area: Rect) {
             frame,
             area,
             group,
+            app.evidence.steps.as_ref(),
             app.session.params.threshold,
             app.theme.ascii,
         ),

@@ -7,6 +7,8 @@
 
 use std::fmt::Write;
 
+pub mod runs;
+
 /// What to generate.
 #[derive(Debug, Clone, Copy)]
 pub struct GenOptions {

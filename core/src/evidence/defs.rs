@@ -1,0 +1,285 @@
+//! Tool definitions people already have, read for `toolscope init`: OpenAI
+//! function-calling JSON, an MCP `tools/list` result, or toolscope's own MCP sidecar
+//! (`FILE.mcp.json`), told apart by their content.
+//!
+//! - OpenAI: a JSON array of `{"type": "function", "function": {name, description,
+//!   parameters}}` or bare `{name, description, parameters}` objects, a single such object,
+//!   or JSONL (one object a line).
+//! - MCP: `{"tools": [{name, description, inputSchema}]}`, or the JSON-RPC response
+//!   around it (`{"result": {"tools": [...]}}`); an array of such tools works too.
+//! - Sidecar: `{"toolscope_mcp_cache": 1, "servers": [...]}`: one source per server.
+//!
+//! A file (or a sidecar's server) is one source: its tools become one group.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+/// The largest definitions file read, as for toolkit files.
+pub const MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+/// One tool definition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDef {
+    pub name: String,
+    pub description: String,
+    /// The JSON Schema of its arguments (`None` when the definition has none).
+    pub schema: Option<Value>,
+}
+
+/// What a source was read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefKind {
+    OpenAi,
+    Mcp,
+    Sidecar,
+}
+
+/// The tools of one source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Source {
+    /// The group's name: the file's stem, or the sidecar server's name.
+    pub group: String,
+    /// Where it came from, for messages: the path (and the server).
+    pub origin: String,
+    pub kind: DefKind,
+    pub tools: Vec<ToolDef>,
+}
+
+/// Reads one definitions file into its sources.
+pub fn read_file(path: &Path) -> Result<Vec<Source>, String> {
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
+    if meta.len() > MAX_BYTES {
+        return Err(format!("{shown}: larger than {MAX_BYTES} bytes"));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    let stem = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .map(stem)
+        .unwrap_or("tools")
+        .to_string();
+    parse(&stem, &shown, &text)
+}
+
+/// A file name without its definition suffixes (`x.mcp.json`, `x.json`, `x.jsonl`).
+fn stem(name: &str) -> &str {
+    [".mcp.json", ".jsonl", ".json"]
+        .iter()
+        .find_map(|s| name.strip_suffix(s))
+        .unwrap_or(name)
+}
+
+/// Parses a definitions text: one JSON value, or JSON lines.
+pub fn parse(group: &str, origin: &str, text: &str) -> Result<Vec<Source>, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) => whole(group, origin, &v),
+        Err(whole_err) => {
+            let lines: Vec<(usize, &str)> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+                .collect();
+            if lines.len() < 2 {
+                return Err(format!("{origin}: not JSON: {whole_err}"));
+            }
+            let mut tools = Vec::new();
+            let mut kind = DefKind::OpenAi;
+            for (i, line) in lines {
+                let at = format!("{origin}:{}", i + 1);
+                let v: Value =
+                    serde_json::from_str(line).map_err(|e| format!("{at}: not JSON: {e}"))?;
+                let (k, t) = one(&v).map_err(|e| format!("{at}: {e}"))?;
+                kind = k;
+                tools.push(t);
+            }
+            Ok(vec![source(group, origin, kind, tools)])
+        }
+    }
+}
+
+fn source(group: &str, origin: &str, kind: DefKind, tools: Vec<ToolDef>) -> Source {
+    Source {
+        group: group.to_string(),
+        origin: origin.to_string(),
+        kind,
+        tools,
+    }
+}
+
+/// A whole-file JSON value.
+fn whole(group: &str, origin: &str, v: &Value) -> Result<Vec<Source>, String> {
+    if v.get("toolscope_mcp_cache").is_some() {
+        return sidecar(origin, v);
+    }
+    let tools = v
+        .get("tools")
+        .or_else(|| v.get("result").and_then(|r| r.get("tools")));
+    let (kind, items): (DefKind, Vec<&Value>) = match (v, tools) {
+        (_, Some(Value::Array(t))) => (DefKind::Mcp, t.iter().collect()),
+        (_, Some(_)) => return Err(format!("{origin}: `tools` must be an array")),
+        (Value::Array(items), None) => (DefKind::OpenAi, items.iter().collect()),
+        (Value::Object(_), None) => (DefKind::OpenAi, vec![v]),
+        _ => {
+            return Err(format!(
+                "{origin}: expected tool definitions (a JSON array or object)"
+            ));
+        }
+    };
+    let mut out = Vec::with_capacity(items.len());
+    let mut kinds = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let (k, t) = one(item).map_err(|e| format!("{origin}: tool {}: {e}", i + 1))?;
+        kinds.push(k);
+        out.push(t);
+    }
+    let kind = if kind == DefKind::Mcp || kinds.contains(&DefKind::Mcp) {
+        DefKind::Mcp
+    } else {
+        DefKind::OpenAi
+    };
+    Ok(vec![source(group, origin, kind, out)])
+}
+
+/// One definition: OpenAI (wrapped or bare) or an MCP tool (`inputSchema`).
+fn one(v: &Value) -> Result<(DefKind, ToolDef), String> {
+    let Value::Object(obj) = v else {
+        return Err("a definition must be a JSON object".into());
+    };
+    if let Some(f) = obj.get("function") {
+        if let Some(t) = obj.get("type").and_then(Value::as_str)
+            && t != "function"
+        {
+            return Err(format!("type `{t}` is not a function"));
+        }
+        return def(f, "parameters").map(|d| (DefKind::OpenAi, d));
+    }
+    if obj.contains_key("inputSchema") {
+        return def(v, "inputSchema").map(|d| (DefKind::Mcp, d));
+    }
+    def(v, "parameters").map(|d| (DefKind::OpenAi, d))
+}
+
+fn def(v: &Value, schema_key: &str) -> Result<ToolDef, String> {
+    let name = match v.get("name") {
+        Some(Value::String(n)) if !n.trim().is_empty() => n.clone(),
+        Some(Value::String(_)) => return Err("its `name` is empty".into()),
+        Some(_) => return Err("its `name` is not a string".into()),
+        None => return Err("it has no `name`".into()),
+    };
+    let description = match v.get("description") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(d)) => d.clone(),
+        Some(_) => return Err(format!("`{name}`: its `description` is not a string")),
+    };
+    let schema = match v.get(schema_key) {
+        None | Some(Value::Null) => None,
+        Some(s @ Value::Object(_)) => Some(s.clone()),
+        Some(_) => return Err(format!("`{name}`: its `{schema_key}` is not an object")),
+    };
+    Ok(ToolDef {
+        name,
+        description,
+        schema,
+    })
+}
+
+fn sidecar(origin: &str, v: &Value) -> Result<Vec<Source>, String> {
+    let cache: crate::mcp::cache::Cache = serde_json::from_value(v.clone())
+        .map_err(|e| format!("{origin}: not a toolscope MCP sidecar: {e}"))?;
+    Ok(cache
+        .servers
+        .into_iter()
+        .map(|s| Source {
+            group: s.name.clone(),
+            origin: format!("{origin} (server {})", s.name),
+            kind: DefKind::Sidecar,
+            tools: s
+                .tools
+                .into_iter()
+                .map(|t| ToolDef {
+                    name: t.name,
+                    description: t.description,
+                    schema: Some(t.input_schema),
+                })
+                .collect(),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(s: &[Source]) -> Vec<(String, Vec<String>, DefKind)> {
+        s.iter()
+            .map(|s| {
+                let t = s.tools.iter().map(|t| t.name.clone()).collect();
+                (s.group.clone(), t, s.kind)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_four_shapes_are_told_apart_by_content() {
+        let openai = r#"[{"type": "function", "function": {"name": "ls", "description": "List.", "parameters": {"type": "object", "properties": {"a": {"type": "boolean"}}}}}, {"name": "cd", "parameters": {"type": "object"}}]"#;
+        let s = parse("fs", "fs.json", openai).unwrap();
+        assert_eq!(
+            names(&s),
+            vec![("fs".into(), vec!["ls".into(), "cd".into()], DefKind::OpenAi)]
+        );
+        assert_eq!(s[0].tools[0].description, "List.");
+        assert!(s[0].tools[0].schema.as_ref().unwrap()["properties"]["a"].is_object());
+        let jsonl =
+            "{\"name\": \"a\"}\n\n{\"type\": \"function\", \"function\": {\"name\": \"b\"}}\n";
+        assert_eq!(parse("g", "g.jsonl", jsonl).unwrap()[0].tools.len(), 2);
+        let mcp = r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "x", "description": "X.", "inputSchema": {"type": "object"}}]}}"#;
+        let s = parse("srv", "srv.json", mcp).unwrap();
+        assert_eq!(s[0].kind, DefKind::Mcp);
+        assert_eq!(
+            s[0].tools[0].schema,
+            Some(serde_json::json!({"type": "object"}))
+        );
+        let side = r#"{"toolscope_mcp_cache": 1, "servers": [
+            {"name": "A", "transport": "stdio", "command": "x", "args": [], "discovered_at": "t", "tools": [{"name": "p", "input_schema": {}}]},
+            {"name": "B", "transport": "stdio", "command": "y", "args": [], "discovered_at": "t", "tools": []}]}"#;
+        let s = parse("k.yml", "k.yml.mcp.json", side).unwrap();
+        assert_eq!(
+            names(&s),
+            vec![
+                ("A".into(), vec!["p".into()], DefKind::Sidecar),
+                ("B".into(), vec![], DefKind::Sidecar),
+            ]
+        );
+        assert_eq!(stem("k.yml.mcp.json"), "k.yml");
+        assert_eq!(stem("GorillaFileSystem.json"), "GorillaFileSystem");
+    }
+
+    #[test]
+    fn bad_definitions_say_where() {
+        let e = parse(
+            "g",
+            "g.json",
+            r#"[{"name": "a"}, {"description": "no name"}]"#,
+        )
+        .unwrap_err();
+        assert!(e.contains("g.json: tool 2: it has no `name`"), "{e}");
+        let e = parse("g", "g.jsonl", "{\"name\": \"a\"}\n{\"name\": 3}\n").unwrap_err();
+        assert!(e.starts_with("g.jsonl:2:"), "{e}");
+        let e = parse("g", "g.json", "{\"name\": \"a\", \"parameters\": []}").unwrap_err();
+        assert!(e.contains("`parameters` is not an object"), "{e}");
+        assert!(parse("g", "g.json", "nonsense").is_err());
+        assert!(
+            parse(
+                "g",
+                "g.json",
+                "[{\"type\": \"web_search\", \"function\": {\"name\": \"a\"}}]"
+            )
+            .is_err()
+        );
+    }
+}
