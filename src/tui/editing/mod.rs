@@ -89,7 +89,8 @@ pub fn watch(app: &mut App, tx: Sender<Msg>, opened: &[PathBuf], forced: Option<
 
 /// Handles the toolkit file changes queued since the last batch of messages.
 pub fn flush(app: &mut App) {
-    let out = app.session.flush();
+    let op = app.operator.and_then(|i| app.tk.operators.get(i));
+    let out = app.session.flush(op);
     show(app, out);
 }
 
@@ -407,7 +408,8 @@ fn choose(app: &mut App, choice: Choice) {
 
 /// `:reload`: reads the files again, asking first when there are unsaved edits.
 pub fn reload(app: &mut App, _: &str) -> Result<(), String> {
-    let out = app.session.reload_asking();
+    let op = app.operator.and_then(|i| app.tk.operators.get(i));
+    let out = app.session.reload_asking(op);
     result(app, out)
 }
 
