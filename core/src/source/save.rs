@@ -86,6 +86,11 @@ pub enum Stage {
     Written,
     /// Synced; the rename over the target (or the in-place write) comes next.
     BeforeRename,
+    /// In place: the file has grown to the new length; its old bytes are overwritten next
+    /// (where a copy-on-write file system may still run out of room).
+    Overwrite,
+    /// In place: the overwrite failed; the old text is put back next.
+    Restore,
 }
 
 /// Writes `text` to `path` atomically under the write lock, whatever the file holds now.
@@ -243,9 +248,18 @@ fn links(_: &fs::Metadata) -> u64 {
 }
 
 /// A file with several hard links: a rename would give this name a new file and leave the
-/// other names with the old content, so the new text is written into the file itself. The
-/// complete new text is first written and synced to a guard file beside it, so that a crash
-/// during the in-place write leaves it recoverable; the guard is removed afterwards.
+/// other names with the old content, so the new text is written into the file itself.
+///
+/// A complete copy of the old or the new text is on disk at every moment, and an error
+/// says where: the complete new text is first written and synced to a guard file beside
+/// the file (if that fails, the file is untouched). The file then grows first: the part of
+/// the new text past the old length is written at its place, so a full disk (or a file
+/// size limit) fails before any old byte changes, and the file is cut back. Its old bytes
+/// are overwritten last, which takes no new room on a file system that writes in place; a
+/// copy-on-write one may still fail there, and then the old text is written back. Only if
+/// that fails too is the file left half written, and the error names the guard, which
+/// then holds the only complete text. The guard is removed whenever the file holds a
+/// complete text.
 fn in_place(
     path: &Path,
     target: &Path,
@@ -255,33 +269,96 @@ fn in_place(
     fault: &dyn Fn(Stage) -> std::io::Result<()>,
     recheck: &dyn Fn() -> Result<(), SaveError>,
 ) -> Result<(), SaveError> {
+    let unchanged = |e: &dyn fmt::Display| {
+        SaveError::new(
+            path,
+            SaveErrorKind::Io,
+            format!("{e}; the file is unchanged"),
+        )
+    };
     let staged = write_temp(guard, text, meta, fault)
         .and_then(|()| fault(Stage::BeforeRename))
-        .map_err(|e| SaveError::io(path, &e))
+        .map_err(|e| unchanged(&e))
         .and_then(|()| recheck());
-    if let Err(e) = staged {
-        let _ = fs::remove_file(guard);
-        return Err(e);
-    }
-    let write = || -> std::io::Result<()> {
-        let mut f = OpenOptions::new().write(true).open(target)?;
-        f.write_all(text.as_bytes())?;
-        f.set_len(text.len() as u64)?;
-        f.sync_all()
+    let old = staged.and_then(|()| fs::read(target).map_err(|e| unchanged(&e)));
+    let old = match old {
+        Ok(old) => old,
+        Err(e) => {
+            let _ = fs::remove_file(guard);
+            return Err(e);
+        }
     };
-    match write() {
+    match overwrite(target, &old, text.as_bytes(), fault) {
         Ok(()) => {
             let _ = fs::remove_file(guard);
             Ok(())
         }
-        Err(e) => Err(SaveError::new(
+        Err(Overwrite::Unchanged(e)) => {
+            let _ = fs::remove_file(guard);
+            Err(unchanged(&format!("writing it in place failed ({e})")))
+        }
+        Err(Overwrite::HalfWritten(e)) => Err(SaveError::new(
             path,
             SaveErrorKind::Io,
             format!(
-                "writing in place failed ({e}); the complete new text is in {}",
+                "writing it in place failed ({e}) and its old text could not be written back: \
+                 the file is half written; the complete new text is only in {}: copy it over \
+                 the file once there is room",
                 guard.display()
             ),
         )),
+    }
+}
+
+/// How an in-place write failed.
+enum Overwrite {
+    /// The file holds its old text.
+    Unchanged(std::io::Error),
+    /// The file holds neither text whole.
+    HalfWritten(std::io::Error),
+}
+
+/// Writes `new` over `old` in the file `target` (see [`in_place`]): grow, overwrite, and on
+/// failure put the old text back.
+fn overwrite(
+    target: &Path,
+    old: &[u8],
+    new: &[u8],
+    fault: &dyn Fn(Stage) -> std::io::Result<()>,
+) -> Result<(), Overwrite> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = OpenOptions::new()
+        .write(true)
+        .open(target)
+        .map_err(Overwrite::Unchanged)?;
+    if new.len() > old.len() {
+        let grown = f
+            .seek(SeekFrom::Start(old.len() as u64))
+            .and_then(|_| f.write_all(&new[old.len()..]))
+            .and_then(|()| f.sync_data());
+        if let Err(e) = grown {
+            let cut = f.set_len(old.len() as u64).and_then(|()| f.sync_all());
+            return Err(match cut {
+                Ok(()) => Overwrite::Unchanged(e),
+                Err(_) => Overwrite::HalfWritten(e),
+            });
+        }
+    }
+    // From the start: `bytes`, then the file cut (or left) at `len`.
+    let mut put = |bytes: &[u8], len: usize, stage: Stage| {
+        fault(stage)?;
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all(bytes)?;
+        f.set_len(len as u64)?;
+        f.sync_all()
+    };
+    let head = new.len().min(old.len());
+    match put(&new[..head], new.len(), Stage::Overwrite) {
+        Ok(()) => Ok(()),
+        Err(e) => match put(old, old.len(), Stage::Restore) {
+            Ok(()) => Err(Overwrite::Unchanged(e)),
+            Err(_) => Err(Overwrite::HalfWritten(e)),
+        },
     }
 }
 
@@ -454,6 +531,52 @@ mod tests {
             .filter(|n| n.ends_with(".tmp"))
             .collect();
         assert!(names.is_empty(), "{names:?}");
+    }
+
+    /// A copy-on-write file system out of room while the old bytes are overwritten (faults
+    /// injected at [`Stage::Overwrite`], then at [`Stage::Restore`] too): the old text is
+    /// written back, or, when that fails too, the error names the guard file, which holds
+    /// the complete new text. Growing first keeps a real full disk from reaching here
+    /// (`tests/hard_links.rs`).
+    #[cfg(unix)]
+    #[test]
+    fn a_failed_in_place_overwrite_keeps_a_whole_copy_and_says_where() {
+        let no_room = || std::io::Error::other("no room");
+        for (old, new) in [("a: 1\n", "a: 22222\n"), ("a: 11111\n", "a: 2\n")] {
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("t.yaml");
+            fs::write(&p, old).unwrap();
+            fs::hard_link(&p, dir.path().join("other.yaml")).unwrap();
+            let err = replace_with(&p, Some(old), new, |stage| match stage {
+                Stage::Overwrite => Err(no_room()),
+                _ => Ok(()),
+            })
+            .unwrap_err();
+            assert!(err.message.contains("the file is unchanged"), "{err}");
+            assert_eq!(fs::read_to_string(&p).unwrap(), old);
+            assert!(temps(dir.path()).is_empty());
+
+            let err = replace_with(&p, Some(old), new, |stage| match stage {
+                Stage::Overwrite | Stage::Restore => Err(no_room()),
+                _ => Ok(()),
+            })
+            .unwrap_err();
+            let guards = temps(dir.path());
+            assert_eq!(guards.len(), 1, "{guards:?}");
+            let guard = dir.path().join(&guards[0]);
+            assert!(err.message.contains("half written"), "{err}");
+            assert!(err.message.contains(&guard.display().to_string()), "{err}");
+            assert_eq!(fs::read_to_string(&guard).unwrap(), new);
+        }
+    }
+
+    fn temps(dir: &Path) -> Vec<String> {
+        fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
     }
 
     #[cfg(unix)]
