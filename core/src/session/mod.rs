@@ -440,10 +440,14 @@ impl Session {
         }
     }
 
-    /// The question about edits an earlier session on the same paths left, if any.
-    pub fn offer_recovery(&self) -> Option<Question> {
-        recovery::load(self.recovery_dir.as_deref(), self.live.opened())
-            .map(|edits| Question::Recover { edits })
+    /// The question about edits an earlier session on the same paths left, if any, or why
+    /// what is in the recovery file's place was not read.
+    pub fn offer_recovery(&self) -> Outcome {
+        match recovery::load(self.recovery_dir.as_deref(), self.live.opened()) {
+            Ok(Some(edits)) => Outcome::default().asking(Question::Recover { edits }),
+            Ok(None) => Outcome::default(),
+            Err(e) => Outcome::error(e),
+        }
     }
 
     /// Drops the recovery file (the user reapplied or discarded its edits).

@@ -95,7 +95,8 @@ fn score(from: &str, to: &str, to_kind: crate::model::NodeKind, score: f64) -> E
 fn open(path: &Path, state: &Path) -> Session {
     let ws = Workspace::open(&[path.to_path_buf()], None).expect("opens");
     let mut s = Session::new(ws);
-    s.recovery_dir = Some(state.to_path_buf());
+    // A folder toolscope makes (private); a temporary folder may be open to others.
+    s.recovery_dir = Some(state.join("state"));
     assert!(
         s.start_watching(None, &[path.to_path_buf()], None)
             .is_none()
@@ -157,14 +158,14 @@ fn edit_conflict_reapply_save_and_recover_with_no_terminal() {
     assert_eq!(std::fs::read_to_string(&path).expect("read"), text);
 
     let mut next = open(&path, state.path());
-    let Some(Question::Recover { edits }) = next.offer_recovery() else {
+    let Some(Question::Recover { edits }) = next.offer_recovery().question else {
         panic!("no recovery offered");
     };
     assert_eq!(edits.len(), 1);
     let out = next.recover(edits);
     assert!(!out.failed(), "{out:?}");
     assert!(
-        next.offer_recovery().is_none(),
+        next.offer_recovery() == Outcome::default(),
         "the recovery file is dropped"
     );
     assert!(!next.save().failed());

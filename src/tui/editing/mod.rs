@@ -328,9 +328,8 @@ pub fn end_without_asking(app: &mut App) {
 
 /// Offers the edits a session on the same paths left when it ended without asking.
 pub fn offer_recovery(app: &mut App) {
-    if let Some(q) = app.session.offer_recovery() {
-        open(app, ask(q));
-    }
+    let out = app.session.offer_recovery();
+    show(app, out);
 }
 
 /// Saves every changed file, after writing pending threshold/hops.
