@@ -260,42 +260,11 @@ fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>, limit: usize) -> std::io::
     Ok(Line::TooLong(skipped))
 }
 
-/// Opens `path` for reading when it is a regular file of at most `max` bytes. Opened
-/// without blocking, so a FIFO cannot hang the open, and checked before a byte is read.
+/// Opens `path` when it is a regular file of at most `max` bytes (see `crate::bounded`).
 fn open_regular(path: &Path, max: u64) -> Result<File, String> {
-    let shown = path.display();
-    let file = open_nonblocking(path).map_err(|e| format!("{shown}: {e}"))?;
-    let meta = file.metadata().map_err(|e| format!("{shown}: {e}"))?;
-    if meta.is_dir() {
-        return Err(format!("{shown}: is a folder, not a trace file"));
-    }
-    if !meta.is_file() {
-        return Err(format!(
-            "{shown}: not a regular file (a FIFO, device or socket); not read"
-        ));
-    }
-    if meta.len() > max {
-        return Err(format!(
-            "{shown}: {} bytes, over the limit of {} MiB for a trace file; not read",
-            meta.len(),
-            max >> 20
-        ));
-    }
-    Ok(file)
-}
-
-#[cfg(unix)]
-fn open_nonblocking(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_nonblocking(path: &Path) -> std::io::Result<File> {
-    File::open(path)
+    crate::bounded::open(path, max, crate::bounded::Links::Follow)
+        .map(|(file, _)| file)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]
@@ -372,7 +341,7 @@ mod tests {
     fn what_is_not_a_regular_file_is_refused() {
         let dir = tempfile::tempdir().expect("tempdir");
         let err = load(&[dir.path().to_path_buf()], None, "a", &SMALL).expect_err("a folder");
-        assert!(err.contains("folder"), "{err}");
+        assert!(err.contains("is a directory"), "{err}");
         let err = load(&["/dev/zero".into()], None, "a", &SMALL).expect_err("a device");
         assert!(err.contains("not a regular file"), "{err}");
     }

@@ -155,24 +155,17 @@ pub fn config_of(path: &Path) -> Option<PathBuf> {
     Some(path.with_file_name(config))
 }
 
-/// Reads a cache file: `Ok(None)` when there is none.
+/// Reads a cache file: `Ok(None)` when there is none. Only a regular file of at most
+/// 64 MiB is read (see `crate::bounded`).
 pub fn read(path: &Path) -> Result<Option<Cache>, String> {
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e.to_string()),
-    };
-    if !meta.is_file() {
-        return Err("not a regular file".into());
+    match crate::bounded::read(path, MAX_BYTES, crate::bounded::Links::Follow) {
+        Ok(bytes) => {
+            let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
+            Cache::parse(&text).map(Some)
+        }
+        Err(crate::bounded::Refused::Missing) => Ok(None),
+        Err(e) => Err(e.to_string()),
     }
-    if meta.len() > MAX_BYTES {
-        return Err(format!(
-            "{} bytes, over the limit of {MAX_BYTES}",
-            meta.len()
-        ));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    Cache::parse(&text).map(Some)
 }
 
 /// Member tools known from the cache, by group name, and the problems found on the way.

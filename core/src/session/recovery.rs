@@ -229,53 +229,19 @@ pub fn load(dir: Option<&Path>, opened: &[PathBuf]) -> Result<Option<Vec<Transac
     Ok((saved.paths == canonical(opened) && !saved.edits.is_empty()).then_some(saved.edits))
 }
 
-/// The text of `path` if it is a regular file of at most [`MAX_BYTES`] (`None`: no file).
+/// The text of `path` if it is a regular file of at most [`MAX_BYTES`] (`None`: no file),
+/// never read through a link.
 fn read_bounded(path: &Path) -> Result<Option<String>, String> {
-    use std::io::Read;
+    use crate::bounded::{Links, Refused};
     let shown = path.display();
-    let file = match open_no_follow(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-            return Err(format!(
-                "the recovery file {shown} is a symbolic link; not read"
-            ));
-        }
-        Err(e) => return Err(format!("the recovery file {shown}: {e}")),
+    let bytes = match crate::bounded::read(path, MAX_BYTES, Links::Refuse) {
+        Ok(b) => b,
+        Err(Refused::Missing) => return Ok(None),
+        Err(e) => return Err(format!("the recovery file {shown} is {e}")),
     };
-    let meta = file
-        .metadata()
-        .map_err(|e| format!("the recovery file {shown}: {e}"))?;
-    if !meta.is_file() {
-        return Err(format!(
-            "the recovery file {shown} is not a regular file; not read"
-        ));
-    }
-    if meta.len() > MAX_BYTES {
-        return Err(format!(
-            "the recovery file {shown} is {} bytes, over the limit of {MAX_BYTES}; not read",
-            meta.len()
-        ));
-    }
-    let mut text = String::new();
-    file.take(MAX_BYTES)
-        .read_to_string(&mut text)
-        .map_err(|e| format!("the recovery file {shown}: {e}"))?;
-    Ok(Some(text))
-}
-
-#[cfg(unix)]
-fn open_no_follow(path: &Path) -> io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_no_follow(path: &Path) -> io::Result<std::fs::File> {
-    std::fs::File::open(path)
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| format!("the recovery file {shown} is not UTF-8: {e}"))
 }
 
 /// Removes the recovery file (the user reapplied or discarded it).

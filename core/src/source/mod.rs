@@ -158,31 +158,25 @@ fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>, depth: u32) -> Result<(), Lo
 
 /// Reads a file as text, refusing what is not a regular readable UTF-8 file within limits.
 pub fn read_file(path: &Path, limits: &Limits) -> Result<String, LoadError> {
-    let meta = std::fs::metadata(path).map_err(|e| LoadError::io(path, e.to_string()))?;
-    if !meta.is_file() {
-        return Err(LoadError::io(
-            path,
-            if meta.is_dir() {
-                "is a directory".to_string()
-            } else {
-                "not a regular file (a FIFO, socket or device)".to_string()
-            },
-        ));
-    }
-    if meta.len() > limits.max_bytes as u64 {
-        return Err(LoadError {
-            code: Code::Limit,
-            ..LoadError::io(
-                path,
-                format!(
-                    "file is {} bytes, over the limit of {} bytes",
-                    meta.len(),
-                    limits.max_bytes
-                ),
-            )
-        });
-    }
-    let bytes = std::fs::read(path).map_err(|e| LoadError::io(path, e.to_string()))?;
+    use crate::bounded::Refused;
+    let max = limits.max_bytes as u64;
+    let bytes = crate::bounded::read(path, max, crate::bounded::Links::Follow).map_err(|e| {
+        let message = match &e {
+            Refused::Missing => "No such file or directory (os error 2)".to_string(),
+            Refused::TooLarge { size, max } => {
+                format!("file is {size} bytes, over the limit of {max} bytes")
+            }
+            other => other.to_string(),
+        };
+        let code = match e {
+            Refused::TooLarge { .. } => Code::Limit,
+            _ => Code::Io,
+        };
+        LoadError {
+            code,
+            ..LoadError::io(path, message)
+        }
+    })?;
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let before = &e.as_bytes()[..valid];
