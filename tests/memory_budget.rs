@@ -87,3 +87,106 @@ fn a_toolkit_over_the_budget_fails_with_ts002_not_an_abort() {
         "{limit:?}"
     );
 }
+
+/// A native toolkit of about 6 KB declaring one MCP server, and its sidecar cache
+/// (`FILE.mcp.json`) whose one tool has `input_schema` holding `n` zeros. Returns the
+/// toolkit and the bytes of both files.
+fn toolkit_with_sidecar(dir: &std::path::Path, n: usize) -> (std::path::PathBuf, usize) {
+    let mut y = String::from(
+        "groups:\n  - name: srv\n    mcp_transport_config: {transport_type: STDIO, command: srv}\nactions:\n  - name: a\n    tools: [srv]\n",
+    );
+    for i in 0..100 {
+        y += &format!(
+            "  - name: filler{i}\n    desc: Some words that make the file about six kilobytes.\n"
+        );
+    }
+    let p = dir.join("kit.yaml");
+    std::fs::write(&p, &y).expect("write");
+    let mut side = String::from(
+        "{\"toolscope_mcp_cache\": 1, \"servers\": [{\"name\": \"srv\", \"transport\": \"stdio\", \"command\": \"srv\", \"discovered_at\": \"2026-01-01T00:00:00Z\", \"tools\": [{\"name\": \"t\", \"description\": \"d\", \"input_schema\": {\"type\": \"object\", \"default\": [",
+    );
+    side += &vec!["0"; n].join(",");
+    side += "]}}]}]}\n";
+    std::fs::write(dir.join("kit.yaml.mcp.json"), &side).expect("write");
+    (p, y.len() + side.len())
+}
+
+/// Issue 27, item 8: the sidecar is parsed within the load's memory budget (which counts
+/// it as input). A dense 19 MB one aborted with "memory allocation failed" under 300 MB (a
+/// 62 MB one peaked at 2.6 GB before TS002): now it is ignored with TS090, unparsed, under
+/// the budget's own ceiling.
+#[test]
+fn a_dense_mcp_sidecar_is_counted_in_the_budget() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (p, bytes) = toolkit_with_sidecar(dir.path(), 9_500_000);
+    let out = run_capped(
+        ceiling_kb(bytes),
+        &["lint", "--format", "json", p.to_str().unwrap()],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.code().is_some(),
+        "killed: {:?} {stderr}",
+        out.status
+    );
+    assert!(!stderr.contains("memory allocation"), "{stderr}");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let said = v["diagnostics"].to_string();
+    assert!(
+        said.contains("TS090") && said.contains("memory budget"),
+        "{said}"
+    );
+}
+
+/// A sidecar of ordinary size is still read: its tool becomes the group's member.
+#[test]
+fn an_ordinary_mcp_sidecar_is_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (p, bytes) = toolkit_with_sidecar(dir.path(), 1_000);
+    let out = run_capped(
+        ceiling_kb(bytes),
+        &["export", "--to", "json", p.to_str().unwrap()],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(v["tools"].to_string().contains("\"t\""), "{}", v["tools"]);
+}
+
+/// A large ordinary cache, 100,000 tools with descriptions and schemas (21 MB), is read
+/// within the budget it brings (12 times both files plus 100 MB): it peaked at 490 MB
+/// before, holding three copies of every schema.
+#[test]
+fn a_large_ordinary_mcp_sidecar_loads_within_its_budget() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let kit = "groups:\n  - name: srv\n    mcp_transport_config: {transport_type: STDIO, command: srv}\nactions:\n  - name: a\n    tools: [srv]\n";
+    let p = dir.path().join("kit.yaml");
+    std::fs::write(&p, kit).expect("write");
+    let tools: Vec<String> = (0..100_000)
+        .map(|i| format!("{{\"name\": \"tool_{i:06}\", \"description\": \"Does thing number {i} with the given path.\", \"input_schema\": {{\"type\": \"object\", \"properties\": {{\"path\": {{\"type\": \"string\", \"description\": \"Where\"}}}}, \"required\": [\"path\"]}}}}"))
+        .collect();
+    let side = format!(
+        "{{\"toolscope_mcp_cache\": 1, \"servers\": [{{\"name\": \"srv\", \"transport\": \"stdio\", \"command\": \"srv\", \"discovered_at\": \"x\", \"tools\": [{}]}}]}}",
+        tools.join(", ")
+    );
+    std::fs::write(dir.path().join("kit.yaml.mcp.json"), &side).expect("write");
+    let out = run_capped(
+        ceiling_kb(kit.len() + side.len()),
+        &["lint", "--format", "json", p.to_str().unwrap()],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.code().is_some(),
+        "killed: {:?} {stderr}",
+        out.status
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(
+        !v["diagnostics"].to_string().contains("TS090"),
+        "{}",
+        v["diagnostics"]
+    );
+}

@@ -20,7 +20,10 @@ pub enum Refused {
     /// A symbolic link, where links are not followed.
     Link,
     /// Its size, over the limit.
-    TooLarge { size: u64, max: u64 },
+    TooLarge {
+        size: u64,
+        max: u64,
+    },
     Io(std::io::Error),
 }
 
@@ -135,14 +138,29 @@ mod tests {
         std::os::unix::fs::symlink(&p, &link).expect("symlink");
         assert!(read(&link, 5, Links::Follow).is_ok());
         assert!(matches!(read(&link, 5, Links::Refuse), Err(Refused::Link)));
-        assert!(matches!(read(dir.path(), 5, Links::Follow), Err(Refused::Folder)));
+        assert!(matches!(
+            read(dir.path(), 5, Links::Follow),
+            Err(Refused::Folder)
+        ));
         assert!(matches!(
             read(Path::new("/dev/zero"), 5, Links::Follow),
             Err(Refused::NotRegular)
         ));
         let fifo = dir.path().join("p");
-        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
-        assert!(matches!(read(&fifo, 5, Links::Follow), Err(Refused::NotRegular)));
-        assert!(matches!(read(&dir.path().join("none"), 5, Links::Follow), Err(Refused::Missing)));
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .expect("mkfifo")
+                .success()
+        );
+        assert!(matches!(
+            read(&fifo, 5, Links::Follow),
+            Err(Refused::NotRegular)
+        ));
+        assert!(matches!(
+            read(&dir.path().join("none"), 5, Links::Follow),
+            Err(Refused::Missing)
+        ));
     }
 }

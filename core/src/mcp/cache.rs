@@ -168,23 +168,191 @@ pub fn read(path: &Path) -> Result<Option<Cache>, String> {
     }
 }
 
+/// The size of `config`'s cache when loads read it (enabled, a regular file within the
+/// size limit), else 0: the load's memory budget counts it as input.
+pub fn sidecar_bytes(config: &Path) -> usize {
+    if !enabled() {
+        return 0;
+    }
+    match crate::bounded::open(
+        &sidecar_path(config),
+        MAX_BYTES,
+        crate::bounded::Links::Follow,
+    ) {
+        Ok((_, size)) => usize::try_from(size).unwrap_or(usize::MAX),
+        Err(_) => 0,
+    }
+}
+
+/// [`read`] within `room` bytes of memory: a file larger than the room is not read, and
+/// one whose [`json_cost`] exceeds it is not parsed. Returns the cache and its cost.
+fn read_within(path: &Path, room: usize) -> Result<Option<(Cache, usize)>, String> {
+    let max = MAX_BYTES.min(room as u64 / 2);
+    let bytes = match crate::bounded::read(path, max, crate::bounded::Links::Follow) {
+        Ok(b) => b,
+        Err(crate::bounded::Refused::Missing) => return Ok(None),
+        Err(crate::bounded::Refused::TooLarge { size, .. }) if size <= MAX_BYTES => {
+            return Err(over_budget(size as usize * 2, room));
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
+    let cost = json_cost(&text);
+    if cost > room {
+        return Err(over_budget(cost, room));
+    }
+    Cache::parse(&text).map(|c| Some((c, cost)))
+}
+
+fn over_budget(cost: usize, room: usize) -> String {
+    format!(
+        "reading it could take {} MB, more than the {} MB left of this load's memory budget (12 times the sizes of the file and its cache plus 100 MB, at most 2 GB)",
+        cost.div_ceil(1 << 20),
+        room >> 20
+    )
+}
+
 /// Member tools known from the cache, by group name, and the problems found on the way.
 #[derive(Debug, Default)]
 pub struct Known {
     pub members: HashMap<String, Vec<CachedTool>>,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the cache may take in memory once parsed and its tools built into the toolkit
+    /// (see [`json_cost`]): the load counts it in its memory budget.
+    pub cost: usize,
+}
+
+/// What a cache's text may take once parsed (its [`Cache`], tools and `serde_json` values;
+/// the schemas then move into the tool nodes, not copied), counted from the text before
+/// parsing: one pass that sizes every array and object as serde_json and indexmap allocate
+/// them (a vector's capacity, an index table's buckets and entries), plus the text and its
+/// strings. An upper bound measured against a counting allocator (`core/tests/json_cost.rs`)
+/// on dense shapes, where parsing costs up to 60 times the text, and on ordinary caches,
+/// which cost about ten times theirs.
+pub fn json_cost(text: &str) -> usize {
+    let mut scan = Scan::default();
+    for b in text.bytes() {
+        scan.byte(b);
+    }
+    // The text is held while it is parsed; its strings are copied out (at most its bytes).
+    let heap = scan.containers.saturating_add(scan.largest / 2);
+    heap.saturating_add(text.len().saturating_mul(2))
+        .saturating_add(std::mem::size_of::<Cache>())
+}
+
+/// What one element of an array opened at `depth` (open containers around it) takes: the
+/// cache's `servers` (depth 1) and `tools` (depth 3) hold its structs, anything else JSON
+/// values.
+fn element_bytes(depth: usize) -> usize {
+    let value = std::mem::size_of::<Value>();
+    match depth {
+        1 => value.max(std::mem::size_of::<ServerEntry>()),
+        3 => value.max(std::mem::size_of::<CachedTool>()),
+        _ => value,
+    }
+}
+
+/// A vector of `n` elements of `size` bytes grown by pushes: its capacity (4, then
+/// doubling) in bytes.
+fn vec_bytes(n: usize, size: usize) -> usize {
+    match n {
+        0 => 0,
+        n => n.max(4).next_power_of_two().saturating_mul(size),
+    }
+}
+
+/// An indexmap of `n` entries (a JSON object, or a cache's struct): its index table
+/// (buckets of a `usize` and a control byte, plus a group) and its entries vector, as big
+/// as the table's capacity.
+fn map_bytes(n: usize) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    let buckets = if n < 4 {
+        4
+    } else {
+        (n.saturating_mul(8) / 7).next_power_of_two()
+    };
+    let entry = 8 + std::mem::size_of::<String>() + std::mem::size_of::<Value>();
+    buckets
+        .saturating_mul(9)
+        .saturating_add(16)
+        .saturating_add(buckets.saturating_mul(entry))
+}
+
+/// The state of [`json_cost`]'s pass.
+#[derive(Default)]
+struct Scan {
+    /// Open containers: whether an object, its element count so far, and its depth.
+    open: Vec<(bool, usize, usize)>,
+    in_string: bool,
+    escaped: bool,
+    /// Bytes of the containers closed so far, and the largest of them.
+    containers: usize,
+    largest: usize,
+}
+
+impl Scan {
+    fn byte(&mut self, b: u8) {
+        if self.in_string {
+            match (self.escaped, b) {
+                (true, _) => self.escaped = false,
+                (false, b'\\') => self.escaped = true,
+                (false, b'"') => self.in_string = false,
+                _ => {}
+            }
+            return;
+        }
+        if !b.is_ascii_whitespace() && !matches!(b, b']' | b'}') {
+            // Something inside the innermost container: an array holds at least one element.
+            if let Some((false, n, _)) = self.open.last_mut() {
+                *n = (*n).max(1);
+            }
+        }
+        match b {
+            b'"' => self.in_string = true,
+            b'[' => self.open.push((false, 0, self.open.len())),
+            b'{' => self.open.push((true, 0, self.open.len())),
+            b',' => {
+                if let Some((false, n, _)) = self.open.last_mut() {
+                    *n += 1;
+                }
+            }
+            b':' => {
+                if let Some((true, n, _)) = self.open.last_mut() {
+                    *n += 1;
+                }
+            }
+            b']' | b'}' => {
+                if let Some((object, n, depth)) = self.open.pop() {
+                    let bytes = match object {
+                        true => map_bytes(n),
+                        false => vec_bytes(n, element_bytes(depth)),
+                    };
+                    self.containers = self.containers.saturating_add(bytes);
+                    self.largest = self.largest.max(bytes);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Reads the cache of `config` (when caches are enabled) and matches it against the
-/// servers the file declares.
-pub fn known_members(config: &Path, file_label: &str, decls: &[ServerDecl]) -> Known {
+/// servers the file declares. `room` is what the load's memory budget has left: a cache
+/// whose [`json_cost`] does not fit is not parsed (a TS090 warning), and one that is read
+/// reports its cost in [`Known::cost`].
+pub fn known_members(config: &Path, file_label: &str, decls: &[ServerDecl], room: usize) -> Known {
     let mut known = Known::default();
     if !enabled() {
         return known;
     }
     let path = sidecar_path(config);
-    let cache = match read(&path) {
-        Ok(Some(c)) => c,
+    let cache = match read_within(&path, room) {
+        Ok(Some((c, cost))) => {
+            known.cost = cost;
+            c
+        }
         Ok(None) => return known,
         Err(message) => {
             known.diagnostics.push(Diagnostic {

@@ -19,8 +19,9 @@ struct ToolEntry {
     item: NodeId,
     group: bool,
     members: Vec<(String, NodeId)>,
-    /// Members known from the MCP cache, used when none are listed.
-    cached: Vec<crate::mcp::cache::CachedTool>,
+    /// Members known from the MCP cache, used when none are listed. Each one's schema moves
+    /// into its tool node when the first caller makes it.
+    cached: std::cell::RefCell<Vec<crate::mcp::cache::CachedTool>>,
 }
 
 struct ActionEntry {
@@ -70,7 +71,7 @@ fn c2g_list(ctx: &mut Ctx<'_>, parent: NodeId, key: &str) -> Vec<NodeId> {
 }
 
 fn tool_entries(ctx: &mut Ctx<'_>) -> HashMap<String, ToolEntry> {
-    let mut out = HashMap::new();
+    let mut out: HashMap<String, ToolEntry> = HashMap::new();
     for item in root_list(ctx, "tools") {
         if ctx.doc.map(item).is_none() {
             ctx.diag(
@@ -117,10 +118,11 @@ fn tool_entries(ctx: &mut Ctx<'_>) -> HashMap<String, ToolEntry> {
                 format!("tool `{name}` is declared twice; the last one counts, as in Chat2Graph"),
             );
         }
-        let cached = if group && members.is_empty() {
-            ctx.cached_members(&name)
-        } else {
-            Vec::new()
+        let cached = match (group && members.is_empty(), out.get_mut(&name)) {
+            // A second entry of the name (the last counts): the members the first took.
+            (true, Some(earlier)) => earlier.cached.take(),
+            (true, None) => ctx.cached_members(&name),
+            (false, _) => Vec::new(),
         };
         out.insert(
             name,
@@ -128,7 +130,7 @@ fn tool_entries(ctx: &mut Ctx<'_>) -> HashMap<String, ToolEntry> {
                 item,
                 group,
                 members,
-                cached,
+                cached: std::cell::RefCell::new(cached),
             },
         );
     }
@@ -310,9 +312,9 @@ fn call_edges(ctx: &mut Ctx<'_>, a: NodeIndex, tool: &str, entry: &ToolEntry, it
             ctx.toolkit.add_node(node)
         }
     };
-    if entry.group && entry.members.is_empty() && !entry.cached.is_empty() {
+    if entry.group && entry.members.is_empty() && !entry.cached.borrow().is_empty() {
         let group_origin = ctx.origin(ctx.doc.resolve(entry.item));
-        for tool in &entry.cached {
+        for tool in entry.cached.borrow_mut().iter_mut() {
             if !ctx.edge_allowed(item) {
                 return;
             }

@@ -172,22 +172,26 @@ impl<'d> Ctx<'d> {
     }
 
     /// The member tools the MCP cache knows for `group` (empty when none).
-    pub fn cached_members(&self, group: &str) -> Vec<CachedTool> {
-        self.mcp_members.get(group).cloned().unwrap_or_default()
+    /// Taken, not copied: a group is declared once.
+    pub fn cached_members(&mut self, group: &str) -> Vec<CachedTool> {
+        self.mcp_members.remove(group).unwrap_or_default()
     }
 
     /// The tool node of a cached MCP member, created with the description and inputs the
     /// server listed; `origin` is the group's entry (members have no YAML of their own).
-    pub fn cached_member(&mut self, tool: &CachedTool, origin: Origin) -> NodeIndex {
+    /// The schema moves into the node (a cache's cost counts one copy of it, see
+    /// `mcp::cache::json_cost`); the entry keeps its name and description.
+    pub fn cached_member(&mut self, tool: &mut CachedTool, origin: Origin) -> NodeIndex {
         if let Some(t) = self.toolkit.find(NodeKind::Tool, &tool.name) {
             return t;
         }
         let mut node = Node::new(NodeKind::Tool, tool.name.clone());
         node.desc = tool.description.clone();
+        let schema = std::mem::take(&mut tool.input_schema);
         node.meta = Some(Box::new(ToolMeta {
             ty: "MCP".into(),
-            inputs: mcp_cache::params(&tool.input_schema),
-            input_schema: Some(tool.input_schema.clone()),
+            inputs: mcp_cache::params(&schema),
+            input_schema: Some(schema),
             ..ToolMeta::default()
         }));
         node.origin = Some(origin);

@@ -296,7 +296,10 @@ pub fn load_text(
     let shared: std::sync::Arc<str> =
         std::sync::Arc::from(text.strip_prefix('\u{feff}').unwrap_or(&text));
     drop(text);
-    let budget = limits.memory_budget(shared.len());
+    // The MCP sidecar cache is input of the load too: counted in the budget, and what it
+    // may cost once parsed is reserved from it before it is parsed (`mcp::cache`).
+    let side = crate::mcp::cache::sidecar_bytes(path);
+    let budget = limits.memory_budget(shared.len().saturating_add(side));
     let doc =
         yaml::parse_shared(std::sync::Arc::clone(&shared), limits).map_err(|e| LoadError {
             file: name.clone(),
@@ -331,7 +334,8 @@ pub fn load_text(
     ctx.toolkit.files.push(path.to_path_buf());
     // MCP members discovered earlier (`toolscope mcp discover`), from the sidecar cache.
     let decls = crate::mcp::decl::servers(&doc, format);
-    let known = crate::mcp::cache::known_members(path, &ctx.file, &decls);
+    let known = crate::mcp::cache::known_members(path, &ctx.file, &decls, ctx.toolkit_room);
+    ctx.toolkit_room = ctx.toolkit_room.saturating_sub(known.cost);
     ctx.mcp_members = known.members;
     ctx.diags.extend(known.diagnostics);
     match format {
@@ -346,7 +350,7 @@ pub fn load_text(
             col: n.col,
             code: Code::Limit,
             message: format!(
-                "loading this file would use more than its memory budget of {} MB (12 times its size plus 100 MB, at most 2 GB) once its toolkit is built; the resource limit was reached",
+                "loading this file would use more than its memory budget of {} MB (12 times its size and its MCP cache's plus 100 MB, at most 2 GB) once its toolkit is built; the resource limit was reached",
                 budget >> 20
             ),
         });

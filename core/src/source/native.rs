@@ -195,8 +195,8 @@ fn declare_groups(ctx: &mut Ctx<'_>, groups: Vec<NodeId>) -> Members {
         }
         if names.is_empty() {
             let origin = ctx.origin(ctx.doc.resolve(item));
-            for tool in ctx.cached_members(&name) {
-                let t = ctx.cached_member(&tool, origin);
+            for mut tool in ctx.cached_members(&name) {
+                let t = ctx.cached_member(&mut tool, origin);
                 ctx.toolkit.add_edge(g, t, 1.0, Some(origin));
                 names.push(tool.name);
             }
