@@ -42,6 +42,21 @@ const NODE_BYTES: usize = std::mem::size_of::<Node>() + 160;
 /// What one edge costs: the graph's edge record and the edge index.
 const EDGE_BYTES: usize = 64;
 
+/// What a heap allocation of `len` bytes takes from the allocator: glibc's smallest chunk
+/// is 32 bytes, and chunks carry 8 bytes and round to 16 (a 3-byte name takes 32, not 3).
+pub fn heap_bytes(len: usize) -> usize {
+    match len {
+        0 => 0,
+        n => (n + 8).next_multiple_of(16).max(32),
+    }
+}
+
+/// What one more name in a growing list of names takes: the `String` (twice, for the
+/// vector's doubling) and its text's allocation.
+pub fn listed_name_bytes(len: usize) -> usize {
+    2 * std::mem::size_of::<String>() + heap_bytes(len)
+}
+
 /// Mappings up to this many entries are checked by a look at each entry rather than through
 /// a set or the key index: cheaper for the handful of keys a declaration has.
 const SMALL_MAP: usize = 16;
@@ -207,7 +222,15 @@ impl<'d> Ctx<'d> {
         Origin { file: 0, line, col }
     }
 
+    /// Reports a problem at `id`. Counted in the memory budget: through aliases one list
+    /// item can be reported once per use (an operator naming no action, 20,000 times).
     pub fn diag(&mut self, id: NodeId, severity: Severity, code: Code, message: String) {
+        let bytes = 2 * std::mem::size_of::<Diagnostic>()
+            + heap_bytes(self.file.len())
+            + heap_bytes(message.len());
+        if self.over_budget.is_none() {
+            self.charge(id, bytes);
+        }
         let n = self.doc.node(id);
         self.diags.push(Diagnostic {
             file: self.file.clone(),
