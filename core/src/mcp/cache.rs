@@ -128,17 +128,102 @@ impl Cache {
         s
     }
 
-    pub fn parse(text: &str) -> Result<Cache, String> {
-        let cache: Cache =
-            serde_json::from_str(text).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
-        if cache.toolscope_mcp_cache != VERSION {
+    /// Reads a cache's text: each server and each tool on its own, so one that cannot be
+    /// read (malformed, or nested past the JSON reader's depth limit) costs only itself.
+    /// Returns the cache and why entries were skipped; an error when the file itself is
+    /// not a cache.
+    pub fn parse(text: &str) -> Result<(Cache, Vec<String>), String> {
+        let at = |e: serde_json::Error| format!("{}:{}: {e}", e.line(), e.column());
+        let outer: CacheText<'_> = serde_json::from_str(text).map_err(at)?;
+        if outer.toolscope_mcp_cache != VERSION {
             return Err(format!(
                 "cache format {} is not the supported {VERSION}; run `toolscope mcp discover` again",
-                cache.toolscope_mcp_cache
+                outer.toolscope_mcp_cache
             ));
         }
-        Ok(cache)
+        let mut cache = Cache::default();
+        let mut skipped = Vec::new();
+        for (i, raw) in outer.servers.iter().enumerate() {
+            let server: ServerText<'_> = match serde_json::from_str(raw.get()) {
+                Ok(s) => s,
+                Err(e) => {
+                    skipped.push(format!("server #{} skipped: {e}", i + 1));
+                    continue;
+                }
+            };
+            let mut tools = Vec::with_capacity(server.tools.len());
+            for (j, raw) in server.tools.iter().enumerate() {
+                match serde_json::from_str::<CachedTool>(raw.get()) {
+                    Ok(t) => tools.push(t),
+                    Err(e) => skipped.push(format!(
+                        "server `{}`, tool #{} skipped: {e}",
+                        server.name,
+                        j + 1
+                    )),
+                }
+            }
+            cache.servers.push(ServerEntry {
+                name: server.name,
+                identity: server.identity,
+                discovered_at: server.discovered_at,
+                server_info: server.server_info,
+                tools,
+            });
+        }
+        Ok((cache, skipped))
     }
+}
+
+/// The cache as read: servers kept as text until each is read on its own.
+#[derive(Deserialize)]
+struct CacheText<'a> {
+    toolscope_mcp_cache: u32,
+    #[serde(borrow)]
+    servers: Vec<&'a serde_json::value::RawValue>,
+}
+
+/// One server as read: its tools kept as text until each is read on its own.
+#[derive(Deserialize)]
+struct ServerText<'a> {
+    name: String,
+    #[serde(flatten)]
+    identity: Identity,
+    discovered_at: String,
+    #[serde(default)]
+    server_info: Option<ServerInfo>,
+    #[serde(borrow)]
+    tools: Vec<&'a serde_json::value::RawValue>,
+}
+
+/// How deep a tool's input schema is kept when written: deeper parts become `{}` (any
+/// value). The cache nests a schema five levels deep and the JSON reader stops at 128, so a
+/// schema a server sent at the depth limit of its answer would not read back.
+pub const MAX_SCHEMA_DEPTH: usize = 100;
+
+/// `schema` with everything below [`MAX_SCHEMA_DEPTH`] levels replaced by `{}`; how deep it
+/// was when it was cut.
+pub fn cut_schema(schema: &mut Value) -> Option<usize> {
+    fn depth(v: &Value) -> usize {
+        match v {
+            Value::Array(a) => 1 + a.iter().map(depth).max().unwrap_or(0),
+            Value::Object(o) => 1 + o.values().map(depth).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+    fn cut(v: &mut Value, left: usize) {
+        match v {
+            Value::Array(_) | Value::Object(_) if left == 0 => *v = empty_object(),
+            Value::Array(a) => a.iter_mut().for_each(|x| cut(x, left - 1)),
+            Value::Object(o) => o.values_mut().for_each(|x| cut(x, left - 1)),
+            _ => {}
+        }
+    }
+    let d = depth(schema);
+    if d <= MAX_SCHEMA_DEPTH {
+        return None;
+    }
+    cut(schema, MAX_SCHEMA_DEPTH - 1);
+    Some(d)
 }
 
 /// The cache file of a toolkit file: its name with [`SUFFIX`] appended.
@@ -157,7 +242,7 @@ pub fn config_of(path: &Path) -> Option<PathBuf> {
 
 /// Reads a cache file: `Ok(None)` when there is none. Only a regular file of at most
 /// 64 MiB is read (see `crate::bounded`).
-pub fn read(path: &Path) -> Result<Option<Cache>, String> {
+pub fn read(path: &Path) -> Result<Option<(Cache, Vec<String>)>, String> {
     match crate::bounded::read(path, MAX_BYTES, crate::bounded::Links::Follow) {
         Ok(bytes) => {
             let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
@@ -186,7 +271,7 @@ pub fn sidecar_bytes(config: &Path) -> usize {
 
 /// [`read`] within `room` bytes of memory: a file larger than the room is not read, and
 /// one whose [`json_cost`] exceeds it is not parsed. Returns the cache and its cost.
-fn read_within(path: &Path, room: usize) -> Result<Option<(Cache, usize)>, String> {
+fn read_within(path: &Path, room: usize) -> Result<Option<(Cache, Vec<String>, usize)>, String> {
     let max = MAX_BYTES.min(room as u64 / 2);
     let bytes = match crate::bounded::read(path, max, crate::bounded::Links::Follow) {
         Ok(b) => b,
@@ -201,7 +286,7 @@ fn read_within(path: &Path, room: usize) -> Result<Option<(Cache, usize)>, Strin
     if cost > room {
         return Err(over_budget(cost, room));
     }
-    Cache::parse(&text).map(|c| Some((c, cost)))
+    Cache::parse(&text).map(|(c, skipped)| Some((c, skipped, cost)))
 }
 
 fn over_budget(cost: usize, room: usize) -> String {
@@ -349,8 +434,18 @@ pub fn known_members(config: &Path, file_label: &str, decls: &[ServerDecl], room
     }
     let path = sidecar_path(config);
     let cache = match read_within(&path, room) {
-        Ok(Some((c, cost))) => {
+        Ok(Some((c, skipped, cost))) => {
             known.cost = cost;
+            for why in skipped {
+                known.diagnostics.push(Diagnostic {
+                    file: path.display().to_string(),
+                    line: 1,
+                    column: 1,
+                    severity: Severity::Warning,
+                    code: Code::McpCacheUnreadable,
+                    message: format!("MCP cache entry ignored: {why}"),
+                });
+            }
             c
         }
         Ok(None) => return known,
@@ -520,7 +615,8 @@ mod tests {
         assert!(text.find("\"alpha\"").unwrap() < text.find("\"zeta\"").unwrap());
         assert!(!text.contains("\"b\""), "replaced entry is gone");
         assert!(text.contains("\"discovered_at\": \"1970-01-01T00:00:00Z\""));
-        let back = Cache::parse(&text).unwrap();
+        let (back, skipped) = Cache::parse(&text).unwrap();
+        assert!(skipped.is_empty());
         assert_eq!(back, c);
         assert_eq!(back.servers[1].tools[0].name, "a");
         assert_eq!(back.to_text(), text);
@@ -549,9 +645,9 @@ mod tests {
     fn bad_caches_are_errors_not_panics() {
         assert!(Cache::parse("").is_err());
         assert!(Cache::parse("{\"toolscope_mcp_cache\": 2, \"servers\": []}").is_err());
-        assert!(
-            Cache::parse("{\"toolscope_mcp_cache\": 1, \"servers\": [{\"name\": 3}]}").is_err()
-        );
+        let (c, skipped) =
+            Cache::parse("{\"toolscope_mcp_cache\": 1, \"servers\": [{\"name\": 3}]}").unwrap();
+        assert!(c.servers.is_empty() && skipped.len() == 1, "{skipped:?}");
         let side = sidecar_path(Path::new("a/b.yml"));
         assert!(side.ends_with("b.yml.mcp.json"));
         assert_eq!(config_of(&side), Some(PathBuf::from("a/b.yml")));
