@@ -27,6 +27,8 @@ pub enum SaveErrorKind {
     Io,
     /// `save_as` onto an existing file without `overwrite`.
     Exists,
+    /// The path names a FIFO, socket, device or folder (see [`replaceable`]).
+    NotRegular,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,6 +130,7 @@ pub fn replace_with(
     text: &str,
     fault: impl Fn(Stage) -> std::io::Result<()>,
 ) -> Result<(), SaveError> {
+    replaceable(path)?;
     let _lock = lock_for_write(path)?;
     let recheck = || expected.map_or(Ok(()), |e| check_unchanged(path, e));
     recheck()?;
@@ -149,15 +152,67 @@ pub fn update(
     }
 }
 
+/// The one rule for what toolscope writes over: nothing yet, or a regular file (after
+/// following symlinks). A FIFO, socket, device or folder is refused with what it is, before
+/// anything is created beside it: a rename over `/dev/null` would replace the system's
+/// with a regular file, and writing into a FIFO waits for a reader. `--force`, `:export!`
+/// and `:w!` replace regular files only. Every writer checks it (exports, conversions,
+/// `:w FILE`, saves).
+pub fn replaceable(path: &Path) -> Result<(), SaveError> {
+    let meta = match fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(SaveError::io(path, &e)),
+    };
+    if meta.is_file() {
+        return Ok(());
+    }
+    let what = special_kind(&meta.file_type());
+    Err(SaveError::new(
+        path,
+        SaveErrorKind::NotRegular,
+        format!("it is {what}, not a regular file; toolscope replaces regular files only"),
+    ))
+}
+
+#[cfg(unix)]
+fn special_kind(t: &fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(t: &fs::FileType) -> &'static str {
+    if t.is_dir() {
+        "a folder"
+    } else {
+        "a special file"
+    }
+}
+
 /// Writes an export or conversion to `path`: never over a file that is open as a toolkit
-/// (`opened`; the same file under any name), and over another existing file only with
-/// `force`. Written like a save (locked, atomic).
+/// (`opened`; the same file under any name), over another existing file only with
+/// `force`, and never over anything but a regular file ([`replaceable`]). Written like a
+/// save (locked, atomic).
 pub fn write_output(
     path: &Path,
     text: &str,
     opened: &[PathBuf],
     force: bool,
 ) -> Result<(), SaveError> {
+    replaceable(path)?;
     let _lock = lock_for_write(path)?;
     if opened.iter().any(|o| same_file(o, path)) {
         return Err(SaveError::new(
@@ -197,6 +252,7 @@ fn write_locked(
     fault: &dyn Fn(Stage) -> std::io::Result<()>,
     recheck: &dyn Fn() -> Result<(), SaveError>,
 ) -> Result<(), SaveError> {
+    replaceable(path)?;
     let target = match fs::canonicalize(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
