@@ -265,3 +265,38 @@ fn reload_asking_counts_a_pending_threshold() {
         "{out:?}"
     );
 }
+
+/// Beyond issue 27: the toolkit file replaced by a FIFO while an edit is pending. The
+/// conflict check read it whole, so the batch of watcher events (and the save) blocked on
+/// the FIFO for good; it is a change like any other now, found without waiting.
+#[test]
+fn a_fifo_in_place_of_the_file_is_a_conflict_not_a_hang() {
+    use crate::model::NodeKind;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let state = tempfile::tempdir().expect("state dir");
+    let path = dir.path().join("kit.yaml");
+    std::fs::write(&path, FILE).expect("write");
+    let mut s = open(&path, state.path());
+    assert!(!s.apply(score("a", "b", NodeKind::Action, 0.7)).failed());
+    std::fs::remove_file(&path).expect("remove");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    s.queue(WatchEvent::Changed([path.clone()].into()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let flushed = s.flush(None);
+        let saved = s.save();
+        let _ = tx.send((flushed, saved));
+    });
+    let (flushed, saved) = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("the flush and the save blocked on the FIFO");
+    assert!(
+        matches!(flushed.question, Some(Question::Conflict { .. })),
+        "{flushed:?}"
+    );
+    assert!(saved.failed(), "{saved:?}");
+}

@@ -62,19 +62,28 @@ impl SaveError {
 
 /// Refuses when the file on disk no longer holds `loaded` (the text read at load time).
 pub fn check_unchanged(path: &Path, loaded: &str) -> Result<(), SaveError> {
-    match fs::read(path) {
+    use crate::bounded::Refused;
+    // No more than the loaded text and a byte is read: more means changed, and a FIFO or
+    // device put in the file's place is a change, not a read that waits.
+    let max = loaded.len() as u64 + 1;
+    match crate::bounded::read(path, max, crate::bounded::Links::Follow) {
         Ok(bytes) if bytes == loaded.as_bytes() => Ok(()),
-        Ok(_) => Err(SaveError::new(
+        Ok(_) | Err(Refused::TooLarge { .. }) => Err(SaveError::new(
             path,
             SaveErrorKind::Conflict,
             "the file changed on disk since it was loaded; reload it, reapply your edits onto it, or overwrite it",
         )),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(SaveError::new(
+        Err(Refused::Missing) => Err(SaveError::new(
             path,
             SaveErrorKind::Conflict,
             "the file was deleted on disk since it was loaded",
         )),
-        Err(e) => Err(SaveError::io(path, &e)),
+        Err(Refused::Io(e)) => Err(SaveError::io(path, &e)),
+        Err(other) => Err(SaveError::new(
+            path,
+            SaveErrorKind::Conflict,
+            format!("the file on disk is now {other}"),
+        )),
     }
 }
 
@@ -145,7 +154,12 @@ pub fn update(
     edit: impl FnOnce(&str) -> Result<Option<String>, SaveError>,
 ) -> Result<bool, SaveError> {
     let _lock = lock_for_write(path)?;
-    let current = fs::read_to_string(path).map_err(|e| SaveError::io(path, &e))?;
+    let max = crate::source::Limits::default().max_bytes as u64;
+    let current = crate::bounded::read(path, max, crate::bounded::Links::Follow)
+        .map_err(|e| SaveError::new(path, SaveErrorKind::Io, e.to_string()))
+        .and_then(|b| {
+            String::from_utf8(b).map_err(|e| SaveError::new(path, SaveErrorKind::Io, e.to_string()))
+        })?;
     match edit(&current)? {
         Some(new) => replace(path, Some(&current), &new).map(|()| true),
         None => Ok(false),
