@@ -108,3 +108,38 @@ fn force_replaces_regular_files_only() {
             .contains("digraph")
     );
 }
+
+/// Beyond issue 27: `set` took its write lock before reading, and the lock file goes
+/// beside the file a symlink names: `set LINK` with LINK -> `/dev/zero` created
+/// `/dev/.zero.toolscope-lock` (as root). No lock is made for what is not a regular file;
+/// the edit is refused with what it is. (A FIFO and a device node in a temporary folder.)
+#[test]
+fn set_makes_no_lock_beside_what_is_not_a_regular_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let targets = specials(dir.path());
+    for target in &targets {
+        let link = dir.path().join(format!(
+            "to-{}.yaml",
+            target.file_name().unwrap().to_string_lossy()
+        ));
+        std::os::unix::fs::symlink(target, &link).expect("symlink");
+        for path in [target, &link] {
+            let out = Command::new(BIN)
+                .arg("set")
+                .arg(path)
+                .args(["hops", "op", "2"])
+                .output()
+                .expect("runs");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_ne!(out.status.code(), Some(0), "{}: {err}", path.display());
+            unchanged(target);
+        }
+    }
+    let locks: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toolscope-lock"))
+        .collect();
+    assert!(locks.is_empty(), "{locks:?}");
+}

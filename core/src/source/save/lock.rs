@@ -94,8 +94,11 @@ pub fn lock_file_for(path: &Path) -> PathBuf {
 }
 
 /// Takes the write lock for `path`, waiting for other writers (up to a minute): the lock
-/// file of its name and, when the file has several names, the file itself.
+/// file of its name and, when the file has several names, the file itself. Refused for a
+/// path that is not a regular file (`super::replaceable`): the lock file goes beside what
+/// a symlink names, and a link to `/dev/zero` must not put one in `/dev`.
 pub fn lock_for_write(path: &Path) -> Result<WriteLock, SaveError> {
+    super::replaceable(path)?;
     let mut lock = lock_name(path)?;
     lock.inode = lock_inode(path)?;
     Ok(lock)
