@@ -92,7 +92,10 @@ struct KillOnDrop(std::path::PathBuf);
 impl Drop for KillOnDrop {
     fn drop(&mut self) {
         if let Ok(pid) = std::fs::read_to_string(&self.0) {
-            let _ = Command::new("kill").args(["-KILL", pid.trim()]).status();
+            let _ = Command::new("kill")
+                .args(["-KILL", pid.trim()])
+                .stderr(std::process::Stdio::null())
+                .status();
         }
     }
 }
