@@ -401,14 +401,20 @@ fn convert_keeps_the_graph() {
     let dir = tempfile::tempdir().expect("tempdir");
     let converted = dir.path().join("native.yaml");
     let src = example("chat2graph-mini.yml");
-    let out = run(&[
+    let args = [
         "convert",
         &src,
         "--to",
         "native",
         "-o",
         &converted.display().to_string(),
-    ]);
+    ];
+    // The agents' profiles and the operators' instructions have no place in the native
+    // format: named, and nothing written, unless the loss is accepted.
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!converted.exists());
+    let out = run(&[&args[..], &["--allow-loss"]].concat());
     assert!(out.status.success());
     let a = stdout_json(&run(&["export", &src, "--to", "json"]));
     let b = stdout_json(&run(&[

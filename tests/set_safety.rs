@@ -595,3 +595,26 @@ fn a_shared_anchored_list_is_not_edited_for_one_user() {
     assert!(stderr(&out).contains("&common"), "{}", stderr(&out));
     assert_eq!(fs::read_to_string(&p).expect("read"), text);
 }
+
+/// Issue 27, item 13: `set desc` read standard input without a bound (300 MB peaked at
+/// 1.2 GB before the refusal; an endless input grew until allocation failed). It stops
+/// past the description limit and says so, under a 300 MB ceiling, with an endless input.
+#[test]
+fn set_desc_stops_reading_past_the_limit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("t.yaml");
+    fs::write(&p, NATIVE).expect("write");
+    let script = format!(
+        "ulimit -v 300000 && exec timeout -s KILL 60 '{}' set \"$1\" desc plan < /dev/zero",
+        env!("CARGO_BIN_EXE_toolscope")
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script, "sh"])
+        .arg(&p)
+        .output()
+        .expect("runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{:?} {err}", out.status);
+    assert!(err.contains("limit"), "{err}");
+    assert_eq!(fs::read_to_string(&p).expect("read"), NATIVE);
+}

@@ -85,3 +85,48 @@ fn ctrl_c_asks_and_sigterm_keeps_unsaved_edits_for_the_next_start() {
         "offered once"
     );
 }
+
+/// Kills the TUI by its pid file when the test ends (a hung TUI ignores the terminal).
+struct KillOnDrop(std::path::PathBuf);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if let Ok(pid) = std::fs::read_to_string(&self.0) {
+            let _ = Command::new("kill")
+                .args(["-KILL", pid.trim()])
+                .stderr(std::process::Stdio::null())
+                .status();
+        }
+    }
+}
+
+/// Issue 27, item 6: a FIFO where the recovery file would be (a state folder someone else
+/// prepared) hung the TUI before its first frame, deaf to Ctrl-C, SIGTERM and SIGHUP. It is
+/// refused unread, with the reason, and the TUI starts.
+#[test]
+fn a_fifo_in_place_of_the_recovery_file_does_not_hang_the_start() {
+    use std::os::unix::fs::PermissionsExt;
+    if !tmux::available() {
+        return;
+    }
+    let tmux = Tmux::shell("fifo");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("graph-db.yaml");
+    std::fs::write(&file, include_str!("../toolkits/graph-db.yaml")).expect("write");
+    let state = dir.path().join("state");
+    std::fs::create_dir(&state).expect("mkdir");
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+    let fifo =
+        toolscope_core::session::recovery::path_for(Some(&state), std::slice::from_ref(&file))
+            .expect("a recovery path");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let pidfile = dir.path().join("pid");
+    let _kill = KillOnDrop(pidfile.clone());
+
+    start(&tmux, &file, &state, &pidfile);
+    let screen = tmux.wait("the first frame", |s| s.contains("threshold 0.60  hops 2"));
+    assert!(screen.contains("is not a regular"), "{screen}");
+    tmux.send(&["q"]);
+    tmux.wait("the shell", |s| !s.contains("Navigator"));
+}

@@ -2,6 +2,7 @@
 //! no command line. The CLI and the TUI (the `toolscope` crate) are thin front ends over
 //! it; the compiler keeps the boundary, since this crate cannot name them.
 
+pub mod bounded;
 pub mod diag;
 pub mod diff;
 pub mod edit;

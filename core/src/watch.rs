@@ -334,10 +334,17 @@ impl std::fmt::Debug for Watcher {
 /// True when the file at `path` no longer holds `last_known` (or cannot be read).
 /// For the saver's "changed by someone else since we loaded it?" check.
 pub fn content_changed(path: &Path, last_known: &[u8]) -> bool {
-    match std::fs::read(path) {
+    match read_bounded(path) {
         Ok(now) => now != last_known,
         Err(_) => true,
     }
+}
+
+/// A watched file's bytes, if it is a regular file within the toolkit size limit (a FIFO
+/// put in its place must not block the caller; see `crate::bounded`).
+fn read_bounded(path: &Path) -> Result<Vec<u8>, crate::bounded::Refused> {
+    let max = crate::source::Limits::default().max_bytes as u64;
+    crate::bounded::read(path, max, crate::bounded::Links::Follow)
 }
 
 /// Locks a mutex, recovering from poisoning (a panicking sink must not stop watching).
@@ -544,7 +551,7 @@ fn drop_own_writes(state: &Mutex<State>, changed: &mut BTreeSet<PathBuf>) {
     };
     for path in ours {
         // Read outside the lock: the file may be large.
-        let found = std::fs::read(&path).ok().map(|b| Fingerprint::of(&b));
+        let found = read_bounded(&path).ok().map(|b| Fingerprint::of(&b));
         let mut st = lock(state);
         let Some(own) = st.own.get_mut(&path) else {
             continue;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use super::common::Inputs;
+use super::common::{Inputs, error, warning};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Target {
@@ -25,6 +25,10 @@ pub struct Args {
     /// Replace FILE when it exists.
     #[arg(long, requires = "output")]
     force: bool,
+    /// Convert even when the native format cannot hold some fields of the source (each
+    /// is named on stderr); without it such a conversion writes nothing and fails.
+    #[arg(long)]
+    allow_loss: bool,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -32,9 +36,26 @@ pub fn run(args: &Args) -> ExitCode {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let text = match args.to {
-        Target::Native => toolscope_core::export::native::to_native(&loaded.toolkit),
+    let conversion = match args.to {
+        Target::Native => toolscope_core::export::convert::to_native(&loaded),
     };
+    let say = if args.allow_loss { warning } else { error };
+    for lost in &conversion.lost {
+        say(&lost.to_string());
+    }
+    if !conversion.lost.is_empty() && !args.allow_loss {
+        error(&format!(
+            "nothing written: the native format has no place for {} field(s) or entries named \
+             above; --allow-loss converts without them",
+            conversion.lost.len()
+        ));
+        return ExitCode::from(1);
+    }
     let opened = super::export::opened(&args.inputs.paths, &loaded.toolkit.files);
-    super::export::write_out(args.output.as_deref(), &text, &opened, args.force)
+    super::export::write_out(
+        args.output.as_deref(),
+        &conversion.text,
+        &opened,
+        args.force,
+    )
 }

@@ -229,22 +229,35 @@ fn operator_parameters_follow_the_file_unless_changed_here() {
     std::fs::write(&f.path, TINY.replace("threshold: 0.5", "threshold: 0.7")).expect("write");
     live.until("the new threshold", |a| a.session.params.threshold == 0.7);
     assert!(!live.app.is_modified(), "nothing of mine to save");
-    // Changed here: kept over a reload, and still unsaved.
+}
+
+/// Issue 27, item 1: a threshold changed here (`+`, unsaved) is an edit like any other. When
+/// another writer saves the same operator's threshold, the conflict question opens; the
+/// pending value is never kept over a silent reload and then written over theirs by `w`.
+#[test]
+fn a_pending_threshold_under_a_change_on_disk_asks() {
+    let f = fixture(TINY);
+    let mut live = start(std::slice::from_ref(&f.path));
     keys(&mut live.app, "+");
-    let t = live.app.session.params.threshold;
-    std::fs::write(
-        &f.path,
-        TINY.replace("threshold: 0.5", "threshold: 0.7")
-            .replace("hops: 1", "hops: 2"),
-    )
-    .expect("write");
-    live.until("the new hops on disk", |a| a.tk.operators[0].hops == 2);
-    assert_eq!(live.app.session.params.threshold, t);
-    assert_eq!(
-        live.app.session.params.hops, 2,
-        "the unchanged parameter follows the file"
-    );
+    let mine = live.app.session.params.threshold;
     assert!(live.app.is_modified());
+    let theirs = TINY.replace("threshold: 0.5", "threshold: 0.7");
+    std::fs::write(&f.path, &theirs).expect("write");
+    live.until("the conflict question", |a| {
+        matches!(
+            a.dialog(),
+            Some(crate::tui::editing::dialog::Dialog::Conflict { .. })
+        )
+    });
+    // Esc leaves it open; `w` then refuses to write over theirs and asks again.
+    keys(&mut live.app, "<Esc>w");
+    assert_eq!(std::fs::read_to_string(&f.path).expect("read"), theirs);
+    assert!(live.app.dialog().is_some());
+    // Reload: theirs is shown and followed, nothing is pending.
+    keys(&mut live.app, "r");
+    assert_eq!(live.app.session.params.threshold, 0.7);
+    assert!(!live.app.is_modified(), "{:?}", live.app.status);
+    assert_ne!(mine, 0.7);
 }
 
 #[test]

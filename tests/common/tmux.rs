@@ -42,9 +42,15 @@ pub fn available() -> bool {
 impl Tmux {
     /// A server on a socket private to this test and process; no session yet.
     pub fn new(tag: &str) -> Tmux {
+        let state = tempfile::tempdir().ok();
+        // toolscope uses only a private state folder (a temporary one may be 0755).
+        if let Some(d) = &state {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o700));
+        }
         Tmux {
             socket: format!("toolscope-{tag}-{}", std::process::id()),
-            state: tempfile::tempdir().ok(),
+            state,
         }
     }
 

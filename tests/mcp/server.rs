@@ -8,6 +8,8 @@
 //! - `hang PIDFILE`: starts a grandchild `sleep`, writes both pids, never answers.
 //! - `fail`: writes an error to stderr and exits with status 3.
 //! - `malformed`: raw JSON-RPC answering `tools/list` with some invalid tools.
+//! - `deep`: the same with a tool whose schema nests 120 levels.
+//! - `huge`: the same with an answer of about 17 MiB on one line.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -130,7 +132,9 @@ pub fn main(args: &[String]) {
             eprintln!("fatal: no database configured (set DB_URL)");
             std::process::exit(3);
         }
-        "malformed" => rt.block_on(malformed()),
+        "malformed" => rt.block_on(raw(malformed_tools())),
+        "deep" => rt.block_on(raw(deep_tools())),
+        "huge" => rt.block_on(raw(huge_tools())),
         other => panic!("unknown mode {other}"),
     }
 }
@@ -148,7 +152,41 @@ fn hang(pidfile: &str) {
     }
 }
 
-async fn malformed() {
+/// `malformed`: some tools invalid.
+fn malformed_tools() -> serde_json::Value {
+    json!({"tools": [
+        {"name": "good", "description": "A fine tool.", "inputSchema": {"type": "object"}},
+        {"name": 42, "inputSchema": {"type": "object"}},
+        {"name": "no_schema", "description": "Forgot its schema."}
+    ]})
+}
+
+/// `deep`: a tool whose schema nests as deep as a JSON-RPC answer can be read (`DEEP`
+/// levels), and a plain one.
+fn deep_tools() -> serde_json::Value {
+    let levels: usize = std::env::var("DEEP")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(123);
+    let mut schema = json!({"type": "string"});
+    for _ in 1..levels {
+        schema = json!({"type": "array", "items": schema});
+    }
+    json!({"tools": [
+        {"name": "deep", "description": "Nested.", "inputSchema": schema},
+        {"name": "plain", "description": "Flat.", "inputSchema": {"type": "object"}}
+    ]})
+}
+
+/// `huge`: a `tools/list` answer of about 17 MiB on one line.
+fn huge_tools() -> serde_json::Value {
+    json!({"tools": [
+        {"name": "big", "description": "x".repeat(17 << 20), "inputSchema": {"type": "object"}}
+    ]})
+}
+
+/// A raw JSON-RPC server answering the handshake and `tools/list` with `tools`.
+async fn raw(tools: serde_json::Value) {
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
     let mut out = tokio::io::stdout();
     while let Ok(Some(line)) = lines.next_line().await {
@@ -162,11 +200,7 @@ async fn malformed() {
                 "capabilities": {"tools": {}},
                 "serverInfo": {"name": "malformed", "version": "0.0.1"}
             }),
-            Some("tools/list") => json!({"tools": [
-                {"name": "good", "description": "A fine tool.", "inputSchema": {"type": "object"}},
-                {"name": 42, "inputSchema": {"type": "object"}},
-                {"name": "no_schema", "description": "Forgot its schema."}
-            ]}),
+            Some("tools/list") => tools.clone(),
             _ => continue, // notifications
         };
         let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});

@@ -46,6 +46,22 @@ pub const ALL: &[(&str, fn())] = &[
         malformed_tool_is_a_diagnostic,
     ),
     ("websocket_is_unsupported", websocket_is_unsupported),
+    (
+        "a_deep_schema_is_cut_and_the_cache_reads_back",
+        a_deep_schema_is_cut_and_the_cache_reads_back,
+    ),
+    (
+        "a_bad_cache_entry_costs_only_that_entry",
+        a_bad_cache_entry_costs_only_that_entry,
+    ),
+    (
+        "a_huge_tools_list_is_reported_at_once",
+        a_huge_tools_list_is_reported_at_once,
+    ),
+    (
+        "a_too_deep_answer_is_reported_at_once",
+        a_too_deep_answer_is_reported_at_once,
+    ),
 ];
 
 pub fn toolscope(args: &[&str]) -> Output {
@@ -771,4 +787,98 @@ fn websocket_is_unsupported() {
             .unwrap()
             .contains("WEBSOCKET")
     );
+}
+
+/// The names of the tools a later load knows as the group's members, and its diagnostics.
+fn members_after(path: &Path) -> (Vec<String>, String) {
+    let out = toolscope(&["export", &path.display().to_string(), "--to", "json"]);
+    let v = json(&out);
+    let tools = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    let lint = toolscope(&["lint", &path.display().to_string(), "--format", "json"]);
+    (tools, json(&lint)["diagnostics"].to_string())
+}
+
+/// Issue 27, item 10: a schema nesting 120 levels parsed from the server, but written into
+/// the cache seven levels deeper, past the JSON reader's depth limit: every later load
+/// ignored the whole cache (TS090), good servers' members included. It is cut (and said so)
+/// before writing, so the cache reads back with both tools.
+fn a_deep_schema_is_cut_and_the_cache_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = c2g(dir.path(), &stdio_block(&["deep"]));
+    let out = discover(&path, &["--timeout", "20"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    assert!(v["diagnostics"].to_string().contains("levels"), "{v}");
+    let (tools, diags) = members_after(&path);
+    assert!(
+        tools.contains(&"deep".into()) && tools.contains(&"plain".into()),
+        "{tools:?} {diags}"
+    );
+    assert!(!diags.contains("TS090"), "{diags}");
+}
+
+/// A cache written by hand (or by an older toolscope) with one entry too deep to read and
+/// one malformed: each costs only itself, with a warning naming it.
+fn a_bad_cache_entry_costs_only_that_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = discovered(dir.path());
+    let cache = cache_of(&path);
+    let text = std::fs::read_to_string(&cache).unwrap();
+    let mut deep = String::from("{}");
+    for _ in 0..140 {
+        deep = format!("{{\"a\": {deep}}}");
+    }
+    let bad = format!(
+        "{{\"name\": \"too_deep\", \"description\": \"\", \"input_schema\": {deep}}}, {{\"name\": 7}}, "
+    );
+    let text = text.replacen("\"tools\": [", &format!("\"tools\": [{bad}"), 1);
+    std::fs::write(&cache, text).unwrap();
+    let (tools, diags) = members_after(&path);
+    assert!(tools.contains(&"read_file".into()), "{tools:?} {diags}");
+    assert!(!tools.contains(&"too_deep".into()), "{tools:?}");
+    assert!(
+        diags.contains("TS090") && diags.contains("tool #1"),
+        "{diags}"
+    );
+    assert!(diags.contains("tool #2"), "{diags}");
+}
+
+/// Issue 27, item 11: a `tools/list` answer over 16 MiB on one line was dropped by the
+/// stdio transport, and discovery waited out the whole timeout, then advised raising it.
+/// It is reported at once, with the real cause.
+fn a_huge_tools_list_is_reported_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = c2g(dir.path(), &stdio_block(&["huge"]));
+    let started = Instant::now();
+    let out = discover(&path, &["--timeout", "120"]);
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let said = json(&out)["diagnostics"].to_string();
+    assert!(
+        said.contains("16 MiB") && !said.contains("raise --timeout"),
+        "{said}"
+    );
+    assert!(took < Duration::from_secs(60), "took {took:?}: {said}");
+}
+
+/// An answer nested deeper than the JSON reader accepts was dropped the same way (the
+/// request waited out the timeout): reported at once too.
+fn a_too_deep_answer_is_reported_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let block = stdio_block(&["deep"]) + "\n        DEEP: \"200\"";
+    let path = c2g(dir.path(), &block);
+    let started = Instant::now();
+    let out = discover(&path, &["--timeout", "120"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let said = json(&out)["diagnostics"].to_string();
+    assert!(
+        said.contains("127 levels") && !said.contains("raise --timeout"),
+        "{said}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(60), "{said}");
 }

@@ -266,6 +266,22 @@ impl Workspace {
         self.toolkit = std::sync::Arc::new(source::join::merge_all(parts));
     }
 
+    /// The file a transaction goes to (an operator shown as `NAME @ FILE` names it, else
+    /// [`Workspace::target_file`]), with the names that file writes.
+    fn locate(&self, txn: Transaction) -> Result<(usize, Transaction), EditError> {
+        let (file, txn) = self.localize(txn)?;
+        match file {
+            Some(f) => Ok((f, txn)),
+            None => self.target_file(&txn).map(|f| (f, txn)),
+        }
+    }
+
+    /// The file [`Workspace::apply`] would write a transaction to, if one takes it.
+    pub fn file_for(&self, txn: &Transaction) -> Option<&WsFile> {
+        let (file, _) = self.locate(txn.clone()).ok()?;
+        self.files.get(file)
+    }
+
     /// The file a transaction belongs to: the first whose own graph holds what it names.
     pub fn target_file(&self, txn: &Transaction) -> Result<usize, EditError> {
         if self.files.len() == 1 {
@@ -300,11 +316,7 @@ impl Workspace {
     /// Applies an edit or a transaction to the graph and to the text of the file it
     /// belongs to, as one step of undo.
     pub fn apply(&mut self, txn: impl Into<Transaction>) -> Result<Applied, EditError> {
-        let (file, txn) = self.localize(txn.into())?;
-        let file = match file {
-            Some(f) => f,
-            None => self.target_file(&txn)?,
-        };
+        let (file, txn) = self.locate(txn.into())?;
         let (txn, mut notes) = self.complete(file, txn);
         let (step, more) = self.prepare(file, &txn)?;
         notes.extend(more);

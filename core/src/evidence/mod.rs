@@ -15,6 +15,7 @@ pub mod fit;
 pub mod init;
 pub mod learn;
 pub mod otlp;
+pub mod read;
 pub mod report;
 pub mod steps;
 pub mod stream;
@@ -109,47 +110,13 @@ pub fn detect_format(text: &str) -> TraceFormat {
 
 /// Reads trace files: records in file order and diagnostics for bad lines. `format`
 /// `None` detects each file's format; `operator_attr` names the OTLP operator attribute.
-/// A file that cannot be read is an error.
+/// A file that cannot be read is an error. Bounded by the default [`read::TraceLimits`]:
+/// regular files only, streamed by line, with a size limit per file and per line and a
+/// memory limit on what the records hold.
 pub fn load_traces(
     paths: &[std::path::PathBuf],
     format: Option<TraceFormat>,
     operator_attr: &str,
 ) -> Result<(Vec<Record>, Vec<crate::diag::Diagnostic>), String> {
-    let mut records = Vec::new();
-    let mut diags = Vec::new();
-    for p in paths {
-        let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        let name = p.display().to_string();
-        let text = utf8_lines(&name, &bytes, &mut diags);
-        let (r, d) = match format.unwrap_or_else(|| detect_format(&text)) {
-            TraceFormat::Jsonl => traces::parse_jsonl(&name, &text),
-            TraceFormat::Otlp => otlp::parse_otlp(&name, &text, operator_attr),
-        };
-        records.extend(r);
-        diags.extend(d);
-    }
-    Ok((records, diags))
-}
-
-/// The file as text; a line that is not UTF-8 becomes a blank line and a TS081 error, so
-/// the other lines keep their numbers and still count.
-fn utf8_lines(file: &str, bytes: &[u8], diags: &mut Vec<crate::diag::Diagnostic>) -> String {
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(bytes.len());
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        match std::str::from_utf8(line) {
-            Ok(l) => out.push_str(l),
-            Err(e) => diags.push(traces::diag(
-                file,
-                u32::try_from(i + 1).unwrap_or(u32::MAX),
-                u32::try_from(e.valid_up_to() + 1).unwrap_or(1),
-                crate::diag::Code::TraceLine,
-                "the line is not UTF-8".into(),
-            )),
-        }
-        out.push('\n');
-    }
-    out
+    read::load(paths, format, operator_attr, &read::TraceLimits::default())
 }

@@ -34,17 +34,70 @@ struct Span {
 /// Parses OTLP JSON lines into records (in the order of their operator spans) and
 /// diagnostics for bad lines and tool calls with no operator.
 pub fn parse_otlp(file: &str, text: &str, operator_attr: &str) -> (Vec<Record>, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
-    let mut spans: Vec<(String, Span)> = Vec::new();
+    let mut lines = OtlpLines::new(file, operator_attr);
     for (i, line) in text.lines().enumerate() {
-        let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        if line.trim().is_empty() {
-            continue;
-        }
-        if let Err(msg) = read_line(line, line_no, operator_attr, &mut spans) {
-            diags.push(diag(file, line_no, 1, Code::OtlpShape, msg));
+        lines.line(u32::try_from(i + 1).unwrap_or(u32::MAX), line);
+    }
+    lines.finish()
+}
+
+/// OTLP lines fed one at a time (the bounded reader streams them, `evidence::read`): the
+/// spans are kept, since a parent may come in a later line, and attributed at the end.
+pub(crate) struct OtlpLines<'a> {
+    file: &'a str,
+    operator_attr: &'a str,
+    spans: Vec<(String, Span)>,
+    diags: Vec<Diagnostic>,
+}
+
+impl<'a> OtlpLines<'a> {
+    pub(crate) fn new(file: &'a str, operator_attr: &'a str) -> OtlpLines<'a> {
+        OtlpLines {
+            file,
+            operator_attr,
+            spans: Vec::new(),
+            diags: Vec::new(),
         }
     }
+
+    /// Reads one line (blank lines are skipped); returns the bytes its spans hold.
+    pub(crate) fn line(&mut self, line_no: u32, line: &str) -> usize {
+        if line.trim().is_empty() {
+            return 0;
+        }
+        let before = self.spans.len();
+        if let Err(msg) = read_line(line, line_no, self.operator_attr, &mut self.spans) {
+            let d = diag(self.file, line_no, 1, Code::OtlpShape, msg);
+            self.diags.push(d);
+        }
+        self.spans[before..].iter().map(span_bytes).sum()
+    }
+
+    /// The records and the diagnostics of every line read.
+    pub(crate) fn finish(self) -> (Vec<Record>, Vec<Diagnostic>) {
+        attribute(self.file, self.operator_attr, &self.spans, self.diags)
+    }
+}
+
+/// What a span holds, for the reader's memory budget.
+fn span_bytes((id, s): &(String, Span)) -> usize {
+    let opt = |t: &Option<String>| t.as_ref().map_or(0, String::len);
+    std::mem::size_of::<(String, Span)>()
+        + id.len()
+        + s.trace.len()
+        + s.parent.len()
+        + opt(&s.operator)
+        + opt(&s.tool)
+}
+
+/// Each tool call span to its nearest operator span: the records, in the order of their
+/// operator spans.
+fn attribute(
+    file: &str,
+    operator_attr: &str,
+    spans: &[(String, Span)],
+    mut diags: Vec<Diagnostic>,
+) -> (Vec<Record>, Vec<Diagnostic>) {
     // (trace, span id) -> position in `spans`; the first span with an id wins.
     let mut by_id: HashMap<(&str, &str), usize> = HashMap::new();
     for (i, (id, s)) in spans.iter().enumerate() {
@@ -73,7 +126,7 @@ pub fn parse_otlp(file: &str, text: &str, operator_attr: &str) -> (Vec<Record>, 
         .iter()
         .map(|(_, s)| by_id.get(&(s.trace.as_str(), s.parent.as_str())).copied())
         .collect();
-    let at_or_above = operator_at_or_above(&spans, &parent);
+    let at_or_above = operator_at_or_above(spans, &parent);
     // Tool spans by start time; the sort is stable, so ties keep their file order.
     let mut tools: Vec<usize> = (0..spans.len())
         .filter(|&i| spans[i].1.tool.is_some())

@@ -1,96 +1,27 @@
 //! Trace records one at a time, for evaluations whose memory must not grow with the file
-//! (`eval --steps` on a million steps).
-//!
-//! JSONL is read a line at a time; only OTLP, whose spans find their operator across the
-//! whole file, is read whole. Bad lines become the same diagnostics as in
-//! [`load_traces`](super::load_traces).
+//! (`eval --steps` on a million steps): the bounded reader (`read::visit`) with a consumer
+//! that keeps nothing, and a fast reader for the common JSONL record shape that the
+//! bounded reader tries before the general one (`traces::jsonl_line`).
 
-use std::io::{BufRead, BufReader, Read};
-use std::path::PathBuf;
+use super::read::{TraceLimits, visit};
+use super::{Record, TraceFormat};
+use crate::diag::Diagnostic;
 
-use super::{Record, TraceFormat, otlp, traces};
-use crate::diag::{Code, Diagnostic};
-
-/// Calls `each` with every record of the files, in file order; returns the diagnostics of
-/// bad lines. `format` `None` detects each file's format from its first non-blank line.
-/// A file that cannot be read is an error.
+/// Calls `each` with every record of the files, in file order, within the bounds of every
+/// trace file ([`TraceLimits`]); returns the diagnostics of bad lines. `format` `None`
+/// detects each file's format from its first non-blank line. A file that cannot be read
+/// is an error.
 pub fn visit_traces(
-    paths: &[PathBuf],
+    paths: &[std::path::PathBuf],
     format: Option<TraceFormat>,
     operator_attr: &str,
     each: &mut dyn FnMut(Record),
 ) -> Result<Vec<Diagnostic>, String> {
-    let mut diags = Vec::new();
-    for p in paths {
-        let name = p.display().to_string();
-        let file = std::fs::File::open(p).map_err(|e| format!("{name}: {e}"))?;
-        let mut reader = BufReader::with_capacity(1 << 16, file);
-        let detected = match format {
-            Some(f) => f,
-            None => detect(&mut reader).map_err(|e| format!("{name}: {e}"))?,
-        };
-        match detected {
-            TraceFormat::Jsonl => {
-                jsonl(&name, reader, &mut diags, each).map_err(|e| format!("{name}: {e}"))?
-            }
-            TraceFormat::Otlp => {
-                let mut bytes = Vec::new();
-                reader
-                    .read_to_end(&mut bytes)
-                    .map_err(|e| format!("{name}: {e}"))?;
-                let text = super::utf8_lines(&name, &bytes, &mut diags);
-                let (records, d) = otlp::parse_otlp(&name, &text, operator_attr);
-                records.into_iter().for_each(&mut *each);
-                diags.extend(d);
-            }
-        }
-    }
-    Ok(diags)
-}
-
-/// The format of the first non-blank line, looked at in the reader's buffer (a first
-/// line longer than the buffer is taken for JSONL unless its start says otherwise).
-fn detect(reader: &mut BufReader<std::fs::File>) -> std::io::Result<TraceFormat> {
-    let buf = reader.fill_buf()?;
-    let text = String::from_utf8_lossy(buf);
-    Ok(super::detect_format(&text))
-}
-
-fn jsonl(
-    name: &str,
-    mut reader: impl BufRead,
-    diags: &mut Vec<Diagnostic>,
-    each: &mut dyn FnMut(Record),
-) -> std::io::Result<()> {
-    let mut line = Vec::new();
-    let mut line_no: u32 = 0;
-    loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
-        }
-        line_no = line_no.saturating_add(1);
-        let text = match std::str::from_utf8(&line) {
-            Ok(t) => t,
-            Err(e) => {
-                let col = u32::try_from(e.valid_up_to() + 1).unwrap_or(1);
-                let msg = "the line is not UTF-8".to_string();
-                diags.push(traces::diag(name, line_no, col, Code::TraceLine, msg));
-                continue;
-            }
-        };
-        if text.trim().is_empty() {
-            continue;
-        }
-        match fast_line(text).map_or_else(|| traces::parse_line(text), Ok) {
-            Ok(mut r) => {
-                r.file = name.to_string();
-                r.line = line_no;
-                each(r);
-            }
-            Err((col, msg)) => diags.push(traces::diag(name, line_no, col, Code::TraceLine, msg)),
-        }
-    }
+    let limits = TraceLimits::default();
+    visit(paths, format, operator_attr, &limits, &mut |r| {
+        each(r);
+        0
+    })
 }
 
 /// A JSONL record in the common shape, read into typed fields with borrowed strings (no
@@ -98,7 +29,7 @@ fn jsonl(
 /// steps. Anything it does not take exactly as [`traces::parse_line`] would (a field of
 /// another type, a value out of range, a key written twice, `operator` and `seeds`
 /// together) gives `None`, and the general reader decides, with its messages.
-fn fast_line(line: &str) -> Option<Record> {
+pub(crate) fn fast_line(line: &str) -> Option<Record> {
     use std::borrow::Cow;
     #[derive(serde::Deserialize)]
     struct Line<'a> {
@@ -168,6 +99,7 @@ fn fast_line(line: &str) -> Option<Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::{otlp, traces};
 
     #[test]
     fn streams_the_same_records_and_diagnostics_as_load_traces() {

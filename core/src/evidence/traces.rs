@@ -19,19 +19,34 @@ pub fn parse_jsonl(file: &str, text: &str) -> (Vec<Record>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        if line.trim().is_empty() {
-            continue;
-        }
-        match parse_line(line) {
-            Ok(mut r) => {
-                r.file = file.to_string();
-                r.line = line_no;
-                records.push(r);
-            }
-            Err((col, msg)) => diags.push(diag(file, line_no, col, Code::TraceLine, msg)),
+        match jsonl_line(file, line_no, line) {
+            Some(Ok(r)) => records.push(r),
+            Some(Err(d)) => diags.push(d),
+            None => {}
         }
     }
     (records, diags)
+}
+
+/// One JSONL line: its record, a diagnostic, or `None` for a blank line. (The bounded
+/// reader, `evidence::read`, streams a file through this.)
+pub(crate) fn jsonl_line(
+    file: &str,
+    line_no: u32,
+    line: &str,
+) -> Option<Result<Record, Diagnostic>> {
+    if line.trim().is_empty() {
+        return None;
+    }
+    let read = super::stream::fast_line(line).map_or_else(|| parse_line(line), Ok);
+    Some(match read {
+        Ok(mut r) => {
+            r.file = file.to_string();
+            r.line = line_no;
+            Ok(r)
+        }
+        Err((col, msg)) => Err(diag(file, line_no, col, Code::TraceLine, msg)),
+    })
 }
 
 /// A diagnostic about a trace file.

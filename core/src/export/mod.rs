@@ -1,6 +1,7 @@
 //! Writing a toolkit out: JSON, Graphviz dot, Mermaid, SVG (drawn by toolscope), and the
 //! native YAML format.
 
+pub mod convert;
 pub mod describe;
 pub mod dot;
 pub mod json;

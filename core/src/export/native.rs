@@ -1,5 +1,6 @@
 //! A toolkit written in the native format (`toolscope convert --to native`).
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use petgraph::stable_graph::NodeIndex;
@@ -7,14 +8,23 @@ use petgraph::stable_graph::NodeIndex;
 use crate::model::{EdgeKind, Node, NodeKind, Toolkit};
 use crate::source::emit::{block_ok, float, literal_block, string};
 
+/// The toolkit in the native format (what its model holds; see `export::convert` for a
+/// conversion that carries what the source files say beyond the model).
 pub fn to_native(tk: &Toolkit) -> String {
+    to_native_with(tk, &HashMap::new())
+}
+
+/// The toolkit in the native format, each group followed by the `mcp_transport_config`
+/// block `transports` gives for its name (lines already indented at six spaces).
+pub fn to_native_with(tk: &Toolkit, transports: &HashMap<String, String>) -> String {
     let mut out = String::new();
     if let Some(name) = &tk.name {
         let _ = writeln!(out, "name: {}", string(name));
     }
-    section(&mut out, tk, NodeKind::Tool, "tools", tool);
-    section(&mut out, tk, NodeKind::Group, "groups", group);
-    section(&mut out, tk, NodeKind::Action, "actions", action);
+    section(&mut out, tk, NodeKind::Tool, "tools", &tool);
+    let group = |out: &mut String, tk: &Toolkit, g| group(out, tk, g, transports);
+    section(&mut out, tk, NodeKind::Group, "groups", &group);
+    section(&mut out, tk, NodeKind::Action, "actions", &action);
     if !tk.operators.is_empty() {
         out.push_str("operators:\n");
         for op in &tk.operators {
@@ -33,7 +43,7 @@ fn section(
     tk: &Toolkit,
     kind: NodeKind,
     key: &str,
-    write: fn(&mut String, &Toolkit, NodeIndex),
+    write: &dyn Fn(&mut String, &Toolkit, NodeIndex),
 ) {
     let nodes: Vec<NodeIndex> = tk.nodes_of(kind).collect();
     if nodes.is_empty() {
@@ -134,8 +144,10 @@ fn group_props(out: &mut String, node: &Node) {
     }
 }
 
-fn group(out: &mut String, tk: &Toolkit, g: NodeIndex) {
-    group_props(out, tk.node(g));
+/// A group: its tool properties (`enabled`, `exclusive`... as a tool's), its members and
+/// its server's transport.
+fn group(out: &mut String, tk: &Toolkit, g: NodeIndex, transports: &HashMap<String, String>) {
+    tool_props(out, tk.node(g));
     let members: Vec<String> = tk
         .out_edges(g)
         .filter(|(e, _)| tk.graph[*e].kind == EdgeKind::Has)
@@ -143,6 +155,10 @@ fn group(out: &mut String, tk: &Toolkit, g: NodeIndex) {
         .collect();
     if !members.is_empty() {
         let _ = writeln!(out, "    tools: [{}]", members.join(", "));
+    }
+    if let Some(block) = transports.get(tk.name(g)) {
+        out.push_str("    mcp_transport_config:\n");
+        out.push_str(block);
     }
 }
 

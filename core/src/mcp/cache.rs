@@ -128,17 +128,102 @@ impl Cache {
         s
     }
 
-    pub fn parse(text: &str) -> Result<Cache, String> {
-        let cache: Cache =
-            serde_json::from_str(text).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
-        if cache.toolscope_mcp_cache != VERSION {
+    /// Reads a cache's text: each server and each tool on its own, so one that cannot be
+    /// read (malformed, or nested past the JSON reader's depth limit) costs only itself.
+    /// Returns the cache and why entries were skipped; an error when the file itself is
+    /// not a cache.
+    pub fn parse(text: &str) -> Result<(Cache, Vec<String>), String> {
+        let at = |e: serde_json::Error| format!("{}:{}: {e}", e.line(), e.column());
+        let outer: CacheText<'_> = serde_json::from_str(text).map_err(at)?;
+        if outer.toolscope_mcp_cache != VERSION {
             return Err(format!(
                 "cache format {} is not the supported {VERSION}; run `toolscope mcp discover` again",
-                cache.toolscope_mcp_cache
+                outer.toolscope_mcp_cache
             ));
         }
-        Ok(cache)
+        let mut cache = Cache::default();
+        let mut skipped = Vec::new();
+        for (i, raw) in outer.servers.iter().enumerate() {
+            let server: ServerText<'_> = match serde_json::from_str(raw.get()) {
+                Ok(s) => s,
+                Err(e) => {
+                    skipped.push(format!("server #{} skipped: {e}", i + 1));
+                    continue;
+                }
+            };
+            let mut tools = Vec::with_capacity(server.tools.len());
+            for (j, raw) in server.tools.iter().enumerate() {
+                match serde_json::from_str::<CachedTool>(raw.get()) {
+                    Ok(t) => tools.push(t),
+                    Err(e) => skipped.push(format!(
+                        "server `{}`, tool #{} skipped: {e}",
+                        server.name,
+                        j + 1
+                    )),
+                }
+            }
+            cache.servers.push(ServerEntry {
+                name: server.name,
+                identity: server.identity,
+                discovered_at: server.discovered_at,
+                server_info: server.server_info,
+                tools,
+            });
+        }
+        Ok((cache, skipped))
     }
+}
+
+/// The cache as read: servers kept as text until each is read on its own.
+#[derive(Deserialize)]
+struct CacheText<'a> {
+    toolscope_mcp_cache: u32,
+    #[serde(borrow)]
+    servers: Vec<&'a serde_json::value::RawValue>,
+}
+
+/// One server as read: its tools kept as text until each is read on its own.
+#[derive(Deserialize)]
+struct ServerText<'a> {
+    name: String,
+    #[serde(flatten)]
+    identity: Identity,
+    discovered_at: String,
+    #[serde(default)]
+    server_info: Option<ServerInfo>,
+    #[serde(borrow)]
+    tools: Vec<&'a serde_json::value::RawValue>,
+}
+
+/// How deep a tool's input schema is kept when written: deeper parts become `{}` (any
+/// value). The cache nests a schema five levels deep and the JSON reader stops at 128, so a
+/// schema a server sent at the depth limit of its answer would not read back.
+pub const MAX_SCHEMA_DEPTH: usize = 100;
+
+/// `schema` with everything below [`MAX_SCHEMA_DEPTH`] levels replaced by `{}`; how deep it
+/// was when it was cut.
+pub fn cut_schema(schema: &mut Value) -> Option<usize> {
+    fn depth(v: &Value) -> usize {
+        match v {
+            Value::Array(a) => 1 + a.iter().map(depth).max().unwrap_or(0),
+            Value::Object(o) => 1 + o.values().map(depth).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+    fn cut(v: &mut Value, left: usize) {
+        match v {
+            Value::Array(_) | Value::Object(_) if left == 0 => *v = empty_object(),
+            Value::Array(a) => a.iter_mut().for_each(|x| cut(x, left - 1)),
+            Value::Object(o) => o.values_mut().for_each(|x| cut(x, left - 1)),
+            _ => {}
+        }
+    }
+    let d = depth(schema);
+    if d <= MAX_SCHEMA_DEPTH {
+        return None;
+    }
+    cut(schema, MAX_SCHEMA_DEPTH - 1);
+    Some(d)
 }
 
 /// The cache file of a toolkit file: its name with [`SUFFIX`] appended.
@@ -155,24 +240,61 @@ pub fn config_of(path: &Path) -> Option<PathBuf> {
     Some(path.with_file_name(config))
 }
 
-/// Reads a cache file: `Ok(None)` when there is none.
-pub fn read(path: &Path) -> Result<Option<Cache>, String> {
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+/// Reads a cache file: `Ok(None)` when there is none. Only a regular file of at most
+/// 64 MiB is read (see `crate::bounded`).
+pub fn read(path: &Path) -> Result<Option<(Cache, Vec<String>)>, String> {
+    match crate::bounded::read(path, MAX_BYTES, crate::bounded::Links::Follow) {
+        Ok(bytes) => {
+            let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
+            Cache::parse(&text).map(Some)
+        }
+        Err(crate::bounded::Refused::Missing) => Ok(None),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The size of `config`'s cache when loads read it (enabled, a regular file within the
+/// size limit), else 0: the load's memory budget counts it as input.
+pub fn sidecar_bytes(config: &Path) -> usize {
+    if !enabled() {
+        return 0;
+    }
+    match crate::bounded::open(
+        &sidecar_path(config),
+        MAX_BYTES,
+        crate::bounded::Links::Follow,
+    ) {
+        Ok((_, size)) => usize::try_from(size).unwrap_or(usize::MAX),
+        Err(_) => 0,
+    }
+}
+
+/// [`read`] within `room` bytes of memory: a file larger than the room is not read, and
+/// one whose [`json_cost`] exceeds it is not parsed. Returns the cache and its cost.
+fn read_within(path: &Path, room: usize) -> Result<Option<(Cache, Vec<String>, usize)>, String> {
+    let max = MAX_BYTES.min(room as u64 / 2);
+    let bytes = match crate::bounded::read(path, max, crate::bounded::Links::Follow) {
+        Ok(b) => b,
+        Err(crate::bounded::Refused::Missing) => return Ok(None),
+        Err(crate::bounded::Refused::TooLarge { size, .. }) if size <= MAX_BYTES => {
+            return Err(over_budget(size as usize * 2, room));
+        }
         Err(e) => return Err(e.to_string()),
     };
-    if !meta.is_file() {
-        return Err("not a regular file".into());
+    let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
+    let cost = json_cost(&text);
+    if cost > room {
+        return Err(over_budget(cost, room));
     }
-    if meta.len() > MAX_BYTES {
-        return Err(format!(
-            "{} bytes, over the limit of {MAX_BYTES}",
-            meta.len()
-        ));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    Cache::parse(&text).map(Some)
+    Cache::parse(&text).map(|(c, skipped)| Some((c, skipped, cost)))
+}
+
+fn over_budget(cost: usize, room: usize) -> String {
+    format!(
+        "reading it could take {} MB, more than the {} MB left of this load's memory budget (12 times the sizes of the file and its cache plus 100 MB, at most 2 GB)",
+        cost.div_ceil(1 << 20),
+        room >> 20
+    )
 }
 
 /// Member tools known from the cache, by group name, and the problems found on the way.
@@ -180,18 +302,152 @@ pub fn read(path: &Path) -> Result<Option<Cache>, String> {
 pub struct Known {
     pub members: HashMap<String, Vec<CachedTool>>,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the cache may take in memory once parsed and its tools built into the toolkit
+    /// (see [`json_cost`]): the load counts it in its memory budget.
+    pub cost: usize,
+}
+
+/// What a cache's text may take once parsed (its [`Cache`], tools and `serde_json` values;
+/// the schemas then move into the tool nodes, not copied), counted from the text before
+/// parsing: one pass that sizes every array and object as serde_json and indexmap allocate
+/// them (a vector's capacity, an index table's buckets and entries), plus the text and its
+/// strings. An upper bound measured against a counting allocator (`core/tests/json_cost.rs`)
+/// on dense shapes, where parsing costs up to 60 times the text, and on ordinary caches,
+/// which cost about ten times theirs.
+pub fn json_cost(text: &str) -> usize {
+    let mut scan = Scan::default();
+    for b in text.bytes() {
+        scan.byte(b);
+    }
+    // The text is held while it is parsed; its strings are copied out (at most its bytes).
+    let heap = scan.containers.saturating_add(scan.largest / 2);
+    heap.saturating_add(text.len().saturating_mul(2))
+        .saturating_add(std::mem::size_of::<Cache>())
+}
+
+/// What one element of an array opened at `depth` (open containers around it) takes: the
+/// cache's `servers` (depth 1) and `tools` (depth 3) hold its structs, anything else JSON
+/// values.
+fn element_bytes(depth: usize) -> usize {
+    let value = std::mem::size_of::<Value>();
+    match depth {
+        1 => value.max(std::mem::size_of::<ServerEntry>()),
+        3 => value.max(std::mem::size_of::<CachedTool>()),
+        _ => value,
+    }
+}
+
+/// A vector of `n` elements of `size` bytes grown by pushes: its capacity (4, then
+/// doubling) in bytes.
+fn vec_bytes(n: usize, size: usize) -> usize {
+    match n {
+        0 => 0,
+        n => n.max(4).next_power_of_two().saturating_mul(size),
+    }
+}
+
+/// An indexmap of `n` entries (a JSON object, or a cache's struct): its index table
+/// (buckets of a `usize` and a control byte, plus a group) and its entries vector, as big
+/// as the table's capacity.
+fn map_bytes(n: usize) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    let buckets = if n < 4 {
+        4
+    } else {
+        (n.saturating_mul(8) / 7).next_power_of_two()
+    };
+    let entry = 8 + std::mem::size_of::<String>() + std::mem::size_of::<Value>();
+    buckets
+        .saturating_mul(9)
+        .saturating_add(16)
+        .saturating_add(buckets.saturating_mul(entry))
+}
+
+/// The state of [`json_cost`]'s pass.
+#[derive(Default)]
+struct Scan {
+    /// Open containers: whether an object, its element count so far, and its depth.
+    open: Vec<(bool, usize, usize)>,
+    in_string: bool,
+    escaped: bool,
+    /// Bytes of the containers closed so far, and the largest of them.
+    containers: usize,
+    largest: usize,
+}
+
+impl Scan {
+    fn byte(&mut self, b: u8) {
+        if self.in_string {
+            match (self.escaped, b) {
+                (true, _) => self.escaped = false,
+                (false, b'\\') => self.escaped = true,
+                (false, b'"') => self.in_string = false,
+                _ => {}
+            }
+            return;
+        }
+        if !b.is_ascii_whitespace() && !matches!(b, b']' | b'}') {
+            // Something inside the innermost container: an array holds at least one element.
+            if let Some((false, n, _)) = self.open.last_mut() {
+                *n = (*n).max(1);
+            }
+        }
+        match b {
+            b'"' => self.in_string = true,
+            b'[' => self.open.push((false, 0, self.open.len())),
+            b'{' => self.open.push((true, 0, self.open.len())),
+            b',' => {
+                if let Some((false, n, _)) = self.open.last_mut() {
+                    *n += 1;
+                }
+            }
+            b':' => {
+                if let Some((true, n, _)) = self.open.last_mut() {
+                    *n += 1;
+                }
+            }
+            b']' | b'}' => {
+                if let Some((object, n, depth)) = self.open.pop() {
+                    let bytes = match object {
+                        true => map_bytes(n),
+                        false => vec_bytes(n, element_bytes(depth)),
+                    };
+                    self.containers = self.containers.saturating_add(bytes);
+                    self.largest = self.largest.max(bytes);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Reads the cache of `config` (when caches are enabled) and matches it against the
-/// servers the file declares.
-pub fn known_members(config: &Path, file_label: &str, decls: &[ServerDecl]) -> Known {
+/// servers the file declares. `room` is what the load's memory budget has left: a cache
+/// whose [`json_cost`] does not fit is not parsed (a TS090 warning), and one that is read
+/// reports its cost in [`Known::cost`].
+pub fn known_members(config: &Path, file_label: &str, decls: &[ServerDecl], room: usize) -> Known {
     let mut known = Known::default();
     if !enabled() {
         return known;
     }
     let path = sidecar_path(config);
-    let cache = match read(&path) {
-        Ok(Some(c)) => c,
+    let cache = match read_within(&path, room) {
+        Ok(Some((c, skipped, cost))) => {
+            known.cost = cost;
+            for why in skipped {
+                known.diagnostics.push(Diagnostic {
+                    file: path.display().to_string(),
+                    line: 1,
+                    column: 1,
+                    severity: Severity::Warning,
+                    code: Code::McpCacheUnreadable,
+                    message: format!("MCP cache entry ignored: {why}"),
+                });
+            }
+            c
+        }
         Ok(None) => return known,
         Err(message) => {
             known.diagnostics.push(Diagnostic {
@@ -359,7 +615,8 @@ mod tests {
         assert!(text.find("\"alpha\"").unwrap() < text.find("\"zeta\"").unwrap());
         assert!(!text.contains("\"b\""), "replaced entry is gone");
         assert!(text.contains("\"discovered_at\": \"1970-01-01T00:00:00Z\""));
-        let back = Cache::parse(&text).unwrap();
+        let (back, skipped) = Cache::parse(&text).unwrap();
+        assert!(skipped.is_empty());
         assert_eq!(back, c);
         assert_eq!(back.servers[1].tools[0].name, "a");
         assert_eq!(back.to_text(), text);
@@ -388,9 +645,9 @@ mod tests {
     fn bad_caches_are_errors_not_panics() {
         assert!(Cache::parse("").is_err());
         assert!(Cache::parse("{\"toolscope_mcp_cache\": 2, \"servers\": []}").is_err());
-        assert!(
-            Cache::parse("{\"toolscope_mcp_cache\": 1, \"servers\": [{\"name\": 3}]}").is_err()
-        );
+        let (c, skipped) =
+            Cache::parse("{\"toolscope_mcp_cache\": 1, \"servers\": [{\"name\": 3}]}").unwrap();
+        assert!(c.servers.is_empty() && skipped.len() == 1, "{skipped:?}");
         let side = sidecar_path(Path::new("a/b.yml"));
         assert!(side.ends_with("b.yml.mcp.json"));
         assert_eq!(config_of(&side), Some(PathBuf::from("a/b.yml")));

@@ -128,6 +128,14 @@ async fn stdio(
         })?;
     let result = bounded(timeout, session((stdout, stdin), request)).await;
     server.stop().await;
+    // A line the transport would have dropped ended the stream: that is the cause.
+    let result = match (result, server.refused()) {
+        (Err(_), Some(message)) => Err(Failure::Failed {
+            message,
+            stderr: String::new(),
+        }),
+        (other, _) => other,
+    };
     match result {
         Ok(found) => Ok(found),
         Err(Failure::Timeout { after, .. }) => Err(Failure::Timeout {

@@ -132,7 +132,20 @@ pub fn record(
 ) -> Result<(), String> {
     let path = cache::sidecar_path(file);
     let mut cache = match cache::read(&path) {
-        Ok(c) => c.unwrap_or_default(),
+        Ok(Some((c, skipped))) => {
+            for why in skipped {
+                diags.push(Diagnostic {
+                    file: path.display().to_string(),
+                    line: 1,
+                    column: 1,
+                    severity: Severity::Warning,
+                    code: Code::McpCacheUnreadable,
+                    message: format!("MCP cache entry dropped on rewriting it: {why}"),
+                });
+            }
+            c
+        }
+        Ok(None) => Cache::default(),
         Err(why) => {
             diags.push(Diagnostic {
                 file: path.display().to_string(),

@@ -22,6 +22,93 @@ pub struct Server {
     pgid: Option<i32>,
     stderr: Arc<Mutex<Vec<u8>>>,
     stderr_task: Option<JoinHandle<()>>,
+    /// Why its stdout was cut off, if it was (see [`Lines`]).
+    refused: Arc<Mutex<Option<String>>>,
+}
+
+/// The longest line read from a server: the stdio transport's own limit (rmcp drops a
+/// longer line, and the request it answered would wait out the whole timeout).
+pub const MAX_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+/// The deepest nesting of a line: what the JSON reader accepts (serde_json stops at its
+/// 128th level; rmcp drops such a line).
+pub const MAX_DEPTH: usize = 127;
+
+/// The server's stdout, watched line by line: a line the transport would drop unanswered
+/// (longer than [`MAX_LINE`], or nested deeper than [`MAX_DEPTH`]) ends the stream at once
+/// with an error, and the reason is kept for the report, so discovery says what happened
+/// instead of waiting out its timeout. Scanning is one pass over the bytes as they arrive.
+pub struct Lines<R> {
+    inner: R,
+    line: usize,
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    refused: Arc<Mutex<Option<String>>>,
+}
+
+impl<R> Lines<R> {
+    /// Scans `bytes`; the reason to stop, if any.
+    fn scan(&mut self, bytes: &[u8]) -> Option<String> {
+        for &b in bytes {
+            if b == b'\n' {
+                (self.line, self.depth, self.in_string, self.escaped) = (0, 0, false, false);
+                continue;
+            }
+            self.line += 1;
+            if self.in_string {
+                match (self.escaped, b) {
+                    (true, _) => self.escaped = false,
+                    (false, b'\\') => self.escaped = true,
+                    (false, b'"') => self.in_string = false,
+                    _ => {}
+                }
+            } else {
+                match b {
+                    b'"' => self.in_string = true,
+                    b'[' | b'{' => self.depth += 1,
+                    b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            if self.line >= MAX_LINE {
+                return Some(format!(
+                    "the server answered with a line of more than {} MiB, more than toolscope reads from a stdio server; a server with that many tools should list them in pages (`nextCursor`)",
+                    MAX_LINE >> 20
+                ));
+            }
+            if self.depth > MAX_DEPTH {
+                return Some(format!(
+                    "the server answered with JSON nested more than {MAX_DEPTH} levels deep, more than the JSON reader accepts"
+                ));
+            }
+        }
+        None
+    }
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Lines<R> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        use std::task::Poll;
+        let before = buf.filled().len();
+        match std::pin::Pin::new(&mut self.inner).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) => {
+                let fresh = buf.filled()[before..].to_vec();
+                if let Some(why) = self.scan(&fresh) {
+                    if let Ok(mut r) = self.refused.lock() {
+                        *r = Some(why.clone());
+                    }
+                    buf.set_filled(before);
+                    return Poll::Ready(Err(std::io::Error::other(why)));
+                }
+                Poll::Ready(Ok(()))
+            }
+            other => other,
+        }
+    }
 }
 
 /// Starts `command args` in `dir` with `env` added, stdin and stdout piped for JSON-RPC.
@@ -30,7 +117,7 @@ pub fn spawn(
     args: &[String],
     env: &[(String, String)],
     dir: &Path,
-) -> std::io::Result<(Server, ChildStdout, ChildStdin)> {
+) -> std::io::Result<(Server, Lines<ChildStdout>, ChildStdin)> {
     // A relative path with a slash means a program next to the config, like the folder
     // the server runs in; a bare name is looked up on PATH.
     let program = if command.contains('/') && Path::new(command).is_relative() {
@@ -71,11 +158,21 @@ pub fn spawn(
             }
         })
     });
+    let refused = Arc::new(Mutex::new(None));
     let server = Server {
         child,
         pgid,
         stderr,
         stderr_task,
+        refused: Arc::clone(&refused),
+    };
+    let stdout = Lines {
+        inner: stdout,
+        line: 0,
+        depth: 0,
+        in_string: false,
+        escaped: false,
+        refused,
     };
     Ok((server, stdout, stdin))
 }
@@ -101,6 +198,11 @@ impl Server {
         }
         let kept = self.stderr.lock().map(|b| b.clone()).unwrap_or_default();
         String::from_utf8_lossy(&kept).into_owned()
+    }
+
+    /// Why its stdout was cut off (a line the transport would have dropped), if it was.
+    pub fn refused(&self) -> Option<String> {
+        self.refused.lock().ok().and_then(|r| r.clone())
     }
 
     fn signal(&self, sig: i32) {

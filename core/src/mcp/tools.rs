@@ -29,14 +29,18 @@ pub fn page(result: &Value) -> Result<Page, String> {
     };
     for (i, t) in list.iter().enumerate() {
         match tool(t) {
-            Ok(t) => out.tools.push(t),
+            Ok((t, cut)) => {
+                out.tools.push(t);
+                out.problems.extend(cut);
+            }
             Err(why) => out.problems.push(format!("tool #{} skipped: {why}", i + 1)),
         }
     }
     Ok(out)
 }
 
-fn tool(t: &Value) -> Result<CachedTool, String> {
+/// A listed tool, and what was changed to keep it (a schema cut to a readable depth).
+fn tool(t: &Value) -> Result<(CachedTool, Option<String>), String> {
     let name = match t.get("name") {
         Some(Value::String(n)) if !n.trim().is_empty() => n.clone(),
         Some(Value::String(_)) => return Err("its `name` is empty".into()),
@@ -53,7 +57,7 @@ fn tool(t: &Value) -> Result<CachedTool, String> {
             ));
         }
     };
-    let input_schema = match t.get("inputSchema") {
+    let mut input_schema = match t.get("inputSchema") {
         Some(s @ Value::Object(_)) => s.clone(),
         Some(other) => {
             return Err(format!(
@@ -63,11 +67,20 @@ fn tool(t: &Value) -> Result<CachedTool, String> {
         }
         None => return Err(format!("`{name}`: it has no `inputSchema`")),
     };
-    Ok(CachedTool {
-        name,
-        description,
-        input_schema,
-    })
+    let cut = crate::mcp::cache::cut_schema(&mut input_schema).map(|depth| {
+        format!(
+            "`{name}`: its `inputSchema` nests {depth} levels; kept to {} (deeper parts are written as {{}}) so that the cache reads back",
+            crate::mcp::cache::MAX_SCHEMA_DEPTH
+        )
+    });
+    Ok((
+        CachedTool {
+            name,
+            description,
+            input_schema,
+        },
+        cut,
+    ))
 }
 
 fn kind(v: &Value) -> &'static str {

@@ -329,8 +329,13 @@ impl Session {
         }
     }
 
-    /// `:reload`: asks first when there are unsaved edits.
-    pub fn reload_asking(&mut self) -> Outcome {
+    /// `:reload`: asks first when there are unsaved edits, the pending parameters of
+    /// `active` (the operator the view shows) included.
+    pub fn reload_asking(&mut self, active: Option<&Operator>) -> Outcome {
+        let held = self.hold_params(active, |_| true);
+        if held.failed() {
+            return held;
+        }
         match &self.ws {
             Some(ws) if ws.is_dirty() => Outcome::default().asking(Question::Conflict {
                 paths: ws.dirty_files(),
@@ -435,10 +440,14 @@ impl Session {
         }
     }
 
-    /// The question about edits an earlier session on the same paths left, if any.
-    pub fn offer_recovery(&self) -> Option<Question> {
-        recovery::load(self.recovery_dir.as_deref(), self.live.opened())
-            .map(|edits| Question::Recover { edits })
+    /// The question about edits an earlier session on the same paths left, if any, or why
+    /// what is in the recovery file's place was not read.
+    pub fn offer_recovery(&self) -> Outcome {
+        match recovery::load(self.recovery_dir.as_deref(), self.live.opened()) {
+            Ok(Some(edits)) => Outcome::default().asking(Question::Recover { edits }),
+            Ok(None) => Outcome::default(),
+            Err(e) => Outcome::error(e),
+        }
     }
 
     /// Drops the recovery file (the user reapplied or discarded its edits).
@@ -449,11 +458,16 @@ impl Session {
 
 /// Watcher events, handled once per batch of messages (see `live`).
 impl Session {
-    /// Handles the changes queued since the last flush.
-    pub fn flush(&mut self) -> Outcome {
+    /// Handles the changes queued since the last flush. `active` is the operator the view
+    /// shows: its pending parameters count as edits of its file.
+    pub fn flush(&mut self, active: Option<&Operator>) -> Outcome {
         let (changed, rescan) = self.live.take_queued();
         if changed.is_empty() && !rescan {
             return Outcome::default();
+        }
+        let held = self.hold_params(active, |p| rescan || changed.contains(p));
+        if held.failed() {
+            return held;
         }
         let Some(ws) = &self.ws else {
             return Outcome::default();
@@ -474,7 +488,9 @@ impl Session {
             } else {
                 conflicts
             };
-            return Outcome::default().asking(Question::Conflict { paths });
+            return Outcome::default()
+                .changed(held.changed)
+                .asking(Question::Conflict { paths });
         }
         if !appeared && !changed.iter().any(|p| known.contains(&p.as_path())) {
             return Outcome::default();
@@ -494,6 +510,39 @@ impl Session {
                 out.changed(Changed::Reloaded)
             }
             Err(e) => Outcome::error(format!("{e} (showing the last good graph)")),
+        }
+    }
+
+    /// Pending parameters are edits like any other: when the file they would be written
+    /// to changed on disk (`changed` says which paths may have), they become an undoable
+    /// edit now, so the conflict question and its answers (reload drops them, reapply puts
+    /// them onto the new content, keep mine overwrites it) cover them too. Left pending,
+    /// a reload would keep them over the other writer's values and the next save would
+    /// write over those silently. A failure to make the edit is an error that asks the
+    /// question too (reloading drops the parameters with the rest).
+    fn hold_params(
+        &mut self,
+        active: Option<&Operator>,
+        changed: impl Fn(&Path) -> bool,
+    ) -> Outcome {
+        let edits = self.param_edits(active);
+        let Some(ws) = self.ws.as_ref().filter(|_| !edits.is_empty()) else {
+            return Outcome::default();
+        };
+        let Some(file) = ws.file_for(&Transaction::from(edits)) else {
+            return Outcome::default();
+        };
+        let path = file.source.path.clone();
+        if file.detached
+            || !changed(&path)
+            || !crate::watch::content_changed(&path, file.disk.as_bytes())
+        {
+            return Outcome::default();
+        }
+        let out = self.commit_params(active);
+        match out.failed() {
+            true => out.asking(Question::Conflict { paths: vec![path] }),
+            false => Outcome::default().changed(Changed::Graph),
         }
     }
 

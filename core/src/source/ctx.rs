@@ -43,6 +43,21 @@ const NODE_BYTES: usize = std::mem::size_of::<Node>() + 160;
 /// What one edge costs: the graph's edge record and the edge index.
 const EDGE_BYTES: usize = 64;
 
+/// What a heap allocation of `len` bytes takes from the allocator: glibc's smallest chunk
+/// is 32 bytes, and chunks carry 8 bytes and round to 16 (a 3-byte name takes 32, not 3).
+pub fn heap_bytes(len: usize) -> usize {
+    match len {
+        0 => 0,
+        n => (n + 8).next_multiple_of(16).max(32),
+    }
+}
+
+/// What one more name in a growing list of names takes: the `String` (twice, for the
+/// vector's doubling) and its text's allocation.
+pub fn listed_name_bytes(len: usize) -> usize {
+    2 * std::mem::size_of::<String>() + heap_bytes(len)
+}
+
 /// Mappings up to this many entries are checked by a look at each entry rather than through
 /// a set or the key index: cheaper for the handful of keys a declaration has.
 const SMALL_MAP: usize = 16;
@@ -173,22 +188,26 @@ impl<'d> Ctx<'d> {
     }
 
     /// The member tools the MCP cache knows for `group` (empty when none).
-    pub fn cached_members(&self, group: &str) -> Vec<CachedTool> {
-        self.mcp_members.get(group).cloned().unwrap_or_default()
+    /// Taken, not copied: a group is declared once.
+    pub fn cached_members(&mut self, group: &str) -> Vec<CachedTool> {
+        self.mcp_members.remove(group).unwrap_or_default()
     }
 
     /// The tool node of a cached MCP member, created with the description and inputs the
     /// server listed; `origin` is the group's entry (members have no YAML of their own).
-    pub fn cached_member(&mut self, tool: &CachedTool, origin: Origin) -> NodeIndex {
+    /// The schema moves into the node (a cache's cost counts one copy of it, see
+    /// `mcp::cache::json_cost`); the entry keeps its name and description.
+    pub fn cached_member(&mut self, tool: &mut CachedTool, origin: Origin) -> NodeIndex {
         if let Some(t) = self.toolkit.find(NodeKind::Tool, &tool.name) {
             return t;
         }
         let mut node = Node::new(NodeKind::Tool, tool.name.clone());
         node.desc = tool.description.clone();
+        let schema = std::mem::take(&mut tool.input_schema);
         node.meta = Some(Box::new(ToolMeta {
             ty: "MCP".into(),
-            inputs: mcp_cache::params(&tool.input_schema),
-            input_schema: Some(tool.input_schema.clone()),
+            inputs: mcp_cache::params(&schema),
+            input_schema: Some(schema),
             ..ToolMeta::default()
         }));
         node.origin = Some(origin);
@@ -204,7 +223,15 @@ impl<'d> Ctx<'d> {
         Origin { file: 0, line, col }
     }
 
+    /// Reports a problem at `id`. Counted in the memory budget: through aliases one list
+    /// item can be reported once per use (an operator naming no action, 20,000 times).
     pub fn diag(&mut self, id: NodeId, severity: Severity, code: Code, message: String) {
+        let bytes = 2 * std::mem::size_of::<Diagnostic>()
+            + heap_bytes(self.file.len())
+            + heap_bytes(message.len());
+        if self.over_budget.is_none() {
+            self.charge(id, bytes);
+        }
         let n = self.doc.node(id);
         self.diags.push(Diagnostic {
             file: self.file.clone(),

@@ -34,6 +34,15 @@ pub fn float(x: f64) -> String {
     format!("{mantissa}e{sign}{digits:0>2}")
 }
 
+/// Characters a YAML 1.1 reader (PyYAML, which Chat2Graph uses) takes for line breaks
+/// inside plain, quoted and block scalars, where YAML 1.2 (toolscope's reader) sees text:
+/// NEL, the line separator and the paragraph separator. Written raw, they cut a block
+/// scalar or fold a quoted one in Chat2Graph, so every writer puts them in double quotes as
+/// escapes (`\u0085`, `\u2028`, `\u2029`), which both readers read as the character.
+pub fn yaml11_break(c: char) -> bool {
+    matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
 /// Whether a string can be written plain without a YAML 1.1 or 1.2 reader misreading it.
 pub fn plain_ok(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
@@ -64,11 +73,7 @@ pub fn double_quoted(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if crate::text::unsafe_char(c)
-                || c == '\u{feff}'
-                || c == '\u{2028}'
-                || c == '\u{2029}' =>
-            {
+            c if crate::text::unsafe_char(c) || c == '\u{feff}' || yaml11_break(c) => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
             c => out.push(c),
@@ -91,7 +96,9 @@ pub fn string(s: &str) -> String {
 pub fn block_ok(s: &str) -> bool {
     s.contains('\n')
         && !s.starts_with([' ', '\n'])
-        && !s.chars().any(|c| crate::text::unsafe_char(c) && c != '\n')
+        && !s
+            .chars()
+            .any(|c| (crate::text::unsafe_char(c) && c != '\n') || yaml11_break(c))
         && !s.lines().any(|l| l.ends_with(' '))
         && !s.ends_with("\n\n")
 }
@@ -209,5 +216,25 @@ mod tests {
         }
         assert_eq!(string("plain_name"), "plain_name");
         assert_eq!(string("yes"), "\"yes\"");
+    }
+
+    /// YAML 1.1's extra line breaks never go into a block scalar; in double quotes they
+    /// are escapes (see `tests/pyyaml_writers.rs` for the check with PyYAML itself).
+    #[test]
+    fn yaml_1_1_line_breaks_are_escaped() {
+        for c in ['\u{85}', '\u{2028}', '\u{2029}'] {
+            let s = format!("one{c}two\nthree\n");
+            assert!(!block_ok(&s), "{s:?}");
+            assert!(
+                super::super::patch::block(&s, "  ", "\n").is_none(),
+                "{s:?}"
+            );
+            let q = string(&s);
+            assert!(
+                !q.contains(c) && q.contains(&format!("\\u{:04x}", c as u32)),
+                "{q}"
+            );
+            reads_back(&s);
+        }
     }
 }

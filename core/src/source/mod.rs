@@ -156,31 +156,25 @@ fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>, depth: u32) -> Result<(), Lo
 
 /// Reads a file as text, refusing what is not a regular readable UTF-8 file within limits.
 pub fn read_file(path: &Path, limits: &Limits) -> Result<String, LoadError> {
-    let meta = std::fs::metadata(path).map_err(|e| LoadError::io(path, e.to_string()))?;
-    if !meta.is_file() {
-        return Err(LoadError::io(
-            path,
-            if meta.is_dir() {
-                "is a directory".to_string()
-            } else {
-                "not a regular file (a FIFO, socket or device)".to_string()
-            },
-        ));
-    }
-    if meta.len() > limits.max_bytes as u64 {
-        return Err(LoadError {
-            code: Code::Limit,
-            ..LoadError::io(
-                path,
-                format!(
-                    "file is {} bytes, over the limit of {} bytes",
-                    meta.len(),
-                    limits.max_bytes
-                ),
-            )
-        });
-    }
-    let bytes = std::fs::read(path).map_err(|e| LoadError::io(path, e.to_string()))?;
+    use crate::bounded::Refused;
+    let max = limits.max_bytes as u64;
+    let bytes = crate::bounded::read(path, max, crate::bounded::Links::Follow).map_err(|e| {
+        let message = match &e {
+            Refused::Missing => "No such file or directory (os error 2)".to_string(),
+            Refused::TooLarge { size, max } => {
+                format!("file is {size} bytes, over the limit of {max} bytes")
+            }
+            other => other.to_string(),
+        };
+        let code = match e {
+            Refused::TooLarge { .. } => Code::Limit,
+            _ => Code::Io,
+        };
+        LoadError {
+            code,
+            ..LoadError::io(path, message)
+        }
+    })?;
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let before = &e.as_bytes()[..valid];
@@ -317,7 +311,10 @@ pub fn load_text(
     let bom = bom_len(&text) > 0;
     let shared: std::sync::Arc<str> = std::sync::Arc::from(strip_bom(&text));
     drop(text);
-    let budget = limits.memory_budget(shared.len());
+    // The MCP sidecar cache is input of the load too: counted in the budget, and what it
+    // may cost once parsed is reserved from it before it is parsed (`mcp::cache`).
+    let side = crate::mcp::cache::sidecar_bytes(path);
+    let budget = limits.memory_budget(shared.len().saturating_add(side));
     let doc =
         yaml::parse_shared(std::sync::Arc::clone(&shared), limits).map_err(|e| LoadError {
             file: name.clone(),
@@ -352,7 +349,8 @@ pub fn load_text(
     ctx.toolkit.files.push(path.to_path_buf());
     // MCP members discovered earlier (`toolscope mcp discover`), from the sidecar cache.
     let decls = crate::mcp::decl::servers(&doc, format);
-    let known = crate::mcp::cache::known_members(path, &ctx.file, &decls);
+    let known = crate::mcp::cache::known_members(path, &ctx.file, &decls, ctx.toolkit_room);
+    ctx.toolkit_room = ctx.toolkit_room.saturating_sub(known.cost);
     ctx.mcp_members = known.members;
     ctx.diags.extend(known.diagnostics);
     crate::formats::of(format).load(&mut ctx);
@@ -364,7 +362,7 @@ pub fn load_text(
             col: n.col,
             code: Code::Limit,
             message: format!(
-                "loading this file would use more than its memory budget of {} MB (12 times its size plus 100 MB, at most 2 GB) once its toolkit is built; the resource limit was reached",
+                "loading this file would use more than its memory budget of {} MB (12 times its size and its MCP cache's plus 100 MB, at most 2 GB) once its toolkit is built; the resource limit was reached",
                 budget >> 20
             ),
         });

@@ -198,7 +198,12 @@ pub fn dash_before(text: &str, item_start: usize) -> Option<usize> {
 /// A string written in the preferred style when that is safe, else double-quoted.
 pub fn string(s: &str, prefer: Style) -> String {
     match prefer {
-        Style::SingleQuoted if !s.contains(['\n', '\r']) && !s.chars().any(char::is_control) => {
+        Style::SingleQuoted
+            if !s.contains(['\n', '\r'])
+                && !s
+                    .chars()
+                    .any(|c| c.is_control() || super::emit::yaml11_break(c)) =>
+        {
             format!("'{}'", s.replace('\'', "''"))
         }
         Style::DoubleQuoted => double_quoted(s),
@@ -309,7 +314,7 @@ pub fn block(new: &str, indent: &str, nl: &str) -> Option<String> {
         || body.starts_with('\n')
         || body
             .chars()
-            .any(|c| c.is_control() && c != '\n' && c != '\t')
+            .any(|c| (c.is_control() && c != '\n' && c != '\t') || super::emit::yaml11_break(c))
         || body.contains('\r');
     if bad {
         return None;

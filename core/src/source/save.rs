@@ -27,6 +27,8 @@ pub enum SaveErrorKind {
     Io,
     /// `save_as` onto an existing file without `overwrite`.
     Exists,
+    /// The path names a FIFO, socket, device or folder (see [`replaceable`]).
+    NotRegular,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,19 +62,28 @@ impl SaveError {
 
 /// Refuses when the file on disk no longer holds `loaded` (the text read at load time).
 pub fn check_unchanged(path: &Path, loaded: &str) -> Result<(), SaveError> {
-    match fs::read(path) {
+    use crate::bounded::Refused;
+    // No more than the loaded text and a byte is read: more means changed, and a FIFO or
+    // device put in the file's place is a change, not a read that waits.
+    let max = loaded.len() as u64 + 1;
+    match crate::bounded::read(path, max, crate::bounded::Links::Follow) {
         Ok(bytes) if bytes == loaded.as_bytes() => Ok(()),
-        Ok(_) => Err(SaveError::new(
+        Ok(_) | Err(Refused::TooLarge { .. }) => Err(SaveError::new(
             path,
             SaveErrorKind::Conflict,
             "the file changed on disk since it was loaded; reload it, reapply your edits onto it, or overwrite it",
         )),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(SaveError::new(
+        Err(Refused::Missing) => Err(SaveError::new(
             path,
             SaveErrorKind::Conflict,
             "the file was deleted on disk since it was loaded",
         )),
-        Err(e) => Err(SaveError::io(path, &e)),
+        Err(Refused::Io(e)) => Err(SaveError::io(path, &e)),
+        Err(other) => Err(SaveError::new(
+            path,
+            SaveErrorKind::Conflict,
+            format!("the file on disk is now {other}"),
+        )),
     }
 }
 
@@ -86,6 +97,11 @@ pub enum Stage {
     Written,
     /// Synced; the rename over the target (or the in-place write) comes next.
     BeforeRename,
+    /// In place: the file has grown to the new length; its old bytes are overwritten next
+    /// (where a copy-on-write file system may still run out of room).
+    Overwrite,
+    /// In place: the overwrite failed; the old text is put back next.
+    Restore,
 }
 
 /// Writes `text` to `path` atomically under the write lock, whatever the file holds now.
@@ -123,6 +139,7 @@ pub fn replace_with(
     text: &str,
     fault: impl Fn(Stage) -> std::io::Result<()>,
 ) -> Result<(), SaveError> {
+    replaceable(path)?;
     let _lock = lock_for_write(path)?;
     let recheck = || expected.map_or(Ok(()), |e| check_unchanged(path, e));
     recheck()?;
@@ -137,22 +154,79 @@ pub fn update(
     edit: impl FnOnce(&str) -> Result<Option<String>, SaveError>,
 ) -> Result<bool, SaveError> {
     let _lock = lock_for_write(path)?;
-    let current = fs::read_to_string(path).map_err(|e| SaveError::io(path, &e))?;
+    let max = crate::source::Limits::default().max_bytes as u64;
+    let current = crate::bounded::read(path, max, crate::bounded::Links::Follow)
+        .map_err(|e| SaveError::new(path, SaveErrorKind::Io, e.to_string()))
+        .and_then(|b| {
+            String::from_utf8(b).map_err(|e| SaveError::new(path, SaveErrorKind::Io, e.to_string()))
+        })?;
     match edit(&current)? {
         Some(new) => replace(path, Some(&current), &new).map(|()| true),
         None => Ok(false),
     }
 }
 
+/// The one rule for what toolscope writes over: nothing yet, or a regular file (after
+/// following symlinks). A FIFO, socket, device or folder is refused with what it is, before
+/// anything is created beside it: a rename over `/dev/null` would replace the system's
+/// with a regular file, and writing into a FIFO waits for a reader. `--force`, `:export!`
+/// and `:w!` replace regular files only. Every writer checks it (exports, conversions,
+/// `:w FILE`, saves).
+pub fn replaceable(path: &Path) -> Result<(), SaveError> {
+    let meta = match fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(SaveError::io(path, &e)),
+    };
+    if meta.is_file() {
+        return Ok(());
+    }
+    let what = special_kind(&meta.file_type());
+    Err(SaveError::new(
+        path,
+        SaveErrorKind::NotRegular,
+        format!("it is {what}, not a regular file; toolscope replaces regular files only"),
+    ))
+}
+
+#[cfg(unix)]
+fn special_kind(t: &fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(t: &fs::FileType) -> &'static str {
+    if t.is_dir() {
+        "a folder"
+    } else {
+        "a special file"
+    }
+}
+
 /// Writes an export or conversion to `path`: never over a file that is open as a toolkit
-/// (`opened`; the same file under any name), and over another existing file only with
-/// `force`. Written like a save (locked, atomic).
+/// (`opened`; the same file under any name), over another existing file only with
+/// `force`, and never over anything but a regular file ([`replaceable`]). Written like a
+/// save (locked, atomic).
 pub fn write_output(
     path: &Path,
     text: &str,
     opened: &[PathBuf],
     force: bool,
 ) -> Result<(), SaveError> {
+    replaceable(path)?;
     let _lock = lock_for_write(path)?;
     if opened.iter().any(|o| same_file(o, path)) {
         return Err(SaveError::new(
@@ -192,6 +266,7 @@ fn write_locked(
     fault: &dyn Fn(Stage) -> std::io::Result<()>,
     recheck: &dyn Fn() -> Result<(), SaveError>,
 ) -> Result<(), SaveError> {
+    replaceable(path)?;
     let target = match fs::canonicalize(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
@@ -243,9 +318,18 @@ fn links(_: &fs::Metadata) -> u64 {
 }
 
 /// A file with several hard links: a rename would give this name a new file and leave the
-/// other names with the old content, so the new text is written into the file itself. The
-/// complete new text is first written and synced to a guard file beside it, so that a crash
-/// during the in-place write leaves it recoverable; the guard is removed afterwards.
+/// other names with the old content, so the new text is written into the file itself.
+///
+/// A complete copy of the old or the new text is on disk at every moment, and an error
+/// says where: the complete new text is first written and synced to a guard file beside
+/// the file (if that fails, the file is untouched). The file then grows first: the part of
+/// the new text past the old length is written at its place, so a full disk (or a file
+/// size limit) fails before any old byte changes, and the file is cut back. Its old bytes
+/// are overwritten last, which takes no new room on a file system that writes in place; a
+/// copy-on-write one may still fail there, and then the old text is written back. Only if
+/// that fails too is the file left half written, and the error names the guard, which
+/// then holds the only complete text. The guard is removed whenever the file holds a
+/// complete text.
 fn in_place(
     path: &Path,
     target: &Path,
@@ -255,33 +339,96 @@ fn in_place(
     fault: &dyn Fn(Stage) -> std::io::Result<()>,
     recheck: &dyn Fn() -> Result<(), SaveError>,
 ) -> Result<(), SaveError> {
+    let unchanged = |e: &dyn fmt::Display| {
+        SaveError::new(
+            path,
+            SaveErrorKind::Io,
+            format!("{e}; the file is unchanged"),
+        )
+    };
     let staged = write_temp(guard, text, meta, fault)
         .and_then(|()| fault(Stage::BeforeRename))
-        .map_err(|e| SaveError::io(path, &e))
+        .map_err(|e| unchanged(&e))
         .and_then(|()| recheck());
-    if let Err(e) = staged {
-        let _ = fs::remove_file(guard);
-        return Err(e);
-    }
-    let write = || -> std::io::Result<()> {
-        let mut f = OpenOptions::new().write(true).open(target)?;
-        f.write_all(text.as_bytes())?;
-        f.set_len(text.len() as u64)?;
-        f.sync_all()
+    let old = staged.and_then(|()| fs::read(target).map_err(|e| unchanged(&e)));
+    let old = match old {
+        Ok(old) => old,
+        Err(e) => {
+            let _ = fs::remove_file(guard);
+            return Err(e);
+        }
     };
-    match write() {
+    match overwrite(target, &old, text.as_bytes(), fault) {
         Ok(()) => {
             let _ = fs::remove_file(guard);
             Ok(())
         }
-        Err(e) => Err(SaveError::new(
+        Err(Overwrite::Unchanged(e)) => {
+            let _ = fs::remove_file(guard);
+            Err(unchanged(&format!("writing it in place failed ({e})")))
+        }
+        Err(Overwrite::HalfWritten(e)) => Err(SaveError::new(
             path,
             SaveErrorKind::Io,
             format!(
-                "writing in place failed ({e}); the complete new text is in {}",
+                "writing it in place failed ({e}) and its old text could not be written back: \
+                 the file is half written; the complete new text is only in {}: copy it over \
+                 the file once there is room",
                 guard.display()
             ),
         )),
+    }
+}
+
+/// How an in-place write failed.
+enum Overwrite {
+    /// The file holds its old text.
+    Unchanged(std::io::Error),
+    /// The file holds neither text whole.
+    HalfWritten(std::io::Error),
+}
+
+/// Writes `new` over `old` in the file `target` (see [`in_place`]): grow, overwrite, and on
+/// failure put the old text back.
+fn overwrite(
+    target: &Path,
+    old: &[u8],
+    new: &[u8],
+    fault: &dyn Fn(Stage) -> std::io::Result<()>,
+) -> Result<(), Overwrite> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = OpenOptions::new()
+        .write(true)
+        .open(target)
+        .map_err(Overwrite::Unchanged)?;
+    if new.len() > old.len() {
+        let grown = f
+            .seek(SeekFrom::Start(old.len() as u64))
+            .and_then(|_| f.write_all(&new[old.len()..]))
+            .and_then(|()| f.sync_data());
+        if let Err(e) = grown {
+            let cut = f.set_len(old.len() as u64).and_then(|()| f.sync_all());
+            return Err(match cut {
+                Ok(()) => Overwrite::Unchanged(e),
+                Err(_) => Overwrite::HalfWritten(e),
+            });
+        }
+    }
+    // From the start: `bytes`, then the file cut (or left) at `len`.
+    let mut put = |bytes: &[u8], len: usize, stage: Stage| {
+        fault(stage)?;
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all(bytes)?;
+        f.set_len(len as u64)?;
+        f.sync_all()
+    };
+    let head = new.len().min(old.len());
+    match put(&new[..head], new.len(), Stage::Overwrite) {
+        Ok(()) => Ok(()),
+        Err(e) => match put(old, old.len(), Stage::Restore) {
+            Ok(()) => Err(Overwrite::Unchanged(e)),
+            Err(_) => Err(Overwrite::HalfWritten(e)),
+        },
     }
 }
 
@@ -454,6 +601,52 @@ mod tests {
             .filter(|n| n.ends_with(".tmp"))
             .collect();
         assert!(names.is_empty(), "{names:?}");
+    }
+
+    /// A copy-on-write file system out of room while the old bytes are overwritten (faults
+    /// injected at [`Stage::Overwrite`], then at [`Stage::Restore`] too): the old text is
+    /// written back, or, when that fails too, the error names the guard file, which holds
+    /// the complete new text. Growing first keeps a real full disk from reaching here
+    /// (`tests/hard_links.rs`).
+    #[cfg(unix)]
+    #[test]
+    fn a_failed_in_place_overwrite_keeps_a_whole_copy_and_says_where() {
+        let no_room = || std::io::Error::other("no room");
+        for (old, new) in [("a: 1\n", "a: 22222\n"), ("a: 11111\n", "a: 2\n")] {
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("t.yaml");
+            fs::write(&p, old).unwrap();
+            fs::hard_link(&p, dir.path().join("other.yaml")).unwrap();
+            let err = replace_with(&p, Some(old), new, |stage| match stage {
+                Stage::Overwrite => Err(no_room()),
+                _ => Ok(()),
+            })
+            .unwrap_err();
+            assert!(err.message.contains("the file is unchanged"), "{err}");
+            assert_eq!(fs::read_to_string(&p).unwrap(), old);
+            assert!(temps(dir.path()).is_empty());
+
+            let err = replace_with(&p, Some(old), new, |stage| match stage {
+                Stage::Overwrite | Stage::Restore => Err(no_room()),
+                _ => Ok(()),
+            })
+            .unwrap_err();
+            let guards = temps(dir.path());
+            assert_eq!(guards.len(), 1, "{guards:?}");
+            let guard = dir.path().join(&guards[0]);
+            assert!(err.message.contains("half written"), "{err}");
+            assert!(err.message.contains(&guard.display().to_string()), "{err}");
+            assert_eq!(fs::read_to_string(&guard).unwrap(), new);
+        }
+    }
+
+    fn temps(dir: &Path) -> Vec<String> {
+        fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
     }
 
     #[cfg(unix)]

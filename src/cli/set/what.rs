@@ -99,10 +99,20 @@ pub fn build_edit(what: &What, tk: &Toolkit) -> Result<Edit, OpError> {
 }
 
 fn read_stdin() -> Result<String, String> {
-    let mut text = String::new();
+    let max = toolscope_core::source::Limits::default().max_scalar_bytes;
+    let mut bytes = Vec::new();
     std::io::stdin()
-        .read_to_string(&mut text)
+        .lock()
+        .take(max as u64 + 1)
+        .read_to_end(&mut bytes)
         .map_err(|e| format!("reading the description from stdin: {e}"))?;
+    if bytes.len() > max {
+        return Err(format!(
+            "the description on stdin is longer than {max} bytes, the limit of one text in a toolkit file; stopped reading there, nothing written"
+        ));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|e| format!("the description on stdin is not UTF-8: {e}"))?;
     let text = text.replace("\r\n", "\n");
     let single = text.trim_end_matches('\n').lines().count() <= 1;
     Ok(if single {

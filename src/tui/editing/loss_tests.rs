@@ -166,7 +166,7 @@ fn sigterm_writes_unsaved_edits_that_the_next_start_offers() {
     let state = tempfile::tempdir().expect("state dir");
     let opened = vec![f.path.clone()];
     let mut app = open(&f.path);
-    app.session.recovery_dir = Some(state.path().to_path_buf());
+    app.session.recovery_dir = Some(state.path().join("state"));
     let (tx, _rx) = mpsc::channel();
     crate::tui::editing::watch(&mut app, tx, &opened, None);
     select(&mut app, "act");
@@ -179,7 +179,7 @@ fn sigterm_writes_unsaved_edits_that_the_next_start_offers() {
 
     // The next start on the same file offers them; `a` reapplies, `w` saves.
     let mut next = open(&f.path);
-    next.session.recovery_dir = Some(state.path().to_path_buf());
+    next.session.recovery_dir = Some(state.path().join("state"));
     let (tx, _rx) = mpsc::channel();
     crate::tui::editing::watch(&mut next, tx, &opened, None);
     crate::tui::editing::offer_recovery(&mut next);
@@ -190,7 +190,7 @@ fn sigterm_writes_unsaved_edits_that_the_next_start_offers() {
     assert!(text.contains("hops: 2"), "{text}");
     // Offered once: the file is gone after the choice.
     let mut third = open(&f.path);
-    third.session.recovery_dir = Some(state.path().to_path_buf());
+    third.session.recovery_dir = Some(state.path().join("state"));
     let (tx, _rx) = mpsc::channel();
     crate::tui::editing::watch(&mut third, tx, &opened, None);
     crate::tui::editing::offer_recovery(&mut third);

@@ -92,7 +92,8 @@ pub fn watch(app: &mut App, tx: Sender<Msg>, opened: &[PathBuf], forced: Option<
 
 /// Handles the toolkit file changes queued since the last batch of messages.
 pub fn flush(app: &mut App) {
-    let out = app.session.flush();
+    let op = app.operator.and_then(|i| app.tk.operators.get(i));
+    let out = app.session.flush(op);
     show(app, out);
 }
 
@@ -317,9 +318,8 @@ pub fn end_without_asking(app: &mut App) {
 
 /// Offers the edits a session on the same paths left when it ended without asking.
 pub fn offer_recovery(app: &mut App) {
-    if let Some(q) = app.session.offer_recovery() {
-        open(app, ask(q));
-    }
+    let out = app.session.offer_recovery();
+    show(app, out);
 }
 
 /// Saves every changed file, after writing pending threshold/hops.
@@ -397,7 +397,8 @@ fn choose(app: &mut App, choice: Choice) {
 
 /// `:reload`: reads the files again, asking first when there are unsaved edits.
 pub fn reload(app: &mut App, _: &str) -> Result<(), String> {
-    let out = app.session.reload_asking();
+    let op = app.operator.and_then(|i| app.tk.operators.get(i));
+    let out = app.session.reload_asking(op);
     result(app, out)
 }
 

@@ -514,6 +514,33 @@ fn export_writes_the_graph() {
     assert!(!text.contains("digraph"), "{text}");
 }
 
+/// Issue 27, item 12: `:export!` and `:w!` replace regular files only: a FIFO named as the
+/// file is refused with what it is, and stays a FIFO.
+#[test]
+fn export_and_write_as_replace_regular_files_only() {
+    use std::os::unix::fs::FileTypeExt;
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    let fifo = f.path.with_file_name("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    for cmd in [":export! dot", ":w!"] {
+        keys(&mut app, &format!("{cmd} {}<Enter>", fifo.display()));
+        let status = app.status.clone().expect("a message");
+        assert!(
+            status.text.contains("not a regular file"),
+            "{cmd}: {status:?}"
+        );
+        let t = std::fs::metadata(&fifo).expect("there").file_type();
+        assert!(t.is_fifo(), "{cmd} replaced the FIFO");
+    }
+}
+
 mod random_edits {
     use super::*;
     use proptest::prelude::*;

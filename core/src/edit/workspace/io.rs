@@ -132,6 +132,7 @@ impl Workspace {
     /// Writes file `file` to a new path (the bundled example, or "save as"); the file then
     /// lives there. Refuses an existing path unless `overwrite`.
     pub fn save_as(&mut self, file: usize, path: &Path, overwrite: bool) -> Result<(), SaveError> {
+        crate::source::save::replaceable(path)?;
         let _lock = lock_for_write(path)?;
         if !overwrite && path.exists() {
             return Err(SaveError::new(

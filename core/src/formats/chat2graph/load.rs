@@ -4,7 +4,7 @@
 //! entries are groups; operators come from `experts[].workflow` and `leader.actions`; a
 //! top-level `scores:` list overrides the 1.0 default of matching edges.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use petgraph::stable_graph::NodeIndex;
 
@@ -19,8 +19,9 @@ struct ToolEntry {
     item: NodeId,
     group: bool,
     members: Vec<(String, NodeId)>,
-    /// Members known from the MCP cache, used when none are listed.
-    cached: Vec<crate::mcp::cache::CachedTool>,
+    /// Members known from the MCP cache, used when none are listed. Each one's schema moves
+    /// into its tool node when the first caller makes it.
+    cached: std::cell::RefCell<Vec<crate::mcp::cache::CachedTool>>,
 }
 
 struct ActionEntry {
@@ -70,7 +71,7 @@ fn c2g_list(ctx: &mut Ctx<'_>, parent: NodeId, key: &str) -> Vec<NodeId> {
 }
 
 fn tool_entries(ctx: &mut Ctx<'_>) -> HashMap<String, ToolEntry> {
-    let mut out = HashMap::new();
+    let mut out: HashMap<String, ToolEntry> = HashMap::new();
     for item in root_list(ctx, "tools") {
         if ctx.doc.map(item).is_none() {
             ctx.diag(
@@ -117,10 +118,11 @@ fn tool_entries(ctx: &mut Ctx<'_>) -> HashMap<String, ToolEntry> {
                 format!("tool `{name}` is declared twice; the last one counts, as in Chat2Graph"),
             );
         }
-        let cached = if group && members.is_empty() {
-            ctx.cached_members(&name)
-        } else {
-            Vec::new()
+        let cached = match (group && members.is_empty(), out.get_mut(&name)) {
+            // A second entry of the name (the last counts): the members the first took.
+            (true, Some(earlier)) => earlier.cached.take(),
+            (true, None) => ctx.cached_members(&name),
+            (false, _) => Vec::new(),
         };
         out.insert(
             name,
@@ -128,7 +130,7 @@ fn tool_entries(ctx: &mut Ctx<'_>) -> HashMap<String, ToolEntry> {
                 item,
                 group,
                 members,
-                cached,
+                cached: std::cell::RefCell::new(cached),
             },
         );
     }
@@ -277,6 +279,7 @@ fn build_graph(
     }
     // Call edges from each chained action.
     let mut done = std::collections::HashSet::new();
+    let mut made = Made::default();
     for (name, _, _) in chain {
         if !done.insert(name.clone()) {
             continue;
@@ -284,13 +287,32 @@ fn build_graph(
         let Some(a) = ctx.toolkit.action(name) else {
             continue;
         };
+        made.calls.clear();
         for (tool, item) in &actions[name].tools {
-            call_edges(ctx, a, tool, &tools[tool], *item);
+            call_edges(ctx, a, tool, &tools[tool], *item, &mut made);
         }
     }
 }
 
-fn call_edges(ctx: &mut Ctx<'_>, a: NodeIndex, tool: &str, entry: &ToolEntry, item: NodeId) {
+/// Edges made so far, so that an existing one is told apart in constant time: looking an
+/// edge up walks both ends' edge lists, which grow with every caller of a large group (a
+/// group used through an alias by thousands of actions made the load quadratic).
+#[derive(Default)]
+struct Made {
+    /// The targets of the action whose Call edges are being made (all made together).
+    calls: HashSet<NodeIndex>,
+    /// The groups whose Has edges are made (by their first caller).
+    groups: HashSet<NodeIndex>,
+}
+
+fn call_edges(
+    ctx: &mut Ctx<'_>,
+    a: NodeIndex,
+    tool: &str,
+    entry: &ToolEntry,
+    item: NodeId,
+    made: &mut Made,
+) {
     let origin = Some(ctx.origin(item));
     let kind = if entry.group {
         NodeKind::Group
@@ -310,21 +332,27 @@ fn call_edges(ctx: &mut Ctx<'_>, a: NodeIndex, tool: &str, entry: &ToolEntry, it
             ctx.toolkit.add_node(node)
         }
     };
-    if entry.group && entry.members.is_empty() && !entry.cached.is_empty() {
+    let first = made.groups.insert(t);
+    let mut members = HashSet::new();
+    if entry.group && entry.members.is_empty() && !entry.cached.borrow().is_empty() {
         let group_origin = ctx.origin(ctx.doc.resolve(entry.item));
-        for tool in &entry.cached {
+        for tool in entry.cached.borrow_mut().iter_mut() {
             if !ctx.edge_allowed(item) {
                 return;
             }
             let m = ctx.cached_member(tool, group_origin);
-            ctx.toolkit.add_edge(t, m, 1.0, Some(group_origin));
-            ctx.toolkit.add_edge(a, m, 1.0, origin);
+            if first && members.insert(m) {
+                ctx.toolkit.add_new_edge(t, m, 1.0, Some(group_origin));
+            }
+            if made.calls.insert(m) {
+                ctx.toolkit.add_new_edge(a, m, 1.0, origin);
+            }
         }
         return;
     }
     if !entry.group || entry.members.is_empty() {
-        if ctx.charge_edge(item) {
-            ctx.toolkit.add_edge(a, t, 1.0, origin);
+        if made.calls.insert(t) && ctx.charge_edge(item) {
+            ctx.toolkit.add_new_edge(a, t, 1.0, origin);
         }
         return;
     }
@@ -350,9 +378,13 @@ fn call_edges(ctx: &mut Ctx<'_>, a: NodeIndex, tool: &str, entry: &ToolEntry, it
         if !ctx.edge_allowed(item) {
             return;
         }
-        let has_origin = Some(ctx.origin(*m_item));
-        ctx.toolkit.add_edge(t, m, 1.0, has_origin);
-        ctx.toolkit.add_edge(a, m, 1.0, origin);
+        if first && members.insert(m) {
+            let has_origin = Some(ctx.origin(*m_item));
+            ctx.toolkit.add_new_edge(t, m, 1.0, has_origin);
+        }
+        if made.calls.insert(m) {
+            ctx.toolkit.add_new_edge(a, m, 1.0, origin);
+        }
     }
 }
 
@@ -422,6 +454,10 @@ fn add_operator(ctx: &mut Ctx<'_>, name: String, op: NodeId) {
                 Code::OperatorUnknownAction,
                 format!("operator `{name}` names `{action}`, which is in no toolkit chain (Chat2Graph fails here)"),
             );
+        }
+        // An aliased list is copied into every operator that uses it: counted.
+        if !ctx.charge(a, crate::source::ctx::listed_name_bytes(action.len())) {
+            return;
         }
         actions.push(action);
     }

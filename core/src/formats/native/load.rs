@@ -1,7 +1,7 @@
 //! The native toolkit format (SPEC 3.1): `name`, `tools`, `groups`, `actions` with `tools`
 //! (Call edges) and `next` (Next edges), and `operators`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::diag::{Code, Severity};
 use crate::model::{Node, NodeKind, Operator};
@@ -183,26 +183,57 @@ fn declare_groups(ctx: &mut Ctx<'_>, groups: Vec<NodeId>) -> Members {
             continue;
         };
         let mut names = Vec::new();
+        // A new group has no edges: a set of its members tells a member listed twice
+        // apart in constant time (walking the member's in-edges made aliased lists
+        // quadratic). Each edge and name counts in the budget: `tools: *L` in 20,000 groups
+        // expands the list 20,000 times.
+        let mut made = HashSet::new();
         for m in ctx.list(item, "tools") {
             let Some(r) = ctx.reference(m, false) else {
                 continue;
             };
             let t = ctx.implicit_tool(&r);
-            let origin = ctx.origin(r.item);
-            ctx.toolkit.add_edge(g, t, 1.0, Some(origin));
+            if !has_edge(ctx, g, t, r.item, &mut made) {
+                break;
+            }
             names.push(r.name.to_string());
         }
         if names.is_empty() {
-            let origin = ctx.origin(ctx.doc.resolve(item));
-            for tool in ctx.cached_members(&name) {
-                let t = ctx.cached_member(&tool, origin);
-                ctx.toolkit.add_edge(g, t, 1.0, Some(origin));
+            let at = ctx.doc.resolve(item);
+            let origin = ctx.origin(at);
+            for mut tool in ctx.cached_members(&name) {
+                let t = ctx.cached_member(&mut tool, origin);
+                if !has_edge(ctx, g, t, at, &mut made) {
+                    break;
+                }
                 names.push(tool.name);
             }
         }
         members.insert(name, names);
     }
     members
+}
+
+/// The Has edge `g -> t` of a group being declared (`made`: its members so far), with the
+/// member's name counted in the budget; `false` once the edge cap (the rest of the group
+/// is left out, and that is reported) or the budget (the load fails) is reached.
+fn has_edge(
+    ctx: &mut Ctx<'_>,
+    g: NodeIndex,
+    t: NodeIndex,
+    item: NodeId,
+    made: &mut HashSet<NodeIndex>,
+) -> bool {
+    let name_bytes = crate::source::ctx::listed_name_bytes(ctx.toolkit.name(t).len());
+    if !made.insert(t) {
+        return ctx.charge(item, name_bytes);
+    }
+    if !ctx.edge_allowed(item) || !ctx.charge(item, name_bytes) {
+        return false;
+    }
+    let origin = ctx.origin(item);
+    ctx.toolkit.add_new_edge(g, t, 1.0, Some(origin));
+    true
 }
 
 fn declare_action(ctx: &mut Ctx<'_>, item: NodeId) -> Option<NodeIndex> {
@@ -226,6 +257,10 @@ fn operator(ctx: &mut Ctx<'_>, item: NodeId) {
                     Code::OperatorUnknownAction,
                     format!("operator `{name}` names no action: `{}`", r.name),
                 );
+            }
+            // An aliased list is copied into every operator that uses it: counted.
+            if !ctx.charge(r.item, crate::source::ctx::listed_name_bytes(r.name.len())) {
+                return;
             }
             actions.push(r.name.to_string());
         }

@@ -14,6 +14,14 @@
 //!   unlinked file while a newcomer locks a new one. It is zero bytes; ignore it in version
 //!   control (`.*.toolscope-lock`).
 //!
+//! A file with several names (hard links) has one lock file per name, so those alone would
+//! not serialise writers that came through different names. Such a file is written in
+//! place (its inode stays), and the lock also takes the file itself, keyed by device and
+//! inode: every writer of the file, through any name, can open it. After acquiring, the
+//! name is checked to still be that file (a rename-save through a name whose file has lost
+//! its other links gives the name a new inode); if not, the lock is taken again. The
+//! caller reads the file after taking the lock, so its edit is made on what is there.
+//!
 //! The lock is re-entrant within one thread (a `set` holds it across re-read, edit and
 //! save, and the save takes it again); other threads and processes wait for it.
 
@@ -27,9 +35,14 @@ use super::{SaveError, SaveErrorKind};
 /// How long a writer waits for another to finish before giving up with an error.
 const WAIT: Duration = Duration::from_secs(60);
 
+/// A file's identity: device and inode.
+type Inode = (u64, u64);
+
 thread_local! {
     /// Lock files this thread holds, for re-entrance.
     static HELD: RefCell<Vec<PathBuf>> = const { RefCell::new(Vec::new()) };
+    /// Files (with several names) this thread holds the inode lock of.
+    static HELD_INODES: RefCell<Vec<Inode>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A held write lock; released on drop.
@@ -37,6 +50,8 @@ thread_local! {
 pub struct WriteLock {
     /// `None` when this thread already held the lock (a nested take).
     held: Option<(File, PathBuf)>,
+    /// The file itself when it has several names (`None`: one name, or already held).
+    inode: Option<(File, Inode)>,
 }
 
 impl WriteLock {
@@ -48,6 +63,10 @@ impl WriteLock {
 
 impl Drop for WriteLock {
     fn drop(&mut self) {
+        if let Some((file, key)) = self.inode.take() {
+            let _ = file.unlock();
+            HELD_INODES.with(|h| h.borrow_mut().retain(|k| *k != key));
+        }
         if let Some((file, path)) = self.held.take() {
             let _ = file.unlock();
             HELD.with(|h| h.borrow_mut().retain(|p| *p != path));
@@ -74,11 +93,24 @@ pub fn lock_file_for(path: &Path) -> PathBuf {
     dir.join(format!(".{name}.toolscope-lock"))
 }
 
-/// Takes the write lock for `path`, waiting for other writers (up to a minute).
+/// Takes the write lock for `path`, waiting for other writers (up to a minute): the lock
+/// file of its name and, when the file has several names, the file itself. Refused for a
+/// path that is not a regular file (`super::replaceable`): the lock file goes beside what
+/// a symlink names, and a link to `/dev/zero` must not put one in `/dev`.
 pub fn lock_for_write(path: &Path) -> Result<WriteLock, SaveError> {
+    super::replaceable(path)?;
+    let mut lock = lock_name(path)?;
+    lock.inode = lock_inode(path)?;
+    Ok(lock)
+}
+
+fn lock_name(path: &Path) -> Result<WriteLock, SaveError> {
     let lock_path = lock_file_for(path);
     if HELD.with(|h| h.borrow().contains(&lock_path)) {
-        return Ok(WriteLock { held: None });
+        return Ok(WriteLock {
+            held: None,
+            inode: None,
+        });
     }
     let file = OpenOptions::new()
         .read(true)
@@ -93,11 +125,68 @@ pub fn lock_for_write(path: &Path) -> Result<WriteLock, SaveError> {
                 format!("cannot create the write lock {}: {e}", lock_path.display()),
             )
         })?;
+    wait_for(&file, path, &lock_path.display().to_string())?;
+    HELD.with(|h| h.borrow_mut().push(lock_path.clone()));
+    Ok(WriteLock {
+        held: Some((file, lock_path)),
+        inode: None,
+    })
+}
+
+/// The lock on the file itself, for a regular file with several names (see the module's
+/// comment); `None` for one name, anything that is not a regular file, or a file this
+/// thread holds already.
+#[cfg(unix)]
+fn lock_inode(path: &Path) -> Result<Option<(File, Inode)>, SaveError> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let io = |e: std::io::Error| SaveError::new(path, SaveErrorKind::Io, e.to_string());
+    loop {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return Ok(None);
+        };
+        let key = (meta.dev(), meta.ino());
+        if !meta.is_file() || meta.nlink() < 2 || HELD_INODES.with(|h| h.borrow().contains(&key)) {
+            return Ok(None);
+        }
+        // Read and write where allowed (NFS emulates `flock` with byte-range locks, which
+        // need it); O_NONBLOCK so that a file swapped for a FIFO meanwhile cannot block.
+        let open = |write: bool| {
+            OpenOptions::new()
+                .read(true)
+                .write(write)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(path)
+        };
+        let file = open(true).or_else(|_| open(false)).map_err(io)?;
+        let opened = file.metadata().map_err(io)?;
+        if (opened.dev(), opened.ino()) != key {
+            continue;
+        }
+        wait_for(&file, path, &format!("{} (all its names)", path.display()))?;
+        match std::fs::metadata(path) {
+            Ok(now) if (now.dev(), now.ino()) == key => {
+                HELD_INODES.with(|h| h.borrow_mut().push(key));
+                return Ok(Some((file, key)));
+            }
+            _ => {
+                let _ = file.unlock();
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn lock_inode(_: &Path) -> Result<Option<(File, Inode)>, SaveError> {
+    Ok(None)
+}
+
+/// Waits for the exclusive lock on `file` (up to [`WAIT`]); `what` names it in errors.
+fn wait_for(file: &File, path: &Path, what: &str) -> Result<(), SaveError> {
     let start = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {
         match file.try_lock() {
-            Ok(()) => break,
+            Ok(()) => return Ok(()),
             Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < WAIT => {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(20));
@@ -107,8 +196,7 @@ pub fn lock_for_write(path: &Path) -> Result<WriteLock, SaveError> {
                     path,
                     SaveErrorKind::Io,
                     format!(
-                        "another writer has held {} for over {} s",
-                        lock_path.display(),
+                        "another writer has held {what} for over {} s",
                         WAIT.as_secs()
                     ),
                 ));
@@ -117,15 +205,11 @@ pub fn lock_for_write(path: &Path) -> Result<WriteLock, SaveError> {
                 return Err(SaveError::new(
                     path,
                     SaveErrorKind::Io,
-                    format!("cannot lock {}: {e}", lock_path.display()),
+                    format!("cannot lock {what}: {e}"),
                 ));
             }
         }
     }
-    HELD.with(|h| h.borrow_mut().push(lock_path.clone()));
-    Ok(WriteLock {
-        held: Some((file, lock_path)),
-    })
 }
 
 #[cfg(test)]

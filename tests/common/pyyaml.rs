@@ -1,0 +1,112 @@
+//! A Python with PyYAML (the YAML 1.1 reader Chat2Graph loads its config with), to check
+//! that what toolscope writes reads back the same there.
+//!
+//! Found as: `$TOOLSCOPE_PYYAML_PYTHON`, else the virtual environment `.ci/chat2graph-tests`
+//! makes (`target/c2g-venv/bin/python`; `.ci/run` makes it before `cargo test`), else
+//! `python3` on PATH; the first that imports `yaml` is used. When none does, the test fails
+//! and says how to provide one; `TOOLSCOPE_ALLOW_NO_PYYAML=1` makes it skip with a note
+//! instead (never set in CI), so a missing PyYAML is never a silent pass.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn python() -> Option<PathBuf> {
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/c2g-venv/bin/python");
+    let candidates: Vec<PathBuf> = std::env::var_os("TOOLSCOPE_PYYAML_PYTHON")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([venv, PathBuf::from("python3")])
+        .collect();
+    for p in &candidates {
+        let ok = Command::new(p)
+            .args(["-c", "import yaml"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Some(p.clone());
+        }
+    }
+    if std::env::var_os("TOOLSCOPE_ALLOW_NO_PYYAML").is_some() {
+        eprintln!("note: no Python with PyYAML found; skipped (TOOLSCOPE_ALLOW_NO_PYYAML)");
+        return None;
+    }
+    panic!(
+        "no Python with PyYAML among {candidates:?}: set TOOLSCOPE_PYYAML_PYTHON to one, run \
+         `.ci/chat2graph-tests --venv-only` (it makes target/c2g-venv), or `pip install PyYAML`; \
+         TOOLSCOPE_ALLOW_NO_PYYAML=1 skips this test"
+    );
+}
+
+/// The checker: reads a JSON list of `{file, list, name, key, expect}` (find the item of the
+/// top-level list `list` whose `name` is `name`, read `key`) or `{file, list, key, expect}`
+/// (some item of `list` has `key` equal to `expect`), loads each file with
+/// `yaml.safe_load`, and prints what differed, one JSON object a line (ASCII: every other
+/// character escaped, so U+2028 and its kind show).
+const CHECKER: &str = r#"
+import json, sys, yaml
+failures = []
+for case in json.load(open(sys.argv[1], encoding="utf-8")):
+    try:
+        with open(case["file"], encoding="utf-8") as f:
+            doc = yaml.safe_load(f)
+        items = doc[case["list"]]
+        if "name" in case:
+            found = [i.get(case["key"]) for i in items if i.get("name") == case["name"]]
+            ok = found == [case["expect"]]
+        else:
+            found = [i.get(case["key"]) for i in items]
+            ok = case["expect"] in found
+        if not ok:
+            failures.append({"case": case, "found": found})
+    except Exception as e:
+        failures.append({"case": case, "error": repr(e)})
+for f in failures:
+    print(json.dumps(f))
+"#;
+
+/// One value to check in a written file.
+pub struct Case {
+    pub file: PathBuf,
+    pub list: &'static str,
+    /// The item's `name`, or `None` to look for `expect` in any item.
+    pub name: Option<String>,
+    pub key: &'static str,
+    pub expect: String,
+}
+
+/// Checks every case with PyYAML in one run; returns the failures (as JSON text each).
+pub fn check(python: &Path, cases: &[Case], scratch: &Path) -> Vec<String> {
+    let manifest: Vec<serde_json::Value> = cases
+        .iter()
+        .map(|c| {
+            let mut v = serde_json::json!({
+                "file": c.file.display().to_string(),
+                "list": c.list,
+                "key": c.key,
+                "expect": c.expect,
+            });
+            if let Some(n) = &c.name {
+                v["name"] = serde_json::Value::String(n.clone());
+            }
+            v
+        })
+        .collect();
+    let path = scratch.join("manifest.json");
+    std::fs::write(&path, serde_json::to_string(&manifest).expect("json")).expect("write");
+    let out = Command::new(python)
+        .args(["-c", CHECKER])
+        .arg(&path)
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "the checker failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
