@@ -136,11 +136,13 @@ def init_prior(records, data):
     return {a: dict(w) for a in data.tools}
 
 
-def fit_next(graph, records, m=PRIOR_WEIGHT):
+def fit_next(graph, records, operator, m=PRIOR_WEIGHT):
     """What `fit` writes for Next scores: for every action a with n_a > 0 steps from
     its tool, r(a, b) = (c(a, b) + m * w(a, b)) / (n_a + m) over the edges a -> b
     that exist or were stepped (w = 0 for a new edge), then N(a, b) =
-    round4(r(a, b) / max_b' r(a, b')). Rows with n_a = 0 are left as written."""
+    round4(r(a, b) / max_b' r(a, b')). Rows with n_a = 0 are left as written. Then the
+    repairs (repairs(); operator = (seeds, threshold, hops)): N(a, b) = max(N(a, b), t)
+    on the edges that keep the records complete."""
     c = transition_counts(records)
     out = {a: dict(row) for a, row in graph.items()}
     for a, row in c.items():
@@ -149,12 +151,92 @@ def fit_next(graph, records, m=PRIOR_WEIGHT):
         r = {b: (row.get(b, 0) + m * w.get(b, 0.0)) / (n + m) for b in set(w) | set(row)}
         top = max(r.values())
         out[a] = {b: round4(v / top) for b, v in r.items()}
+    for (a, b), t in repairs(graph, out, records, *operator).items():
+        out[a][b] = max(out[a][b], t)
     return out
 
 
+def layers(graph, seeds, t, hops):
+    """{tool: hops from the seeds} over the edges of score >= t (Chat2Graph's rounds)."""
+    fwd = {s: 0 for s in seeds}
+    frontier = list(seeds)
+    for k in range(1, hops + 1):
+        nxt = []
+        for a in frontier:
+            for b, s in graph.get(a, {}).items():
+                if s >= t and b not in fwd:
+                    fwd[b] = k
+                    nxt.append(b)
+        if not nxt:
+            break
+        frontier = nxt
+    return fwd
+
+
+def repairs(before, learned, records, seeds, t, hops):
+    """{(a, b): t} for the Next edges fit raises back to t so that no record complete
+    before the fit loses it (the records name the operator and carry no parameters of
+    their own, as BFCL's do; an action's Call score is 1.0, offered when t <= 1). A
+    called tool is lost when its action is no longer reached within the hops over the
+    learned scores; for each lost tool, of the paths of at most `hops` edges of score
+    >= t before the fit from a seed to its action, the one needing the least raise (the
+    sum of t - s over its edges whose learned score s is below t) has those edges
+    raised. Ties: from the action back to the seeds, the fewest hops, then the
+    predecessor with the smallest name."""
+    was = layers(before, seeds, t, hops)
+    now = layers(learned, seeds, t, hops)
+    out = {}
+    for called in {frozenset(x for x in called_of(r) if x in before) for r in records}:
+        if not called or t > 1.0 or any(x not in was for x in called):
+            continue
+        for x in called:
+            if x not in now:
+                for a, b in cheapest_path(before, learned, was, t, hops, x):
+                    out[(a, b)] = max(out.get((a, b), 0.0), t)
+    return out
+
+
+def cheapest_path(before, learned, was, t, hops, target):
+    """The edges to raise on repairs()' path to `target` (reached before: `was`):
+    cost[k][v] is the least raise from a seed to v within k hops."""
+    into = collections.defaultdict(list)   # v -> [(u, cost)]
+    for u in was:
+        for v, s in before.get(u, {}).items():
+            if s >= t and v in was:
+                into[v].append((u, max(0.0, t - learned[u][v])))
+    cost = [{v: (0 if k == 0 else INF) for v, k in was.items()}]
+    for _ in range(hops):
+        prev = cost[-1]
+        nxt = dict(prev)
+        for v, edges in into.items():
+            for u, c in edges:
+                nxt[v] = min(nxt[v], prev[u] + c)
+        if nxt == prev:
+            break
+        cost.append(nxt)
+    v, need, k, out = target, cost[-1][target], len(cost) - 1, []
+    while True:
+        while k > 0 and cost[k - 1][v] == need:
+            k -= 1
+        if k == 0:
+            return out
+        u, c = min((e for e in into[v] if cost[k - 1][e[0]] + e[1] == need), key=lambda e: e[0])
+        if c > 0.0:
+            out.append((u, v))
+        need, v, k = cost[k - 1][u], u, k - 1
+
+
+def called_of(record):
+    """The record's called tools: `called` when given, else its `calls`."""
+    called = record.get("called")
+    return record["calls"] if called is None else called
+
+
 def reference_graph(records, data, m=PRIOR_WEIGHT):
-    """The recommended design: init's group-popularity prior, then one fit."""
-    return fit_next(init_prior(records, data), records, m)
+    """The recommended design: init's group-popularity prior, then one fit, with the
+    operator init writes (the actions of the first calls, REFERENCE_THRESHOLD, hops 1)."""
+    operator = (first_calls(records), REFERENCE_THRESHOLD, REFERENCE_HOPS)
+    return fit_next(init_prior(records, data), records, operator, m)
 
 
 def first_calls(records):
@@ -305,6 +387,7 @@ def write_toolkit(path, data, graph, operator_actions, threshold, hops, name):
 # ---------------------------------------------------------------- CLI
 
 REFERENCE_THRESHOLD = 0.02  # the operator default; README.md shows the curve
+REFERENCE_HOPS = 1
 PLAIN_THRESHOLD = 0.06
 
 
@@ -418,7 +501,7 @@ def main():
         out = args.out or args.data
         write_toolkit(os.path.join(out, "plain.yaml"), data, plain, firsts, PLAIN_THRESHOLD, 2,
                       "bfcl plain transition counts")
-        write_toolkit(os.path.join(out, "reference.yaml"), data, ref, firsts, REFERENCE_THRESHOLD, 1,
+        write_toolkit(os.path.join(out, "reference.yaml"), data, ref, firsts, REFERENCE_THRESHOLD, REFERENCE_HOPS,
                       "bfcl group-smoothed transitions (Python reference)")
         print("wrote %s and %s" % (os.path.join(out, "plain.yaml"), os.path.join(out, "reference.yaml")),
               file=sys.stderr)

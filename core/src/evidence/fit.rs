@@ -14,11 +14,11 @@
 //!   Scores are rounded to two decimals, as authors write them.
 //! - **Floor (completeness never drops).** When a record at its own threshold `t` and hops
 //!   was offered a tool it called through an edge `a -> x` with score `>= t`, the new score
-//!   of that edge is at least `t`. The `Next` edges of such a record's recommendation keep
-//!   at least `t` too ([`learn`](super::learn)), so it keeps the same actions and every
-//!   called tool that was offered stays offered: on the fitted records without order, at
-//!   each operator's own threshold and hops, no record loses completeness. (Records with
-//!   order are measured per step instead, by `eval --steps`, before and after.)
+//!   of that edge is at least `t` (records with or without order alike). The learned
+//!   `Next` scores keep the record reaching such actions ([`floor`](super::floor)): a
+//!   record without order keeps its recommended subgraph, a complete record with order is
+//!   repaired wherever the learned scores would stop offering a called tool. So at each
+//!   operator's own threshold and hops, no fitted record loses completeness.
 //!
 //! A record with its calls in order (`calls`) counts by calls instead: each call of a tool
 //! `x` is one presence of every Call edge of each action calling `x`, and one call of the

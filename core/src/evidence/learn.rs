@@ -12,7 +12,9 @@
 //!   `r(A, B) = (c(A, B) + 2 w(A, B)) / (n_A + 2)` (the written score worth two steps, as
 //!   Call scores are fitted) and the new score `round4(r / max_B r)`: the row's best
 //!   successor gets 1.0, so a row with little evidence does not lose to one with much at
-//!   a shared threshold. Rows with no steps stay as written; no edge is removed.
+//!   a shared threshold. Rows with no steps stay as written; no edge is removed. A new
+//!   score is at least the edge's floor ([`floor`](super::floor)), so the fitted records
+//!   stay complete.
 //!
 //! `round4(v) = (v * 1e4).round() / 1e4`. The benchmark's Python reference
 //! (`benches/bfcl/model.py`) computes the same numbers.
@@ -23,7 +25,6 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
 use super::eval::Resolved;
 use crate::model::{EdgeKind, NodeKind, Toolkit};
-use crate::recommend::recommend;
 
 /// The prior's weight in steps.
 pub const PRIOR_WEIGHT: f64 = 2.0;
@@ -87,8 +88,7 @@ pub struct NextFit {
     pub steps: u64,
     /// Steps from a tool of `from`.
     pub row_steps: u64,
-    /// The floor that keeps the records without order as complete as they were (0 when
-    /// none).
+    /// The floor that keeps the fitted records as complete as they were (0 when none).
     pub floor: f64,
 }
 
@@ -96,9 +96,8 @@ pub struct NextFit {
 /// steps show and the graph lacks. Every edge of a row with steps is listed (changed or
 /// not), sorted by (from, to) name.
 ///
-/// Records without order teach no steps, but their recommendation must not shrink: an edge
-/// of a record's recommended subgraph at its threshold `t` keeps a score of at least `t`
-/// (with the Call floor of [`fit`](super::fit::fit), `complete` never drops on them).
+/// No new score is below the edge's floor ([`floor`](super::floor)): with the Call floor of
+/// [`fit`](super::fit::fit), `complete` never drops on the fitted records.
 pub fn fit_next(tk: &Toolkit, records: &[Resolved], add_edges: bool) -> Vec<NextFit> {
     let callers = callers(tk);
     let mut c: HashMap<NodeIndex, HashMap<NodeIndex, u64>> = HashMap::new();
@@ -115,36 +114,34 @@ pub fn fit_next(tk: &Toolkit, records: &[Resolved], add_edges: bool) -> Vec<Next
             }
         }
     }
-    let floors = floors(tk, records);
+    let floors = super::floor::subgraph_floors(tk, records);
     let mut out = Vec::new();
     for (&a, &n_a) in &n {
         out.extend(fit_row(tk, a, n_a, c.get(&a), add_edges, &floors));
     }
+    repair(tk, records, &mut out);
     out.sort_by(|x, y| (tk.name(x.from), tk.name(x.to)).cmp(&(tk.name(y.from), tk.name(y.to))));
     out
 }
 
-/// The `Next` edges of the recommended subgraphs of the records without order, each with
-/// the highest threshold a record used it at.
-fn floors(tk: &Toolkit, records: &[Resolved]) -> HashMap<EdgeIndex, f64> {
-    let mut out: HashMap<EdgeIndex, f64> = HashMap::new();
-    let mut seen = std::collections::HashSet::new();
-    for r in records
+/// Raises the learned scores where they would make a record with order lose completeness
+/// ([`floor::repairs`](super::floor::repairs)).
+fn repair(tk: &Toolkit, records: &[Resolved], fits: &mut [NextFit]) {
+    if !records
         .iter()
-        .filter(|r| r.ordered.is_none() && !r.called.is_empty())
+        .any(|r| r.ordered.is_some() && !r.called.is_empty())
     {
-        let t = r.params.threshold;
-        if !seen.insert((r.seeds.clone(), t.to_bits(), r.params.hops)) {
-            continue;
-        }
-        for e in recommend(tk, &r.seeds, r.params).edges {
-            if tk.graph[e].kind == EdgeKind::Next {
-                let f = out.entry(e).or_default();
-                *f = f.max(t);
-            }
+        return;
+    }
+    let mut learned = tk.clone();
+    apply(&mut learned, fits);
+    let repairs = super::floor::repairs(tk, &learned, records);
+    for f in fits {
+        if let Some(&t) = f.edge.and_then(|e| repairs.get(&e)) {
+            f.new = f.new.max(t);
+            f.floor = f.floor.max(t);
         }
     }
-    out
 }
 
 /// One action's row: its `Next` edges (and the stepped pairs without one, when adding).

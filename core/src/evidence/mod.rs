@@ -12,6 +12,7 @@ use petgraph::stable_graph::NodeIndex;
 pub mod defs;
 pub mod eval;
 pub mod fit;
+pub mod floor;
 pub mod init;
 pub mod learn;
 pub mod otlp;
