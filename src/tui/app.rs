@@ -347,16 +347,7 @@ impl App {
         if crate::tui::graph_pane::active(self)
             && let Some(f) = &self.graph_view.focus
         {
-            // The focus view always has room for the frontier's blocking scores.
-            let box_h = if f.compact { 1 } else { 3 };
-            let lanes = crate::tui::graph_pane::lanes(f.compact);
-            return Geometry::with(
-                &f.layout,
-                box_h,
-                lanes,
-                f.cap,
-                crate::tui::graph_pane::SCORE_ROOM,
-            );
+            return Geometry::packed(&f.layout, f.look);
         }
         Geometry::for_layout(self.layout(), self.zoom, self.show_scores)
     }
@@ -539,11 +530,9 @@ impl App {
         }
     }
 
-    /// What the pane split depends on besides the size (nothing yet; kept for resizable panes).
+    /// Which side panes are shown: the user's choice (`m`), else what the focus view needed.
     pub fn layout_hint(&self) -> super::panes::Split {
-        super::panes::Split {
-            graph_only: self.graph_view.graph_only,
-        }
+        crate::tui::graph_pane::split(self)
     }
 
     /// The selected node's edges as the inspector lists them: outgoing, then incoming,

@@ -14,6 +14,8 @@
 
 pub mod focus;
 pub mod labels;
+pub mod pack;
+pub mod route;
 mod order;
 mod rank;
 

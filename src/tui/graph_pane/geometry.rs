@@ -55,6 +55,10 @@ pub struct Geometry {
     /// Left edge of each column.
     pub col_x: Vec<i32>,
     pub col_w: Vec<i32>,
+    /// Row of the first boxes' tops (the whole graph keeps a free row above them).
+    pub top: i32,
+    /// Cells after the last column and under the last row that belong to the drawing.
+    pub trail: (i32, i32),
 }
 
 impl Geometry {
@@ -97,6 +101,34 @@ impl Geometry {
             max_label,
             col_x,
             col_w,
+            top: 1,
+            trail: (1, 0),
+        }
+    }
+
+    /// The focus view's geometry: columns from the left edge, rows from the top, `look`'s
+    /// channel between columns (see [`toolscope_core::layout::pack`]).
+    pub fn packed(layout: &Layout, look: toolscope_core::layout::pack::Look) -> Geometry {
+        let mut col_x = Vec::with_capacity(layout.layers.len());
+        let mut col_w = Vec::with_capacity(layout.layers.len());
+        let mut x = 0;
+        for &lw in &layout.label_width {
+            let w = look.column(usize::from(lw));
+            col_x.push(x);
+            col_w.push(w);
+            x += w + look.gap;
+        }
+        Geometry {
+            box_h: look.box_h,
+            row_h: look.pitch(),
+            gap: look.gap,
+            lanes: 1,
+            label_room: 0,
+            max_label: look.cap,
+            col_x,
+            col_w,
+            top: 0,
+            trail: (look.trail(), -1),
         }
     }
 
@@ -114,7 +146,7 @@ impl Geometry {
     }
 
     pub fn row_top(&self, order: u32) -> i32 {
-        1 + order as i32 * self.row_h
+        self.top + order as i32 * self.row_h
     }
 
     /// Size of the whole drawing.
@@ -123,14 +155,15 @@ impl Geometry {
             .col_x
             .last()
             .zip(self.col_w.last())
-            .map_or(0, |(x, w)| x + w + 1);
-        (w, 1 + layout.max_rows() as i32 * self.row_h)
+            .map_or(0, |(x, w)| x + w + self.trail.0);
+        let h = self.top + layout.max_rows() as i32 * self.row_h + self.trail.1;
+        (w, h.max(0))
     }
 
     /// The visible node at a point, if any (columns found by search, rows by division).
     pub fn hit(&self, layout: &Layout, tk: &Toolkit, x: i32, y: i32) -> Option<NodeIndex> {
         let l = self.col_x.partition_point(|&cx| cx <= x).checked_sub(1)?;
-        let order = (y - 1).div_euclid(self.row_h);
+        let order = (y - self.top).div_euclid(self.row_h);
         let ix = layout.at(l, usize::try_from(order).ok()?)?;
         self.node_rect(layout, tk, ix)
             .filter(|r| r.contains(x, y))

@@ -11,8 +11,10 @@
 
 pub(crate) mod canvas;
 pub mod draw;
+pub mod fit;
 pub(crate) mod geometry;
 pub(crate) mod marks;
+pub mod more;
 pub(crate) mod route;
 pub mod shapes;
 #[cfg(test)]
@@ -20,6 +22,7 @@ mod tests;
 pub mod whole;
 #[cfg(test)]
 mod whole_tests;
+pub mod wires;
 
 use std::collections::HashMap;
 
@@ -28,51 +31,33 @@ use petgraph::visit::NodeIndexable;
 
 use toolscope_core::layout::focus::{self, Blocked, Cells};
 use toolscope_core::layout::labels::NameIndex;
+use toolscope_core::layout::pack::{self, Look};
 use toolscope_core::layout::{Layout, structure_key};
 
 use crate::tui::app::{App, Viewport, Zoom};
 use crate::tui::insight::Change;
-use crate::tui::panes::Panes;
-
-/// Box heights and name caps tried in turn; the first whose drawing fits the pane wins.
-const TRIES: [(bool, usize); 7] = [
-    (false, 28),
-    (false, 20),
-    (false, 14),
-    (true, 28),
-    (true, 20),
-    (true, 14),
-    (true, toolscope_core::layout::labels::NARROW),
-];
-
-/// Room before a frontier node for the blocking edge's score.
-pub const SCORE_ROOM: i32 = 5;
-
-/// Lanes per gap in the focus view (fewer than the whole graph's: it has few edges).
-pub fn lanes(compact: bool) -> i32 {
-    if compact { 1 } else { 2 }
-}
-
-/// Gap between columns, as [`crate::tui::graph_pane::geometry::Geometry`] computes it.
-fn gap(compact: bool) -> i32 {
-    2 * lanes(compact) + 3 + SCORE_ROOM
-}
+use crate::tui::panes::{Panes, Split};
 
 /// What the focus view shows and how.
 #[derive(Debug, Clone)]
 pub struct Focused {
     pub layout: Layout,
+    /// Box height, name cap and channel width.
+    pub look: Look,
+    /// Rows per column.
+    rows: u32,
+    /// Columns of the fit.
     cols: u32,
-    /// One-line boxes.
-    pub compact: bool,
-    /// Longest name drawn in full.
-    pub cap: usize,
     /// The frontier: left-out nodes one edge beyond the recommendation.
     blocked: HashMap<NodeIndex, Blocked>,
     /// Members of the recommendation when the view was last fitted (for the marks).
     base: Vec<bool>,
     /// What the fit was made for: seeds, operator, structure, terminal size.
     fitted_for: (Vec<NodeIndex>, Option<usize>, u64, (u16, u16)),
+    /// The side panes hidden to make room (see [`fit`]).
+    pub split: Split,
+    /// The edges' routes (`None`: too large to route; drawn the cheap way).
+    pub routes: Option<wires::Routes>,
 }
 
 /// The graph pane's mode.
@@ -80,8 +65,9 @@ pub struct Focused {
 pub struct GraphView {
     /// The user switched to the whole graph.
     pub whole: bool,
-    /// The side panes are hidden (`m`).
-    pub graph_only: bool,
+    /// The user's choice of side panes with `m` (true: hidden); `None`: the focus view
+    /// hides them when it needs the room.
+    pub side_panes_hidden: Option<bool>,
     pub focus: Option<Focused>,
     /// Every node name, so a cut label never reads as another node's name.
     pub names: NameIndex,
@@ -293,14 +279,43 @@ pub fn whole_ready(app: &mut App) {
     }
 }
 
-/// `m`: hides or shows the side panes; the focus view is fitted to the new pane.
+/// `m`: hides or shows the side panes (overriding what the focus view chose); the focus
+/// view is fitted to the new pane.
 pub fn toggle_side_panes(app: &mut App) {
-    app.graph_view.graph_only = !app.graph_view.graph_only;
-    if app.graph_view.graph_only && app.focus != crate::tui::app::Focus::Graph {
+    let now = split(app);
+    let hide = !(now.hide_nav || now.hide_inspector);
+    app.graph_view.side_panes_hidden = Some(hide);
+    if hide && app.focus != crate::tui::app::Focus::Graph {
         app.focus = crate::tui::app::Focus::Graph;
     }
     resized(app);
     app.ensure_selection_visible();
+}
+
+/// Which side panes are shown: the user's choice with `m`, else the focus view's.
+pub fn split(app: &App) -> Split {
+    match app.graph_view.side_panes_hidden {
+        Some(true) => Split {
+            hide_nav: true,
+            hide_inspector: true,
+        },
+        Some(false) => Split::default(),
+        None => match &app.graph_view.focus {
+            Some(f) if active(app) => f.split,
+            _ => Split::default(),
+        },
+    }
+}
+
+/// What the graph title adds: side panes the focus view hid to make room.
+pub fn title_note(app: &App) -> Option<&'static str> {
+    let s = split(app);
+    let auto = app.graph_view.side_panes_hidden.is_none();
+    match (auto, s.hide_nav, s.hide_inspector) {
+        (true, true, _) => Some("side panes hidden to fit, m shows"),
+        (true, false, true) => Some("inspector hidden to fit, m shows"),
+        _ => None,
+    }
 }
 
 /// `v`: lays the focus view out afresh so the whole recommendation shows.
@@ -347,68 +362,175 @@ fn focus_set(app: &App) -> (Vec<bool>, HashMap<NodeIndex, Blocked>) {
     (keep, blocked)
 }
 
-/// A fresh layout, the first of [`TRIES`] that fits the graph pane (else the one that
-/// needs the fewest rows), with the viewport at its origin.
+/// A fresh layout fitted to the terminal (see [`fit`]), with the viewport at its origin.
 pub fn refit(app: &mut App) {
-    let (keep, blocked) = focus_set(app);
-    let area = Panes::new(app.size, app.layout_hint()).graph_inner();
-    let (w, h) = (i32::from(area.width), i32::from(area.height));
+    lay_out(app, None);
+}
+
+/// Lays the focus view out afresh. `since`: the members at the last fit, when a step
+/// needs the room of a new layout; what entered and left since then stays marked, and
+/// nodes that left are kept (after everything else) while there is room.
+fn lay_out(app: &mut App, since: Option<(Vec<bool>, Vec<NodeIndex>)>) {
+    let (mut keep, blocked) = focus_set(app);
+    let members = members(app);
+    let base = match since {
+        Some((base, left)) => {
+            for ix in left {
+                keep[ix.index()] = true;
+            }
+            base
+        }
+        None => {
+            let mut base = vec![false; app.tk.graph.node_bound()];
+            for &m in &members {
+                base[m.index()] = true;
+            }
+            base
+        }
+    };
     let rec = &app.rec;
-    let layers = focus::prepare(&app.tk, &keep, &|ix| rec.contains(ix));
-    // Only the shapes are compared; the chosen one is laid out once.
-    let mut best: Option<(i32, bool, usize)> = None;
-    for (compact, cap) in TRIES {
-        let cells = Cells {
-            cap,
-            gap: gap(compact),
-        };
-        let (_, rows) = focus::fold_shape(&app.tk, &layers, w, cells);
-        let row_h = if compact { 2 } else { 4 };
-        let need = 1 + rows as i32 * row_h;
-        let fits = need <= h;
-        if best.is_none_or(|b| need < b.0) || fits {
-            best = Some((need, compact, cap));
-        }
-        if fits {
-            break;
-        }
-    }
-    let Some((_, compact, cap)) = best else {
-        return;
+    let is_member = |ix: NodeIndex| rec.contains(ix);
+    let want = fit::Want {
+        tk: &app.tk,
+        keep: &keep,
+        is_member: &is_member,
+        members: members.len(),
     };
-    let cells = Cells {
-        cap,
-        gap: gap(compact),
-    };
-    let fitted = focus::fold(&app.tk, &layers, w, cells);
-    let mut base = vec![false; app.tk.graph.node_bound()];
-    for m in members(app) {
-        base[m.index()] = true;
-    }
+    let choice = fit::choose(
+        &want,
+        app.size,
+        &fit::splits(app.graph_view.side_panes_hidden),
+    );
+    let layout = pack::pack(&app.tk, &choice.seq, choice.rows);
+    let was = split(app);
     app.graph_view.focus = Some(Focused {
-        layout: fitted.layout,
-        cols: fitted.cols,
-        compact,
-        cap,
+        cols: layout.layers.len() as u32,
+        layout,
+        look: choice.look,
+        rows: choice.rows as u32,
         blocked,
         base,
         fitted_for: fit_key(app),
+        split: choice.split,
+        routes: None,
     });
+    reroute(app);
     app.view = Viewport::default();
+    let now = split(app);
+    if now != was {
+        panes_changed(app, now);
+    }
 }
 
-/// Follows a change of the recommendation without moving what stays. Nodes that left the
-/// recommendation since the last refit stay, so their mark shows.
-fn follow(app: &mut App) {
-    let (mut keep, blocked) = focus_set(app);
-    let Some(f) = app.graph_view.focus.as_mut() else {
+/// The focus view hid or showed side panes: focus stays on a shown pane, and hiding says
+/// so once (the title keeps saying it).
+fn panes_changed(app: &mut App, now: Split) {
+    use crate::tui::app::Focus;
+    let hidden = match app.focus {
+        Focus::Navigator => now.hide_nav,
+        Focus::Inspector => now.hide_inspector,
+        Focus::Graph => false,
+    };
+    if hidden {
+        app.focus = Focus::Graph;
+    }
+    if app.graph_view.side_panes_hidden.is_none() && (now.hide_nav || now.hide_inspector) {
+        app.set_status(
+            crate::tui::app::Level::Info,
+            "side panes hidden so the whole recommendation fits; m shows them",
+        );
+    }
+}
+
+/// The graph pane's inner size for the current split.
+fn pane_size(app: &App) -> (i32, i32) {
+    let r = Panes::new(app.size, split(app)).graph_inner();
+    (i32::from(r.width), i32::from(r.height))
+}
+
+/// Routes the focus view's edges for its current layout.
+fn reroute(app: &mut App) {
+    let pane = pane_size(app);
+    let Some(f) = app.graph_view.focus.as_ref() else {
         return;
     };
-    for (ix, _) in f.layout.placed() {
-        if f.base.get(ix.index()).copied().unwrap_or(false) {
-            keep[ix.index()] = true;
-        }
+    let geo = geometry::Geometry::packed(&f.layout, f.look);
+    let routes = wires::route(
+        &app.tk,
+        &app.rec,
+        app.session.params.threshold,
+        &f.layout,
+        &geo,
+        pane,
+    );
+    if let Some(f) = app.graph_view.focus.as_mut() {
+        f.routes = routes;
     }
-    f.layout = focus::keep_places(&app.tk, &f.layout, &keep, f.cols);
-    f.blocked = blocked;
+}
+
+/// Follows a change of the recommendation without moving what stays: entering nodes take
+/// free slots beside a neighbour, nodes that left stay where they were (marked) while
+/// there is room. When the recommendation no longer fits that way, the view is laid out
+/// afresh (the marks kept). Either way the viewport then holds the whole recommendation.
+fn follow(app: &mut App) {
+    let (mut keep, blocked) = focus_set(app);
+    let pane = pane_size(app);
+    let Some(f) = app.graph_view.focus.as_ref() else {
+        return;
+    };
+    let was = |ix: NodeIndex| f.base.get(ix.index()).copied().unwrap_or(false);
+    let left: Vec<NodeIndex> = f
+        .layout
+        .placed()
+        .map(|(ix, _)| ix)
+        .filter(|&ix| was(ix) && !keep[ix.index()])
+        .collect();
+    for &ix in &left {
+        keep[ix.index()] = true;
+    }
+    let rec = &app.rec;
+    let seq = pack::sequence(&app.tk, &keep, &|ix| rec.contains(ix), false);
+    let rows = (f.look.rows_in(pane.1) as u32).max(f.rows);
+    let layout = pack::keep_within(&app.tk, &f.layout, &seq, f.cols + 2, rows);
+    let geo = geometry::Geometry::packed(&layout, f.look);
+    let Some(bounds) = members_bounds(app, &layout, &geo).filter(|b| b.w <= pane.0 && b.h <= pane.1)
+    else {
+        let base = f.base.clone();
+        lay_out(app, Some((base, left)));
+        return;
+    };
+    if let Some(f) = app.graph_view.focus.as_mut() {
+        f.layout = layout;
+        f.blocked = blocked;
+    }
+    reroute(app);
+    let v = &mut app.view;
+    v.x = v.x.min(bounds.x).max(bounds.x + bounds.w - pane.0);
+    v.y = v.y.min(bounds.y).max(bounds.y + bounds.h - pane.1);
+}
+
+/// The smallest rectangle holding every member's box (`None` if one is not laid out).
+fn members_bounds(
+    app: &App,
+    layout: &Layout,
+    geo: &geometry::Geometry,
+) -> Option<geometry::WRect> {
+    let mut b: Option<(i32, i32, i32, i32)> = None;
+    for m in members(app) {
+        let r = geo.node_rect(layout, &app.tk, m)?;
+        let (x0, y0, x1, y1) = b.unwrap_or((r.x, r.y, r.x + r.w, r.y + r.h));
+        b = Some((
+            x0.min(r.x),
+            y0.min(r.y),
+            x1.max(r.x + r.w),
+            y1.max(r.y + r.h),
+        ));
+    }
+    let (x0, y0, x1, y1) = b.unwrap_or_default();
+    Some(geometry::WRect {
+        x: x0,
+        y: y0,
+        w: x1 - x0,
+        h: y1 - y0,
+    })
 }

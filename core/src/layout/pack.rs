@@ -1,0 +1,329 @@
+//! The focus view's packing: the recommendation (and its frontier) read as one sequence,
+//! each action followed by the tools it is the first to call, the actions in chain order;
+//! the sequence is wrapped into columns of equal height, like a newspaper, so a chain of
+//! any length fills the pane top to bottom, then left to right.
+//!
+//! Slots are (column, row); cells follow from a [`Look`]: boxes `box_h` high with one free
+//! row under each, columns as wide as their widest name (at most `cap`) plus
+//! [`BOX_EXTRA`], and a channel of `gap` cells after each column for the edges.
+//!
+//! [`keep_within`] follows a change of the set without moving what stays: staying nodes
+//! keep their slots, entering nodes take the free slot nearest a placed neighbour.
+
+use std::collections::HashSet;
+
+use petgraph::stable_graph::NodeIndex;
+use unicode_width::UnicodeWidthStr;
+
+use super::focus::{BOX_EXTRA, prepare};
+use super::{Layout, Slot};
+use crate::model::{EdgeKind, NodeKind, Toolkit};
+
+/// How slots become cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Look {
+    /// Box height: 3 (name between two borders) or 1 (one-line boxes).
+    pub box_h: i32,
+    /// Longest name drawn whole, in cells.
+    pub cap: usize,
+    /// Cells between two columns, for the edges.
+    pub gap: i32,
+}
+
+impl Look {
+    /// Rows from one box's top to the next one's.
+    pub fn pitch(&self) -> i32 {
+        self.box_h + 1
+    }
+
+    /// Rows of boxes that fit `height` cells.
+    pub fn rows_in(&self, height: i32) -> usize {
+        ((height + 1) / self.pitch()).max(1) as usize
+    }
+
+    /// Cells after the last column: room for edges leaving it.
+    pub fn trail(&self) -> i32 {
+        self.gap.min(3)
+    }
+
+    /// Width of a column whose widest name is `name` cells.
+    pub fn column(&self, name: usize) -> i32 {
+        name.min(self.cap) as i32 + BOX_EXTRA
+    }
+}
+
+/// The reading order: actions in chain (layer) order, each followed by the tools and
+/// groups it is the first to call (a group with its members), then anything left. With
+/// `members_first`, the frontier follows the whole recommendation instead of its callers.
+pub fn sequence(
+    tk: &Toolkit,
+    keep: &[bool],
+    is_member: &dyn Fn(NodeIndex) -> bool,
+    members_first: bool,
+) -> Vec<NodeIndex> {
+    let kept = |ix: NodeIndex| keep.get(ix.index()).copied().unwrap_or(false);
+    let layers = prepare(tk, keep, is_member);
+    let mut out = Vec::new();
+    let mut done: HashSet<NodeIndex> = HashSet::new();
+    let position: std::collections::HashMap<NodeIndex, usize> = layers
+        .iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, &ix)| (ix, i))
+        .collect();
+    let emit = |ix: NodeIndex, out: &mut Vec<NodeIndex>, done: &mut HashSet<NodeIndex>| {
+        if done.insert(ix) {
+            out.push(ix);
+        }
+    };
+    for &a in layers.iter().flatten() {
+        if tk.kind(a) != NodeKind::Action {
+            continue;
+        }
+        emit(a, &mut out, &mut done);
+        let mut called: Vec<NodeIndex> = tk
+            .out_edges(a)
+            .filter(|&(e, v)| tk.graph[e].kind != EdgeKind::Next && kept(v))
+            .map(|(_, v)| v)
+            .collect();
+        called.sort_by_key(|v| position.get(v).copied().unwrap_or(usize::MAX));
+        for v in called {
+            if done.contains(&v) {
+                continue;
+            }
+            // A tool of a shown group comes with its group, members after it.
+            let group = tk
+                .in_edges(v)
+                .find(|&(e, g)| tk.graph[e].kind == EdgeKind::Has && kept(g))
+                .map(|(_, g)| g);
+            let head = group.unwrap_or(v);
+            emit(head, &mut out, &mut done);
+            if tk.kind(head) == NodeKind::Group {
+                let mut members: Vec<NodeIndex> = tk
+                    .out_edges(head)
+                    .filter(|&(e, m)| tk.graph[e].kind == EdgeKind::Has && kept(m))
+                    .map(|(_, m)| m)
+                    .collect();
+                members.sort_by_key(|m| position.get(m).copied().unwrap_or(usize::MAX));
+                for m in members {
+                    emit(m, &mut out, &mut done);
+                }
+            }
+            emit(v, &mut out, &mut done);
+        }
+    }
+    for &ix in layers.iter().flatten() {
+        emit(ix, &mut out, &mut done);
+    }
+    if members_first {
+        // Stable: the reading order holds within the members and within the frontier.
+        out.sort_by_key(|&ix| !is_member(ix));
+    }
+    out
+}
+
+/// Column widths (widest name of each, uncut) of `seq` wrapped into columns of `rows`.
+pub fn name_widths(tk: &Toolkit, seq: &[NodeIndex], rows: usize) -> Vec<usize> {
+    seq.chunks(rows.max(1))
+        .map(|col| col.iter().map(|&ix| tk.name(ix).width()).max().unwrap_or(0))
+        .collect()
+}
+
+/// Width and height in cells of columns with these name widths, `rows` rows high.
+pub fn extent(widths: &[usize], rows: usize, look: Look) -> (i32, i32) {
+    let cols: i32 = widths.iter().map(|&w| look.column(w)).sum();
+    let gaps = (widths.len() as i32 - 1).max(0) * look.gap;
+    let trail = if widths.is_empty() { 0 } else { look.trail() };
+    let h = (rows as i32 * look.pitch() - 1).max(0);
+    (cols + gaps + trail, h)
+}
+
+/// The fewest columns of balanced height that put the first `need` nodes of `seq` inside
+/// `pane` (width, height), as the rows per column; `None` when they cannot fit.
+pub fn fit_rows(
+    tk: &Toolkit,
+    seq: &[NodeIndex],
+    need: usize,
+    pane: (i32, i32),
+    look: Look,
+) -> Option<usize> {
+    let most = look.rows_in(pane.1);
+    if need == 0 {
+        return Some(most.min(seq.len().max(1)));
+    }
+    let cols = seq.len().div_ceil(most);
+    // Balanced columns (as few rows as the same number of columns allows) read best; the
+    // tallest columns are the narrowest drawing.
+    let balanced = seq.len().div_ceil(cols.max(1)).min(most);
+    [balanced, most].into_iter().find(|&rows| {
+        let widths = name_widths(tk, seq, rows);
+        let used = need.div_ceil(rows).min(widths.len());
+        let (w, h) = extent(&widths[..used], rows, look);
+        w <= pane.0 && h <= pane.1
+    })
+}
+
+/// `seq` wrapped into columns of `rows` slots.
+pub fn pack(tk: &Toolkit, seq: &[NodeIndex], rows: usize) -> Layout {
+    let rows = rows.max(1);
+    let placed: Vec<(NodeIndex, Slot)> = seq
+        .iter()
+        .enumerate()
+        .map(|(i, &ix)| {
+            let slot = Slot {
+                layer: (i / rows) as u32,
+                order: (i % rows) as u32,
+            };
+            (ix, slot)
+        })
+        .collect();
+    Layout::from_slots(tk, &placed)
+}
+
+/// Follows a change of the kept set (`seq`, in reading order) without moving what stays:
+/// nodes of `old` still in `seq` keep their slots; the others take, in order, the free slot
+/// within `cols` x `rows` nearest a placed neighbour (a caller's or predecessor's slot
+/// first); nodes that find no free slot go below everything.
+pub fn keep_within(tk: &Toolkit, old: &Layout, seq: &[NodeIndex], cols: u32, rows: u32) -> Layout {
+    let wanted: HashSet<NodeIndex> = seq.iter().copied().collect();
+    let mut placed: Vec<(NodeIndex, Slot)> =
+        old.placed().filter(|(ix, _)| wanted.contains(ix)).collect();
+    let mut taken: HashSet<(u32, u32)> = placed.iter().map(|p| (p.1.layer, p.1.order)).collect();
+    let mut slot_of: std::collections::HashMap<NodeIndex, Slot> = placed.iter().copied().collect();
+    let mut spill = placed.iter().map(|p| p.1.order + 1).max().unwrap_or(0).max(rows);
+    for &v in seq {
+        if slot_of.contains_key(&v) {
+            continue;
+        }
+        let near: Vec<Slot> = tk
+            .in_edges(v)
+            .chain(tk.out_edges(v))
+            .filter_map(|(_, u)| slot_of.get(&u).copied())
+            .collect();
+        let slot = nearest_free(&taken, &near, cols.max(1), rows.max(1)).unwrap_or_else(|| {
+            spill += 1;
+            Slot {
+                layer: 0,
+                order: spill - 1,
+            }
+        });
+        taken.insert((slot.layer, slot.order));
+        slot_of.insert(v, slot);
+        placed.push((v, slot));
+    }
+    Layout::from_slots(tk, &placed)
+}
+
+/// The free slot within `cols` x `rows` nearest one of `near` (a slot below it in its
+/// column counts closest), or the first free one in reading order when `near` is empty.
+fn nearest_free(taken: &HashSet<(u32, u32)>, near: &[Slot], cols: u32, rows: u32) -> Option<Slot> {
+    let mut best: Option<(u32, Slot)> = None;
+    for c in 0..cols {
+        for r in 0..rows {
+            if taken.contains(&(c, r)) {
+                continue;
+            }
+            let d = near
+                .iter()
+                .map(|s| {
+                    let dc = c.abs_diff(s.layer);
+                    let dr = r.abs_diff(s.order);
+                    // Below the neighbour in its column reads as following it.
+                    let below = if c == s.layer && r > s.order { 0 } else { 1 };
+                    dc * 6 + dr * 2 + below
+                })
+                .min()
+                .unwrap_or(c * rows + r);
+            if best.is_none_or(|b| d < b.0) {
+                best = Some((d, Slot { layer: c, order: r }));
+            }
+        }
+    }
+    best.map(|b| b.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::focus::frontier;
+    use crate::recommend::{Params, recommend, resolve_seeds};
+
+    fn fixture() -> Toolkit {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/chat2graph-flat.yml");
+        crate::source::load_paths(&[path], None)
+            .expect("fixture loads")
+            .toolkit
+    }
+
+    fn focus_of(tk: &Toolkit, seeds: &[&str], t: f64, hops: u32) -> (Vec<bool>, Vec<bool>) {
+        let (seeds, _) = resolve_seeds(tk, seeds);
+        let rec = recommend(tk, &seeds, Params { threshold: t, hops });
+        let members: Vec<NodeIndex> = rec.actions.iter().chain(&rec.tools).copied().collect();
+        let mut keep = vec![false; tk.graph.node_bound()];
+        let mut member = vec![false; tk.graph.node_bound()];
+        for &m in &members {
+            keep[m.index()] = true;
+            member[m.index()] = true;
+        }
+        for b in frontier(tk, &members, &|ix| rec.contains(ix)) {
+            keep[b.node.index()] = true;
+        }
+        (keep, member)
+    }
+
+    use petgraph::visit::NodeIndexable;
+
+    #[test]
+    fn an_action_is_followed_by_the_tools_it_calls_first() {
+        let tk = fixture();
+        let (keep, member) = focus_of(&tk, &["content_understanding"], 0.0, 1);
+        let seq = sequence(&tk, &keep, &|ix| member[ix.index()], false);
+        let names: Vec<&str> = seq.iter().map(|&ix| tk.name(ix)).collect();
+        let at = |n: &str| names.iter().position(|x| *x == n).expect(n);
+        assert_eq!(at("DocumentReader"), at("content_understanding") + 1, "{names:?}");
+        assert_eq!(seq.len(), keep.iter().filter(|&&k| k).count());
+    }
+
+    #[test]
+    fn columns_fill_top_to_bottom_and_fit_the_pane() {
+        let tk = fixture();
+        let keep = vec![true; tk.graph.node_bound()];
+        let seq = sequence(&tk, &keep, &|_| true, false);
+        let look = Look {
+            box_h: 1,
+            cap: 20,
+            gap: 5,
+        };
+        let rows = fit_rows(&tk, &seq, seq.len(), (200, 40), look).expect("fits");
+        let l = pack(&tk, &seq, rows);
+        let widths = name_widths(&tk, &seq, rows);
+        let (w, h) = extent(&widths, rows, look);
+        assert!(w <= 200 && h <= 40, "{w}x{h}");
+        for (i, &ix) in seq.iter().enumerate() {
+            let s = l.slot(ix).expect("placed");
+            assert_eq!((s.layer as usize, s.order as usize), (i / rows, i % rows));
+        }
+        assert!(fit_rows(&tk, &seq, seq.len(), (30, 5), look).is_none());
+    }
+
+    #[test]
+    fn keep_within_moves_nothing_that_stays_and_fills_free_slots() {
+        let tk = fixture();
+        let (a, ma) = focus_of(&tk, &["knowledge_base_retrieving"], 0.5, 0);
+        let (b, mb) = focus_of(&tk, &["knowledge_base_retrieving"], 0.5, 3);
+        let sa = sequence(&tk, &a, &|ix| ma[ix.index()], false);
+        let sb = sequence(&tk, &b, &|ix| mb[ix.index()], false);
+        let first = pack(&tk, &sa, 6);
+        let next = keep_within(&tk, &first, &sb, 4, 6);
+        let mut seen = HashSet::new();
+        for &ix in &sb {
+            let s = next.slot(ix).expect("placed");
+            assert!(seen.insert((s.layer, s.order)), "{} shares a slot", tk.name(ix));
+            if let Some(old) = first.slot(ix) {
+                assert_eq!(old, s, "{} moved", tk.name(ix));
+            }
+        }
+        assert_eq!(next.placed().count(), sb.len());
+    }
+}

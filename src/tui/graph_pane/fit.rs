@@ -1,0 +1,169 @@
+//! Choosing how the focus view fits the terminal: which side panes stay, how tall the
+//! boxes are, how much of each name shows and how many rows a column holds.
+//!
+//! The recommendation must be whole on screen; its frontier is extra. Candidates are tried
+//! from the most readable down, in tiers: everything with names of at least [`GOOD`]
+//! cells, then the recommendation alone (frontier after it, possibly off screen) with such
+//! names, then the same two with names cut further. Within a tier the side panes stay if
+//! they can, then the inspector goes, then the navigator too (the title says so and `m`
+//! brings them back). Each try only measures column widths, so the search is linear in the
+//! shown nodes per candidate.
+
+use petgraph::stable_graph::NodeIndex;
+
+use toolscope_core::layout::labels::NARROW;
+use toolscope_core::layout::pack::{self, Look};
+use toolscope_core::model::Toolkit;
+
+use crate::tui::panes::{Panes, Split};
+
+/// Names at least this wide (or whole) read well enough to keep the side panes for.
+const GOOD: usize = 20;
+
+/// No cap: names drawn whole.
+pub const WHOLE: usize = 4096;
+
+/// Looks from the most readable to the most compact.
+const LOOKS: [Look; 11] = [
+    Look {
+        box_h: 3,
+        cap: WHOLE,
+        gap: 6,
+    },
+    Look {
+        box_h: 1,
+        cap: WHOLE,
+        gap: 6,
+    },
+    Look {
+        box_h: 1,
+        cap: WHOLE,
+        gap: 4,
+    },
+    Look {
+        box_h: 1,
+        cap: 36,
+        gap: 4,
+    },
+    Look {
+        box_h: 1,
+        cap: 30,
+        gap: 4,
+    },
+    Look {
+        box_h: 1,
+        cap: 26,
+        gap: 4,
+    },
+    Look {
+        box_h: 1,
+        cap: 22,
+        gap: 4,
+    },
+    Look {
+        box_h: 1,
+        cap: GOOD,
+        gap: 4,
+    },
+    Look {
+        box_h: 1,
+        cap: 16,
+        gap: 3,
+    },
+    Look {
+        box_h: 1,
+        cap: 14,
+        gap: 3,
+    },
+    Look {
+        box_h: 1,
+        cap: NARROW,
+        gap: 3,
+    },
+];
+
+/// The chosen fit.
+#[derive(Debug, Clone)]
+pub struct Choice {
+    pub split: Split,
+    pub look: Look,
+    pub rows: usize,
+    /// The nodes in reading order, as packed.
+    pub seq: Vec<NodeIndex>,
+    /// The whole recommendation is inside the pane.
+    pub fits: bool,
+}
+
+/// What to fit: the kept nodes and which of them are members.
+pub struct Want<'a> {
+    pub tk: &'a Toolkit,
+    pub keep: &'a [bool],
+    pub is_member: &'a dyn Fn(NodeIndex) -> bool,
+    pub members: usize,
+}
+
+/// The side-pane splits to try: the user's, if they chose with `m`, else from all panes
+/// shown to none.
+pub fn splits(user: Option<bool>) -> Vec<Split> {
+    let both = Split {
+        hide_nav: true,
+        hide_inspector: true,
+    };
+    match user {
+        Some(true) => vec![both],
+        Some(false) => vec![Split::default()],
+        None => vec![
+            Split::default(),
+            Split {
+                hide_nav: false,
+                hide_inspector: true,
+            },
+            both,
+        ],
+    }
+}
+
+/// The most readable fit of `want` in a terminal of `size` (see the module comment).
+pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split]) -> Choice {
+    let all = pack::sequence(want.tk, want.keep, want.is_member, false);
+    let first = pack::sequence(want.tk, want.keep, want.is_member, true);
+    let pane = |split: Split| {
+        let r = Panes::new(size, split).graph_inner();
+        (i32::from(r.width), i32::from(r.height))
+    };
+    for (whole, good) in [(true, true), (false, true), (true, false), (false, false)] {
+        let (seq, need) = if whole {
+            (&all, all.len())
+        } else {
+            (&first, want.members)
+        };
+        for &split in splits {
+            for look in LOOKS {
+                if good && look.cap < GOOD {
+                    continue;
+                }
+                if let Some(rows) = pack::fit_rows(want.tk, seq, need, pane(split), look) {
+                    return Choice {
+                        split,
+                        look,
+                        rows,
+                        seq: seq.clone(),
+                        fits: true,
+                    };
+                }
+            }
+        }
+    }
+    // Too much for the pane: the most compact look, the recommendation first; the view
+    // marks what lies beyond its edges.
+    let split = splits.last().copied().unwrap_or_default();
+    let look = LOOKS[LOOKS.len() - 1];
+    let rows = look.rows_in(pane(split).1);
+    Choice {
+        split,
+        look,
+        rows,
+        seq: first,
+        fits: false,
+    }
+}
