@@ -347,9 +347,19 @@ impl App {
         if crate::tui::graph_pane::active(self)
             && let Some(f) = &self.graph_view.focus
         {
-            return Geometry::packed(&f.layout, f.look);
+            return f.geometry.clone();
         }
         Geometry::for_layout(self.layout(), self.zoom, self.show_scores)
+    }
+
+    /// The node whose box covers a cell of the drawing, if any.
+    pub fn geometry_hit(&self, x: i32, y: i32) -> Option<NodeIndex> {
+        match &self.graph_view.focus {
+            Some(f) if crate::tui::graph_pane::active(self) => {
+                f.geometry.hit(&f.layout, &self.tk, x, y)
+            }
+            _ => self.geometry().hit(self.layout(), &self.tk, x, y),
+        }
     }
 
     /// Replaces the toolkit and files, carrying the user's context over by name (see

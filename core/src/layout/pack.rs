@@ -10,7 +10,7 @@
 //! [`keep_within`] follows a change of the set without moving what stays: staying nodes
 //! keep their slots, entering nodes take the free slot nearest a placed neighbour.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use petgraph::stable_graph::NodeIndex;
 use unicode_width::UnicodeWidthStr;
@@ -28,6 +28,8 @@ pub struct Look {
     pub cap: usize,
     /// Cells between two columns, for the edges.
     pub gap: i32,
+    /// Cells before the first column (room for edges on its left).
+    pub margin: i32,
 }
 
 impl Look {
@@ -50,70 +52,71 @@ impl Look {
     pub fn column(&self, name: usize) -> i32 {
         name.min(self.cap) as i32 + BOX_EXTRA
     }
+
+    /// The same look with more room for edges: a margin and wider channels.
+    pub fn roomier(self) -> Look {
+        Look {
+            gap: self.gap + 2,
+            margin: self.margin + 2,
+            ..self
+        }
+    }
 }
 
-/// The reading order: actions in chain (layer) order, each followed by the tools and
-/// groups it is the first to call (a group with its members), then anything left. With
-/// `members_first`, the frontier follows the whole recommendation instead of its callers.
+/// The reading order: the actions along their `Next` chains, depth first from `roots`
+/// (the seeds, in the operator's order) and then from the remaining actions in layer
+/// order, each action followed by the tools and groups it is the first to call (a group
+/// with its members), then anything left. With `members_first`, the frontier follows the
+/// whole recommendation instead of its callers.
 pub fn sequence(
     tk: &Toolkit,
     keep: &[bool],
     is_member: &dyn Fn(NodeIndex) -> bool,
+    roots: &[NodeIndex],
     members_first: bool,
 ) -> Vec<NodeIndex> {
     let kept = |ix: NodeIndex| keep.get(ix.index()).copied().unwrap_or(false);
     let layers = prepare(tk, keep, is_member);
-    let mut out = Vec::new();
-    let mut done: HashSet<NodeIndex> = HashSet::new();
-    let position: std::collections::HashMap<NodeIndex, usize> = layers
+    let position: HashMap<NodeIndex, usize> = layers
         .iter()
         .flatten()
         .enumerate()
         .map(|(i, &ix)| (ix, i))
         .collect();
-    let emit = |ix: NodeIndex, out: &mut Vec<NodeIndex>, done: &mut HashSet<NodeIndex>| {
-        if done.insert(ix) {
-            out.push(ix);
-        }
-    };
-    for &a in layers.iter().flatten() {
-        if tk.kind(a) != NodeKind::Action {
+    let at = |ix: &NodeIndex| position.get(ix).copied().unwrap_or(usize::MAX);
+    let mut out = Vec::new();
+    let mut done: HashSet<NodeIndex> = HashSet::new();
+    let starts = roots
+        .iter()
+        .copied()
+        .filter(|&r| kept(r))
+        .chain(layers.iter().flatten().copied());
+    for root in starts {
+        if tk.kind(root) != NodeKind::Action || done.contains(&root) {
             continue;
         }
-        emit(a, &mut out, &mut done);
-        let mut called: Vec<NodeIndex> = tk
-            .out_edges(a)
-            .filter(|&(e, v)| tk.graph[e].kind != EdgeKind::Next && kept(v))
-            .map(|(_, v)| v)
-            .collect();
-        called.sort_by_key(|v| position.get(v).copied().unwrap_or(usize::MAX));
-        for v in called {
-            if done.contains(&v) {
+        // Depth first along `Next`, members before the frontier, then layer order.
+        let mut stack = vec![root];
+        while let Some(a) = stack.pop() {
+            if !done.insert(a) {
                 continue;
             }
-            // A tool of a shown group comes with its group, members after it.
-            let group = tk
-                .in_edges(v)
-                .find(|&(e, g)| tk.graph[e].kind == EdgeKind::Has && kept(g))
-                .map(|(_, g)| g);
-            let head = group.unwrap_or(v);
-            emit(head, &mut out, &mut done);
-            if tk.kind(head) == NodeKind::Group {
-                let mut members: Vec<NodeIndex> = tk
-                    .out_edges(head)
-                    .filter(|&(e, m)| tk.graph[e].kind == EdgeKind::Has && kept(m))
-                    .map(|(_, m)| m)
-                    .collect();
-                members.sort_by_key(|m| position.get(m).copied().unwrap_or(usize::MAX));
-                for m in members {
-                    emit(m, &mut out, &mut done);
-                }
-            }
-            emit(v, &mut out, &mut done);
+            out.push(a);
+            emit_called(tk, a, &kept, &at, &mut out, &mut done);
+            let mut next: Vec<NodeIndex> = tk
+                .out_edges(a)
+                .filter(|&(e, v)| tk.graph[e].kind == EdgeKind::Next && kept(v))
+                .map(|(_, v)| v)
+                .filter(|v| !done.contains(v))
+                .collect();
+            next.sort_by_key(|v| (!is_member(*v), at(v)));
+            stack.extend(next.into_iter().rev());
         }
     }
     for &ix in layers.iter().flatten() {
-        emit(ix, &mut out, &mut done);
+        if done.insert(ix) {
+            out.push(ix);
+        }
     }
     if members_first {
         // Stable: the reading order holds within the members and within the frontier.
@@ -122,20 +125,106 @@ pub fn sequence(
     out
 }
 
-/// Column widths (widest name of each, uncut) of `seq` wrapped into columns of `rows`.
-pub fn name_widths(tk: &Toolkit, seq: &[NodeIndex], rows: usize) -> Vec<usize> {
+/// Emits the tools and groups `a` calls that are not shown yet, a group with its members.
+fn emit_called(
+    tk: &Toolkit,
+    a: NodeIndex,
+    kept: &dyn Fn(NodeIndex) -> bool,
+    at: &dyn Fn(&NodeIndex) -> usize,
+    out: &mut Vec<NodeIndex>,
+    done: &mut HashSet<NodeIndex>,
+) {
+    let mut called: Vec<NodeIndex> = tk
+        .out_edges(a)
+        .filter(|&(e, v)| tk.graph[e].kind != EdgeKind::Next && kept(v))
+        .map(|(_, v)| v)
+        .collect();
+    called.sort_by_key(|v| at(v));
+    for v in called {
+        if done.contains(&v) {
+            continue;
+        }
+        // A tool of a shown group comes with its group, members after it.
+        let group = tk
+            .in_edges(v)
+            .find(|&(e, g)| tk.graph[e].kind == EdgeKind::Has && kept(g))
+            .map(|(_, g)| g);
+        let head = group.unwrap_or(v);
+        if done.insert(head) {
+            out.push(head);
+        }
+        if tk.kind(head) == NodeKind::Group {
+            let mut members: Vec<NodeIndex> = tk
+                .out_edges(head)
+                .filter(|&(e, m)| tk.graph[e].kind == EdgeKind::Has && kept(m))
+                .map(|(_, m)| m)
+                .collect();
+            members.sort_by_key(|m| at(m));
+            for m in members {
+                if done.insert(m) {
+                    out.push(m);
+                }
+            }
+        }
+        if done.insert(v) {
+            out.push(v);
+        }
+    }
+}
+
+/// Cells a tool is indented under the action above it that calls it, so the action's
+/// edges to its tools hang down its left side like a tree: `┣▶(+ tool )`.
+pub const INDENT: i32 = 3;
+
+/// The indent of each node of a column (top to bottom, `None` for an empty row): a tool or
+/// group right under an action that calls it, or under such a tool of the same action (a
+/// group's members under their group), is indented.
+pub fn indents(tk: &Toolkit, column: &[Option<NodeIndex>]) -> Vec<i32> {
+    let mut out = vec![0; column.len()];
+    let mut above: Vec<NodeIndex> = Vec::new();
+    for (i, cell) in column.iter().enumerate() {
+        let Some(v) = *cell else {
+            above.clear();
+            continue;
+        };
+        if tk.kind(v) == NodeKind::Action {
+            above = vec![v];
+            continue;
+        }
+        let called = tk.in_edges(v).any(|(_, u)| above.contains(&u));
+        if called && !above.is_empty() {
+            out[i] = INDENT;
+            above.push(v);
+        } else {
+            above.clear();
+        }
+    }
+    out
+}
+
+/// Width in cells of each column of `seq` wrapped into columns of `rows`: its widest box
+/// (name cut to the look's cap) with its indent.
+pub fn column_widths(tk: &Toolkit, seq: &[NodeIndex], rows: usize, look: Look) -> Vec<i32> {
     seq.chunks(rows.max(1))
-        .map(|col| col.iter().map(|&ix| tk.name(ix).width()).max().unwrap_or(0))
+        .map(|col| {
+            let cells: Vec<Option<NodeIndex>> = col.iter().copied().map(Some).collect();
+            let ind = indents(tk, &cells);
+            col.iter()
+                .zip(ind)
+                .map(|(&ix, i)| i + look.column(tk.name(ix).width()))
+                .max()
+                .unwrap_or(0)
+        })
         .collect()
 }
 
-/// Width and height in cells of columns with these name widths, `rows` rows high.
-pub fn extent(widths: &[usize], rows: usize, look: Look) -> (i32, i32) {
-    let cols: i32 = widths.iter().map(|&w| look.column(w)).sum();
+/// Width and height in cells of columns this wide, `rows` rows high.
+pub fn extent(widths: &[i32], rows: usize, look: Look) -> (i32, i32) {
+    let cols: i32 = widths.iter().sum();
     let gaps = (widths.len() as i32 - 1).max(0) * look.gap;
     let trail = if widths.is_empty() { 0 } else { look.trail() };
     let h = (rows as i32 * look.pitch() - 1).max(0);
-    (cols + gaps + trail, h)
+    (look.margin + cols + gaps + trail, h)
 }
 
 /// The fewest columns of balanced height that put the first `need` nodes of `seq` inside
@@ -156,7 +245,7 @@ pub fn fit_rows(
     // tallest columns are the narrowest drawing.
     let balanced = seq.len().div_ceil(cols.max(1)).min(most);
     [balanced, most].into_iter().find(|&rows| {
-        let widths = name_widths(tk, seq, rows);
+        let widths = column_widths(tk, seq, rows, look);
         let used = need.div_ceil(rows).min(widths.len());
         let (w, h) = extent(&widths[..used], rows, look);
         w <= pane.0 && h <= pane.1
@@ -189,7 +278,7 @@ pub fn keep_within(tk: &Toolkit, old: &Layout, seq: &[NodeIndex], cols: u32, row
     let mut placed: Vec<(NodeIndex, Slot)> =
         old.placed().filter(|(ix, _)| wanted.contains(ix)).collect();
     let mut taken: HashSet<(u32, u32)> = placed.iter().map(|p| (p.1.layer, p.1.order)).collect();
-    let mut slot_of: std::collections::HashMap<NodeIndex, Slot> = placed.iter().copied().collect();
+    let mut slot_of: HashMap<NodeIndex, Slot> = placed.iter().copied().collect();
     let mut spill = placed.iter().map(|p| p.1.order + 1).max().unwrap_or(0).max(rows);
     for &v in seq {
         if slot_of.contains_key(&v) {
@@ -278,7 +367,7 @@ mod tests {
     fn an_action_is_followed_by_the_tools_it_calls_first() {
         let tk = fixture();
         let (keep, member) = focus_of(&tk, &["content_understanding"], 0.0, 1);
-        let seq = sequence(&tk, &keep, &|ix| member[ix.index()], false);
+        let seq = sequence(&tk, &keep, &|ix| member[ix.index()], &[], false);
         let names: Vec<&str> = seq.iter().map(|&ix| tk.name(ix)).collect();
         let at = |n: &str| names.iter().position(|x| *x == n).expect(n);
         assert_eq!(at("DocumentReader"), at("content_understanding") + 1, "{names:?}");
@@ -289,15 +378,16 @@ mod tests {
     fn columns_fill_top_to_bottom_and_fit_the_pane() {
         let tk = fixture();
         let keep = vec![true; tk.graph.node_bound()];
-        let seq = sequence(&tk, &keep, &|_| true, false);
+        let seq = sequence(&tk, &keep, &|_| true, &[], false);
         let look = Look {
             box_h: 1,
             cap: 20,
             gap: 5,
+            margin: 0,
         };
         let rows = fit_rows(&tk, &seq, seq.len(), (200, 40), look).expect("fits");
         let l = pack(&tk, &seq, rows);
-        let widths = name_widths(&tk, &seq, rows);
+        let widths = column_widths(&tk, &seq, rows, look);
         let (w, h) = extent(&widths, rows, look);
         assert!(w <= 200 && h <= 40, "{w}x{h}");
         for (i, &ix) in seq.iter().enumerate() {
@@ -312,8 +402,8 @@ mod tests {
         let tk = fixture();
         let (a, ma) = focus_of(&tk, &["knowledge_base_retrieving"], 0.5, 0);
         let (b, mb) = focus_of(&tk, &["knowledge_base_retrieving"], 0.5, 3);
-        let sa = sequence(&tk, &a, &|ix| ma[ix.index()], false);
-        let sb = sequence(&tk, &b, &|ix| mb[ix.index()], false);
+        let sa = sequence(&tk, &a, &|ix| ma[ix.index()], &[], false);
+        let sb = sequence(&tk, &b, &|ix| mb[ix.index()], &[], false);
         let first = pack(&tk, &sa, 6);
         let next = keep_within(&tk, &first, &sb, 4, 6);
         let mut seen = HashSet::new();

@@ -552,8 +552,13 @@ fn ports(r: CellRect, arriving: bool) -> Vec<(i32, i32, Dir)> {
     };
     out.push((r.x + r.w, mid, flip(Dir::Right)));
     out.push((r.x - 1, mid, flip(Dir::Left)));
-    for x in r.x + 1..r.x + r.w - 1 {
+    // Routes leave through the bottom only at its first column, so a box's edges down
+    // share one trunk (a tree, `┣▶` per target) instead of running side by side.
+    let under = if arriving { r.x + r.w - 1 } else { r.x + 2 };
+    for x in r.x + 1..under {
         out.push((x, r.y + r.h, flip(Dir::Down)));
+    }
+    for x in r.x + 1..r.x + r.w - 1 {
         out.push((x, r.y - 1, flip(Dir::Up)));
     }
     out

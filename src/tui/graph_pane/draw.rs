@@ -63,42 +63,69 @@ fn focus_routes(app: &App) -> Option<&crate::tui::graph_pane::wires::Routes> {
     app.graph_view.focus.as_ref()?.routes.as_ref()
 }
 
-/// The routed edges meeting the view, with their arrowheads and labels (a label goes on a
-/// stretch of its own edge that no other line touches; without one it is left out).
+/// The routed edges meeting the view, with their arrowheads, then their labels: a label
+/// goes on a stretch of its own edge that no other line touches, else beside its
+/// arrowhead on cells nothing else uses; without either it is left out.
 fn draw_routed(app: &App, routes: &crate::tui::graph_pane::wires::Routes, canvas: &mut Canvas) {
-    let mut labelled: Vec<(i32, i32, i32)> = Vec::new();
     let mut order: Vec<(&EdgeIndex, &toolscope_core::layout::route::Routed)> =
         routes.by_edge.iter().collect();
     // Weakest first, so the stronger edges' levels win where lines merge; then by index,
     // so every frame draws the same.
     order.sort_by_key(|(e, _)| (edge_level(app, **e), e.index()));
+    let mut heads = std::collections::HashSet::new();
+    let mut wanted = Vec::new();
     for (&e, r) in order {
         // From the source's border cell (drawn over by the box), so the line joins it.
         let mut pts = vec![r.tail()];
         pts.extend(r.points());
+        let (head, dir) = r.head();
+        heads.insert(head);
         if !canvas.touches(&pts) {
             continue;
         }
         let level = edge_level(app, e);
         canvas.owner(e.index() as u32);
         canvas.polyline(&pts, level);
-        let (head, dir) = r.head();
         canvas.mark(head, Mark::Arrow(dir), level);
         let text = label_text(app, e);
-        if text.is_empty() {
-            continue;
+        if !text.is_empty() {
+            wanted.push((r, text, level));
         }
+    }
+    let mut taken: Vec<(i32, i32, i32)> = Vec::new();
+    let clear = |x: i32, y: i32, w: i32, taken: &[(i32, i32, i32)], canvas: &Canvas| {
+        (x..x + w).all(|cx| {
+            canvas.bits_at(cx, y) == 0
+                && !heads.contains(&(cx, y))
+                && app.geometry_hit(cx, y).is_none()
+        }) && !taken
+            .iter()
+            .any(|&(lx, ly, lw)| ly == y && lx < x + w && x < lx + lw)
+    };
+    for (r, text, level) in wanted {
         let w = text.width() as i32;
-        let spot = r.spans.iter().find(|&&(x, y, len)| {
-            len >= w + 2
-                && !labelled
-                    .iter()
-                    .any(|&(lx, ly, lw)| ly == y && lx < x + len && x < lx + lw)
-        });
-        if let Some(&(x, y, len)) = spot {
+        let on_line = r.spans.iter().find_map(|&(x, y, len)| {
             let at = x + (len - w) / 2;
-            labelled.push((at, y, w));
-            canvas.mark((at, y), Mark::Text(text), level);
+            let free = !taken
+                .iter()
+                .any(|&(lx, ly, lw)| ly == y && lx < at + w && at < lx + lw);
+            (len >= w + 2 && free).then_some((at, y))
+        });
+        let ((hx, hy), dir) = r.head();
+        // Beside the arrowhead, else after the target's box (its score reads as why it
+        // is left out).
+        let (dx, dy) = dir.step();
+        let after = app
+            .geometry_hit(hx + dx, hy + dy)
+            .and_then(|v| app.geometry().node_rect(app.layout(), &app.tk, v))
+            .map(|b| (b.x + b.w + 1, b.y + b.h / 2));
+        let beside = [Some((hx + 1, hy)), Some((hx - w, hy)), after]
+            .into_iter()
+            .flatten()
+            .find(|&(x, y)| clear(x, y, w, &taken, canvas));
+        if let Some((x, y)) = on_line.or(beside) {
+            taken.push((x, y, w));
+            canvas.mark((x, y), Mark::Text(text), level);
         }
     }
 }

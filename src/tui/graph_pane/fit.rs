@@ -29,56 +29,67 @@ const LOOKS: [Look; 11] = [
         box_h: 3,
         cap: WHOLE,
         gap: 6,
+        margin: 0,
     },
     Look {
         box_h: 1,
         cap: WHOLE,
         gap: 6,
+        margin: 0,
     },
     Look {
         box_h: 1,
         cap: WHOLE,
         gap: 4,
+        margin: 0,
     },
     Look {
         box_h: 1,
         cap: 36,
         gap: 4,
+        margin: 0,
     },
     Look {
         box_h: 1,
         cap: 30,
         gap: 4,
+        margin: 0,
     },
     Look {
         box_h: 1,
         cap: 26,
         gap: 4,
+        margin: 0,
     },
     Look {
         box_h: 1,
         cap: 22,
         gap: 4,
+        margin: 0,
     },
     Look {
         box_h: 1,
         cap: GOOD,
         gap: 4,
+        margin: 0,
     },
     Look {
         box_h: 1,
         cap: 16,
         gap: 3,
+        margin: 0,
     },
     Look {
         box_h: 1,
         cap: 14,
         gap: 3,
+        margin: 0,
     },
     Look {
         box_h: 1,
         cap: NARROW,
         gap: 3,
+        margin: 0,
     },
 ];
 
@@ -100,6 +111,8 @@ pub struct Want<'a> {
     pub keep: &'a [bool],
     pub is_member: &'a dyn Fn(NodeIndex) -> bool,
     pub members: usize,
+    /// Where reading starts: the seeds, in the operator's order.
+    pub roots: &'a [NodeIndex],
 }
 
 /// The side-pane splits to try: the user's, if they chose with `m`, else from all panes
@@ -123,41 +136,57 @@ pub fn splits(user: Option<bool>) -> Vec<Split> {
     }
 }
 
-/// The most readable fit of `want` in a terminal of `size` (see the module comment).
-pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split]) -> Choice {
-    let all = pack::sequence(want.tk, want.keep, want.is_member, false);
-    let first = pack::sequence(want.tk, want.keep, want.is_member, true);
+/// The most readable fit of `want` in a terminal of `size` (see the module comment);
+/// `roomy`: every look with more room for the edges (after a layout whose edges could not
+/// all be routed apart).
+pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) -> Choice {
+    let looks: Vec<Look> = LOOKS
+        .iter()
+        .map(|&l| if roomy { l.roomier() } else { l })
+        .collect();
+    let all = pack::sequence(want.tk, want.keep, want.is_member, want.roots, false);
+    let first = pack::sequence(want.tk, want.keep, want.is_member, want.roots, true);
     let pane = |split: Split| {
         let r = Panes::new(size, split).graph_inner();
         (i32::from(r.width), i32::from(r.height))
     };
-    for (whole, good) in [(true, true), (false, true), (true, false), (false, false)] {
+    let mut tries: Vec<(bool, Split, Look)> = Vec::new();
+    // Names of [`GOOD`] width or whole: keep the side panes if that is enough.
+    for whole in [true, false] {
+        for &split in splits {
+            for &look in looks.iter().filter(|l| l.cap >= GOOD) {
+                tries.push((whole, split, look));
+            }
+        }
+    }
+    // Names cut further: as little as any split allows.
+    for whole in [true, false] {
+        for &look in looks.iter().filter(|l| l.cap < GOOD) {
+            for &split in splits {
+                tries.push((whole, split, look));
+            }
+        }
+    }
+    for (whole, split, look) in tries {
         let (seq, need) = if whole {
             (&all, all.len())
         } else {
             (&first, want.members)
         };
-        for &split in splits {
-            for look in LOOKS {
-                if good && look.cap < GOOD {
-                    continue;
-                }
-                if let Some(rows) = pack::fit_rows(want.tk, seq, need, pane(split), look) {
-                    return Choice {
-                        split,
-                        look,
-                        rows,
-                        seq: seq.clone(),
-                        fits: true,
-                    };
-                }
-            }
+        if let Some(rows) = pack::fit_rows(want.tk, seq, need, pane(split), look) {
+            return Choice {
+                split,
+                look,
+                rows,
+                seq: seq.clone(),
+                fits: true,
+            };
         }
     }
     // Too much for the pane: the most compact look, the recommendation first; the view
     // marks what lies beyond its edges.
     let split = splits.last().copied().unwrap_or_default();
-    let look = LOOKS[LOOKS.len() - 1];
+    let look = looks[looks.len() - 1];
     let rows = look.rows_in(pane(split).1);
     Choice {
         split,

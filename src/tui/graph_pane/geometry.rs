@@ -59,6 +59,9 @@ pub struct Geometry {
     pub top: i32,
     /// Cells after the last column and under the last row that belong to the drawing.
     pub trail: (i32, i32),
+    /// Nodes drawn to the right of their column's edge (the focus view's tools under
+    /// their action, see [`toolscope_core::layout::pack::indents`]).
+    pub indent: std::collections::HashMap<NodeIndex, i32>,
 }
 
 impl Geometry {
@@ -103,17 +106,43 @@ impl Geometry {
             col_w,
             top: 1,
             trail: (1, 0),
+            indent: Default::default(),
         }
     }
 
     /// The focus view's geometry: columns from the left edge, rows from the top, `look`'s
     /// channel between columns (see [`toolscope_core::layout::pack`]).
-    pub fn packed(layout: &Layout, look: toolscope_core::layout::pack::Look) -> Geometry {
+    pub fn packed(
+        layout: &Layout,
+        tk: &Toolkit,
+        look: toolscope_core::layout::pack::Look,
+    ) -> Geometry {
         let mut col_x = Vec::with_capacity(layout.layers.len());
         let mut col_w = Vec::with_capacity(layout.layers.len());
-        let mut x = 0;
-        for &lw in &layout.label_width {
-            let w = look.column(usize::from(lw));
+        let mut indent = std::collections::HashMap::new();
+        let mut x = look.margin;
+        for layer in &layout.layers {
+            // The column top to bottom, empty rows kept (they end a tool list).
+            let rows = layer
+                .last()
+                .and_then(|&ix| layout.slot(ix))
+                .map_or(0, |s| s.order as usize + 1);
+            let mut cells = vec![None; rows];
+            for &ix in layer {
+                if let Some(s) = layout.slot(ix) {
+                    cells[s.order as usize] = Some(ix);
+                }
+            }
+            let ind = toolscope_core::layout::pack::indents(tk, &cells);
+            let mut w = 0;
+            for (cell, i) in cells.iter().zip(ind) {
+                if let Some(ix) = *cell {
+                    w = w.max(i + look.column(tk.name(ix).width()));
+                    if i > 0 {
+                        indent.insert(ix, i);
+                    }
+                }
+            }
             col_x.push(x);
             col_w.push(w);
             x += w + look.gap;
@@ -129,6 +158,7 @@ impl Geometry {
             col_w,
             top: 0,
             trail: (look.trail(), -1),
+            indent,
         }
     }
 
@@ -138,7 +168,7 @@ impl Geometry {
         let l = s.layer as usize;
         let label = tk.name(ix).width().min(self.max_label);
         Some(WRect {
-            x: *self.col_x.get(l)?,
+            x: *self.col_x.get(l)? + self.indent.get(&ix).copied().unwrap_or(0),
             y: self.row_top(s.order),
             w: box_width(label).max(6),
             h: self.box_h,

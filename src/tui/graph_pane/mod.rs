@@ -10,6 +10,8 @@
 //!   refit stay on screen, dimmed and marked, until the next refit.
 
 pub(crate) mod canvas;
+#[cfg(test)]
+mod configs;
 pub mod draw;
 pub mod fit;
 pub(crate) mod geometry;
@@ -19,6 +21,8 @@ pub(crate) mod route;
 pub mod shapes;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod trace_tests;
 pub mod whole;
 #[cfg(test)]
 mod whole_tests;
@@ -58,6 +62,8 @@ pub struct Focused {
     pub split: Split,
     /// The edges' routes (`None`: too large to route; drawn the cheap way).
     pub routes: Option<wires::Routes>,
+    /// Cells of the layout (kept with it: computing the indents walks every column).
+    pub geometry: geometry::Geometry,
 }
 
 /// The graph pane's mode.
@@ -388,33 +394,58 @@ fn lay_out(app: &mut App, since: Option<(Vec<bool>, Vec<NodeIndex>)>) {
             base
         }
     };
-    let rec = &app.rec;
-    let is_member = |ix: NodeIndex| rec.contains(ix);
-    let want = fit::Want {
-        tk: &app.tk,
-        keep: &keep,
-        is_member: &is_member,
-        members: members.len(),
-    };
-    let choice = fit::choose(
-        &want,
-        app.size,
-        &fit::splits(app.graph_view.side_panes_hidden),
-    );
-    let layout = pack::pack(&app.tk, &choice.seq, choice.rows);
     let was = split(app);
-    app.graph_view.focus = Some(Focused {
-        cols: layout.layers.len() as u32,
-        layout,
-        look: choice.look,
-        rows: choice.rows as u32,
-        blocked,
-        base,
-        fitted_for: fit_key(app),
-        split: choice.split,
-        routes: None,
-    });
-    reroute(app);
+    let splits = fit::splits(app.graph_view.side_panes_hidden);
+    // A layout some edge of which cannot be routed apart from the others is tried again
+    // with more room (the next split), keeping the best.
+    let mut best: Option<Focused> = None;
+    let tries = (0..splits.len()).flat_map(|from| [(from, false), (from, true)]);
+    for (from, roomy) in tries {
+        let rec = &app.rec;
+        let is_member = |ix: NodeIndex| rec.contains(ix);
+        let want = fit::Want {
+            tk: &app.tk,
+            keep: &keep,
+            is_member: &is_member,
+            members: members.len(),
+            roots: &app.seeds,
+        };
+        let choice = fit::choose(&want, app.size, &splits[from..], roomy);
+        let layout = pack::pack(&app.tk, &choice.seq, choice.rows);
+        let geometry = geometry::Geometry::packed(&layout, &app.tk, choice.look);
+        let pane = Panes::new(app.size, choice.split).graph_inner();
+        let routes = wires::route(
+            &app.tk,
+            &app.rec,
+            app.session.params.threshold,
+            &layout,
+            &geometry,
+            (i32::from(pane.width), i32::from(pane.height)),
+        );
+        let forced = routes.as_ref().map_or(0, |r| r.forced);
+        let tried = Focused {
+            geometry,
+            cols: layout.layers.len() as u32,
+            layout,
+            look: choice.look,
+            rows: choice.rows as u32,
+            blocked: blocked.clone(),
+            base: base.clone(),
+            fitted_for: fit_key(app),
+            split: choice.split,
+            routes,
+        };
+        let better = best.as_ref().is_none_or(|b| {
+            forced < b.routes.as_ref().map_or(0, |r| r.forced) && choice.fits
+        });
+        if better {
+            best = Some(tried);
+        }
+        if forced == 0 {
+            break;
+        }
+    }
+    app.graph_view.focus = best;
     app.view = Viewport::default();
     let now = split(app);
     if now != was {
@@ -454,13 +485,13 @@ fn reroute(app: &mut App) {
     let Some(f) = app.graph_view.focus.as_ref() else {
         return;
     };
-    let geo = geometry::Geometry::packed(&f.layout, f.look);
+    let geo = &f.geometry;
     let routes = wires::route(
         &app.tk,
         &app.rec,
         app.session.params.threshold,
         &f.layout,
-        &geo,
+        geo,
         pane,
     );
     if let Some(f) = app.graph_view.focus.as_mut() {
@@ -489,21 +520,34 @@ fn follow(app: &mut App) {
         keep[ix.index()] = true;
     }
     let rec = &app.rec;
-    let seq = pack::sequence(&app.tk, &keep, &|ix| rec.contains(ix), false);
+    let seq = pack::sequence(&app.tk, &keep, &|ix| rec.contains(ix), &app.seeds, false);
     let rows = (f.look.rows_in(pane.1) as u32).max(f.rows);
     let layout = pack::keep_within(&app.tk, &f.layout, &seq, f.cols + 2, rows);
-    let geo = geometry::Geometry::packed(&layout, f.look);
+    let geo = geometry::Geometry::packed(&layout, &app.tk, f.look);
     let Some(bounds) = members_bounds(app, &layout, &geo).filter(|b| b.w <= pane.0 && b.h <= pane.1)
     else {
         let base = f.base.clone();
         lay_out(app, Some((base, left)));
         return;
     };
+    let base = f.base.clone();
     if let Some(f) = app.graph_view.focus.as_mut() {
         f.layout = layout;
+        f.geometry = geo;
         f.blocked = blocked;
     }
     reroute(app);
+    let forced = app
+        .graph_view
+        .focus
+        .as_ref()
+        .and_then(|f| f.routes.as_ref())
+        .is_some_and(|r| r.forced > 0);
+    if forced {
+        // The nodes that stay leave no room to route the new edges apart: start afresh.
+        lay_out(app, Some((base, left)));
+        return;
+    }
     let v = &mut app.view;
     v.x = v.x.min(bounds.x).max(bounds.x + bounds.w - pane.0);
     v.y = v.y.min(bounds.y).max(bounds.y + bounds.h - pane.1);

@@ -30,12 +30,6 @@ fn open(which: &str, w: u16, h: u16) -> App {
     App::new(loaded, EXAMPLE_NAME.into(), Theme::default(), (w, h))
 }
 
-const TOOLKITS: [&str; 3] = [
-    "example",
-    "toolkits/chat2graph-mini.yml",
-    "tests/fixtures/chat2graph-flat.yml",
-];
-
 /// Where each recommended node's label is drawn, checked against the pane and the buffer.
 fn assert_recommendation_visible(app: &App, what: &str) {
     let inner: Rect = Panes::new(app.size, app.layout_hint()).graph_inner();
@@ -104,28 +98,42 @@ fn assert_recommendation_visible(app: &App, what: &str) {
     }
 }
 
-/// The acceptance test of issue 11: every operator, two sizes, labels in the pane.
+/// The acceptance test of issues 11 and 25: on every operator of the Chat2Graph-shaped
+/// configs, at 80x24, 100x30 and 160x48, the whole recommendation is on screen with
+/// distinct labels when the operator is chosen and after each of two hops steps.
 #[test]
 fn every_operator_shows_its_whole_recommendation_with_distinct_labels() {
-    for which in TOOLKITS {
+    for (which, loaded) in crate::tui::graph_pane::configs::configs() {
         for (w, h) in [(160, 48), (100, 30), (80, 24)] {
-            let mut app = open(which, w, h);
+            let mut app = App::new(loaded.clone(), EXAMPLE_NAME.into(), Theme::default(), (w, h));
             let n = app.tk.operators.len();
             assert!(n > 0, "{which} has operators");
-            let mut seen = std::collections::BTreeSet::new();
-            for step in 0..n {
-                if step > 0 {
-                    // `o` chooses the next operator (navigator order), as a user would.
-                    press(&mut app, "o");
-                }
-                let i = app.operator.expect("an operator is active");
-                seen.insert(i);
+            for i in 0..n {
+                crate::tui::editing::choose_operator(&mut app, i);
                 let op = app.tk.operators[i].name.clone();
                 assert_recommendation_visible(&app, &format!("{which} {op} at {w}x{h}"));
+                for step in 1..=2 {
+                    press(&mut app, "]");
+                    let what = format!("{which} {op} at {w}x{h} after {step} ]");
+                    assert_recommendation_visible(&app, &what);
+                }
             }
-            assert_eq!(seen.len(), n, "{which}: o visits every operator");
         }
     }
+}
+
+/// `o` chooses the next operator in the navigator's order and visits every one.
+#[test]
+fn o_visits_every_operator() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
+    let n = app.tk.operators.len();
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..n {
+        seen.insert(app.operator.expect("an operator is active"));
+        assert_recommendation_visible(&app, "after o");
+        press(&mut app, "o");
+    }
+    assert_eq!(seen.len(), n);
 }
 
 /// A threshold step keeps every staying node in its slot; what leaves stays drawn with the
