@@ -158,6 +158,8 @@ pub struct App {
     pub mcp_running: bool,
     /// Stops the running `:mcp discover` (Esc, Ctrl-C).
     pub mcp_cancel: crate::tui::mcp_discovery::Cancel,
+    /// What reading the files found (lint's load diagnostics), for `:diagnostics`.
+    pub load_diagnostics: Vec<toolscope_core::diag::Diagnostic>,
 }
 
 impl App {
@@ -230,6 +232,7 @@ impl App {
             evidence: Default::default(),
             mcp_running: false,
             mcp_cancel: crate::tui::mcp_discovery::Cancel::default(),
+            load_diagnostics: shown.diagnostics.to_vec(),
         };
         app.layout.refresh(&app.tk);
         if !app.tk.operators.is_empty() {
@@ -350,6 +353,14 @@ impl App {
             return f.geometry.clone();
         }
         Geometry::for_layout(self.layout(), self.zoom, self.show_scores)
+    }
+
+    /// The diagnostics of the files as they are now (the workspace's, else the load's).
+    pub fn diagnostics(&self) -> &[toolscope_core::diag::Diagnostic] {
+        match &self.session.ws {
+            Some(ws) => &ws.diagnostics,
+            None => &self.load_diagnostics,
+        }
     }
 
     /// The node whose box covers a cell of the drawing, if any.
@@ -606,7 +617,7 @@ fn diagnostics_status(diags: &[toolscope_core::diag::Diagnostic]) -> Option<Stat
     }
     Some(Status {
         text: format!(
-            "{errors} error(s), {warnings} warning(s) while loading; see `toolscope lint`"
+            "{errors} error(s), {warnings} warning(s) while loading; see `toolscope lint` or :diagnostics"
         ),
         level: if errors > 0 {
             Level::Error

@@ -60,6 +60,7 @@ pub fn apply(app: &mut App, cmd: Cmd) {
         Cmd::ToggleNeighbourhood => toggle_neighbourhood(app),
         Cmd::ToggleFocus => crate::tui::graph_pane::toggle(app),
         Cmd::Refit => crate::tui::graph_pane::refit_command(app),
+        Cmd::ShowMore => crate::tui::graph_pane::more::go(app),
         Cmd::ToggleSidePanes => crate::tui::graph_pane::toggle_side_panes(app),
         Cmd::RadiusUp => set_radius(app, app.radius.saturating_add(1).min(50)),
         Cmd::RadiusDown => set_radius(app, app.radius.saturating_sub(1).max(1)),

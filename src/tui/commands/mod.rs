@@ -87,6 +87,7 @@ pub static COMMANDS: &[Typed] = &[
     typed!("fit", [], None, "", "fit Call scores to the loaded traces, as one undoable edit (the diff goes to :messages)", crate::tui::evidence_panel::commands::fit_command),
     typed!("mcp", [], None, "discover [SERVER]", "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", crate::tui::mcp_discovery::command),
     typed!("messages", ["mes"], None, "", "the messages of this session, newest last", messages),
+    typed!("diagnostics", ["diag"], None, "", "what reading the files found (as `toolscope lint`), in the message log", diagnostics),
     typed!("help", [], None, "", "keys and commands", |a, _| {
         a.overlay = Some(crate::tui::app::Overlay::Help);
         Ok(())
@@ -138,6 +139,33 @@ pub fn run(app: &mut App, line: &str) {
     if let Err(e) = result {
         app.set_status(Level::Error, e);
     }
+}
+
+/// `:diagnostics`: the files' diagnostics, one message each, in the message log.
+fn diagnostics(app: &mut App, _: &str) -> Result<(), String> {
+    use toolscope_core::diag::Severity;
+    let list: Vec<(Level, String)> = app
+        .diagnostics()
+        .iter()
+        .map(|d| {
+            let level = if d.severity == Severity::Error {
+                Level::Error
+            } else {
+                Level::Info
+            };
+            (level, d.to_string())
+        })
+        .collect();
+    if list.is_empty() {
+        app.set_status(Level::Info, "no diagnostics: the files read cleanly");
+        return Ok(());
+    }
+    let n = list.len();
+    for (level, text) in list {
+        app.log.push(&crate::tui::app::Status { text, level });
+    }
+    app.set_status(Level::Info, format!("{n} diagnostic(s), listed above"));
+    messages(app, "")
 }
 
 fn messages(app: &mut App, _: &str) -> Result<(), String> {

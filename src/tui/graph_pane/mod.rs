@@ -524,7 +524,10 @@ fn follow(app: &mut App) {
     let rows = (f.look.rows_in(pane.1) as u32).max(f.rows);
     let layout = pack::keep_within(&app.tk, &f.layout, &seq, f.cols + 2, rows);
     let geo = geometry::Geometry::packed(&layout, &app.tk, f.look);
-    let Some(bounds) = members_bounds(app, &layout, &geo).filter(|b| b.w <= pane.0 && b.h <= pane.1)
+    // Everything shown must fit, or the view is laid out afresh (which shows at least the
+    // whole recommendation).
+    let all: Vec<NodeIndex> = layout.placed().map(|(ix, _)| ix).collect();
+    let Some(bounds) = bounds_of(app, &layout, &geo, &all).filter(|b| b.w <= pane.0 && b.h <= pane.1)
     else {
         let base = f.base.clone();
         lay_out(app, Some((base, left)));
@@ -553,14 +556,15 @@ fn follow(app: &mut App) {
     v.y = v.y.min(bounds.y).max(bounds.y + bounds.h - pane.1);
 }
 
-/// The smallest rectangle holding every member's box (`None` if one is not laid out).
-fn members_bounds(
+/// The smallest rectangle holding the boxes of `nodes` (`None` if one is not laid out).
+fn bounds_of(
     app: &App,
     layout: &Layout,
     geo: &geometry::Geometry,
+    nodes: &[NodeIndex],
 ) -> Option<geometry::WRect> {
     let mut b: Option<(i32, i32, i32, i32)> = None;
-    for m in members(app) {
+    for &m in nodes {
         let r = geo.node_rect(layout, &app.tk, m)?;
         let (x0, y0, x1, y1) = b.unwrap_or((r.x, r.y, r.x + r.w, r.y + r.h));
         b = Some((

@@ -12,13 +12,21 @@ use crate::tui::commands::keymap;
 use toolscope_core::text::sanitize;
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let lines = vec![
-        param_line(app),
-        status_line(app),
-        hint_line(app, area.width),
-    ];
-    let status_w = lines[1].width() as u16;
+    let status = status_line(app);
+    let status_w = status.width() as u16;
+    let mut lines = vec![param_line(app, area.width)];
+    if status_w > area.width {
+        // A message longer than the line takes the hint line too, and says where the rest
+        // is when even two lines are not enough.
+        lines.extend(wrap_status(app, status, area.width));
+    } else {
+        lines.push(status);
+        lines.push(hint_line(app, area.width));
+    }
     frame.render_widget(Paragraph::new(lines), area);
+    if status_w > area.width {
+        return;
+    }
     // The sweep chart sits at the right end of the status line, narrower (or not at all)
     // when the status needs the room: an error must stay readable.
     let room = usize::from(area.width.saturating_sub(status_w + 1));
@@ -32,8 +40,17 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
 }
 
-/// `threshold 0.50  hops 1  operator qa  seeds 1  actions 2/16  tools 4/17`.
-pub fn param_line(app: &App) -> Line<'static> {
+/// `threshold 0.50  hops 1  operator qa  seeds 1  actions 2/16  tools 4/17`; on a narrow
+/// terminal with short labels (`t 0.50  hops 1  op qa  ...`) so the counts stay on screen.
+pub fn param_line(app: &App, width: u16) -> Line<'static> {
+    let line = param_line_with(app, false);
+    if line.width() <= usize::from(width) {
+        return line;
+    }
+    param_line_with(app, true)
+}
+
+fn param_line_with(app: &App, short: bool) -> Line<'static> {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let c = app.counts();
     let op = match app.operator.and_then(|i| app.tk.operators.get(i)) {
@@ -43,9 +60,17 @@ pub fn param_line(app: &App) -> Line<'static> {
     };
     let mut spans = Vec::new();
     let mut field = |k: &str, v: String| {
+        let k = match (short, k) {
+            (true, "threshold") => "t",
+            (true, "operator") => "op",
+            (true, "actions") => "act",
+            (true, "vs baseline") => "vs",
+            _ => k,
+        };
+        let gap = if short { "" } else { " " };
         spans.push(Span::raw(format!(" {k} ")));
         spans.push(Span::styled(v, bold));
-        spans.push(Span::raw(" "));
+        spans.push(Span::raw(gap));
     };
     field("threshold", format!("{:.2}", app.session.params.threshold));
     field("hops", app.session.params.hops.to_string());
@@ -101,6 +126,41 @@ fn status_line(app: &App) -> Line<'static> {
         }
         None => Line::from(file),
     }
+}
+
+/// The status line over two lines of `width`, the second cut with `(M: more)` if needed.
+fn wrap_status(app: &App, line: Line<'static>, width: u16) -> Vec<Line<'static>> {
+    let width = usize::from(width);
+    let more = " (M: more)";
+    let ell = app.theme.glyphs().ellipsis;
+    let mut rows: Vec<Vec<Span<'static>>> = vec![Vec::new(), Vec::new()];
+    let (mut row, mut used) = (0, 0);
+    let total = line.width();
+    'spans: for span in line.spans {
+        let mut text = String::new();
+        for c in span.content.chars() {
+            let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            // The last row keeps room for the pointer to the message log.
+            let limit = if row == 1 && total > 2 * width {
+                width.saturating_sub(more.len() + 1)
+            } else {
+                width
+            };
+            if used + w > limit {
+                rows[row].push(Span::styled(std::mem::take(&mut text), span.style));
+                if row == 1 {
+                    rows[1].push(Span::raw(format!("{ell}{more}")));
+                    break 'spans;
+                }
+                row = 1;
+                used = 0;
+            }
+            text.push(c);
+            used += w;
+        }
+        rows[row].push(Span::styled(text, span.style));
+    }
+    rows.into_iter().map(Line::from).collect()
 }
 
 /// The hints that fit in `width`, whole.

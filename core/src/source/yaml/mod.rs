@@ -55,6 +55,7 @@
 mod build;
 mod fast;
 mod split;
+mod unclosed;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
