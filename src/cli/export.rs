@@ -66,8 +66,25 @@ pub fn run(args: &Args) -> ExitCode {
     let text = match args.to {
         Target::Dot => dot::to_dot(tk, hl.as_ref()),
         Target::Mermaid => mermaid::to_mermaid(tk, hl.as_ref()),
-        Target::Svg if args.whole => svg::to_svg_whole(tk, hl.as_ref()),
-        Target::Svg => svg::to_svg(tk, hl.as_ref()),
+        Target::Svg => {
+            let title = svg::Title {
+                file: args
+                    .inputs
+                    .paths
+                    .iter()
+                    .map(|p| toolscope_core::text::sanitize(&p.display().to_string()).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                operator: args
+                    .seeds
+                    .operator
+                    .as_deref()
+                    .and_then(|n| tk.operator(n))
+                    .map(|o| o.name.clone()),
+                hops: query.as_ref().map(|q| q.params.hops),
+            };
+            svg::to_svg_titled(tk, hl.as_ref(), args.whole, &title)
+        }
         Target::Json => {
             let mut v = json::toolkit_json(tk);
             if let (Some(h), Some(map)) = (&hl, v.as_object_mut()) {

@@ -16,6 +16,7 @@ use petgraph::stable_graph::NodeIndex;
 use unicode_width::UnicodeWidthStr;
 
 use super::focus::{BOX_EXTRA, prepare};
+use super::route::CellRect;
 use super::{Layout, Slot};
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 
@@ -30,17 +31,19 @@ pub struct Look {
     pub gap: i32,
     /// Cells before the first column (room for edges on its left).
     pub margin: i32,
+    /// Free rows under each box, for the edges (1 in the terminal).
+    pub row_gap: i32,
 }
 
 impl Look {
     /// Rows from one box's top to the next one's.
     pub fn pitch(&self) -> i32 {
-        self.box_h + 1
+        self.box_h + self.row_gap.max(1)
     }
 
     /// Rows of boxes that fit `height` cells.
     pub fn rows_in(&self, height: i32) -> usize {
-        ((height + 1) / self.pitch()).max(1) as usize
+        ((height + self.row_gap.max(1)) / self.pitch()).max(1) as usize
     }
 
     /// Cells after the last column: room for edges leaving it.
@@ -223,8 +226,75 @@ pub fn extent(widths: &[i32], rows: usize, look: Look) -> (i32, i32) {
     let cols: i32 = widths.iter().sum();
     let gaps = (widths.len() as i32 - 1).max(0) * look.gap;
     let trail = if widths.is_empty() { 0 } else { look.trail() };
-    let h = (rows as i32 * look.pitch() - 1).max(0);
+    let h = (rows as i32 * look.pitch() - look.row_gap.max(1)).max(0);
     (look.margin + cols + gaps + trail, h)
+}
+
+/// Where a packed layout's columns and boxes go, in cells.
+#[derive(Debug, Clone, Default)]
+pub struct Placement {
+    /// Left edge and width of each column.
+    pub col_x: Vec<i32>,
+    pub col_w: Vec<i32>,
+    /// Nodes drawn right of their column's edge (see [`indents`]).
+    pub indent: HashMap<NodeIndex, i32>,
+}
+
+/// The columns of `layout` (as [`pack`] or [`keep_within`] made it) in cells.
+pub fn place(tk: &Toolkit, layout: &Layout, look: Look) -> Placement {
+    let mut out = Placement::default();
+    let mut x = look.margin;
+    for layer in &layout.layers {
+        // The column top to bottom, empty rows kept (they end a tool list).
+        let rows = layer
+            .last()
+            .and_then(|&ix| layout.slot(ix))
+            .map_or(0, |s| s.order as usize + 1);
+        let mut cells = vec![None; rows];
+        for &ix in layer {
+            if let Some(s) = layout.slot(ix) {
+                cells[s.order as usize] = Some(ix);
+            }
+        }
+        let mut w = 0;
+        for (cell, i) in cells.iter().zip(indents(tk, &cells)) {
+            if let Some(ix) = *cell {
+                w = w.max(i + look.column(tk.name(ix).width()));
+                if i > 0 {
+                    out.indent.insert(ix, i);
+                }
+            }
+        }
+        out.col_x.push(x);
+        out.col_w.push(w);
+        x += w + look.gap;
+    }
+    out
+}
+
+impl Placement {
+    /// The box of a placed node: its column's left edge plus its indent, its row's top.
+    pub fn rect(&self, tk: &Toolkit, layout: &Layout, look: Look, ix: NodeIndex) -> Option<CellRect> {
+        let s = layout.slot(ix)?;
+        Some(CellRect {
+            x: self.col_x.get(s.layer as usize)? + self.indent.get(&ix).copied().unwrap_or(0),
+            y: s.order as i32 * look.pitch(),
+            w: look.column(tk.name(ix).width()).max(6),
+            h: look.box_h,
+        })
+    }
+
+    /// Width and height of the drawing: after the last column its trail, under the last
+    /// row no free rows.
+    pub fn extent(&self, layout: &Layout, look: Look) -> (i32, i32) {
+        let w = self
+            .col_x
+            .last()
+            .zip(self.col_w.last())
+            .map_or(0, |(x, w)| x + w + look.trail());
+        let h = layout.max_rows() as i32 * look.pitch() - look.row_gap.max(1);
+        (w, h.max(0))
+    }
 }
 
 /// The fewest columns of balanced height that put the first `need` nodes of `seq` inside
@@ -384,6 +454,7 @@ mod tests {
             cap: 20,
             gap: 5,
             margin: 0,
+            row_gap: 1,
         };
         let rows = fit_rows(&tk, &seq, seq.len(), (200, 40), look).expect("fits");
         let l = pack(&tk, &seq, rows);

@@ -131,7 +131,10 @@ const CROSS: u32 = 12;
 /// Next to a box the route does not belong to: allowed, but looks attached to it.
 const NEAR_BOX: u32 = 3;
 /// Sharing a run with an unrelated route, when nothing else is possible.
-const CONFLICT: u32 = 400;
+const CONFLICT: u32 = 60;
+/// States a search of the whole grid may take before giving up on a clean route (a dense
+/// picture can leave none; an exhaustive search per edge would then dominate).
+const WHOLE_BUDGET: u32 = 6_000;
 /// Extra cells around an edge's ends searched first.
 const WINDOW: i32 = 8;
 const NONE: u32 = u32::MAX;
@@ -139,7 +142,7 @@ const NONE: u32 = u32::MAX;
 /// Routes `wires` (in order: earlier ones get the plainest routes) between `boxes` on a
 /// grid of `w` x `h` cells. `None` for a wire whose box is missing or enclosed.
 pub fn route_all(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> Vec<Option<Routed>> {
-    let mut grid = Grid::new(w.max(1), h.max(1), boxes);
+    let mut grid = Grid::new(w.max(1), h.max(1), boxes, wires);
     let rects: HashMap<u32, CellRect> = boxes.iter().copied().collect();
     let mut search = Search::new(grid.cells());
     let mut out: Vec<Option<Routed>> = Vec::with_capacity(wires.len());
@@ -154,7 +157,7 @@ pub fn route_all(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> V
             src,
             dst,
         };
-        let found = [Mode::Window, Mode::Whole, Mode::Forced]
+        let found = [Mode::Window, Mode::Whole, Mode::ForcedNear, Mode::Forced]
             .into_iter()
             .find_map(|mode| search.run(&grid, &job, mode));
         if let Some(r) = &found {
@@ -167,6 +170,7 @@ pub fn route_all(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> V
     }
     out
 }
+
 
 /// The axes each cell of `r` runs along: straight cells one, ends and bends both (what
 /// another route may not share unless it shares an end).
@@ -198,12 +202,12 @@ struct Grid {
     more: HashMap<(u32, usize), Vec<u32>>,
     /// Target of the arrowhead drawn in a cell (NONE: no arrowhead).
     head: Vec<u32>,
-    /// The wire of each committed route, by id.
-    wires: HashMap<u32, Wire>,
+    /// The wire of each route, by id (its index in the wires routed).
+    wires: Vec<Wire>,
 }
 
 impl Grid {
-    fn new(w: i32, h: i32, boxes: &[(u32, CellRect)]) -> Grid {
+    fn new(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> Grid {
         let n = (w * h) as usize;
         let mut boxed = vec![NONE; n];
         for &(key, r) in boxes {
@@ -220,7 +224,7 @@ impl Grid {
             owner: [vec![NONE; n], vec![NONE; n]],
             more: HashMap::new(),
             head: vec![NONE; n],
-            wires: HashMap::new(),
+            wires: wires.to_vec(),
         }
     }
 
@@ -240,7 +244,7 @@ impl Grid {
         }
         let ok = |id: &u32| {
             self.wires
-                .get(id)
+                .get(*id as usize)
                 .is_some_and(|o| o.from == wire.from || o.to == wire.to)
         };
         ok(&first)
@@ -257,7 +261,6 @@ impl Grid {
     /// Records a route: straight cells hold their axis, ends and bends both axes, the last
     /// cell its arrowhead.
     fn commit(&mut self, id: u32, wire: Wire, r: &Routed) {
-        self.wires.insert(id, wire);
         for (cell, used) in axes(r) {
             let Some(c) = self.at(cell.0, cell.1) else {
                 continue;
@@ -327,9 +330,11 @@ struct Job {
 enum Mode {
     /// Clean routes within a window around the ends.
     Window,
-    /// Clean routes anywhere on the grid.
+    /// Clean routes anywhere on the grid, within [`WHOLE_BUDGET`] states.
     Whole,
-    /// Anywhere, sharing runs with unrelated routes at a high cost.
+    /// Within the window, sharing runs with unrelated routes at a high cost.
+    ForcedNear,
+    /// Anywhere, the same.
     Forced,
 }
 
@@ -365,7 +370,12 @@ impl Search {
         self.generation = self.generation.wrapping_add(1).max(1);
         let gen_ = self.generation;
         let win = window(grid, job, mode);
-        let forced = mode == Mode::Forced;
+        let forced = matches!(mode, Mode::ForcedNear | Mode::Forced);
+        let mut budget = if mode == Mode::Whole {
+            WHOLE_BUDGET
+        } else {
+            u32::MAX
+        };
         // Arrival cells: beside the target, the arrowhead pointing into it.
         let mut any_goal = false;
         for (x, y, d) in ports(job.dst, true) {
@@ -403,6 +413,7 @@ impl Search {
             }
         }
         while let Some(Reverse((f, s))) = heap.pop() {
+            budget = budget.checked_sub(1)?;
             let s = s as usize;
             let (c, d) = (s / 4, Dir::ALL[s % 4]);
             let g = self.g[s];
@@ -568,12 +579,12 @@ fn ports(r: CellRect, arriving: bool) -> Vec<(i32, i32, Dir)> {
 fn heuristic(r: CellRect, x: i32, y: i32) -> u32 {
     let dx = (r.x - 1 - x).max(x - (r.x + r.w)).max(0);
     let dy = (r.y - 1 - y).max(y - (r.y + r.h)).max(0);
-    (dx + dy) as u32 * SHARED
+    (dx + dy) as u32 * STEP
 }
 
 /// Where a search may go: around the ends first, then anywhere.
 fn window(grid: &Grid, job: &Job, mode: Mode) -> CellRect {
-    if mode != Mode::Window {
+    if !matches!(mode, Mode::Window | Mode::ForcedNear) {
         return CellRect {
             x: 0,
             y: 0,

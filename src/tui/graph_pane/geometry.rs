@@ -117,36 +117,7 @@ impl Geometry {
         tk: &Toolkit,
         look: toolscope_core::layout::pack::Look,
     ) -> Geometry {
-        let mut col_x = Vec::with_capacity(layout.layers.len());
-        let mut col_w = Vec::with_capacity(layout.layers.len());
-        let mut indent = std::collections::HashMap::new();
-        let mut x = look.margin;
-        for layer in &layout.layers {
-            // The column top to bottom, empty rows kept (they end a tool list).
-            let rows = layer
-                .last()
-                .and_then(|&ix| layout.slot(ix))
-                .map_or(0, |s| s.order as usize + 1);
-            let mut cells = vec![None; rows];
-            for &ix in layer {
-                if let Some(s) = layout.slot(ix) {
-                    cells[s.order as usize] = Some(ix);
-                }
-            }
-            let ind = toolscope_core::layout::pack::indents(tk, &cells);
-            let mut w = 0;
-            for (cell, i) in cells.iter().zip(ind) {
-                if let Some(ix) = *cell {
-                    w = w.max(i + look.column(tk.name(ix).width()));
-                    if i > 0 {
-                        indent.insert(ix, i);
-                    }
-                }
-            }
-            col_x.push(x);
-            col_w.push(w);
-            x += w + look.gap;
-        }
+        let p = toolscope_core::layout::pack::place(tk, layout, look);
         Geometry {
             box_h: look.box_h,
             row_h: look.pitch(),
@@ -154,11 +125,11 @@ impl Geometry {
             lanes: 1,
             label_room: 0,
             max_label: look.cap,
-            col_x,
-            col_w,
+            col_x: p.col_x,
+            col_w: p.col_w,
             top: 0,
-            trail: (look.trail(), -1),
-            indent,
+            trail: (look.trail(), -look.row_gap.max(1)),
+            indent: p.indent,
         }
     }
 

@@ -236,7 +236,17 @@ fn export_text(app: &App, fmt: &str) -> Result<String, String> {
     Ok(match fmt {
         "dot" => dot::to_dot(&app.tk, Some(&hl)),
         "mermaid" => mermaid::to_mermaid(&app.tk, Some(&hl)),
-        "svg" => svg::to_svg(&app.tk, Some(&hl)),
+        "svg" => {
+            let title = svg::Title {
+                file: app.source.clone(),
+                operator: app
+                    .active_operator()
+                    .filter(|_| !app.seeds_edited)
+                    .map(|o| o.name.clone()),
+                hops: Some(app.session.params.hops),
+            };
+            svg::to_svg_titled(&app.tk, Some(&hl), false, &title)
+        }
         "json" => {
             let mut v = json::toolkit_json(&app.tk);
             if let Some(map) = v.as_object_mut() {
