@@ -318,8 +318,8 @@ pub fn title_note(app: &App) -> Option<&'static str> {
     let s = split(app);
     let auto = app.graph_view.side_panes_hidden.is_none();
     match (auto, s.hide_nav, s.hide_inspector) {
-        (true, true, _) => Some("side panes hidden to fit, m shows"),
-        (true, false, true) => Some("inspector hidden to fit, m shows"),
+        (true, true, _) => Some("panes hidden: m"),
+        (true, false, true) => Some("inspector hidden: m"),
         _ => None,
     }
 }
@@ -466,9 +466,14 @@ fn panes_changed(app: &mut App, now: Split) {
         app.focus = Focus::Graph;
     }
     if app.graph_view.side_panes_hidden.is_none() && (now.hide_nav || now.hide_inspector) {
+        let what = if now.hide_nav {
+            "side panes hidden"
+        } else {
+            "inspector hidden"
+        };
         app.set_status(
             crate::tui::app::Level::Info,
-            "side panes hidden so the whole recommendation fits; m shows them",
+            format!("{what} so the whole recommendation fits; m shows them"),
         );
     }
 }

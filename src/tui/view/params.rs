@@ -9,24 +9,20 @@ use ratatui::widgets::Paragraph;
 
 use crate::tui::app::{App, Level};
 use crate::tui::commands::keymap;
+use unicode_width::UnicodeWidthStr;
 use toolscope_core::text::sanitize;
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let status = status_line(app);
-    let status_w = status.width() as u16;
-    let mut lines = vec![param_line(app, area.width)];
-    if status_w > area.width {
-        // A message longer than the line takes the hint line too, and says where the rest
-        // is when even two lines are not enough.
-        lines.extend(wrap_status(app, status, area.width));
+    let status = if status.width() > usize::from(area.width) {
+        // A message longer than the line says where the rest is (the message log).
+        cut_status(app, status, area.width)
     } else {
-        lines.push(status);
-        lines.push(hint_line(app, area.width));
-    }
+        status
+    };
+    let status_w = status.width() as u16;
+    let lines = vec![param_line(app, area.width), status, hint_line(app, area.width)];
     frame.render_widget(Paragraph::new(lines), area);
-    if status_w > area.width {
-        return;
-    }
     // The sweep chart sits at the right end of the status line, narrower (or not at all)
     // when the status needs the room: an error must stay readable.
     let room = usize::from(area.width.saturating_sub(status_w + 1));
@@ -128,39 +124,30 @@ fn status_line(app: &App) -> Line<'static> {
     }
 }
 
-/// The status line over two lines of `width`, the second cut with `(M: more)` if needed.
-fn wrap_status(app: &App, line: Line<'static>, width: u16) -> Vec<Line<'static>> {
-    let width = usize::from(width);
-    let more = " (M: more)";
-    let ell = app.theme.glyphs().ellipsis;
-    let mut rows: Vec<Vec<Span<'static>>> = vec![Vec::new(), Vec::new()];
-    let (mut row, mut used) = (0, 0);
-    let total = line.width();
-    'spans: for span in line.spans {
+/// The status line cut to `width`, ending in `… (M: more)`.
+fn cut_status(app: &App, line: Line<'static>, width: u16) -> Line<'static> {
+    let more = format!("{} (M: more)", app.theme.glyphs().ellipsis);
+    let room = usize::from(width).saturating_sub(more.width());
+    let mut used = 0;
+    let mut spans = Vec::new();
+    for span in line.spans {
         let mut text = String::new();
         for c in span.content.chars() {
             let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-            // The last row keeps room for the pointer to the message log.
-            let limit = if row == 1 && total > 2 * width {
-                width.saturating_sub(more.len() + 1)
-            } else {
-                width
-            };
-            if used + w > limit {
-                rows[row].push(Span::styled(std::mem::take(&mut text), span.style));
-                if row == 1 {
-                    rows[1].push(Span::raw(format!("{ell}{more}")));
-                    break 'spans;
-                }
-                row = 1;
-                used = 0;
+            if used + w > room {
+                break;
             }
             text.push(c);
             used += w;
         }
-        rows[row].push(Span::styled(text, span.style));
+        let full = text.len() == span.content.len();
+        spans.push(Span::styled(text, span.style));
+        if !full {
+            break;
+        }
     }
-    rows.into_iter().map(Line::from).collect()
+    spans.push(Span::styled(more, app.theme.key()));
+    Line::from(spans)
 }
 
 /// The hints that fit in `width`, whole.
