@@ -167,7 +167,11 @@ fn the_whole_recommendation_stays_on_screen_at_every_size_and_hops_step() {
     configs.extend(shared::chat2graph_yml().map(Some));
     for (c, config) in configs.iter().enumerate() {
         let tk = match config {
-            Some(p) => load_paths(std::slice::from_ref(p), None).expect("loads").toolkit,
+            Some(p) => {
+                load_paths(std::slice::from_ref(p), None)
+                    .expect("loads")
+                    .toolkit
+            }
             None => toolscope_core::source::load_example().toolkit,
         };
         let names: Vec<String> = tk
@@ -198,8 +202,7 @@ fn the_whole_recommendation_stays_on_screen_at_every_size_and_hops_step() {
                     let screen = tmux.wait(&what, |s| {
                         !s.contains(&typed)
                             && s.lines().any(|l| {
-                                l.contains(&format!(" hops {hops} "))
-                                    && l.contains(&op.name)
+                                l.contains(&format!(" hops {hops} ")) && l.contains(&op.name)
                             })
                     });
                     let pane = graph_pane(&screen);

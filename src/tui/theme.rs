@@ -73,9 +73,7 @@ impl Theme {
     /// underlined without colour (reverse video stays the inspector's edge cursor's).
     pub fn selected_edge(&self) -> Style {
         if self.color {
-            Style::new()
-                .fg(Color::Magenta)
-                .add_modifier(Modifier::BOLD)
+            Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD)
         } else {
             Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
         }

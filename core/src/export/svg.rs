@@ -73,7 +73,12 @@ pub fn to_svg_whole(tk: &Toolkit, hl: Option<&Highlight<'_>>) -> String {
 
 /// The focus view (or with `whole` the whole graph) under a title line naming the file,
 /// the operator, the threshold, the hops and the counts.
-pub fn to_svg_titled(tk: &Toolkit, hl: Option<&Highlight<'_>>, whole: bool, title: &Title) -> String {
+pub fn to_svg_titled(
+    tk: &Toolkit,
+    hl: Option<&Highlight<'_>>,
+    whole: bool,
+    title: &Title,
+) -> String {
     let pic = picture(tk, hl, whole);
     render(tk, &pic, hl, title)
 }

@@ -14,10 +14,10 @@
 
 pub mod focus;
 pub mod labels;
-pub mod pack;
-pub mod route;
 mod order;
+pub mod pack;
 mod rank;
+pub mod route;
 
 use std::hash::{BuildHasher, Hash, Hasher};
 

@@ -274,7 +274,13 @@ pub fn place(tk: &Toolkit, layout: &Layout, look: Look) -> Placement {
 
 impl Placement {
     /// The box of a placed node: its column's left edge plus its indent, its row's top.
-    pub fn rect(&self, tk: &Toolkit, layout: &Layout, look: Look, ix: NodeIndex) -> Option<CellRect> {
+    pub fn rect(
+        &self,
+        tk: &Toolkit,
+        layout: &Layout,
+        look: Look,
+        ix: NodeIndex,
+    ) -> Option<CellRect> {
         let s = layout.slot(ix)?;
         Some(CellRect {
             x: self.col_x.get(s.layer as usize)? + self.indent.get(&ix).copied().unwrap_or(0),
@@ -349,7 +355,12 @@ pub fn keep_within(tk: &Toolkit, old: &Layout, seq: &[NodeIndex], cols: u32, row
         old.placed().filter(|(ix, _)| wanted.contains(ix)).collect();
     let mut taken: HashSet<(u32, u32)> = placed.iter().map(|p| (p.1.layer, p.1.order)).collect();
     let mut slot_of: HashMap<NodeIndex, Slot> = placed.iter().copied().collect();
-    let mut spill = placed.iter().map(|p| p.1.order + 1).max().unwrap_or(0).max(rows);
+    let mut spill = placed
+        .iter()
+        .map(|p| p.1.order + 1)
+        .max()
+        .unwrap_or(0)
+        .max(rows);
     for &v in seq {
         if slot_of.contains_key(&v) {
             continue;
@@ -440,7 +451,11 @@ mod tests {
         let seq = sequence(&tk, &keep, &|ix| member[ix.index()], &[], false);
         let names: Vec<&str> = seq.iter().map(|&ix| tk.name(ix)).collect();
         let at = |n: &str| names.iter().position(|x| *x == n).expect(n);
-        assert_eq!(at("DocumentReader"), at("content_understanding") + 1, "{names:?}");
+        assert_eq!(
+            at("DocumentReader"),
+            at("content_understanding") + 1,
+            "{names:?}"
+        );
         assert_eq!(seq.len(), keep.iter().filter(|&&k| k).count());
     }
 
@@ -480,7 +495,11 @@ mod tests {
         let mut seen = HashSet::new();
         for &ix in &sb {
             let s = next.slot(ix).expect("placed");
-            assert!(seen.insert((s.layer, s.order)), "{} shares a slot", tk.name(ix));
+            assert!(
+                seen.insert((s.layer, s.order)),
+                "{} shares a slot",
+                tk.name(ix)
+            );
             if let Some(old) = first.slot(ix) {
                 assert_eq!(old, s, "{} moved", tk.name(ix));
             }

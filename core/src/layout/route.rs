@@ -171,7 +171,6 @@ pub fn route_all(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> V
     out
 }
 
-
 /// The axes each cell of `r` runs along: straight cells one, ends and bends both (what
 /// another route may not share unless it shares an end).
 pub fn axes(r: &Routed) -> Vec<((i32, i32), [bool; 2])> {
@@ -444,8 +443,7 @@ impl Search {
                 if grid.boxed[n] != NONE {
                     continue;
                 }
-                if grid.head[n] != NONE && !(grid.head[n] == job.wire.to && self.goal[n] == gen_)
-                {
+                if grid.head[n] != NONE && !(grid.head[n] == job.wire.to && self.goal[n] == gen_) {
                     continue;
                 }
                 let mut cost = g + enter_cost(grid, n, d2, job, forced);

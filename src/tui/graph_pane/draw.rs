@@ -144,7 +144,9 @@ fn label_text(app: &App, e: EdgeIndex) -> String {
     if !(app.show_scores || changed || diff.is_some() || blocks) {
         return String::new();
     }
-    let g = diff.map_or("", |c| crate::tui::insight::diff_panel::glyph(&app.theme, c));
+    let g = diff.map_or("", |c| {
+        crate::tui::insight::diff_panel::glyph(&app.theme, c)
+    });
     let mark = if changed { "~" } else { "" };
     let score = if app.show_scores || changed || blocks {
         format!("{:.2}", app.tk.graph[e].score)

@@ -435,9 +435,9 @@ fn lay_out(app: &mut App, since: Option<(Vec<bool>, Vec<NodeIndex>)>) {
             split: choice.split,
             routes,
         };
-        let better = best.as_ref().is_none_or(|b| {
-            forced < b.routes.as_ref().map_or(0, |r| r.forced) && choice.fits
-        });
+        let better = best
+            .as_ref()
+            .is_none_or(|b| forced < b.routes.as_ref().map_or(0, |r| r.forced) && choice.fits);
         if better {
             best = Some(tried);
         }
@@ -532,7 +532,8 @@ fn follow(app: &mut App) {
     // Everything shown must fit, or the view is laid out afresh (which shows at least the
     // whole recommendation).
     let all: Vec<NodeIndex> = layout.placed().map(|(ix, _)| ix).collect();
-    let Some(bounds) = bounds_of(app, &layout, &geo, &all).filter(|b| b.w <= pane.0 && b.h <= pane.1)
+    let Some(bounds) =
+        bounds_of(app, &layout, &geo, &all).filter(|b| b.w <= pane.0 && b.h <= pane.1)
     else {
         let base = f.base.clone();
         lay_out(app, Some((base, left)));

@@ -126,10 +126,20 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     }
     if h.right > 0 {
         let t = text(h.right, right, h.down == 0);
-        put(buf, border.x + border.w - 1 - t.chars().count() as i32, bottom, &t);
+        put(
+            buf,
+            border.x + border.w - 1 - t.chars().count() as i32,
+            bottom,
+            &t,
+        );
     }
     if h.up > 0 {
         let t = text(h.up, up, false);
-        put(buf, border.x + border.w - 1 - t.chars().count() as i32, border.y, &t);
+        put(
+            buf,
+            border.x + border.w - 1 - t.chars().count() as i32,
+            border.y,
+            &t,
+        );
     }
 }

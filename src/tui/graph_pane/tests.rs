@@ -105,7 +105,12 @@ fn assert_recommendation_visible(app: &App, what: &str) {
 fn every_operator_shows_its_whole_recommendation_with_distinct_labels() {
     for (which, loaded) in crate::tui::graph_pane::configs::configs() {
         for (w, h) in [(160, 48), (100, 30), (80, 24)] {
-            let mut app = App::new(loaded.clone(), EXAMPLE_NAME.into(), Theme::default(), (w, h));
+            let mut app = App::new(
+                loaded.clone(),
+                EXAMPLE_NAME.into(),
+                Theme::default(),
+                (w, h),
+            );
             let n = app.tk.operators.len();
             assert!(n > 0, "{which} has operators");
             for i in 0..n {
@@ -295,4 +300,139 @@ fn later_callers_of_a_shared_tool_name_it_in_a_stub() {
         layout.slot(first).expect("placed"),
     );
     assert_eq!(d.layer, f.layer + 1, "the tool sits after its first caller");
+}
+
+/// Beyond what the pane holds, each side that hides nodes says how many on the pane's
+/// border, and `n` moves the view there until everything was shown, then back.
+#[test]
+fn hidden_nodes_are_counted_on_the_border_and_n_goes_there() {
+    let mut app = open("tests/fixtures/gaia-agents.yml", 60, 16);
+    let i = app
+        .tk
+        .operators
+        .iter()
+        .position(|o| o.name == "DeveloperExpert/1")
+        .expect("operator");
+    crate::tui::editing::choose_operator(&mut app, i);
+    let h = crate::tui::graph_pane::more::hidden(&app);
+    assert!(h.any(), "23 nodes cannot fit 60x16");
+    let screen = crate::tui::tests::screen(&app);
+    assert!(screen.contains("more (n)"), "{screen}");
+    let mut seen = std::collections::HashSet::new();
+    let mut views = vec![(app.view.x, app.view.y)];
+    for _ in 0..40 {
+        // Every node fully inside the view at some point.
+        let geo = app.geometry();
+        let inner = Panes::new(app.size, app.layout_hint()).graph_inner();
+        for (ix, _) in app.layout().placed() {
+            let r = geo.node_rect(app.layout(), &app.tk, ix).expect("placed");
+            if r.x >= app.view.x
+                && r.y >= app.view.y
+                && r.x + r.w <= app.view.x + i32::from(inner.width)
+                && r.y + r.h <= app.view.y + i32::from(inner.height)
+            {
+                seen.insert(ix);
+            }
+        }
+        press(&mut app, "n");
+        views.push((app.view.x, app.view.y));
+        if (app.view.x, app.view.y) == (0, 0) {
+            break;
+        }
+    }
+    assert_eq!((app.view.x, app.view.y), (0, 0), "n comes back: {views:?}");
+    let members: Vec<NodeIndex> = app
+        .rec
+        .actions
+        .iter()
+        .chain(&app.rec.tools)
+        .copied()
+        .collect();
+    for m in members {
+        assert!(seen.contains(&m), "{} never shown by n", app.tk.name(m));
+    }
+}
+
+/// `:operator` takes an operator as the navigator shows it: by its anchor with its `&`.
+#[test]
+fn operator_command_takes_the_anchor_as_the_navigator_shows_it() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
+    press(&mut app, ":operator &retrieval_operator<Enter>");
+    let op = app.active_operator().map(|o| o.name.clone());
+    assert_eq!(op.as_deref(), Some("Q&A Expert/1"));
+}
+
+/// The navigator cuts names to its width without two rows reading alike: every label
+/// could stand for its own name only.
+#[test]
+fn navigator_labels_stay_apart_when_cut() {
+    for (w, h) in [(80, 60), (100, 60)] {
+        let app = open("tests/fixtures/chat2graph-flat.yml", w, h);
+        let screen = crate::tui::tests::screen(&app);
+        let inner = Panes::new(app.size, app.layout_hint()).nav_inner();
+        let names: Vec<String> = app
+            .tk
+            .graph
+            .node_indices()
+            .map(|ix| sanitize(app.tk.name(ix)).into_owned())
+            .chain(
+                app.tk
+                    .operators
+                    .iter()
+                    .map(|o| sanitize(&o.name).into_owned()),
+            )
+            .collect();
+        let mut checked = 0;
+        for line in screen.lines().skip(1).take(usize::from(inner.height)) {
+            let row: String = line
+                .chars()
+                .skip(usize::from(inner.x))
+                .take(usize::from(inner.width))
+                .collect();
+            let label = row
+                .get(2..)
+                .unwrap_or("")
+                .trim_end()
+                .trim_start_matches(' ');
+            if !label.contains('…') {
+                continue;
+            }
+            let (front, tail) = label.split_once('…').expect("cut");
+            let could: Vec<&String> = names
+                .iter()
+                .filter(|n| n.starts_with(front) && n.ends_with(tail) && n.len() > front.len())
+                .collect();
+            assert_eq!(could.len(), 1, "`{label}` could be {could:?} at {w}");
+            checked += 1;
+        }
+        assert!(checked > 3, "few cut rows at {w}: {screen}");
+    }
+}
+
+/// A message longer than the status line says where the rest is; the load's diagnostics
+/// are read in the TUI with `:diagnostics`.
+#[test]
+fn long_messages_point_to_the_log_and_diagnostics_are_listed() {
+    let mut app = open("tests/fixtures/gaia-agents.yml", 80, 24);
+    let long = format!("{} the end", "a long message ".repeat(10));
+    app.set_status(crate::tui::app::Level::Error, long.clone());
+    let screen = crate::tui::tests::screen(&app);
+    assert!(screen.contains("(M: more)"), "{screen}");
+    assert!(app.log.iter().any(|m| m.text == long), "whole in the log");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("warn.yaml");
+    let yaml = "actions:\n  - name: a\n    next: [{name: b, score: nope}]\n  - name: b\n";
+    std::fs::write(&p, yaml).expect("write");
+    let loaded = load_paths(&[p], None).expect("loads");
+    let want: Vec<String> = loaded.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert!(!want.is_empty());
+    let mut app = App::new(loaded, "warn".into(), Theme::default(), (100, 30));
+    press(&mut app, ":diagnostics<Enter>");
+    assert!(matches!(
+        app.overlay,
+        Some(crate::tui::app::Overlay::Messages { .. })
+    ));
+    for d in &want {
+        assert!(app.log.iter().any(|m| &m.text == d), "{d} not in the log");
+    }
 }

@@ -112,9 +112,11 @@ pub fn hidden_lines(app: &App) -> Vec<String> {
         let at = (inner.x + (c.x - v.x) as u16, inner.y + (c.y - v.y) as u16);
         let sym = buf[at].symbol();
         let b = canvas.bits_at(c.x, c.y);
-        let line = [g.thin[b as usize], g.heavy[b as usize]].contains(&sym)
-            || g.dashed.contains(&sym);
-        let label = sym.chars().all(|ch| ch.is_ascii_digit() || ".~▲▼<>".contains(ch));
+        let line =
+            [g.thin[b as usize], g.heavy[b as usize]].contains(&sym) || g.dashed.contains(&sym);
+        let label = sym
+            .chars()
+            .all(|ch| ch.is_ascii_digit() || ".~▲▼<>".contains(ch));
         if !(line || arrows.contains(&sym) || label) {
             out.push(format!("({}, {}) shows `{sym}`", c.x, c.y));
         }
@@ -190,7 +192,12 @@ mod tests {
     fn unrelated_edges_never_share_a_run_on_screen() {
         for (which, loaded) in crate::tui::graph_pane::configs::configs() {
             for (w, h) in [(80, 24), (100, 30), (160, 48)] {
-                let mut app = App::new(loaded.clone(), EXAMPLE_NAME.into(), Theme::default(), (w, h));
+                let mut app = App::new(
+                    loaded.clone(),
+                    EXAMPLE_NAME.into(),
+                    Theme::default(),
+                    (w, h),
+                );
                 for i in 0..app.tk.operators.len() {
                     crate::tui::editing::choose_operator(&mut app, i);
                     for step in ["", "]", "]"] {
@@ -199,17 +206,39 @@ mod tests {
                             "{which} {} {w}x{h} hops {}",
                             app.tk.operators[i].name, app.session.params.hops
                         );
-                        let routes = app.graph_view.focus.as_ref().and_then(|f| f.routes.as_ref());
+                        let routes = app
+                            .graph_view
+                            .focus
+                            .as_ref()
+                            .and_then(|f| f.routes.as_ref());
                         for (e, r) in routes.iter().flat_map(|r| r.by_edge.iter()) {
                             if r.forced {
-                                eprintln!("FORCED {} {:?} {:?}", app.tk.edge_label(*e), r.cells, r.head());
+                                eprintln!(
+                                    "FORCED {} {:?} {:?}",
+                                    app.tk.edge_label(*e),
+                                    r.cells,
+                                    r.head()
+                                );
                             }
                         }
-                        assert_eq!(routes.map(|r| r.forced), Some(0), "{what}: routed cleanly\n{}", crate::tui::tests::screen(&app));
+                        assert_eq!(
+                            routes.map(|r| r.forced),
+                            Some(0),
+                            "{what}: routed cleanly\n{}",
+                            crate::tui::tests::screen(&app)
+                        );
                         let shared = shared_runs(&app);
-                        assert!(shared.is_empty(), "{what}: {shared:#?}\n{}", crate::tui::tests::screen(&app));
+                        assert!(
+                            shared.is_empty(),
+                            "{what}: {shared:#?}\n{}",
+                            crate::tui::tests::screen(&app)
+                        );
                         let hidden = hidden_lines(&app);
-                        assert!(hidden.is_empty(), "{what}: {hidden:#?}\n{}", crate::tui::tests::screen(&app));
+                        assert!(
+                            hidden.is_empty(),
+                            "{what}: {hidden:#?}\n{}",
+                            crate::tui::tests::screen(&app)
+                        );
                     }
                 }
             }
@@ -225,11 +254,15 @@ mod tests {
         for ix in placed {
             app.select(ix);
             let (lit, total, stray) = highlighted(&app, ix);
-            assert_eq!(lit, total, "{}: {lit} of {total} cells lit", app.tk.name(ix));
+            assert_eq!(
+                lit,
+                total,
+                "{}: {lit} of {total} cells lit",
+                app.tk.name(ix)
+            );
             assert_eq!(stray, 0, "{}: other edges lit", app.tk.name(ix));
             checked += usize::from(total > 0);
         }
         assert!(checked > 3, "too few nodes with edges on screen");
     }
 }
-

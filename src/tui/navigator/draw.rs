@@ -63,7 +63,8 @@ fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<String> {
         .iter()
         .map(|o| sanitize(&o.name).into_owned())
         .collect();
-    let op_index = toolscope_core::layout::labels::NameIndex::new(op_names.iter().map(String::as_str));
+    let op_index =
+        toolscope_core::layout::labels::NameIndex::new(op_names.iter().map(String::as_str));
     for (k, &(_, row)) in rows.iter().enumerate() {
         match row {
             Row::Header(t) => out[k] = t.to_string(),
@@ -94,7 +95,8 @@ fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<String> {
     // One width for all (the narrowest room), so labels are cut alike and stay apart.
     let room = cut.iter().map(|c| c.2).min().unwrap_or(width);
     let names: Vec<&str> = cut.iter().map(|c| c.1.as_str()).collect();
-    let short = toolscope_core::layout::labels::shorten_all(&names, room, ell, Some(&app.graph_view.names));
+    let short =
+        toolscope_core::layout::labels::shorten_all(&names, room, ell, Some(&app.graph_view.names));
     for ((k, _, _), label) in cut.iter().zip(short) {
         out[*k] = label;
     }

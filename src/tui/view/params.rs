@@ -9,8 +9,8 @@ use ratatui::widgets::Paragraph;
 
 use crate::tui::app::{App, Level};
 use crate::tui::commands::keymap;
-use unicode_width::UnicodeWidthStr;
 use toolscope_core::text::sanitize;
+use unicode_width::UnicodeWidthStr;
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let status = status_line(app);
@@ -21,7 +21,11 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         status
     };
     let status_w = status.width() as u16;
-    let lines = vec![param_line(app, area.width), status, hint_line(app, area.width)];
+    let lines = vec![
+        param_line(app, area.width),
+        status,
+        hint_line(app, area.width),
+    ];
     frame.render_widget(Paragraph::new(lines), area);
     // The sweep chart sits at the right end of the status line, narrower (or not at all)
     // when the status needs the room: an error must stay readable.

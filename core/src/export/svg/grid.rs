@@ -85,7 +85,10 @@ pub fn scene(
             to: v.index() as u32,
         })
         .collect();
-    let keyed: Vec<(u32, CellRect)> = boxes.iter().map(|&(ix, r)| (ix.index() as u32, r)).collect();
+    let keyed: Vec<(u32, CellRect)> = boxes
+        .iter()
+        .map(|&(ix, r)| (ix.index() as u32, r))
+        .collect();
     let routed = route_all(w, h, &keyed, &wires);
     let routes: Vec<(EdgeIndex, Routed)> = edges
         .iter()

@@ -65,7 +65,10 @@ fn example_is_well_formed_and_names_every_node() {
     assert!(balanced(&svg), "unbalanced tags");
     for ix in tk.graph.node_indices() {
         let name = escape(tk.name(ix));
-        assert!(svg.contains(&format!(" {name}</text>")), "missing {name} (whole)");
+        assert!(
+            svg.contains(&format!(" {name}</text>")),
+            "missing {name} (whole)"
+        );
     }
 }
 
@@ -297,7 +300,10 @@ fn shared_runs(tk: &Toolkit, d: &Drawing) -> Vec<String> {
 /// never run together, no score label lies on another edge's line or a box.
 #[test]
 fn unrelated_edges_stay_apart_and_labels_clear_of_lines() {
-    for file in ["../tests/fixtures/chat2graph-flat.yml", "../tests/fixtures/gaia-agents.yml"] {
+    for file in [
+        "../tests/fixtures/chat2graph-flat.yml",
+        "../tests/fixtures/gaia-agents.yml",
+    ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let tk = crate::source::load_paths(&[path], None)
             .expect("fixture loads")
@@ -337,7 +343,10 @@ fn unrelated_edges_stay_apart_and_labels_clear_of_lines() {
                         }
                     }
                     for (ix, b) in &d.boxes {
-                        let inside = r.0 < b.0 + b.2 && b.0 < r.0 + r.2 && r.1 < b.1 + b.3 && b.1 < r.1 + r.3;
+                        let inside = r.0 < b.0 + b.2
+                            && b.0 < r.0 + r.2
+                            && r.1 < b.1 + b.3
+                            && b.1 < r.1 + r.3;
                         assert!(!inside, "{file}: a label lies on {}", tk.name(*ix));
                     }
                 }

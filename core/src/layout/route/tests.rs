@@ -14,7 +14,10 @@ fn check_shape(boxes: &[(u32, CellRect)], wire: Wire, r: &Routed) {
         assert_eq!(d, 1, "gap in {r:?}");
     }
     for (i, &(x, y)) in r.cells.iter().enumerate() {
-        assert!(boxes.iter().all(|b| !b.1.contains(x, y)), "{x},{y} in a box");
+        assert!(
+            boxes.iter().all(|b| !b.1.contains(x, y)),
+            "{x},{y} in a box"
+        );
         if i > 0 {
             let (dx, dy) = r.dirs[i].step();
             assert_eq!((x - dx, y - dy), r.cells[i - 1], "direction of {i}");

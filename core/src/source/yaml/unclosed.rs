@@ -80,7 +80,9 @@ fn scan_line(raw: &str, n: u32, stack: &mut Vec<(char, u32, u32)>) -> bool {
     let line = raw[..content].trim_end();
     let word = line.rsplit(char::is_whitespace).next().unwrap_or("");
     let indicator = word.starts_with(['|', '>'])
-        && word[1..].chars().all(|c| c == '-' || c == '+' || c.is_ascii_digit());
+        && word[1..]
+            .chars()
+            .all(|c| c == '-' || c == '+' || c.is_ascii_digit());
     indicator && line.len() > word.len()
 }
 
