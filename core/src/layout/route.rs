@@ -264,8 +264,8 @@ impl Grid {
             let Some(c) = self.at(cell.0, cell.1) else {
                 continue;
             };
-            for a in 0..2 {
-                if !used[a] {
+            for (a, &on) in used.iter().enumerate() {
+                if !on {
                     continue;
                 }
                 if self.owner[a][c] == NONE {
