@@ -184,22 +184,31 @@ pub const INDENT: i32 = 3;
 /// group's members under their group), is indented.
 pub fn indents(tk: &Toolkit, column: &[Option<NodeIndex>]) -> Vec<i32> {
     let mut out = vec![0; column.len()];
-    let mut above: Vec<NodeIndex> = Vec::new();
+    // What the action heading the current block (and its indented tools) call: walked
+    // from the callers' side, as a tool can have thousands of callers.
+    let mut called: HashSet<NodeIndex> = HashSet::new();
+    let calls = |u: NodeIndex, into: &mut HashSet<NodeIndex>| {
+        into.extend(
+            tk.out_edges(u)
+                .filter(|&(e, _)| tk.graph[e].kind != EdgeKind::Next)
+                .map(|(_, v)| v),
+        );
+    };
     for (i, cell) in column.iter().enumerate() {
         let Some(v) = *cell else {
-            above.clear();
+            called.clear();
             continue;
         };
         if tk.kind(v) == NodeKind::Action {
-            above = vec![v];
+            called.clear();
+            calls(v, &mut called);
             continue;
         }
-        let called = tk.in_edges(v).any(|(_, u)| above.contains(&u));
-        if called && !above.is_empty() {
+        if called.contains(&v) {
             out[i] = INDENT;
-            above.push(v);
+            calls(v, &mut called);
         } else {
-            above.clear();
+            called.clear();
         }
     }
     out

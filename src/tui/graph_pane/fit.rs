@@ -156,12 +156,27 @@ pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) 
         .map(|&l| if roomy { l.roomier() } else { l })
         .collect();
     let all = pack::sequence(want.tk, want.keep, want.is_member, want.roots, false);
-    let first = pack::sequence(want.tk, want.keep, want.is_member, want.roots, true);
+    // The recommendation first, the frontier after it (a stable sort keeps the order).
+    let mut first = all.clone();
+    first.sort_by_key(|&ix| !(want.is_member)(ix));
     let pane = |split: Split| {
         let r = Panes::new(size, split).graph_inner();
         (i32::from(r.width), i32::from(r.height))
     };
+    // More members than the largest pane has slots for (one-line boxes at least 6 cells
+    // wide and 3 apart): no look fits, so none is measured.
+    let most = splits
+        .iter()
+        .map(|&s| {
+            let (w, h) = pane(s);
+            LOOKS[LOOKS.len() - 1].rows_in(h) * ((w + 3) / 9).max(1) as usize
+        })
+        .max()
+        .unwrap_or(0);
     let mut tries: Vec<(bool, Split, Look)> = Vec::new();
+    if want.members > most {
+        return overflow(splits, &looks, pane, first);
+    }
     // Names of [`GOOD`] width or whole: keep the side panes if that is enough.
     for whole in [true, false] {
         for &split in splits {
@@ -194,8 +209,17 @@ pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) 
             };
         }
     }
-    // Too much for the pane: the most compact look, the recommendation first; the view
-    // marks what lies beyond its edges.
+    overflow(splits, &looks, pane, first)
+}
+
+/// Too much for the pane: the most compact look, the recommendation first; the view marks
+/// what lies beyond its edges.
+fn overflow(
+    splits: &[Split],
+    looks: &[Look],
+    pane: impl Fn(Split) -> (i32, i32),
+    seq: Vec<NodeIndex>,
+) -> Choice {
     let split = splits.last().copied().unwrap_or_default();
     let look = looks[looks.len() - 1];
     let rows = look.rows_in(pane(split).1);
@@ -203,7 +227,7 @@ pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) 
         split,
         look,
         rows,
-        seq: first,
+        seq,
         fits: false,
     }
 }

@@ -170,6 +170,11 @@ pub fn sync(app: &mut App) {
         app.graph_view.focus = None;
         return;
     }
+    if app.graph_view.whole && app.graph_view.focus.is_some() {
+        // The whole graph is shown: the focus view is laid out again when `f` brings it
+        // back, not on every step meanwhile.
+        return;
+    }
     let wanted = fit_key(app);
     let stale = app
         .graph_view

@@ -436,3 +436,37 @@ fn long_messages_point_to_the_log_and_diagnostics_are_listed() {
         assert!(app.log.iter().any(|m| &m.text == d), "{d} not in the log");
     }
 }
+
+/// Issue 25's sizes: a chain of actions each calling a tool (Chat2Graph's shape, names of
+/// 28 characters), all recommended, fits whole: 20 nodes at 80x24, 30 at 100x30, 60 at
+/// 160x48, with a frontier action after it.
+#[test]
+fn twenty_thirty_sixty_nodes_fit_at_the_three_sizes() {
+    for (nodes, w, h) in [(20usize, 80u16, 24u16), (30, 100, 30), (60, 160, 48)] {
+        let pairs = nodes / 2;
+        let mut yaml = String::from("tools:\n");
+        for i in 0..pairs {
+            yaml.push_str(&format!("  - name: ToolForStepNumber{i:02}Reader\n"));
+        }
+        yaml.push_str("actions:\n");
+        for i in 0..=pairs {
+            yaml.push_str(&format!("  - name: chain_step_number_{i:02}_action\n"));
+            if i < pairs {
+                yaml.push_str(&format!("    tools: [ToolForStepNumber{i:02}Reader]\n"));
+                let score = if i + 1 == pairs { 0.2 } else { 0.9 };
+                let next = format!("chain_step_number_{:02}_action", i + 1);
+                yaml.push_str(&format!("    next: [{{name: {next}, score: {score}}}]\n"));
+            }
+        }
+        yaml.push_str("operators:\n  - name: op\n    actions: [chain_step_number_00_action]\n");
+        yaml.push_str(&format!("    threshold: 0.5\n    hops: {pairs}\n"));
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("chain.yaml");
+        std::fs::write(&p, yaml).expect("write");
+        let loaded = load_paths(&[p], None).expect("loads");
+        let app = App::new(loaded, "chain".into(), Theme::default(), (w, h));
+        // The last action is the frontier (its edge scores 0.2): the members are the rest.
+        assert_eq!(app.rec.len(), nodes, "{nodes} members");
+        assert_recommendation_visible(&app, &format!("{nodes} nodes at {w}x{h}"));
+    }
+}
