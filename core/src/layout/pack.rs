@@ -214,20 +214,47 @@ pub fn indents(tk: &Toolkit, column: &[Option<NodeIndex>]) -> Vec<i32> {
     out
 }
 
-/// Width in cells of each column of `seq` wrapped into columns of `rows`: its widest box
-/// (name cut to the look's cap) with its indent.
-pub fn column_widths(tk: &Toolkit, seq: &[NodeIndex], rows: usize, look: Look) -> Vec<i32> {
-    seq.chunks(rows.max(1))
-        .map(|col| {
-            let cells: Vec<Option<NodeIndex>> = col.iter().copied().map(Some).collect();
-            let ind = indents(tk, &cells);
-            col.iter()
-                .zip(ind)
-                .map(|(&ix, i)| i + look.column(tk.name(ix).width()))
-                .max()
-                .unwrap_or(0)
-        })
-        .collect()
+/// The nodes of a sequence measured once, so the fit can try many looks and column heights
+/// cheaply: each node's name width and indent (computed over the sequence as one column;
+/// where a column break cuts a tool list the indent is over-counted, never under-counted).
+pub struct Measured {
+    boxes: Vec<(i32, usize)>,
+}
+
+/// Measures `seq` (see [`Measured`]).
+pub fn measure(tk: &Toolkit, seq: &[NodeIndex]) -> Measured {
+    let cells: Vec<Option<NodeIndex>> = seq.iter().copied().map(Some).collect();
+    let boxes = indents(tk, &cells)
+        .into_iter()
+        .zip(seq)
+        .map(|(i, &ix)| (i, tk.name(ix).width()))
+        .collect();
+    Measured { boxes }
+}
+
+impl Measured {
+    /// Width in cells of each column of the sequence wrapped into columns of `rows`: its
+    /// widest box (name cut to the look's cap) with its indent (none at a column's top).
+    pub fn column_widths(&self, rows: usize, look: Look) -> Vec<i32> {
+        self.boxes
+            .chunks(rows.max(1))
+            .map(|col| {
+                col.iter()
+                    .enumerate()
+                    .map(|(k, &(i, w))| if k == 0 { 0 } else { i } + look.column(w))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.boxes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.boxes.is_empty()
+    }
 }
 
 /// Width and height in cells of columns this wide, `rows` rows high.
@@ -312,15 +339,10 @@ impl Placement {
     }
 }
 
-/// The fewest columns of balanced height that put the first `need` nodes of `seq` inside
-/// `pane` (width, height), as the rows per column; `None` when they cannot fit.
-pub fn fit_rows(
-    tk: &Toolkit,
-    seq: &[NodeIndex],
-    need: usize,
-    pane: (i32, i32),
-    look: Look,
-) -> Option<usize> {
+/// The fewest columns of balanced height that put the first `need` nodes of the measured
+/// sequence inside `pane` (width, height), as the rows per column; `None` when they cannot
+/// fit.
+pub fn fit_rows(seq: &Measured, need: usize, pane: (i32, i32), look: Look) -> Option<usize> {
     let most = look.rows_in(pane.1);
     if need == 0 {
         return Some(most.min(seq.len().max(1)));
@@ -330,15 +352,16 @@ pub fn fit_rows(
     // tallest columns are the narrowest drawing.
     let balanced = seq.len().div_ceil(cols.max(1)).min(most);
     [balanced, most].into_iter().find(|&rows| {
-        let widths = column_widths(tk, seq, rows, look);
+        let widths = seq.column_widths(rows, look);
         let used = need.div_ceil(rows).min(widths.len());
         let (w, h) = extent(&widths[..used], rows, look);
         w <= pane.0 && h <= pane.1
     })
 }
 
-/// `seq` wrapped into columns of `rows` slots.
-pub fn pack(tk: &Toolkit, seq: &[NodeIndex], rows: usize) -> Layout {
+/// `seq` wrapped into columns of `rows` slots; `key` is the toolkit's
+/// [`super::structure_key`].
+pub fn pack(tk: &Toolkit, seq: &[NodeIndex], rows: usize, key: u64) -> Layout {
     let rows = rows.max(1);
     let placed: Vec<(NodeIndex, Slot)> = seq
         .iter()
@@ -351,14 +374,21 @@ pub fn pack(tk: &Toolkit, seq: &[NodeIndex], rows: usize) -> Layout {
             (ix, slot)
         })
         .collect();
-    Layout::from_slots(tk, &placed)
+    Layout::from_slots_keyed(tk, &placed, key)
 }
 
 /// Follows a change of the kept set (`seq`, in reading order) without moving what stays:
 /// nodes of `old` still in `seq` keep their slots; the others take, in order, the free slot
 /// within `cols` x `rows` nearest a placed neighbour (a caller's or predecessor's slot
 /// first); nodes that find no free slot go below everything.
-pub fn keep_within(tk: &Toolkit, old: &Layout, seq: &[NodeIndex], cols: u32, rows: u32) -> Layout {
+pub fn keep_within(
+    tk: &Toolkit,
+    old: &Layout,
+    seq: &[NodeIndex],
+    cols: u32,
+    rows: u32,
+    key: u64,
+) -> Layout {
     let wanted: HashSet<NodeIndex> = seq.iter().copied().collect();
     let mut placed: Vec<(NodeIndex, Slot)> =
         old.placed().filter(|(ix, _)| wanted.contains(ix)).collect();
@@ -390,7 +420,7 @@ pub fn keep_within(tk: &Toolkit, old: &Layout, seq: &[NodeIndex], cols: u32, row
         slot_of.insert(v, slot);
         placed.push((v, slot));
     }
-    Layout::from_slots(tk, &placed)
+    Layout::from_slots_keyed(tk, &placed, key)
 }
 
 /// The free slot within `cols` x `rows` nearest one of `near` (a slot below it in its
@@ -480,16 +510,17 @@ mod tests {
             margin: 0,
             row_gap: 1,
         };
-        let rows = fit_rows(&tk, &seq, seq.len(), (200, 40), look).expect("fits");
-        let l = pack(&tk, &seq, rows);
-        let widths = column_widths(&tk, &seq, rows, look);
+        let m = measure(&tk, &seq);
+        let rows = fit_rows(&m, seq.len(), (200, 40), look).expect("fits");
+        let l = pack(&tk, &seq, rows, 0);
+        let widths = m.column_widths(rows, look);
         let (w, h) = extent(&widths, rows, look);
         assert!(w <= 200 && h <= 40, "{w}x{h}");
         for (i, &ix) in seq.iter().enumerate() {
             let s = l.slot(ix).expect("placed");
             assert_eq!((s.layer as usize, s.order as usize), (i / rows, i % rows));
         }
-        assert!(fit_rows(&tk, &seq, seq.len(), (30, 5), look).is_none());
+        assert!(fit_rows(&m, seq.len(), (30, 5), look).is_none());
     }
 
     #[test]
@@ -499,8 +530,8 @@ mod tests {
         let (b, mb) = focus_of(&tk, &["knowledge_base_retrieving"], 0.5, 3);
         let sa = sequence(&tk, &a, &|ix| ma[ix.index()], &[], false);
         let sb = sequence(&tk, &b, &|ix| mb[ix.index()], &[], false);
-        let first = pack(&tk, &sa, 6);
-        let next = keep_within(&tk, &first, &sb, 4, 6);
+        let first = pack(&tk, &sa, 6, 0);
+        let next = keep_within(&tk, &first, &sb, 4, 6, 0);
         let mut seen = HashSet::new();
         for &ix in &sb {
             let s = next.slot(ix).expect("placed");

@@ -193,13 +193,14 @@ pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) 
             }
         }
     }
+    let (all_m, first_m) = (pack::measure(want.tk, &all), pack::measure(want.tk, &first));
     for (whole, split, look) in tries {
-        let (seq, need) = if whole {
-            (&all, all.len())
+        let (seq, measured, need) = if whole {
+            (&all, &all_m, all.len())
         } else {
-            (&first, want.members)
+            (&first, &first_m, want.members)
         };
-        if let Some(rows) = pack::fit_rows(want.tk, seq, need, pane(split), look) {
+        if let Some(rows) = pack::fit_rows(measured, need, pane(split), look) {
             return Choice {
                 split,
                 look,

@@ -116,7 +116,7 @@ fn lay_out(app: &mut App, since: Option<(Vec<bool>, Vec<NodeIndex>)>) {
             roots: &app.seeds,
         };
         let choice = fit::choose(&want, app.size, &splits[from..], roomy);
-        let layout = pack::pack(&app.tk, &choice.seq, choice.rows);
+        let layout = pack::pack(&app.tk, &choice.seq, choice.rows, fit_key(app).2);
         let geometry = geometry::Geometry::packed(&layout, &app.tk, choice.look);
         let pane = Panes::new(app.size, choice.split).graph_inner();
         let routes = wires::route(
@@ -146,7 +146,8 @@ fn lay_out(app: &mut App, since: Option<(Vec<bool>, Vec<NodeIndex>)>) {
         if better {
             best = Some(tried);
         }
-        if forced == 0 {
+        // More room helps a view that fits; one that overflows the pane keeps its look.
+        if forced == 0 || !choice.fits {
             break;
         }
     }
@@ -232,7 +233,8 @@ pub(super) fn follow(app: &mut App) {
     let rec = &app.rec;
     let seq = pack::sequence(&app.tk, &keep, &|ix| rec.contains(ix), &app.seeds, false);
     let rows = (f.look.rows_in(pane.1) as u32).max(f.rows);
-    let layout = pack::keep_within(&app.tk, &f.layout, &seq, f.cols + 2, rows);
+    let key = f.fitted_for.2;
+    let layout = pack::keep_within(&app.tk, &f.layout, &seq, f.cols + 2, rows, key);
     let geo = geometry::Geometry::packed(&layout, &app.tk, f.look);
     // Everything shown must fit, or the view is laid out afresh (which shows at least the
     // whole recommendation).

@@ -19,9 +19,9 @@ use toolscope_core::recommend::Recommendation;
 use crate::tui::graph_pane::geometry::Geometry;
 
 /// The most edges routed on the grid.
-pub const MOST_WIRES: usize = 600;
+pub const MOST_WIRES: usize = 300;
 /// The largest grid routed.
-pub const MOST_CELLS: i64 = 1 << 20;
+pub const MOST_CELLS: i64 = 1 << 17;
 
 /// Every routed edge of the focus view.
 #[derive(Debug, Clone, Default)]

@@ -57,7 +57,7 @@ pub fn scene(
     let seq = pack::sequence(tk, keep, is_member, roots, false);
     let look = look_for(tk, &seq);
     let rows = rows_for_aspect(tk, &seq, look);
-    let layout = pack::pack(tk, &seq, rows);
+    let layout = pack::pack(tk, &seq, rows, crate::layout::structure_key(tk));
     let place: Placement = pack::place(tk, &layout, look);
     let (w, h) = place.extent(&layout, look);
     let (w, h) = (w + look.margin, h + 2);
@@ -144,13 +144,14 @@ fn look_for(tk: &Toolkit, seq: &[NodeIndex]) -> Look {
 /// Rows per column whose picture comes closest to [`ASPECT`].
 fn rows_for_aspect(tk: &Toolkit, seq: &[NodeIndex], look: Look) -> usize {
     let n = seq.len().max(1);
+    let measured = pack::measure(tk, seq);
     let mut best = (f64::INFINITY, n);
     for cols in 1..=n {
         let rows = n.div_ceil(cols);
         if cols > 1 && n.div_ceil(cols - 1) == rows {
             continue; // the same rows as fewer columns
         }
-        let widths = pack::column_widths(tk, seq, rows, look);
+        let widths = measured.column_widths(rows, look);
         let (w, h) = pack::extent(&widths, rows, look);
         let ratio = (f64::from(w) * CW) / (f64::from(h.max(1)) * CH);
         let off = (ratio / ASPECT).ln().abs();
