@@ -475,3 +475,28 @@ fn directories_are_merged() {
         .to_string();
     assert!(b_file.ends_with("b.yml"), "{b_file}");
 }
+
+/// An operator written as the navigator shows it (`Q&A Expert/1 (&retrieval_operator)`):
+/// by its anchor with its `&`, and by the whole label, `--operator` finds the same one.
+#[test]
+fn operator_by_anchor_as_the_navigator_shows_it() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/chat2graph-flat.yml")
+        .display()
+        .to_string();
+    let by = |name: &str| {
+        stdout_json(&run(&[
+            "recommend",
+            &fixture,
+            "--operator",
+            name,
+            "--format",
+            "json",
+        ]))
+    };
+    let want = by("Q&A Expert/1");
+    assert!(!want["actions"].as_array().expect("actions").is_empty());
+    for name in ["&retrieval_operator", "Q&A Expert/1 (&retrieval_operator)"] {
+        assert_eq!(by(name), want, "{name}");
+    }
+}

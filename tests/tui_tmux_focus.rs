@@ -144,3 +144,84 @@ fn every_operator_of_a_chat2graph_shaped_file_fits_at_100x30() {
     }
     tmux.run(&["send-keys", "-t", "t", "q"]);
 }
+
+#[path = "common/shared.rs"]
+mod shared;
+
+/// Issue 25's acceptance in a real terminal: on every operator of the Chat2Graph-shaped
+/// configs (the bundled example, the flattened fixture, the GAIA-shaped fixture and
+/// Chat2Graph's own `chat2graph.yml`), at 80x24, 100x30 and 160x48, every recommended
+/// node's label is inside the graph pane when the operator is chosen and after each of two
+/// `]` presses, with no other key.
+#[test]
+fn the_whole_recommendation_stays_on_screen_at_every_size_and_hops_step() {
+    if !tmux::available() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut configs: Vec<Option<std::path::PathBuf>> = vec![
+        None,
+        Some(root.join("tests/fixtures/chat2graph-flat.yml")),
+        Some(root.join("tests/fixtures/gaia-agents.yml")),
+    ];
+    configs.extend(shared::chat2graph_yml().map(Some));
+    for (c, config) in configs.iter().enumerate() {
+        let tk = match config {
+            Some(p) => {
+                load_paths(std::slice::from_ref(p), None)
+                    .expect("loads")
+                    .toolkit
+            }
+            None => toolscope_core::source::load_example().toolkit,
+        };
+        let names: Vec<String> = tk
+            .graph
+            .node_indices()
+            .map(|ix| tk.name(ix).to_string())
+            .collect();
+        for size in [(80, 24), (100, 30), (160, 48)] {
+            // A socket per session: a server being killed is never reused.
+            let tmux = Tmux::new(&format!("fit{c}x{}", size.0));
+            let path = config.as_ref().map(|p| p.display().to_string());
+            let mut command = vec![env!("CARGO_BIN_EXE_toolscope")];
+            command.extend(path.as_deref());
+            tmux.start(size, None, &command);
+            tmux.first_screen();
+            for op in &tk.operators {
+                let typed = format!(":operator {}", op.name);
+                tmux.run(&["send-keys", "-t", "t", "-l", &typed]);
+                tmux.run(&["send-keys", "-t", "t", "Enter"]);
+                let (seeds, _) = resolve_seeds(&tk, &op.actions);
+                for step in 0..=2u32 {
+                    if step > 0 {
+                        tmux.send(&["]"]);
+                    }
+                    let hops = op.hops + step;
+                    let what = format!("{} at {size:?}, hops {hops}", op.name);
+                    // The parameter bar shows the step (long or short labels).
+                    let screen = tmux.wait(&what, |s| {
+                        !s.contains(&typed)
+                            && s.lines().any(|l| {
+                                l.contains(&format!(" hops {hops} ")) && l.contains(&op.name)
+                            })
+                    });
+                    let pane = graph_pane(&screen);
+                    let params = Params {
+                        threshold: op.threshold,
+                        hops,
+                    };
+                    let rec = recommend(&tk, &seeds, params);
+                    for ix in rec.actions.iter().chain(&rec.tools) {
+                        let name = tk.name(*ix);
+                        let label = find_label(&pane, name).unwrap_or_else(|| {
+                            panic!("{what}: `{name}` not in the graph pane:\n{screen}")
+                        });
+                        let matches = names.iter().filter(|n| could_be(&label, n)).count();
+                        assert_eq!(matches, 1, "{what}: `{label}` is ambiguous\n{screen}");
+                    }
+                }
+            }
+            tmux.run(&["send-keys", "-t", "t", "q"]);
+        }
+    }
+}

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use super::common::{Inputs, SeedArgs, error, out};
-use toolscope_core::export::{ExportFormat, Highlight};
+use toolscope_core::export::{self, ExportFormat, Highlight};
 use toolscope_core::recommend::recommend;
 use toolscope_core::source::save::write_output;
 
@@ -75,7 +75,23 @@ pub fn run(args: &Args) -> ExitCode {
         }),
         _ => None,
     };
-    let text = args.to.0.write(tk, hl.as_ref(), args.whole);
+    let title = export::Title {
+        file: args
+            .inputs
+            .paths
+            .iter()
+            .map(|p| toolscope_core::text::sanitize(&p.display().to_string()).into_owned())
+            .collect::<Vec<_>>()
+            .join(", "),
+        operator: args
+            .seeds
+            .operator
+            .as_deref()
+            .and_then(|n| tk.operator(n))
+            .map(|o| o.name.clone()),
+        hops: query.as_ref().map(|q| q.params.hops),
+    };
+    let text = args.to.0.write(tk, hl.as_ref(), args.whole, &title);
     let opened = opened(&args.inputs.paths, &loaded.toolkit.files);
     write_out(args.output.as_deref(), &text, &opened, args.force)
 }

@@ -158,6 +158,8 @@ pub struct App {
     pub mcp_running: bool,
     /// Stops the running `:mcp discover` (Esc, Ctrl-C).
     pub mcp_cancel: crate::tui::mcp_discovery::Cancel,
+    /// What reading the files found (lint's load diagnostics), for `:diagnostics`.
+    pub load_diagnostics: Vec<toolscope_core::diag::Diagnostic>,
 }
 
 impl App {
@@ -230,6 +232,7 @@ impl App {
             evidence: Default::default(),
             mcp_running: false,
             mcp_cancel: crate::tui::mcp_discovery::Cancel::default(),
+            load_diagnostics: shown.diagnostics.to_vec(),
         };
         app.layout.refresh(&app.tk);
         if !app.tk.operators.is_empty() {
@@ -347,18 +350,27 @@ impl App {
         if crate::tui::graph_pane::active(self)
             && let Some(f) = &self.graph_view.focus
         {
-            // The focus view always has room for the frontier's blocking scores.
-            let box_h = if f.compact { 1 } else { 3 };
-            let lanes = crate::tui::graph_pane::lanes(f.compact);
-            return Geometry::with(
-                &f.layout,
-                box_h,
-                lanes,
-                f.cap,
-                crate::tui::graph_pane::SCORE_ROOM,
-            );
+            return f.geometry.clone();
         }
         Geometry::for_layout(self.layout(), self.zoom, self.show_scores)
+    }
+
+    /// The diagnostics of the files as they are now (the workspace's, else the load's).
+    pub fn diagnostics(&self) -> &[toolscope_core::diag::Diagnostic] {
+        match &self.session.ws {
+            Some(ws) => &ws.diagnostics,
+            None => &self.load_diagnostics,
+        }
+    }
+
+    /// The node whose box covers a cell of the drawing, if any.
+    pub fn geometry_hit(&self, x: i32, y: i32) -> Option<NodeIndex> {
+        match &self.graph_view.focus {
+            Some(f) if crate::tui::graph_pane::active(self) => {
+                f.geometry.hit(&f.layout, &self.tk, x, y)
+            }
+            _ => self.geometry().hit(self.layout(), &self.tk, x, y),
+        }
     }
 
     /// Replaces the toolkit and files, carrying the user's context over by name (see
@@ -539,11 +551,9 @@ impl App {
         }
     }
 
-    /// What the pane split depends on besides the size (nothing yet; kept for resizable panes).
+    /// Which side panes are shown: the user's choice (`m`), else what the focus view needed.
     pub fn layout_hint(&self) -> super::panes::Split {
-        super::panes::Split {
-            graph_only: self.graph_view.graph_only,
-        }
+        crate::tui::graph_pane::split(self)
     }
 
     /// The selected node's edges as the inspector lists them: outgoing, then incoming,
@@ -607,7 +617,7 @@ fn diagnostics_status(diags: &[toolscope_core::diag::Diagnostic]) -> Option<Stat
     }
     Some(Status {
         text: format!(
-            "{errors} error(s), {warnings} warning(s) while loading; see `toolscope lint`"
+            "{errors} error(s), {warnings} warning(s) while loading; see `toolscope lint` or :diagnostics"
         ),
         level: if errors > 0 {
             Level::Error

@@ -152,11 +152,14 @@ fn broken_file_keeps_the_last_good_graph_and_recovers() {
         desc_of(&live.app, "act").as_deref(),
         Some("Acts on the plan.")
     );
+    // The graph on screen is the last good one, and its title says so.
+    assert!(crate::tui::tests::screen(&live.app).contains("[stale: file has errors]"));
     std::fs::write(&f.path, changed_text()).expect("fix");
     live.until("recovery", |a| {
         desc_of(a, "act").as_deref() == Some("Acts at once.")
     });
     assert_eq!(live.app.status.as_ref().map(|s| s.level), Some(Level::Info));
+    assert!(!crate::tui::tests::screen(&live.app).contains("[stale"));
 }
 
 #[test]

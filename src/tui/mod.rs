@@ -145,7 +145,10 @@ pub fn run(opts: Options) -> Result<()> {
     let app_at = start.elapsed();
     editing::watch(&mut app, runner.sender(), &opts.paths, opts.input_format);
     match broken {
-        Some(e) => app.set_status(app::Level::Error, e),
+        Some(e) => {
+            app.session.stale = Some(e.clone());
+            app.set_status(app::Level::Error, e);
+        }
         None => editing::offer_recovery(&mut app),
     }
     evidence_panel::commands::connect(&mut app, runner.sender());

@@ -7,11 +7,12 @@ use ratatui::layout::Rect;
 pub const MIN_W: u16 = 60;
 pub const MIN_H: u16 = 15;
 
-/// How the width is shared.
+/// How the width is shared: which side panes give their width to the graph (by `m`, or
+/// when the focus view needs the room; see `graph_pane::fit`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Split {
-    /// The side panes are hidden: the graph takes the whole width.
-    pub graph_only: bool,
+    pub hide_nav: bool,
+    pub hide_inspector: bool,
 }
 
 /// The screen's rectangles.
@@ -42,9 +43,7 @@ impl Panes {
         let bar_h = 3;
         let main_h = h - bar_h;
         // Side panes shrink first on narrow terminals, so the graph keeps most of the width.
-        let (nav_w, insp_w) = if split.graph_only {
-            (0, 0)
-        } else if w >= 140 {
+        let (nav_w, insp_w) = if w >= 140 {
             (30, 40)
         } else if w >= 120 {
             (24, 32)
@@ -53,6 +52,8 @@ impl Panes {
         } else {
             (16, 22)
         };
+        let nav_w = if split.hide_nav { 0 } else { nav_w };
+        let insp_w = if split.hide_inspector { 0 } else { insp_w };
         let graph_w = w - nav_w - insp_w;
         Panes {
             nav: Rect::new(0, 0, nav_w, main_h),

@@ -69,6 +69,16 @@ impl Theme {
         Style::new().add_modifier(Modifier::REVERSED)
     }
 
+    /// The edges of the selected node, along their whole route: a colour of their own, and
+    /// underlined without colour (reverse video stays the inspector's edge cursor's).
+    pub fn selected_edge(&self) -> Style {
+        if self.color {
+            Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD)
+        } else {
+            Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+        }
+    }
+
     pub fn title(&self) -> Style {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
@@ -119,6 +129,8 @@ pub struct Glyphs {
     pub dashed: [&'static str; 2],
     pub arrow_right: &'static str,
     pub arrow_down: &'static str,
+    pub arrow_left: &'static str,
+    pub arrow_up: &'static str,
     /// Box corners and sides: tl, tr, bl, br, horizontal, vertical.
     pub box_thin: [&'static str; 6],
     pub box_round: [&'static str; 6],
@@ -140,6 +152,8 @@ pub static UNICODE: Glyphs = Glyphs {
     dashed: ["╌", "╎"],
     arrow_right: "▶",
     arrow_down: "▼",
+    arrow_left: "◀",
+    arrow_up: "▲",
     box_thin: ["┌", "┐", "└", "┘", "─", "│"],
     box_round: ["╭", "╮", "╰", "╯", "─", "│"],
     box_heavy: ["┏", "┓", "┗", "┛", "━", "┃"],
@@ -153,6 +167,8 @@ pub static ASCII: Glyphs = Glyphs {
     dashed: [".", ":"],
     arrow_right: ">",
     arrow_down: "v",
+    arrow_left: "<",
+    arrow_up: "^",
     box_thin: ["+", "+", "+", "+", "-", "|"],
     box_round: ["(", ")", "(", ")", "-", "|"],
     box_heavy: ["#", "#", "#", "#", "=", "#"],

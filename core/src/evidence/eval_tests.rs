@@ -459,3 +459,18 @@ proptest! {
         prop_assert!(same_stats(&report.overall, &brute_stats(&tk, &all_rows)));
     }
 }
+
+/// A trace record naming its operator by anchor, as the navigator shows it (`&op_anchor`),
+/// is grouped under the operator's name, like one naming it by name.
+#[test]
+fn a_record_names_its_operator_by_anchor_too() {
+    let mut tk = toolkit();
+    tk.operators[0].anchor = Some("op_anchor".into());
+    let opts = EvalOptions::default();
+    for name in ["op", "&op_anchor", "op_anchor", "op (&op_anchor)"] {
+        let (resolved, diags) = resolve(&tk, &[Record::operator(name, &["X"])], &opts);
+        assert!(diags.is_empty(), "{name}: {diags:?}");
+        assert_eq!(resolved.len(), 1, "{name}");
+        assert_eq!(resolved[0].group, "op", "{name}");
+    }
+}

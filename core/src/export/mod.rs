@@ -9,6 +9,8 @@ pub mod mermaid;
 pub mod native;
 pub mod svg;
 
+pub use svg::Title;
+
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
 use crate::model::Toolkit;
@@ -74,14 +76,13 @@ impl ExportFormat {
     }
 
     /// `tk` in this format, the recommendation highlighted when given; `whole` folds an
-    /// SVG of the whole graph to the page (see `svg::to_svg_whole`). Text from the YAML is
+    /// SVG of the whole graph to the page, and `title` heads an SVG. Text from the YAML is
     /// made safe for a terminal in JSON as everywhere (`text::json_safe`).
-    pub fn write(self, tk: &Toolkit, hl: Option<&Highlight>, whole: bool) -> String {
+    pub fn write(self, tk: &Toolkit, hl: Option<&Highlight>, whole: bool, title: &Title) -> String {
         match self {
             ExportFormat::Dot => dot::to_dot(tk, hl),
             ExportFormat::Mermaid => mermaid::to_mermaid(tk, hl),
-            ExportFormat::Svg if whole => svg::to_svg_whole(tk, hl),
-            ExportFormat::Svg => svg::to_svg(tk, hl),
+            ExportFormat::Svg => svg::to_svg_titled(tk, hl, whole, title),
             ExportFormat::Json => {
                 let mut v = json::toolkit_json(tk);
                 if let (Some(h), Some(map)) = (hl, v.as_object_mut()) {

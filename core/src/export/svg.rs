@@ -1,11 +1,15 @@
-//! SVG drawn by toolscope itself (no Graphviz): the layered layout of
-//! [`crate::layout::Layout`], one column per layer, with node kinds as shapes, scores on the
-//! edges, the recommendation highlighted and a legend.
+//! SVG drawn by toolscope itself (no Graphviz), with node kinds as shapes, scores on the
+//! edges, the recommendation highlighted, a title line and a legend.
 //!
 //! With a recommendation the picture is the focus view, as in the TUI: the recommended
-//! subgraph and its frontier (left-out nodes one edge beyond it), folded into a few
-//! columns; [`to_svg_whole`] draws the whole graph with the recommendation highlighted.
-//! Edges are orthogonal and routed around boxes ([`route`]), so none hides under a box.
+//! subgraph and its frontier (left-out nodes one edge beyond it); [`to_svg_whole`] draws
+//! the whole graph with the recommendation highlighted. Both are laid out on a cell grid
+//! like the TUI's focus view ([`grid`]): nodes packed into columns in reading order, names
+//! whole, the columns as many as bring the picture closest to a 4:3 page, and edges routed
+//! so that two edges sharing neither source nor target never run along the same line and
+//! none passes under a box; score labels sit on a stretch of their own edge no other line
+//! touches. A picture of more than [`grid::MOST_NODES`] nodes is drawn layered instead,
+//! one column per layer, its edges in the gaps between columns ([`route`]).
 //!
 //! Everything must read without colour too (printed, or for colour-blind readers): seeds
 //! and recommended nodes carry the same `*` / `+` marks as the TUI and a heavier outline,
@@ -27,61 +31,168 @@ use crate::model::{EdgeKind, NodeKind, Toolkit};
 
 use super::Highlight;
 
+mod grid;
 mod route;
 pub use route::{Path, Rect, crosses};
 
 /// Approximate advance of one character of the 12px font, in pixels.
 const CHAR_W: f64 = 7.2;
-/// Longest name drawn in full, in characters; longer names end in an ellipsis.
-const MAX_CHARS: usize = 36;
 const NODE_H: f64 = 30.0;
 const ROW_GAP: f64 = 20.0;
 const COL_GAP: f64 = 90.0;
 const MARGIN: f64 = 24.0;
 const LEGEND_H: f64 = 86.0;
+/// The legend's widest row, so a narrow picture never clips it.
+const LEGEND_W: f64 = 830.0;
+/// The title line and the space under it.
+const TITLE_H: f64 = 30.0;
 
-/// Widest focus drawing, in characters (names plus gaps), before its layers fold.
+/// Widest focus drawing, in characters (names plus gaps), before its layers fold (layered
+/// pictures only).
 const FOCUS_WIDTH: i32 = 200;
+
+/// What the title line names besides the parameters and counts.
+#[derive(Debug, Clone, Default)]
+pub struct Title {
+    /// The file (or files) drawn.
+    pub file: String,
+    /// The operator whose recommendation is drawn, if one was named.
+    pub operator: Option<String>,
+    pub hops: Option<u32>,
+}
 
 /// The focus view with `hl` (the recommendation and its frontier), else the whole graph.
 pub fn to_svg(tk: &Toolkit, hl: Option<&Highlight<'_>>) -> String {
-    render(tk, &picture_layout(tk, hl, false), hl)
+    to_svg_titled(tk, hl, false, &Title::default())
 }
 
 /// The whole graph, with `hl` highlighted.
 pub fn to_svg_whole(tk: &Toolkit, hl: Option<&Highlight<'_>>) -> String {
-    render(tk, &picture_layout(tk, hl, true), hl)
+    to_svg_titled(tk, hl, true, &Title::default())
 }
 
-/// What is drawn: the whole layout, or the focus view's folded one.
+/// The focus view (or with `whole` the whole graph) under a title line naming the file,
+/// the operator, the threshold, the hops and the counts.
+pub fn to_svg_titled(
+    tk: &Toolkit,
+    hl: Option<&Highlight<'_>>,
+    whole: bool,
+    title: &Title,
+) -> String {
+    let pic = picture(tk, hl, whole);
+    render(tk, &pic, hl, title)
+}
+
+/// A picture laid out: on the grid, or layered when too large for it.
+enum Picture {
+    Grid(grid::Scene),
+    Layered(Layout),
+}
+
+/// The nodes drawn: the focus view's (the recommendation and its frontier) or all.
+fn picture(tk: &Toolkit, hl: Option<&Highlight<'_>>, whole: bool) -> Picture {
+    let focus = hl.filter(|h| !whole && !h.rec.is_empty());
+    let mut keep = vec![focus.is_none(); tk.graph.node_bound()];
+    if let Some(h) = focus {
+        let members: Vec<NodeIndex> = h.rec.actions.iter().chain(&h.rec.tools).copied().collect();
+        for &m in &members {
+            keep[m.index()] = true;
+        }
+        for b in focus::frontier(tk, &members, &|ix| h.rec.contains(ix)) {
+            keep[b.node.index()] = true;
+        }
+    }
+    let shown = tk
+        .graph
+        .node_indices()
+        .filter(|ix| keep[ix.index()])
+        .count();
+    let is_member = |ix: NodeIndex| hl.is_some_and(|h| h.node(ix));
+    if shown <= grid::MOST_NODES {
+        let roots: &[NodeIndex] = hl.map_or(&[], |h| h.seeds);
+        let first = |e: EdgeIndex| hl.is_some_and(|h| h.edge(tk, e));
+        return Picture::Grid(grid::scene(tk, &keep, &is_member, roots, &first));
+    }
+    Picture::Layered(match focus {
+        Some(_) => {
+            let cells = Cells {
+                cap: usize::MAX / 4,
+                gap: (COL_GAP / CHAR_W) as i32,
+            };
+            focus::fit(tk, &keep, &is_member, FOCUS_WIDTH, cells).layout
+        }
+        None => Layout::compute(tk),
+    })
+}
+
+/// What is drawn: which node goes in which slot (columns and rows).
 pub fn picture_layout(tk: &Toolkit, hl: Option<&Highlight<'_>>, whole: bool) -> Layout {
-    let Some(h) = hl.filter(|h| !whole && !h.rec.is_empty()) else {
-        return Layout::compute(tk);
-    };
-    let members: Vec<NodeIndex> = h.rec.actions.iter().chain(&h.rec.tools).copied().collect();
-    let is_member = |ix: NodeIndex| h.rec.contains(ix);
-    let mut keep = vec![false; tk.graph.node_bound()];
-    for &m in &members {
-        keep[m.index()] = true;
+    match picture(tk, hl, whole) {
+        Picture::Grid(s) => s.layout,
+        Picture::Layered(l) => l,
     }
-    for b in focus::frontier(tk, &members, &is_member) {
-        keep[b.node.index()] = true;
-    }
-    let cells = Cells {
-        cap: MAX_CHARS,
-        gap: (COL_GAP / CHAR_W) as i32,
-    };
-    focus::fit(tk, &keep, &is_member, FOCUS_WIDTH, cells).layout
 }
 
-/// Every box and every edge route of a picture, as drawn (for tests and for drawing).
+/// Every box and every edge route of a picture, as drawn (for tests and for drawing), with
+/// where each edge's score label goes (its middle, and its width in pixels).
 pub struct Drawing {
     pub boxes: Vec<(NodeIndex, Rect)>,
     pub edges: Vec<(EdgeIndex, Path)>,
+    /// Width and height of the drawing, without the margins, title and legend.
+    pub size: (f64, f64),
 }
 
-/// The boxes and routes of `layout`.
-pub fn drawing(tk: &Toolkit, layout: &Layout) -> Drawing {
+/// The boxes and routes of the picture `to_svg` (or with `whole`, `to_svg_whole`) draws,
+/// in the picture's pixels.
+pub fn drawing(tk: &Toolkit, hl: Option<&Highlight<'_>>, whole: bool) -> Drawing {
+    drawing_of(tk, &picture(tk, hl, whole))
+}
+
+fn drawing_of(tk: &Toolkit, pic: &Picture) -> Drawing {
+    match pic {
+        Picture::Grid(s) => grid_drawing(tk, s),
+        Picture::Layered(l) => layered_drawing(tk, l),
+    }
+}
+
+/// The grid picture in pixels, the drawing starting at the margin under the title; each
+/// score label on a stretch of its own edge no other line touches, else beside its
+/// arrowhead on free cells, else (rarely, in a crowded picture) only in the edge's tooltip.
+fn grid_drawing(tk: &Toolkit, s: &grid::Scene) -> Drawing {
+    let (x0, y0) = (MARGIN, MARGIN + TITLE_H);
+    let boxes = s
+        .boxes
+        .iter()
+        .map(|&(ix, r)| {
+            let (x, y) = grid::px(x0, y0, r.x, r.y);
+            (
+                ix,
+                (x, y, f64::from(r.w) * grid::CW, f64::from(r.h) * grid::CH),
+            )
+        })
+        .collect();
+    let mut free = grid::Labels::new(s);
+    let edges = s
+        .routes
+        .iter()
+        .map(|(e, r)| {
+            let points = grid::path_points(r, x0, y0);
+            let text = score_text(tk.graph[*e].score);
+            let label = free
+                .place(r, text.len(), x0, y0)
+                .unwrap_or((f64::NAN, f64::NAN));
+            (*e, Path { points, label })
+        })
+        .collect();
+    Drawing {
+        boxes,
+        edges,
+        size: (f64::from(s.w) * grid::CW, f64::from(s.h) * grid::CH),
+    }
+}
+
+/// The boxes and routes of a layered layout.
+pub fn layered_drawing(tk: &Toolkit, layout: &Layout) -> Drawing {
     let geo = Geo::new(tk, layout);
     let boxes = layout
         .placed()
@@ -92,13 +203,21 @@ pub fn drawing(tk: &Toolkit, layout: &Layout) -> Drawing {
         .edge_indices()
         .filter_map(|e| edge_path(tk, layout, &geo, e).map(|p| (e, p)))
         .collect();
-    Drawing { boxes, edges }
+    Drawing {
+        boxes,
+        edges,
+        size: (geo.width, geo.height),
+    }
 }
 
-fn render(tk: &Toolkit, layout: &Layout, hl: Option<&Highlight<'_>>) -> String {
-    let geo = Geo::new(tk, layout);
-    let width = (geo.width + 2.0 * MARGIN).max(560.0);
-    let height = geo.height + 2.0 * MARGIN + LEGEND_H;
+fn render(tk: &Toolkit, pic: &Picture, hl: Option<&Highlight<'_>>, title: &Title) -> String {
+    let d = drawing_of(tk, pic);
+    let heading = title_text(tk, hl, title);
+    let heading_w = heading.width() as f64 * 7.8;
+    let width = (d.size.0 + 2.0 * MARGIN)
+        .max(LEGEND_W + 2.0 * MARGIN)
+        .max(heading_w + 2.0 * MARGIN);
+    let height = MARGIN + TITLE_H + d.size.1 + MARGIN + LEGEND_H;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -109,23 +228,59 @@ fn render(tk: &Toolkit, layout: &Layout, hl: Option<&Highlight<'_>>) -> String {
         out,
         r#"<rect class="bg" x="0" y="0" width="{width:.0}" height="{height:.0}"/>"#
     );
+    let _ = writeln!(
+        out,
+        r#"<text class="heading" x="{MARGIN:.0}" y="{:.0}">{}</text>"#,
+        MARGIN + 12.0,
+        escape(&heading)
+    );
     let _ = writeln!(out, r#"<g class="edges">"#);
-    let mut edges: Vec<EdgeIndex> = tk.graph.edge_indices().collect();
+    let mut edges: Vec<&(EdgeIndex, Path)> = d.edges.iter().collect();
     // Recommended edges last, so they are drawn over the others.
-    edges.sort_by_key(|&e| hl.is_some_and(|h| h.edge(tk, e)));
-    for e in edges {
-        edge(&mut out, tk, layout, &geo, e, hl);
+    edges.sort_by_key(|(e, _)| hl.is_some_and(|h| h.edge(tk, *e)));
+    for (e, p) in edges {
+        edge(&mut out, tk, *e, p, hl);
     }
     out.push_str("</g>\n<g class=\"nodes\">\n");
-    for layer in &layout.layers {
-        for &ix in layer {
-            node(&mut out, tk, layout, &geo, ix, hl);
-        }
+    for &(ix, r) in &d.boxes {
+        node(&mut out, tk, ix, r, hl);
     }
     out.push_str("</g>\n");
-    legend(&mut out, geo.height + 2.0 * MARGIN, hl);
+    legend(&mut out, MARGIN + TITLE_H + d.size.1 + MARGIN, hl);
     out.push_str("</svg>\n");
     out
+}
+
+/// `file · operator NAME · threshold 0.50 · hops 2 · recommended 5 of 33 actions, 4 of 30
+/// tools`: what the picture shows, so it can be shown on its own.
+fn title_text(tk: &Toolkit, hl: Option<&Highlight<'_>>, title: &Title) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let file = if title.file.is_empty() {
+        tk.name.clone().unwrap_or_else(|| "toolkit".into())
+    } else {
+        title.file.clone()
+    };
+    parts.push(file);
+    if let Some(op) = &title.operator {
+        parts.push(format!("operator {op}"));
+    }
+    let (actions, tools, groups) = tk.counts();
+    match hl {
+        Some(h) => {
+            parts.push(format!("threshold {}", score_text(h.threshold)));
+            if let Some(hops) = title.hops {
+                parts.push(format!("hops {hops}"));
+            }
+            parts.push(format!(
+                "recommended {} of {actions} actions, {} of {} tools",
+                h.rec.actions.len(),
+                h.rec.tools.len(),
+                tools + groups
+            ));
+        }
+        None => parts.push(format!("{actions} actions, {} tools", tools + groups)),
+    }
+    parts.join(" \u{b7} ")
 }
 
 const STYLE: &str = r##"<defs>
@@ -138,7 +293,9 @@ const STYLE: &str = r##"<defs>
 .edge path { fill: none; stroke: #6b7280; stroke-width: 1.2; stroke-linejoin: round; marker-end: url(#arrow); }
 .edge.rec path { stroke: #1d4ed8; stroke-width: 2.6; marker-end: url(#arrow-rec); }
 .edge.below path { stroke: #c0c4cc; stroke-dasharray: 5 4; marker-end: url(#arrow-below); }
-.edge text { fill: #4b5563; font-size: 10px; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }
+.edge text { fill: #4b5563; font-size: 10px; }
+.edge .halo { fill: #ffffff; stroke: none; }
+.heading { font-size: 14px; font-weight: bold; fill: #111827; }
 .edge.rec text { fill: #1d4ed8; font-weight: bold; }
 .edge.below text { fill: #9ca3af; }
 .node .shape { fill: #f9fafb; stroke: #6b7280; stroke-width: 1.2; }
@@ -196,40 +353,24 @@ impl Geo {
     fn rect(&self, layout: &Layout, ix: NodeIndex) -> Option<(f64, f64, f64, f64)> {
         let s = layout.slot(ix)?;
         let l = s.layer as usize;
-        let y = MARGIN + f64::from(s.order) * (NODE_H + ROW_GAP);
+        let y = MARGIN + TITLE_H + f64::from(s.order) * (NODE_H + ROW_GAP);
         Some((*self.col_x.get(l)?, y, *self.col_w.get(l)?, NODE_H))
     }
 }
 
-/// The name as drawn: marked `*` (seed) or `+` (recommended) when highlighting, and cut
-/// to [`MAX_CHARS`].
+/// The name as drawn, whole: marked `*` (seed) or `+` (recommended) when highlighting.
 fn label(tk: &Toolkit, ix: NodeIndex, hl: Option<&Highlight<'_>>) -> String {
-    let name = tk.name(ix);
-    let cut: String = if name.chars().count() > MAX_CHARS {
-        name.chars().take(MAX_CHARS - 1).chain(['…']).collect()
-    } else {
-        name.to_string()
-    };
     // Every label keeps room for a mark so columns do not change width with the highlight.
     let mark = match hl {
         Some(h) if h.seed(ix) => "* ",
         Some(h) if h.node(ix) => "+ ",
         _ => "  ",
     };
-    format!("{mark}{cut}")
+    format!("{mark}{}", tk.name(ix))
 }
 
-fn node(
-    out: &mut String,
-    tk: &Toolkit,
-    layout: &Layout,
-    geo: &Geo,
-    ix: NodeIndex,
-    hl: Option<&Highlight<'_>>,
-) {
-    let Some((x, y, w, h)) = geo.rect(layout, ix) else {
-        return;
-    };
+fn node(out: &mut String, tk: &Toolkit, ix: NodeIndex, r: Rect, hl: Option<&Highlight<'_>>) {
+    let (x, y, w, h) = r;
     let kind = tk.kind(ix);
     let state = match hl {
         Some(hl) if hl.seed(ix) => " seed",
@@ -289,18 +430,8 @@ fn shape(out: &mut String, kind: NodeKind, x: f64, y: f64, w: f64, h: f64) {
     }
 }
 
-fn edge(
-    out: &mut String,
-    tk: &Toolkit,
-    layout: &Layout,
-    geo: &Geo,
-    e: EdgeIndex,
-    hl: Option<&Highlight<'_>>,
-) {
+fn edge(out: &mut String, tk: &Toolkit, e: EdgeIndex, p: &Path, hl: Option<&Highlight<'_>>) {
     let Some((u, v)) = tk.graph.edge_endpoints(e) else {
-        return;
-    };
-    let Some(p) = edge_path(tk, layout, geo, e) else {
         return;
     };
     let data = &tk.graph[e];
@@ -313,7 +444,6 @@ fn edge(
     for (i, (x, y)) in p.points.iter().enumerate() {
         let _ = write!(path, "{}{x:.1},{y:.1}", if i == 0 { "M" } else { " L" });
     }
-    let (lx, ly) = p.label;
     let _ = writeln!(
         out,
         r#"<g class="edge {}{class}"><title>{} -> {} ({}, score {})</title><path d="{path}"/>"#,
@@ -323,12 +453,17 @@ fn edge(
         data.kind.as_str(),
         score_text(data.score)
     );
-    if data.kind != EdgeKind::Has {
+    let (lx, ly) = p.label;
+    if data.kind != EdgeKind::Has && lx.is_finite() && ly.is_finite() {
+        let text = score_text(data.score);
+        // A backdrop the width of the text interrupts the edge's own line under it.
+        let w = text.len() as f64 * 6.2 + 4.0;
         let _ = writeln!(
             out,
-            r#"<text x="{lx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            r#"<rect class="halo" x="{:.1}" y="{:.1}" width="{w:.1}" height="12"/><text x="{lx:.1}" y="{:.1}" text-anchor="middle">{text}</text>"#,
+            lx - w / 2.0,
+            ly - 6.0,
             ly + 3.5,
-            score_text(data.score)
         );
     }
     out.push_str("</g>\n");

@@ -3,15 +3,13 @@
 //! first caller), and the layers are folded into bands as wide as the pane, so a chain of
 //! any length reads left to right, then on the next band.
 //!
-//! Two entry points: [`fit`] lays the set out afresh (choosing an operator or seeds), and
-//! [`keep_places`] follows a threshold or hops step without moving anything: nodes that stay
-//! keep their slot, leaving nodes are dropped (or kept, if the caller keeps them), entering
-//! nodes take free slots next to a neighbour.
+//! [`fit`] folds the layers into bands: the whole graph's fit zoom and large SVG pictures
+//! use it. The TUI's focus view packs the same set into columns instead
+//! ([`super::pack`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::NodeIndexable;
 use unicode_width::UnicodeWidthStr;
 
 use super::{Layout, Slot, layered};
@@ -183,98 +181,12 @@ fn fold_width(widths: &[usize], width: i32, cells: Cells) -> usize {
     lo
 }
 
-/// Follows a change of the kept set without moving what stays: nodes of `old` still kept
-/// keep their slots; new nodes go to the first free slot beside a placed neighbour (the
-/// column after a caller or predecessor, else the column before a successor), within
-/// `cols` columns; nodes with no placed neighbour go below everything.
-pub fn keep_places(tk: &Toolkit, old: &Layout, keep: &[bool], cols: u32) -> Layout {
-    let cols = cols.max(1);
-    let kept = |ix: NodeIndex| keep.get(ix.index()).copied().unwrap_or(false);
-    let mut placed: Vec<(NodeIndex, Slot)> = old.placed().filter(|&(ix, _)| kept(ix)).collect();
-    let mut taken: HashSet<(u32, u32)> = placed.iter().map(|p| (p.1.layer, p.1.order)).collect();
-    let mut slot_of: HashMap<NodeIndex, Slot> = placed.iter().copied().collect();
-    let mut waiting: Vec<NodeIndex> = (0..keep.len())
-        .map(|i| tk.graph.from_index(i))
-        .filter(|&ix| kept(ix) && tk.graph.contains_node(ix) && !slot_of.contains_key(&ix))
-        .collect();
-    // Place nodes next to placed neighbours, spreading out from what stays.
-    while !waiting.is_empty() {
-        let before = waiting.len();
-        waiting.retain(|&v| {
-            let Some(want) = wanted_slot(tk, v, &slot_of, cols) else {
-                return true;
-            };
-            let slot = free_below(&taken, want);
-            taken.insert((slot.layer, slot.order));
-            slot_of.insert(v, slot);
-            placed.push((v, slot));
-            false
-        });
-        if waiting.len() == before {
-            // Nothing left touches a placed node: start the first one below everything.
-            let v = waiting.remove(0);
-            let bottom = taken.iter().map(|t| t.1 + 1).max().unwrap_or(0);
-            let slot = Slot {
-                layer: 0,
-                order: bottom,
-            };
-            taken.insert((0, bottom));
-            slot_of.insert(v, slot);
-            placed.push((v, slot));
-        }
-    }
-    Layout::from_slots(tk, &placed)
-}
-
-/// Where `v` would like to go, from its placed neighbours.
-fn wanted_slot(
-    tk: &Toolkit,
-    v: NodeIndex,
-    slot_of: &HashMap<NodeIndex, Slot>,
-    cols: u32,
-) -> Option<Slot> {
-    let from = tk
-        .in_edges(v)
-        .filter_map(|(_, u)| slot_of.get(&u))
-        .min_by_key(|s| (s.order, s.layer));
-    if let Some(s) = from {
-        let layer = if s.layer + 1 < cols {
-            s.layer + 1
-        } else {
-            s.layer
-        };
-        return Some(Slot {
-            layer,
-            order: s.order,
-        });
-    }
-    let to = tk
-        .out_edges(v)
-        .filter_map(|(_, w)| slot_of.get(&w))
-        .min_by_key(|s| (s.order, s.layer))?;
-    Some(Slot {
-        layer: to.layer.saturating_sub(1),
-        order: to.order,
-    })
-}
-
-/// The first free slot in `want`'s column at or below its row.
-fn free_below(taken: &HashSet<(u32, u32)>, want: Slot) -> Slot {
-    let mut order = want.order;
-    while taken.contains(&(want.layer, order)) {
-        order += 1;
-    }
-    Slot {
-        layer: want.layer,
-        order,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::recommend::{Params, recommend, resolve_seeds};
-    use crate::source::load_example;
+    use petgraph::visit::NodeIndexable;
+    use std::collections::HashSet;
 
     fn fixture() -> Toolkit {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -282,17 +194,6 @@ mod tests {
         crate::source::load_paths(&[path], None)
             .expect("fixture loads")
             .toolkit
-    }
-
-    fn keep_of(tk: &Toolkit, members: &[NodeIndex], frontier: &[Blocked]) -> Vec<bool> {
-        let mut keep = vec![false; tk.graph.node_bound()];
-        for &m in members {
-            keep[m.index()] = true;
-        }
-        for b in frontier {
-            keep[b.node.index()] = true;
-        }
-        keep
     }
 
     const CELLS: Cells = Cells { cap: 28, gap: 12 };
@@ -355,39 +256,5 @@ mod tests {
             slot("DocumentReader").layer,
             slot("content_understanding").layer + 1
         );
-    }
-
-    #[test]
-    fn keep_places_moves_nothing_that_stays() {
-        let tk = load_example().toolkit;
-        let (seeds, _) = resolve_seeds(&tk, &["content_understanding"]);
-        let run = |t: f64| {
-            let rec = recommend(
-                &tk,
-                &seeds,
-                Params {
-                    threshold: t,
-                    hops: 3,
-                },
-            );
-            let members: Vec<NodeIndex> = rec.actions.iter().chain(&rec.tools).copied().collect();
-            let f = frontier(&tk, &members, &|ix| rec.contains(ix));
-            keep_of(&tk, &members, &f)
-        };
-        let (a, b) = (run(0.3), run(0.9));
-        let first = fit(&tk, &a, &|_| true, 100, CELLS);
-        for (keep, then) in [(&b, &a), (&a, &b)] {
-            let next = keep_places(&tk, &first.layout, keep, first.cols);
-            let mut seen = HashSet::new();
-            for (ix, s) in next.placed() {
-                assert!(seen.insert((s.layer, s.order)));
-                assert!(keep[ix.index()]);
-                if then[ix.index()] && a[ix.index()] {
-                    assert_eq!(first.layout.slot(ix), Some(s), "{} moved", tk.name(ix));
-                }
-            }
-            let want = keep.iter().filter(|&&k| k).count();
-            assert_eq!(seen.len(), want);
-        }
     }
 }

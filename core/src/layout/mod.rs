@@ -15,7 +15,9 @@
 pub mod focus;
 pub mod labels;
 mod order;
+pub mod pack;
 mod rank;
+pub mod route;
 
 use std::hash::{BuildHasher, Hash, Hasher};
 
@@ -90,6 +92,12 @@ impl Layout {
     /// duplicates of a node are ignored; two nodes on one slot are a caller's bug, kept
     /// (drawn over each other) rather than lost.
     pub fn from_slots(tk: &Toolkit, placed: &[(NodeIndex, Slot)]) -> Layout {
+        Layout::from_slots_keyed(tk, placed, structure_key(tk))
+    }
+
+    /// [`Layout::from_slots`] for a caller that already has the structure's key (hashing
+    /// every name again is most of a small layout's cost on a large graph).
+    pub fn from_slots_keyed(tk: &Toolkit, placed: &[(NodeIndex, Slot)], key: u64) -> Layout {
         let bound = tk.graph.node_bound();
         let mut slots = vec![None; bound];
         let depth = placed
@@ -121,7 +129,7 @@ impl Layout {
             slots,
             label_width,
             rows,
-            key: structure_key(tk),
+            key,
         }
     }
 

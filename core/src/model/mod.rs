@@ -421,24 +421,30 @@ impl Toolkit {
             .map(|e| (e.id(), e.source()))
     }
 
+    /// The one operator `name` names (see [`Toolkit::operators_named`]).
     pub fn operator(&self, name: &str) -> Option<&Operator> {
-        self.operators
-            .iter()
-            .find(|o| o.name == name || o.anchor.as_deref() == Some(name) || o.label() == name)
+        match self.operators_named(name).as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
     }
 
     /// The operators `name` can mean: the one with exactly that name; otherwise every one
-    /// whose anchor or label it is, or which is `name @ FILE` (operators of one name in
-    /// several opened files, see `source::join`). More than one is ambiguous.
+    /// whose anchor (with or without its `&`, as the navigator shows it) or label it is,
+    /// or which is `name @ FILE` (operators of one name in several opened files, see
+    /// `source::join`). More than one is ambiguous. The one resolver of `:operator`,
+    /// `--operator` and trace records.
     pub fn operators_named(&self, name: &str) -> Vec<&Operator> {
+        let name = name.trim();
         if let Some(op) = self.operators.iter().find(|o| o.name == name) {
             return vec![op];
         }
+        let anchor = name.strip_prefix('&').unwrap_or(name);
         let shared = format!("{name} @ ");
         self.operators
             .iter()
             .filter(|o| {
-                o.anchor.as_deref() == Some(name)
+                o.anchor.as_deref() == Some(anchor)
                     || o.label() == name
                     || o.name.starts_with(&shared)
             })
@@ -582,5 +588,32 @@ mod lent_names_tests {
         assert!(!tk.names().is(&lent));
         assert!(lent.find(NodeKind::Tool, "u").is_none());
         assert!(tk.find(NodeKind::Tool, "u").is_some());
+    }
+}
+
+#[cfg(test)]
+mod operator_name_tests {
+    /// An operator is found by its name, its anchor written as the navigator shows it
+    /// (`&retrieval_operator`) or bare, and its whole label.
+    #[test]
+    fn an_operator_is_named_by_name_anchor_or_label() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/chat2graph-flat.yml");
+        let tk = crate::source::load_paths(&[path], None)
+            .expect("fixture loads")
+            .toolkit;
+        let want = tk.operator("Q&A Expert/1").expect("by name");
+        assert_eq!(want.anchor.as_deref(), Some("retrieval_operator"));
+        for name in [
+            "&retrieval_operator",
+            "retrieval_operator",
+            " &retrieval_operator ",
+            "Q&A Expert/1 (&retrieval_operator)",
+        ] {
+            let got = tk.operators_named(name);
+            assert_eq!(got.len(), 1, "{name}");
+            assert_eq!(got[0].name, want.name, "{name}");
+        }
+        assert!(tk.operators_named("&nope").is_empty());
     }
 }

@@ -59,6 +59,9 @@ pub struct Session {
     /// operator's values in the file they are pending: unsaved (`[+]`), written as
     /// `SetThreshold`/`SetHops` edits on save or when another operator is chosen.
     pub params: Params,
+    /// Why the graph shown is not the files' current content (a file that does not parse
+    /// or was caught empty): the last good graph stays until a reload succeeds.
+    pub stale: Option<String>,
 }
 
 /// Which of the pending parameters differ from the operator's values.
@@ -502,6 +505,7 @@ impl Session {
         };
         match result {
             Ok(dropped) => {
+                self.stale = None;
                 self.live.reloads += 1;
                 let out = match dropped {
                     Some(d) => Outcome::error(d),
@@ -509,7 +513,10 @@ impl Session {
                 };
                 out.changed(Changed::Reloaded)
             }
-            Err(e) => Outcome::error(format!("{e} (showing the last good graph)")),
+            Err(e) => {
+                self.stale = Some(e.clone());
+                Outcome::error(format!("{e} (showing the last good graph)"))
+            }
         }
     }
 
@@ -563,6 +570,15 @@ impl Session {
     /// Opens the user's paths again (a file appeared in an opened directory, or the user
     /// chose to drop their edits), or re-reads the files when nothing was opened by path.
     pub fn reopen(&mut self) -> Result<(), String> {
+        let result = self.reopen_files();
+        match &result {
+            Ok(()) => self.stale = None,
+            Err(e) => self.stale = Some(e.clone()),
+        }
+        result
+    }
+
+    fn reopen_files(&mut self) -> Result<(), String> {
         let live = &self.live;
         if live.opened().is_empty() {
             let ws = self.ws.as_mut().ok_or("editing is off")?;

@@ -72,6 +72,7 @@ pub static KEYMAP: &[Binding] = &[
     bind!("focus-view", [ch('f')]),
     bind!("side-panes", [ch('m')]),
     bind!("refit", [ch('v')]),
+    bind!("show-more", [ch('n')]),
     bind!("toggle-scores", [ch('s')]),
     bind!("toggle-zoom", [ch('z')]),
     bind!("neighbourhood", [ch('N')]),

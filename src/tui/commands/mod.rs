@@ -129,7 +129,34 @@ static GENERAL: &[Command] = &[
         Ok(())
     }),
     cmd!("messages", ["mes"], None, "", General, "the messages of this session in full, newest last", |a, _| overlay(a, Overlay::Messages { scroll: 0 })),
+    cmd!("diagnostics", ["diag"], None, "", General, "what reading the files found (as `toolscope lint`), in the message log", diagnostics),
 ];
+
+/// `:diagnostics`: the files' diagnostics, one message each, in the message log.
+fn diagnostics(app: &mut App, _: &str) -> Result<(), String> {
+    use toolscope_core::diag::Severity;
+    let list: Vec<(Level, String)> = app
+        .diagnostics()
+        .iter()
+        .map(|d| {
+            let level = match d.severity {
+                Severity::Error => Level::Error,
+                _ => Level::Info,
+            };
+            (level, d.to_string())
+        })
+        .collect();
+    if list.is_empty() {
+        app.set_status(Level::Info, "no diagnostics: the files read cleanly");
+        return Ok(());
+    }
+    let n = list.len();
+    for (level, text) in list {
+        app.log.push(&crate::tui::app::Status { text, level });
+    }
+    app.set_status(Level::Info, format!("{n} diagnostic(s), listed above"));
+    overlay(app, Overlay::Messages { scroll: 0 })
+}
 
 fn overlay(app: &mut App, o: Overlay) -> Result<(), String> {
     app.overlay = Some(o);
@@ -181,7 +208,7 @@ mod tests {
             );
             assert!(!b.keys.is_empty(), "`{}` is bound to no key", b.command);
         }
-        const LINE_ONLY: &[&str] = &["q!", "wq", "reload", "fit"];
+        const LINE_ONLY: &[&str] = &["q!", "wq", "reload", "fit", "diagnostics"];
         for c in all() {
             let bound = KEYMAP.iter().any(|b| b.command == c.name);
             let line_only = !c.usage.is_empty() || LINE_ONLY.contains(&c.name);

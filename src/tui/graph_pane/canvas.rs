@@ -9,6 +9,7 @@ use crate::tui::graph_pane::geometry::WRect;
 use crate::tui::theme::{Level, Theme};
 
 use crate::tui::graph_pane::draw::put_str;
+pub use toolscope_core::layout::route::Dir;
 
 const UP: u8 = 1;
 const DOWN: u8 = 2;
@@ -17,8 +18,8 @@ const RIGHT: u8 = 8;
 
 /// Something drawn over the lines.
 pub enum Mark {
-    /// An arrowhead pointing right (false) or down (true).
-    Arrow(bool),
+    /// An arrowhead pointing the way the edge travels into its target.
+    Arrow(Dir),
     Text(String),
 }
 
@@ -28,6 +29,19 @@ pub struct Canvas {
     /// 0 empty, else `Level as u8 + 1`.
     level: Vec<u8>,
     marks: Vec<((i32, i32), Mark, Level)>,
+    /// When tracing (tests): which edge set which direction bits of which cell.
+    trace: Option<Vec<Traced>>,
+    /// The edge whose lines are being added, for the trace.
+    current: u32,
+}
+
+/// One edge's direction bits in one cell (world coordinates), recorded when tracing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Traced {
+    pub x: i32,
+    pub y: i32,
+    pub edge: u32,
+    pub bits: u8,
 }
 
 fn level_code(l: Level) -> u8 {
@@ -42,7 +56,30 @@ impl Canvas {
             bits: vec![0; n],
             level: vec![0; n],
             marks: Vec::new(),
+            trace: None,
+            current: u32::MAX,
         }
+    }
+
+    /// Records, from now on, which edge draws which cells (see [`Canvas::traced`]).
+    pub fn trace(&mut self) {
+        self.trace = Some(Vec::new());
+    }
+
+    /// Names the edge whose lines come next.
+    pub fn owner(&mut self, edge: u32) {
+        self.current = edge;
+    }
+
+    /// What was recorded since [`Canvas::trace`].
+    pub fn traced(&self) -> &[Traced] {
+        self.trace.as_deref().unwrap_or_default()
+    }
+
+    /// Direction bits of a cell (world coordinates) after all lines: up 1, down 2, left 4,
+    /// right 8.
+    pub fn bits_at(&self, x: i32, y: i32) -> u8 {
+        self.index(x, y).map_or(0, |i| self.bits[i])
     }
 
     /// The window this canvas covers, in layout cells.
@@ -72,6 +109,14 @@ impl Canvas {
         if let Some(i) = self.index(x, y) {
             self.bits[i] |= b;
             self.level[i] = self.level[i].max(level_code(l));
+            if let Some(t) = self.trace.as_mut() {
+                t.push(Traced {
+                    x,
+                    y,
+                    edge: self.current,
+                    bits: b,
+                });
+            }
         }
     }
 
@@ -154,8 +199,10 @@ impl Canvas {
         }
         for ((x, y), m, l) in &self.marks {
             let s = match m {
-                Mark::Arrow(false) => g.arrow_right,
-                Mark::Arrow(true) => g.arrow_down,
+                Mark::Arrow(Dir::Right) => g.arrow_right,
+                Mark::Arrow(Dir::Down) => g.arrow_down,
+                Mark::Arrow(Dir::Left) => g.arrow_left,
+                Mark::Arrow(Dir::Up) => g.arrow_up,
                 Mark::Text(t) => t.as_str(),
             };
             put_str(buf, area, self.view, *x, *y, s, theme.edge(*l));
@@ -210,7 +257,7 @@ mod tests {
             h: 1,
         });
         c.polyline(&[(0, 0), (2, 0)], Level::Dimmed);
-        c.mark((2, 0), Mark::Arrow(false), Level::Dimmed);
+        c.mark((2, 0), Mark::Arrow(Dir::Right), Level::Dimmed);
         assert_eq!(draw(&c, 3, 1, &Theme::default()), vec!["╌╌▶"]);
         let ascii = Theme {
             color: false,

@@ -26,6 +26,10 @@ pub static COMMANDS: &[Command] = &[
         super::refit_command(a);
         Ok(())
     }),
+    cmd!("show-more", [], None, "", Graph, "focus view: go to the nodes beyond the pane's edge (the `N more` marks), then back", |a, _| {
+        super::more::go(a);
+        Ok(())
+    }),
     cmd!("toggle-scores", [], None, "", Graph hint "scores", "show or hide edge scores", |a, _| {
         keep_centre(a, |a| a.show_scores = !a.show_scores);
         Ok(())

@@ -19,7 +19,7 @@ use toolscope_core::layout::Slot;
 use toolscope_core::model::Edge;
 use toolscope_core::text::sanitize;
 
-use crate::tui::graph_pane::canvas::{Canvas, Mark};
+use crate::tui::graph_pane::canvas::{Canvas, Dir, Mark};
 use crate::tui::graph_pane::route::{Ends, FAR, may_touch, plan, route_cells};
 use crate::tui::graph_pane::shapes::{self, State};
 
@@ -39,15 +39,121 @@ impl Widget for GraphWidget<'_> {
             h: i32::from(area.height),
         };
         let mut canvas = Canvas::new(view);
-        route_edges(app, &geo, &mut canvas);
+        lines(app, &geo, &mut canvas);
         canvas.draw(buf, area, &app.theme);
-        if app.focus == Focus::Inspector
-            && let Some(e) = app.selected_edge()
-        {
-            highlight_edge(app, &geo, e, view, area, buf);
-        }
+        highlight(app, &geo, view, area, buf);
         draw_boxes(app, &geo, view, area, buf);
     }
+}
+
+/// Adds every edge that meets the canvas's view: the focus view's routes, else the routes
+/// planned per frame.
+pub fn lines(app: &App, geo: &Geometry, canvas: &mut Canvas) {
+    match focus_routes(app) {
+        Some(routes) => draw_routed(app, routes, canvas),
+        None => route_edges(app, geo, canvas),
+    }
+}
+
+/// The focus view's routes, when it is shown and was routed.
+fn focus_routes(app: &App) -> Option<&crate::tui::graph_pane::wires::Routes> {
+    if !crate::tui::graph_pane::active(app) {
+        return None;
+    }
+    app.graph_view.focus.as_ref()?.routes.as_ref()
+}
+
+/// The routed edges meeting the view, with their arrowheads, then their labels: a label
+/// goes on a stretch of its own edge that no other line touches, else beside its
+/// arrowhead on cells nothing else uses; without either it is left out.
+fn draw_routed(app: &App, routes: &crate::tui::graph_pane::wires::Routes, canvas: &mut Canvas) {
+    let mut order: Vec<(&EdgeIndex, &toolscope_core::layout::route::Routed)> =
+        routes.by_edge.iter().collect();
+    // Weakest first, so the stronger edges' levels win where lines merge; then by index,
+    // so every frame draws the same.
+    order.sort_by_key(|(e, _)| (edge_level(app, **e), e.index()));
+    let mut heads = std::collections::HashSet::new();
+    let mut wanted = Vec::new();
+    for (&e, r) in order {
+        // From the source's border cell (drawn over by the box), so the line joins it.
+        let mut pts = vec![r.tail()];
+        pts.extend(r.points());
+        let (head, dir) = r.head();
+        heads.insert(head);
+        if !canvas.touches(&pts) {
+            continue;
+        }
+        let level = edge_level(app, e);
+        canvas.owner(e.index() as u32);
+        canvas.polyline(&pts, level);
+        canvas.mark(head, Mark::Arrow(dir), level);
+        let text = label_text(app, e);
+        if !text.is_empty() {
+            wanted.push((r, text, level));
+        }
+    }
+    let mut taken: Vec<(i32, i32, i32)> = Vec::new();
+    let clear = |x: i32, y: i32, w: i32, taken: &[(i32, i32, i32)], canvas: &Canvas| {
+        (x..x + w).all(|cx| {
+            canvas.bits_at(cx, y) == 0
+                && !heads.contains(&(cx, y))
+                && app.geometry_hit(cx, y).is_none()
+        }) && !taken
+            .iter()
+            .any(|&(lx, ly, lw)| ly == y && lx < x + w && x < lx + lw)
+    };
+    for (r, text, level) in wanted {
+        let w = text.width() as i32;
+        let on_line = r.spans.iter().find_map(|&(x, y, len)| {
+            let at = x + (len - w) / 2;
+            let free = !taken
+                .iter()
+                .any(|&(lx, ly, lw)| ly == y && lx < at + w && at < lx + lw);
+            (len >= w + 2 && free).then_some((at, y))
+        });
+        let ((hx, hy), dir) = r.head();
+        // Beside the arrowhead, else after the target's box (its score reads as why it
+        // is left out).
+        let (dx, dy) = dir.step();
+        let after = app
+            .geometry_hit(hx + dx, hy + dy)
+            .and_then(|v| app.geometry().node_rect(app.layout(), &app.tk, v))
+            .map(|b| (b.x + b.w + 1, b.y + b.h / 2));
+        let beside = [Some((hx + 1, hy)), Some((hx - w, hy)), after]
+            .into_iter()
+            .flatten()
+            .find(|&(x, y)| clear(x, y, w, &taken, canvas));
+        if let Some((x, y)) = on_line.or(beside) {
+            taken.push((x, y, w));
+            canvas.mark((x, y), Mark::Text(text), level);
+        }
+    }
+}
+
+/// The label of an edge, if it has one: its score (always for the edge blocking a
+/// frontier node, else when scores are shown or a reload changed it, marked `~`), after
+/// the baseline diff's glyph.
+fn label_text(app: &App, e: EdgeIndex) -> String {
+    let changed = app.marks.edges.contains(&e);
+    let diff = app.insight.marks.edge(e);
+    let blocks = app
+        .tk
+        .graph
+        .edge_endpoints(e)
+        .is_some_and(|(_, v)| app.graph_view.blocks(e, v));
+    if !(app.show_scores || changed || diff.is_some() || blocks) {
+        return String::new();
+    }
+    let g = diff.map_or("", |c| {
+        crate::tui::insight::diff_panel::glyph(&app.theme, c)
+    });
+    let mark = if changed { "~" } else { "" };
+    let score = if app.show_scores || changed || blocks {
+        format!("{:.2}", app.tk.graph[e].score)
+    } else {
+        String::new()
+    };
+    format!("{g}{mark}{score}")
 }
 
 fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
@@ -61,32 +167,57 @@ fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
     }
 }
 
-/// Shows the route of edge `e` in reverse video (the inspector's edge cursor).
-fn highlight_edge(
-    app: &App,
-    geo: &Geometry,
-    e: EdgeIndex,
-    view: WRect,
-    area: Rect,
-    buf: &mut Buffer,
-) {
+/// The cells edge `e` is drawn on, arrowhead included.
+pub fn edge_cells(app: &App, geo: &Geometry, e: EdgeIndex) -> Vec<(i32, i32)> {
+    if let Some(routes) = focus_routes(app) {
+        return routes
+            .by_edge
+            .get(&e)
+            .map(|r| r.cells.clone())
+            .unwrap_or_default();
+    }
     let Some((u, v)) = app.tk.graph.edge_endpoints(e).filter(|(u, v)| u != v) else {
-        return;
+        return Vec::new();
     };
     let Some(ends) = Ends::of(app.layout(), geo, &app.tk, u, v) else {
-        return;
+        return Vec::new();
     };
     let route = plan(geo, &ends);
-    let style = app.theme.selected();
     let mut cells: Vec<(i32, i32)> = route.lines.iter().flat_map(|l| route_cells(l)).collect();
     cells.push(route.head);
-    for (x, y) in cells {
-        if view.contains(x, y) {
-            let at = (area.x + (x - view.x) as u16, area.y + (y - view.y) as u16);
-            if let Some(cell) = buf.cell_mut(at) {
-                cell.set_style(style);
+    cells
+}
+
+/// Highlights the selected node's edges along their whole route, and the inspector's edge
+/// cursor in reverse video.
+fn highlight(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffer) {
+    let mut paint = |cells: Vec<(i32, i32)>, style: Style| {
+        for (x, y) in cells {
+            if view.contains(x, y) {
+                let at = (area.x + (x - view.x) as u16, area.y + (y - view.y) as u16);
+                if let Some(cell) = buf.cell_mut(at) {
+                    cell.set_style(style);
+                }
             }
         }
+    };
+    if let Some(ix) = app.selected.filter(|&ix| app.tk.graph.contains_node(ix)) {
+        let style = app.theme.selected_edge();
+        let own: Vec<EdgeIndex> = app
+            .tk
+            .graph
+            .edges_directed(ix, Direction::Outgoing)
+            .chain(app.tk.graph.edges_directed(ix, Direction::Incoming))
+            .map(|e| e.id())
+            .collect();
+        for e in own {
+            paint(edge_cells(app, geo, e), style);
+        }
+    }
+    if app.focus == Focus::Inspector
+        && let Some(e) = app.selected_edge()
+    {
+        paint(edge_cells(app, geo, e), app.theme.selected());
     }
 }
 
@@ -160,13 +291,15 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
             continue;
         }
         let level = edge_level(app, e.id());
+        canvas.owner(e.id().index() as u32);
         for line in &route.lines {
             canvas.polyline(line, level);
         }
         for &at in &route.cuts {
             canvas.mark(at, Mark::Text(ell.to_string()), level);
         }
-        canvas.mark(route.head, Mark::Arrow(route.down), level);
+        let dir = if route.down { Dir::Down } else { Dir::Right };
+        canvas.mark(route.head, Mark::Arrow(dir), level);
         // An edge added or rescored by the last reload shows its score marked `~`; an edge
         // that entered or left since the baseline shows the diff glyph.
         let changed = app.marks.edges.contains(&e.id());
@@ -204,7 +337,7 @@ pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
         .col_x
         .partition_point(|&x| x + geo.col_w[0].max(0) < view.x);
     let first_col = first_col.saturating_sub(1);
-    let row_lo = ((view.y - 1).div_euclid(geo.row_h)).max(0) as usize;
+    let row_lo = ((view.y - geo.top).div_euclid(geo.row_h)).max(0) as usize;
     let row_hi = ((view.y + view.h).div_euclid(geo.row_h) + 1).max(0) as usize;
     let mut out = Vec::new();
     for l in first_col..layout.layers.len() {

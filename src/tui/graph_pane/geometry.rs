@@ -55,6 +55,13 @@ pub struct Geometry {
     /// Left edge of each column.
     pub col_x: Vec<i32>,
     pub col_w: Vec<i32>,
+    /// Row of the first boxes' tops (the whole graph keeps a free row above them).
+    pub top: i32,
+    /// Cells after the last column and under the last row that belong to the drawing.
+    pub trail: (i32, i32),
+    /// Nodes drawn to the right of their column's edge (the focus view's tools under
+    /// their action, see [`toolscope_core::layout::pack::indents`]).
+    pub indent: std::collections::HashMap<NodeIndex, i32>,
 }
 
 impl Geometry {
@@ -97,6 +104,32 @@ impl Geometry {
             max_label,
             col_x,
             col_w,
+            top: 1,
+            trail: (1, 0),
+            indent: Default::default(),
+        }
+    }
+
+    /// The focus view's geometry: columns from the left edge, rows from the top, `look`'s
+    /// channel between columns (see [`toolscope_core::layout::pack`]).
+    pub fn packed(
+        layout: &Layout,
+        tk: &Toolkit,
+        look: toolscope_core::layout::pack::Look,
+    ) -> Geometry {
+        let p = toolscope_core::layout::pack::place(tk, layout, look);
+        Geometry {
+            box_h: look.box_h,
+            row_h: look.pitch(),
+            gap: look.gap,
+            lanes: 1,
+            label_room: 0,
+            max_label: look.cap,
+            col_x: p.col_x,
+            col_w: p.col_w,
+            top: 0,
+            trail: (look.trail(), -look.row_gap.max(1)),
+            indent: p.indent,
         }
     }
 
@@ -106,7 +139,7 @@ impl Geometry {
         let l = s.layer as usize;
         let label = tk.name(ix).width().min(self.max_label);
         Some(WRect {
-            x: *self.col_x.get(l)?,
+            x: *self.col_x.get(l)? + self.indent.get(&ix).copied().unwrap_or(0),
             y: self.row_top(s.order),
             w: box_width(label).max(6),
             h: self.box_h,
@@ -114,7 +147,7 @@ impl Geometry {
     }
 
     pub fn row_top(&self, order: u32) -> i32 {
-        1 + order as i32 * self.row_h
+        self.top + order as i32 * self.row_h
     }
 
     /// Size of the whole drawing.
@@ -123,14 +156,15 @@ impl Geometry {
             .col_x
             .last()
             .zip(self.col_w.last())
-            .map_or(0, |(x, w)| x + w + 1);
-        (w, 1 + layout.max_rows() as i32 * self.row_h)
+            .map_or(0, |(x, w)| x + w + self.trail.0);
+        let h = self.top + layout.max_rows() as i32 * self.row_h + self.trail.1;
+        (w, h.max(0))
     }
 
     /// The visible node at a point, if any (columns found by search, rows by division).
     pub fn hit(&self, layout: &Layout, tk: &Toolkit, x: i32, y: i32) -> Option<NodeIndex> {
         let l = self.col_x.partition_point(|&cx| cx <= x).checked_sub(1)?;
-        let order = (y - 1).div_euclid(self.row_h);
+        let order = (y - self.top).div_euclid(self.row_h);
         let ix = layout.at(l, usize::try_from(order).ok()?)?;
         self.node_rect(layout, tk, ix)
             .filter(|r| r.contains(x, y))

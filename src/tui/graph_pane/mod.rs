@@ -5,84 +5,50 @@
 //! When the focus is laid out again:
 //! - *refit* (fresh layout, fitted to the pane, viewport to the origin): the seeds, the
 //!   operator, the structure or the pane size changed, or the user asked for it;
-//! - *follow* (nothing moves, see [`toolscope_core::layout::focus::keep_places`]): any other change,
-//!   such as a threshold or hops step. Nodes that left the recommendation since the last
-//!   refit stay on screen, dimmed and marked, until the next refit.
+//! - *follow* (what stays keeps its place, see [`toolscope_core::layout::pack::keep_within`]):
+//!   any other change, such as a threshold or hops step. Nodes that left the recommendation
+//!   since the last refit stay on screen, dimmed and marked, while there is room; a step
+//!   whose nodes would not all be on screen lays the view out afresh (keeping the marks).
 
 pub(crate) mod canvas;
 pub(crate) mod commands;
+#[cfg(test)]
+mod configs;
 pub mod draw;
+pub mod fit;
+mod focused;
 pub(crate) mod geometry;
 pub(crate) mod marks;
+pub mod more;
 pub(crate) mod route;
 pub mod shapes;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod trace_tests;
 pub mod whole;
 #[cfg(test)]
 mod whole_tests;
-
-use std::collections::HashMap;
+pub mod wires;
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::NodeIndexable;
 
 use toolscope_core::layout::focus::{self, Blocked, Cells};
 use toolscope_core::layout::labels::NameIndex;
 use toolscope_core::layout::{Layout, structure_key};
 
-use crate::tui::app::{App, Viewport, Zoom};
+use crate::tui::app::{App, Zoom};
 use crate::tui::insight::Change;
-use crate::tui::panes::Panes;
-
-/// Box heights and name caps tried in turn; the first whose drawing fits the pane wins.
-const TRIES: [(bool, usize); 7] = [
-    (false, 28),
-    (false, 20),
-    (false, 14),
-    (true, 28),
-    (true, 20),
-    (true, 14),
-    (true, toolscope_core::layout::labels::NARROW),
-];
-
-/// Room before a frontier node for the blocking edge's score.
-pub const SCORE_ROOM: i32 = 5;
-
-/// Lanes per gap in the focus view (fewer than the whole graph's: it has few edges).
-pub fn lanes(compact: bool) -> i32 {
-    if compact { 1 } else { 2 }
-}
-
-/// Gap between columns, as [`crate::tui::graph_pane::geometry::Geometry`] computes it.
-fn gap(compact: bool) -> i32 {
-    2 * lanes(compact) + 3 + SCORE_ROOM
-}
-
-/// What the focus view shows and how.
-#[derive(Debug, Clone)]
-pub struct Focused {
-    pub layout: Layout,
-    cols: u32,
-    /// One-line boxes.
-    pub compact: bool,
-    /// Longest name drawn in full.
-    pub cap: usize,
-    /// The frontier: left-out nodes one edge beyond the recommendation.
-    blocked: HashMap<NodeIndex, Blocked>,
-    /// Members of the recommendation when the view was last fitted (for the marks).
-    base: Vec<bool>,
-    /// What the fit was made for: seeds, operator, structure, terminal size.
-    fitted_for: (Vec<NodeIndex>, Option<usize>, u64, (u16, u16)),
-}
+use crate::tui::panes::{Panes, Split};
 
 /// The graph pane's mode.
 #[derive(Debug, Clone, Default)]
 pub struct GraphView {
     /// The user switched to the whole graph.
     pub whole: bool,
-    /// The side panes are hidden (`m`).
-    pub graph_only: bool,
+    /// The user's choice of side panes with `m` (true: hidden); `None`: the focus view
+    /// hides them when it needs the room.
+    pub side_panes_hidden: Option<bool>,
     pub focus: Option<Focused>,
     /// Every node name, so a cut label never reads as another node's name.
     pub names: NameIndex,
@@ -205,6 +171,11 @@ pub fn sync(app: &mut App) {
         app.graph_view.focus = None;
         return;
     }
+    if app.graph_view.whole && app.graph_view.focus.is_some() {
+        // The whole graph is shown: the focus view is laid out again when `f` brings it
+        // back, not on every step meanwhile.
+        return;
+    }
     let wanted = fit_key(app);
     let stale = app
         .graph_view
@@ -294,14 +265,43 @@ pub fn whole_ready(app: &mut App) {
     }
 }
 
-/// `m`: hides or shows the side panes; the focus view is fitted to the new pane.
+/// `m`: hides or shows the side panes (overriding what the focus view chose); the focus
+/// view is fitted to the new pane.
 pub fn toggle_side_panes(app: &mut App) {
-    app.graph_view.graph_only = !app.graph_view.graph_only;
-    if app.graph_view.graph_only && app.focus != crate::tui::app::Focus::Graph {
+    let now = split(app);
+    let hide = !(now.hide_nav || now.hide_inspector);
+    app.graph_view.side_panes_hidden = Some(hide);
+    if hide && app.focus != crate::tui::app::Focus::Graph {
         app.focus = crate::tui::app::Focus::Graph;
     }
     resized(app);
     app.ensure_selection_visible();
+}
+
+/// Which side panes are shown: the user's choice with `m`, else the focus view's.
+pub fn split(app: &App) -> Split {
+    match app.graph_view.side_panes_hidden {
+        Some(true) => Split {
+            hide_nav: true,
+            hide_inspector: true,
+        },
+        Some(false) => Split::default(),
+        None => match &app.graph_view.focus {
+            Some(f) if active(app) => f.split,
+            _ => Split::default(),
+        },
+    }
+}
+
+/// What the graph title adds: side panes the focus view hid to make room.
+pub fn title_note(app: &App) -> Option<&'static str> {
+    let s = split(app);
+    let auto = app.graph_view.side_panes_hidden.is_none();
+    match (auto, s.hide_nav, s.hide_inspector) {
+        (true, true, _) => Some("panes hidden: m"),
+        (true, false, true) => Some("inspector hidden: m"),
+        _ => None,
+    }
 }
 
 /// `v`: lays the focus view out afresh so the whole recommendation shows.
@@ -315,101 +315,5 @@ pub fn refit_command(app: &mut App) {
     refit(app);
 }
 
-fn fit_key(app: &App) -> (Vec<NodeIndex>, Option<usize>, u64, (u16, u16)) {
-    let key = app
-        .graph_view
-        .names_key
-        .unwrap_or_else(|| structure_key(&app.tk));
-    (app.seeds.clone(), app.operator, key, app.size)
-}
-
-fn members(app: &App) -> Vec<NodeIndex> {
-    app.rec
-        .actions
-        .iter()
-        .chain(&app.rec.tools)
-        .copied()
-        .collect()
-}
-
-/// The members, their frontier, and which nodes to keep.
-fn focus_set(app: &App) -> (Vec<bool>, HashMap<NodeIndex, Blocked>) {
-    let members = members(app);
-    let rec = &app.rec;
-    let frontier = focus::frontier(&app.tk, &members, &|ix| rec.contains(ix));
-    let mut keep = vec![false; app.tk.graph.node_bound()];
-    for &m in &members {
-        keep[m.index()] = true;
-    }
-    for b in &frontier {
-        keep[b.node.index()] = true;
-    }
-    let blocked = frontier.into_iter().map(|b| (b.node, b)).collect();
-    (keep, blocked)
-}
-
-/// A fresh layout, the first of [`TRIES`] that fits the graph pane (else the one that
-/// needs the fewest rows), with the viewport at its origin.
-pub fn refit(app: &mut App) {
-    let (keep, blocked) = focus_set(app);
-    let area = Panes::new(app.size, app.layout_hint()).graph_inner();
-    let (w, h) = (i32::from(area.width), i32::from(area.height));
-    let rec = &app.rec;
-    let layers = focus::prepare(&app.tk, &keep, &|ix| rec.contains(ix));
-    // Only the shapes are compared; the chosen one is laid out once.
-    let mut best: Option<(i32, bool, usize)> = None;
-    for (compact, cap) in TRIES {
-        let cells = Cells {
-            cap,
-            gap: gap(compact),
-        };
-        let (_, rows) = focus::fold_shape(&app.tk, &layers, w, cells);
-        let row_h = if compact { 2 } else { 4 };
-        let need = 1 + rows as i32 * row_h;
-        let fits = need <= h;
-        if best.is_none_or(|b| need < b.0) || fits {
-            best = Some((need, compact, cap));
-        }
-        if fits {
-            break;
-        }
-    }
-    let Some((_, compact, cap)) = best else {
-        return;
-    };
-    let cells = Cells {
-        cap,
-        gap: gap(compact),
-    };
-    let fitted = focus::fold(&app.tk, &layers, w, cells);
-    let mut base = vec![false; app.tk.graph.node_bound()];
-    for m in members(app) {
-        base[m.index()] = true;
-    }
-    app.graph_view.focus = Some(Focused {
-        layout: fitted.layout,
-        cols: fitted.cols,
-        compact,
-        cap,
-        blocked,
-        base,
-        fitted_for: fit_key(app),
-    });
-    app.view = Viewport::default();
-}
-
-/// Follows a change of the recommendation without moving what stays. Nodes that left the
-/// recommendation since the last refit stay, so their mark shows.
-fn follow(app: &mut App) {
-    let (mut keep, blocked) = focus_set(app);
-    let Some(f) = app.graph_view.focus.as_mut() else {
-        return;
-    };
-    for (ix, _) in f.layout.placed() {
-        if f.base.get(ix.index()).copied().unwrap_or(false) {
-            keep[ix.index()] = true;
-        }
-    }
-    f.layout = focus::keep_places(&app.tk, &f.layout, &keep, f.cols);
-    f.blocked = blocked;
-}
+pub use focused::{Focused, refit};
+use focused::{fit_key, follow};

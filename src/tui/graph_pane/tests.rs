@@ -30,12 +30,6 @@ fn open(which: &str, w: u16, h: u16) -> App {
     App::new(loaded, EXAMPLE_NAME.into(), Theme::default(), (w, h))
 }
 
-const TOOLKITS: [&str; 3] = [
-    "example",
-    "toolkits/chat2graph-mini.yml",
-    "tests/fixtures/chat2graph-flat.yml",
-];
-
 /// Where each recommended node's label is drawn, checked against the pane and the buffer.
 fn assert_recommendation_visible(app: &App, what: &str) {
     let inner: Rect = Panes::new(app.size, app.layout_hint()).graph_inner();
@@ -104,28 +98,47 @@ fn assert_recommendation_visible(app: &App, what: &str) {
     }
 }
 
-/// The acceptance test of issue 11: every operator, two sizes, labels in the pane.
+/// The acceptance test of issues 11 and 25: on every operator of the Chat2Graph-shaped
+/// configs, at 80x24, 100x30 and 160x48, the whole recommendation is on screen with
+/// distinct labels when the operator is chosen and after each of two hops steps.
 #[test]
 fn every_operator_shows_its_whole_recommendation_with_distinct_labels() {
-    for which in TOOLKITS {
+    for (which, loaded) in crate::tui::graph_pane::configs::configs() {
         for (w, h) in [(160, 48), (100, 30), (80, 24)] {
-            let mut app = open(which, w, h);
+            let mut app = App::new(
+                loaded.clone(),
+                EXAMPLE_NAME.into(),
+                Theme::default(),
+                (w, h),
+            );
             let n = app.tk.operators.len();
             assert!(n > 0, "{which} has operators");
-            let mut seen = std::collections::BTreeSet::new();
-            for step in 0..n {
-                if step > 0 {
-                    // `o` chooses the next operator (navigator order), as a user would.
-                    press(&mut app, "o");
-                }
-                let i = app.operator.expect("an operator is active");
-                seen.insert(i);
+            for i in 0..n {
+                crate::tui::editing::choose_operator(&mut app, i);
                 let op = app.tk.operators[i].name.clone();
                 assert_recommendation_visible(&app, &format!("{which} {op} at {w}x{h}"));
+                for step in 1..=2 {
+                    press(&mut app, "]");
+                    let what = format!("{which} {op} at {w}x{h} after {step} ]");
+                    assert_recommendation_visible(&app, &what);
+                }
             }
-            assert_eq!(seen.len(), n, "{which}: o visits every operator");
         }
     }
+}
+
+/// `o` chooses the next operator in the navigator's order and visits every one.
+#[test]
+fn o_visits_every_operator() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
+    let n = app.tk.operators.len();
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..n {
+        seen.insert(app.operator.expect("an operator is active"));
+        assert_recommendation_visible(&app, "after o");
+        press(&mut app, "o");
+    }
+    assert_eq!(seen.len(), n);
 }
 
 /// A threshold step keeps every staying node in its slot; what leaves stays drawn with the
@@ -287,4 +300,173 @@ fn later_callers_of_a_shared_tool_name_it_in_a_stub() {
         layout.slot(first).expect("placed"),
     );
     assert_eq!(d.layer, f.layer + 1, "the tool sits after its first caller");
+}
+
+/// Beyond what the pane holds, each side that hides nodes says how many on the pane's
+/// border, and `n` moves the view there until everything was shown, then back.
+#[test]
+fn hidden_nodes_are_counted_on_the_border_and_n_goes_there() {
+    let mut app = open("tests/fixtures/gaia-agents.yml", 60, 16);
+    let i = app
+        .tk
+        .operators
+        .iter()
+        .position(|o| o.name == "DeveloperExpert/1")
+        .expect("operator");
+    crate::tui::editing::choose_operator(&mut app, i);
+    let h = crate::tui::graph_pane::more::hidden(&app);
+    assert!(h.any(), "23 nodes cannot fit 60x16");
+    let screen = crate::tui::tests::screen(&app);
+    assert!(screen.contains("more (n)"), "{screen}");
+    let mut seen = std::collections::HashSet::new();
+    let mut views = vec![(app.view.x, app.view.y)];
+    for _ in 0..40 {
+        // Every node fully inside the view at some point.
+        let geo = app.geometry();
+        let inner = Panes::new(app.size, app.layout_hint()).graph_inner();
+        for (ix, _) in app.layout().placed() {
+            let r = geo.node_rect(app.layout(), &app.tk, ix).expect("placed");
+            if r.x >= app.view.x
+                && r.y >= app.view.y
+                && r.x + r.w <= app.view.x + i32::from(inner.width)
+                && r.y + r.h <= app.view.y + i32::from(inner.height)
+            {
+                seen.insert(ix);
+            }
+        }
+        press(&mut app, "n");
+        views.push((app.view.x, app.view.y));
+        if (app.view.x, app.view.y) == (0, 0) {
+            break;
+        }
+    }
+    assert_eq!((app.view.x, app.view.y), (0, 0), "n comes back: {views:?}");
+    let members: Vec<NodeIndex> = app
+        .rec
+        .actions
+        .iter()
+        .chain(&app.rec.tools)
+        .copied()
+        .collect();
+    for m in members {
+        assert!(seen.contains(&m), "{} never shown by n", app.tk.name(m));
+    }
+}
+
+/// `:operator` takes an operator as the navigator shows it: by its anchor with its `&`.
+#[test]
+fn operator_command_takes_the_anchor_as_the_navigator_shows_it() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
+    press(&mut app, ":operator &retrieval_operator<Enter>");
+    let op = app.active_operator().map(|o| o.name.clone());
+    assert_eq!(op.as_deref(), Some("Q&A Expert/1"));
+}
+
+/// The navigator cuts names to its width without two rows reading alike: every label
+/// could stand for its own name only.
+#[test]
+fn navigator_labels_stay_apart_when_cut() {
+    for (w, h) in [(80, 60), (100, 60)] {
+        let app = open("tests/fixtures/chat2graph-flat.yml", w, h);
+        let screen = crate::tui::tests::screen(&app);
+        let inner = Panes::new(app.size, app.layout_hint()).nav_inner();
+        let names: Vec<String> = app
+            .tk
+            .graph
+            .node_indices()
+            .map(|ix| sanitize(app.tk.name(ix)).into_owned())
+            .chain(
+                app.tk
+                    .operators
+                    .iter()
+                    .map(|o| sanitize(&o.name).into_owned()),
+            )
+            .collect();
+        let mut checked = 0;
+        for line in screen.lines().skip(1).take(usize::from(inner.height)) {
+            let row: String = line
+                .chars()
+                .skip(usize::from(inner.x))
+                .take(usize::from(inner.width))
+                .collect();
+            let label = row
+                .get(2..)
+                .unwrap_or("")
+                .trim_end()
+                .trim_start_matches(' ');
+            if !label.contains('…') {
+                continue;
+            }
+            let (front, tail) = label.split_once('…').expect("cut");
+            let could: Vec<&String> = names
+                .iter()
+                .filter(|n| n.starts_with(front) && n.ends_with(tail) && n.len() > front.len())
+                .collect();
+            assert_eq!(could.len(), 1, "`{label}` could be {could:?} at {w}");
+            checked += 1;
+        }
+        assert!(checked > 3, "few cut rows at {w}: {screen}");
+    }
+}
+
+/// A message longer than the status line says where the rest is; the load's diagnostics
+/// are read in the TUI with `:diagnostics`.
+#[test]
+fn long_messages_point_to_the_log_and_diagnostics_are_listed() {
+    let mut app = open("tests/fixtures/gaia-agents.yml", 80, 24);
+    let long = format!("{} the end", "a long message ".repeat(10));
+    app.set_status(crate::tui::app::Level::Error, long.clone());
+    let screen = crate::tui::tests::screen(&app);
+    assert!(screen.contains("(M: more)"), "{screen}");
+    assert!(app.log.iter().any(|m| m.text == long), "whole in the log");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("warn.yaml");
+    let yaml = "actions:\n  - name: a\n    next: [{name: b, score: nope}]\n  - name: b\n";
+    std::fs::write(&p, yaml).expect("write");
+    let loaded = load_paths(&[p], None).expect("loads");
+    let want: Vec<String> = loaded.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert!(!want.is_empty());
+    let mut app = App::new(loaded, "warn".into(), Theme::default(), (100, 30));
+    press(&mut app, ":diagnostics<Enter>");
+    assert!(matches!(
+        app.overlay,
+        Some(crate::tui::app::Overlay::Messages { .. })
+    ));
+    for d in &want {
+        assert!(app.log.iter().any(|m| &m.text == d), "{d} not in the log");
+    }
+}
+
+/// Issue 25's sizes: a chain of actions each calling a tool (Chat2Graph's shape, names of
+/// 28 characters), all recommended, fits whole: 20 nodes at 80x24, 30 at 100x30, 60 at
+/// 160x48, with a frontier action after it.
+#[test]
+fn twenty_thirty_sixty_nodes_fit_at_the_three_sizes() {
+    for (nodes, w, h) in [(20usize, 80u16, 24u16), (30, 100, 30), (60, 160, 48)] {
+        let pairs = nodes / 2;
+        let mut yaml = String::from("tools:\n");
+        for i in 0..pairs {
+            yaml.push_str(&format!("  - name: ToolForStepNumber{i:02}Reader\n"));
+        }
+        yaml.push_str("actions:\n");
+        for i in 0..=pairs {
+            yaml.push_str(&format!("  - name: chain_step_number_{i:02}_action\n"));
+            if i < pairs {
+                yaml.push_str(&format!("    tools: [ToolForStepNumber{i:02}Reader]\n"));
+                let score = if i + 1 == pairs { 0.2 } else { 0.9 };
+                let next = format!("chain_step_number_{:02}_action", i + 1);
+                yaml.push_str(&format!("    next: [{{name: {next}, score: {score}}}]\n"));
+            }
+        }
+        yaml.push_str("operators:\n  - name: op\n    actions: [chain_step_number_00_action]\n");
+        yaml.push_str(&format!("    threshold: 0.5\n    hops: {pairs}\n"));
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("chain.yaml");
+        std::fs::write(&p, yaml).expect("write");
+        let loaded = load_paths(&[p], None).expect("loads");
+        let app = App::new(loaded, "chain".into(), Theme::default(), (w, h));
+        // The last action is the frontier (its edge scores 0.2): the members are the rest.
+        assert_eq!(app.rec.len(), nodes, "{nodes} members");
+        assert_recommendation_visible(&app, &format!("{nodes} nodes at {w}x{h}"));
+    }
 }

@@ -249,7 +249,15 @@ fn export_text(app: &App, fmt: &str) -> Result<String, String> {
         threshold: app.session.params.threshold,
         seeds: &app.seeds,
     };
-    Ok(ExportFormat::parse(fmt)?.write(&app.tk, Some(&hl), false))
+    let title = toolscope_core::export::Title {
+        file: app.source.clone(),
+        operator: app
+            .active_operator()
+            .filter(|_| !app.seeds_edited)
+            .map(|o| o.name.clone()),
+        hops: Some(app.session.params.hops),
+    };
+    Ok(ExportFormat::parse(fmt)?.write(&app.tk, Some(&hl), false, &title))
 }
 
 /// The export formats' names joined by `sep`.

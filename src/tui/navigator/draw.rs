@@ -5,6 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
 
 use crate::tui::app::{App, Focus};
 use crate::tui::navigator::Row;
@@ -25,14 +26,20 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(block, area);
     let h = inner.height as usize;
     let offset = app.nav.first_visible(h);
-    let lines: Vec<Line> = app
+    let shown: Vec<(usize, Row)> = app
         .nav
         .rows
         .iter()
+        .copied()
         .enumerate()
         .skip(offset)
         .take(h)
-        .map(|(i, row)| row_line(app, *row, i == app.nav.cursor))
+        .collect();
+    let labels = labels(app, &shown, usize::from(inner.width));
+    let lines: Vec<Line> = shown
+        .iter()
+        .zip(labels)
+        .map(|(&(i, row), label)| row_line(app, row, label, i == app.nav.cursor))
         .collect();
     let lines = if lines.is_empty() {
         vec![Line::styled("(no match)", app.theme.muted())]
@@ -42,24 +49,81 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-fn row_line(app: &App, row: Row, at_cursor: bool) -> Line<'static> {
+/// The text of each shown row, cut to `width`: an operator drops its anchor first, then
+/// names are cut as little as needed and never to a label that reads as another name
+/// (in the middle when the front is shared: `content_un…_2`).
+fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<String> {
+    let ell = app.theme.glyphs().ellipsis;
+    let mut out = vec![String::new(); rows.len()];
+    // Node names, cut together so two rows never read the same.
+    let mut cut: Vec<(usize, String, usize)> = Vec::new();
+    let op_names: Vec<String> = app
+        .tk
+        .operators
+        .iter()
+        .map(|o| sanitize(&o.name).into_owned())
+        .collect();
+    let op_index =
+        toolscope_core::layout::labels::NameIndex::new(op_names.iter().map(String::as_str));
+    for (k, &(_, row)) in rows.iter().enumerate() {
+        match row {
+            Row::Header(t) => out[k] = t.to_string(),
+            Row::Operator(i) => {
+                let Some(o) = app.tk.operators.get(i) else {
+                    continue;
+                };
+                let room = width.saturating_sub(2);
+                let full = sanitize(&o.label()).into_owned();
+                out[k] = if full.width() <= room {
+                    full
+                } else {
+                    let name = sanitize(&o.name).into_owned();
+                    let refs = [name.as_str()];
+                    toolscope_core::layout::labels::shorten_all(&refs, room, ell, Some(&op_index))
+                        .remove(0)
+                };
+            }
+            Row::Node(ix) => {
+                let indent = if app.nav.indented.contains(&ix) { 2 } else { 0 };
+                let never = app.tk.kind(ix) != NodeKind::Action && app.evidence.never_called(ix);
+                let suffix = suffix(app, ix).width() + if never { " (0 calls)".len() } else { 0 };
+                let room = width.saturating_sub(indent + 2 + suffix);
+                cut.push((k, sanitize(app.tk.name(ix)).into_owned(), room));
+            }
+        }
+    }
+    // One width for all (the narrowest room), so labels are cut alike and stay apart.
+    let room = cut.iter().map(|c| c.2).min().unwrap_or(width);
+    let names: Vec<&str> = cut.iter().map(|c| c.1.as_str()).collect();
+    let short =
+        toolscope_core::layout::labels::shorten_all(&names, room, ell, Some(&app.graph_view.names));
+    for ((k, _, _), label) in cut.iter().zip(short) {
+        out[*k] = label;
+    }
+    out
+}
+
+/// What follows a node's name: the hidden members of a collapsed group.
+fn suffix(app: &App, ix: petgraph::stable_graph::NodeIndex) -> String {
+    app.nav
+        .hidden
+        .get(&ix)
+        .map(|n| format!(" (+{n})"))
+        .unwrap_or_default()
+}
+
+fn row_line(app: &App, row: Row, label: String, at_cursor: bool) -> Line<'static> {
     let mut line = match row {
         Row::Header(t) => Line::from(Span::styled(t, app.theme.title())),
         Row::Operator(i) => {
             let active = app.operator == Some(i);
             let mark = if active { '>' } else { ' ' };
-            let label = app
-                .tk
-                .operators
-                .get(i)
-                .map(|o| o.label())
-                .unwrap_or_default();
             let style = if active {
                 Style::new().add_modifier(Modifier::BOLD)
             } else {
                 Style::new()
             };
-            Line::from(Span::styled(format!("{mark} {}", sanitize(&label)), style))
+            Line::from(Span::styled(format!("{mark} {label}"), style))
         }
         Row::Node(ix) => {
             let seed = app.is_seed(ix);
@@ -74,14 +138,11 @@ fn row_line(app: &App, row: Row, at_cursor: bool) -> Line<'static> {
             } else {
                 ""
             };
-            let mut text = format!(
-                "{indent}{} {}",
+            let text = format!(
+                "{indent}{} {label}{}",
                 Theme::marker(seed, rec),
-                sanitize(app.tk.name(ix))
+                suffix(app, ix)
             );
-            if let Some(n) = app.nav.hidden.get(&ix) {
-                text.push_str(&format!(" (+{n})"));
-            }
             let mut spans = vec![Span::styled(text, app.theme.node(level, seed))];
             // A tool no loaded trace ever called.
             if app.tk.kind(ix) != NodeKind::Action && app.evidence.never_called(ix) {

@@ -10,14 +10,22 @@ use ratatui::widgets::Paragraph;
 use crate::tui::app::{App, Level};
 use crate::tui::commands::{self, keymap};
 use toolscope_core::text::sanitize;
+use unicode_width::UnicodeWidthStr;
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let status = status_line(app);
+    let status = if status.width() > usize::from(area.width) {
+        // A message longer than the line says where the rest is (the message log).
+        cut_status(app, status, area.width)
+    } else {
+        status
+    };
+    let status_w = status.width() as u16;
     let lines = vec![
-        param_line(app),
-        status_line(app),
+        param_line(app, area.width),
+        status,
         hint_line(app, area.width),
     ];
-    let status_w = lines[1].width() as u16;
     frame.render_widget(Paragraph::new(lines), area);
     // The sweep chart sits at the right end of the status line, narrower (or not at all)
     // when the status needs the room: an error must stay readable.
@@ -32,8 +40,17 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
 }
 
-/// `threshold 0.50  hops 1  operator qa  seeds 1  actions 2/16  tools 4/17`.
-pub fn param_line(app: &App) -> Line<'static> {
+/// `threshold 0.50  hops 1  operator qa  seeds 1  actions 2/16  tools 4/17`; on a narrow
+/// terminal with short labels (`t 0.50  hops 1  op qa  ...`) so the counts stay on screen.
+pub fn param_line(app: &App, width: u16) -> Line<'static> {
+    let line = param_line_with(app, false);
+    if line.width() <= usize::from(width) {
+        return line;
+    }
+    param_line_with(app, true)
+}
+
+fn param_line_with(app: &App, short: bool) -> Line<'static> {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let c = app.counts();
     let op = match app.operator.and_then(|i| app.tk.operators.get(i)) {
@@ -43,9 +60,17 @@ pub fn param_line(app: &App) -> Line<'static> {
     };
     let mut spans = Vec::new();
     let mut field = |k: &str, v: String| {
+        let k = match (short, k) {
+            (true, "threshold") => "t",
+            (true, "operator") => "op",
+            (true, "actions") => "act",
+            (true, "vs baseline") => "vs",
+            _ => k,
+        };
+        let gap = if short { "" } else { " " };
         spans.push(Span::raw(format!(" {k} ")));
         spans.push(Span::styled(v, bold));
-        spans.push(Span::raw(" "));
+        spans.push(Span::raw(gap));
     };
     field("threshold", format!("{:.2}", app.session.params.threshold));
     field("hops", app.session.params.hops.to_string());
@@ -101,6 +126,32 @@ fn status_line(app: &App) -> Line<'static> {
         }
         None => Line::from(file),
     }
+}
+
+/// The status line cut to `width`, ending in `… (M: more)`.
+fn cut_status(app: &App, line: Line<'static>, width: u16) -> Line<'static> {
+    let more = format!("{} (M: more)", app.theme.glyphs().ellipsis);
+    let room = usize::from(width).saturating_sub(more.width());
+    let mut used = 0;
+    let mut spans = Vec::new();
+    for span in line.spans {
+        let mut text = String::new();
+        for c in span.content.chars() {
+            let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if used + w > room {
+                break;
+            }
+            text.push(c);
+            used += w;
+        }
+        let full = text.len() == span.content.len();
+        spans.push(Span::styled(text, span.style));
+        if !full {
+            break;
+        }
+    }
+    spans.push(Span::styled(more, app.theme.key()));
+    Line::from(spans)
 }
 
 /// The hints that fit in `width`, whole.

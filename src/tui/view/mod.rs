@@ -104,9 +104,19 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
             .unwrap_or_else(|| "toolkit".into()),
     };
     let modified = if app.is_modified() { " [+]" } else { "" };
-    let title = format!(" Graph: {what}{modified} [{zoom}] ");
+    // The file does not parse: what is drawn is the last good graph.
+    let stale = if app.session.stale.is_some() {
+        " [stale: file has errors]"
+    } else {
+        ""
+    };
+    let note = crate::tui::graph_pane::title_note(app)
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default();
+    let title = format!(" Graph: {what}{modified}{stale} [{zoom}]{note} ");
     let block = pane_block(app, title, Focus::Graph);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     frame.render_widget(crate::tui::graph_pane::draw::GraphWidget { app }, inner);
+    crate::tui::graph_pane::more::draw(app, area, frame.buffer_mut());
 }

@@ -73,10 +73,13 @@ fn parse_granit(text: Arc<str>, limits: &Limits, copies: usize) -> Result<Doc, P
     let mut builder = Builder::new(text, limits, copies);
     let mut events = Parser::new_from_str_with_options(&source, options);
     for next in events.by_ref() {
-        let (event, span) = next.map_err(|e| ParseError {
-            line: e.marker().line() as u32,
-            col: e.marker().col() as u32 + 1,
-            message: e.info(),
+        let (event, span) = next.map_err(|e| {
+            let (line, col) = (e.marker().line() as u32, e.marker().col() as u32 + 1);
+            ParseError {
+                line,
+                col,
+                message: super::unclosed::explain(&source, line, e.info()),
+            }
         })?;
         let start = span.start.byte_offset().unwrap_or(0);
         let end = span.end.byte_offset().unwrap_or(start);

@@ -52,6 +52,7 @@
 
 mod build;
 mod fast;
+mod unclosed;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};

@@ -1,0 +1,135 @@
+use super::*;
+
+fn rect(x: i32, y: i32, w: i32, h: i32) -> CellRect {
+    CellRect { x, y, w, h }
+}
+
+/// Routes are connected, leave their source's border, end beside their target pointing
+/// at it, and avoid every box.
+fn check_shape(boxes: &[(u32, CellRect)], wire: Wire, r: &Routed) {
+    let find = |k: u32| boxes.iter().find(|b| b.0 == k).map(|b| b.1).expect("box");
+    let (src, dst) = (find(wire.from), find(wire.to));
+    for w in r.cells.windows(2) {
+        let d = (w[0].0 - w[1].0).abs() + (w[0].1 - w[1].1).abs();
+        assert_eq!(d, 1, "gap in {r:?}");
+    }
+    for (i, &(x, y)) in r.cells.iter().enumerate() {
+        assert!(
+            boxes.iter().all(|b| !b.1.contains(x, y)),
+            "{x},{y} in a box"
+        );
+        if i > 0 {
+            let (dx, dy) = r.dirs[i].step();
+            assert_eq!((x - dx, y - dy), r.cells[i - 1], "direction of {i}");
+        }
+    }
+    let (tx, ty) = r.tail();
+    assert!(src.contains(tx, ty), "does not leave its source");
+    let ((x, y), d) = r.head();
+    let (dx, dy) = d.step();
+    assert!(dst.contains(x + dx, y + dy), "does not point at its target");
+}
+
+/// No two routes of unrelated edges share the axis of a cell; returns how many were forced.
+fn check_apart(wires: &[Wire], routes: &[Option<Routed>]) -> usize {
+    let mut used: HashMap<((i32, i32), usize), Vec<usize>> = HashMap::new();
+    let mut forced = 0;
+    for (i, r) in routes.iter().enumerate() {
+        let Some(r) = r else { continue };
+        if r.forced {
+            forced += 1;
+            continue;
+        }
+        for (c, ax) in axes(r) {
+            for (a, &on) in ax.iter().enumerate() {
+                if on {
+                    used.entry((c, a)).or_default().push(i);
+                }
+            }
+        }
+    }
+    for ((c, a), ids) in used {
+        for (k, &i) in ids.iter().enumerate() {
+            for &j in &ids[k + 1..] {
+                let (p, q) = (wires[i], wires[j]);
+                assert!(
+                    p.from == q.from || p.to == q.to,
+                    "{p:?} and {q:?} share axis {a} of {c:?}"
+                );
+            }
+        }
+    }
+    forced
+}
+
+#[test]
+fn a_neighbour_on_the_same_row_is_reached_straight() {
+    let boxes = [(0, rect(0, 0, 5, 1)), (1, rect(9, 0, 5, 1))];
+    let wires = [Wire { from: 0, to: 1 }];
+    let r = route_all(20, 3, &boxes, &wires);
+    let r = r[0].as_ref().expect("routed");
+    check_shape(&boxes, wires[0], r);
+    assert_eq!(r.points(), vec![(5, 0), (8, 0)]);
+    assert_eq!(r.head(), ((8, 0), Dir::Right));
+}
+
+#[test]
+fn a_box_right_below_is_reached_by_one_arrow() {
+    let boxes = [(0, rect(0, 0, 8, 1)), (1, rect(0, 2, 8, 1))];
+    let wires = [Wire { from: 0, to: 1 }];
+    let r = route_all(12, 4, &boxes, &wires);
+    let r = r[0].as_ref().expect("routed");
+    assert_eq!(r.cells.len(), 1);
+    assert_eq!(r.head().1, Dir::Down);
+}
+
+#[test]
+fn unrelated_edges_cross_but_never_run_together() {
+    // Two sources on the left, two targets on the right, wired across.
+    let boxes = [
+        (0, rect(0, 0, 4, 1)),
+        (1, rect(0, 4, 4, 1)),
+        (2, rect(12, 0, 4, 1)),
+        (3, rect(12, 4, 4, 1)),
+    ];
+    let wires = [Wire { from: 0, to: 3 }, Wire { from: 1, to: 2 }];
+    let routes = route_all(20, 6, &boxes, &wires);
+    for (w, r) in wires.iter().zip(&routes) {
+        let r = r.as_ref().expect("routed");
+        assert!(!r.forced);
+        check_shape(&boxes, *w, r);
+    }
+    assert_eq!(check_apart(&wires, &routes), 0);
+}
+
+proptest::proptest! {
+    #[test]
+    fn random_drawings_route_apart(
+        cols in 1usize..4,
+        rows in 1usize..6,
+        picks in proptest::collection::vec((0usize..24, 0usize..24), 0..30),
+    ) {
+        // A grid of one-line boxes with channels, as the focus view packs them.
+        let mut boxes = Vec::new();
+        for c in 0..cols {
+            for r in 0..rows {
+                let key = (c * rows + r) as u32;
+                let w = 4 + (key as i32 * 7) % 9;
+                boxes.push((key, rect(c as i32 * 20, r as i32 * 2, w, 1)));
+            }
+        }
+        let n = boxes.len();
+        let wires: Vec<Wire> = picks
+            .iter()
+            .map(|&(a, b)| Wire { from: (a % n) as u32, to: (b % n) as u32 })
+            .filter(|w| w.from != w.to)
+            .collect();
+        let routes = route_all(cols as i32 * 20, rows as i32 * 2, &boxes, &wires);
+        for (w, r) in wires.iter().zip(&routes) {
+            if let Some(r) = r {
+                check_shape(&boxes, *w, r);
+            }
+        }
+        check_apart(&wires, &routes);
+    }
+}

@@ -1,0 +1,101 @@
+//! The focus view's edges, routed once per layout (not per frame) with the core's grid
+//! router ([`toolscope_core::layout::route`]): two edges that share neither source nor
+//! target never run along the same cells, so each can be followed alone. Recommended edges
+//! are routed first (they get the plainest routes), then the others, shorter ones first.
+//!
+//! A focus view beyond [`MOST_WIRES`] edges or [`MOST_CELLS`] cells is far from fitting any
+//! screen; its edges are drawn the cheap way, as in the whole graph.
+
+use std::collections::HashMap;
+
+use petgraph::stable_graph::EdgeIndex;
+use petgraph::visit::EdgeRef;
+
+use toolscope_core::layout::Layout;
+use toolscope_core::layout::route::{CellRect, Routed, Wire, route_all};
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::Recommendation;
+
+use crate::tui::graph_pane::geometry::Geometry;
+
+/// The most edges routed on the grid.
+pub const MOST_WIRES: usize = 300;
+/// The largest grid routed.
+pub const MOST_CELLS: i64 = 1 << 17;
+
+/// Every routed edge of the focus view.
+#[derive(Debug, Clone, Default)]
+pub struct Routes {
+    pub by_edge: HashMap<EdgeIndex, Routed>,
+    /// Edges that found no clean route and share a run with another (none expected).
+    pub forced: usize,
+}
+
+/// Routes the edges between laid-out nodes on a grid covering the drawing and the pane.
+pub fn route(
+    tk: &Toolkit,
+    rec: &Recommendation,
+    threshold: f64,
+    layout: &Layout,
+    geo: &Geometry,
+    pane: (i32, i32),
+) -> Option<Routes> {
+    let (ew, eh) = geo.extent(layout);
+    let (w, h) = (ew.max(pane.0), eh.max(pane.1));
+    if i64::from(w) * i64::from(h) > MOST_CELLS {
+        return None;
+    }
+    let mut boxes = Vec::new();
+    let mut rects = HashMap::new();
+    for (ix, _) in layout.placed() {
+        if let Some(r) = geo.node_rect(layout, tk, ix) {
+            let c = CellRect {
+                x: r.x,
+                y: r.y,
+                w: r.w,
+                h: r.h,
+            };
+            boxes.push((ix.index() as u32, c));
+            rects.insert(ix, c);
+        }
+    }
+    let mut edges = Vec::new();
+    for (ix, _) in layout.placed() {
+        for e in tk.graph.edges(ix) {
+            let v = e.target();
+            if v == ix || !rects.contains_key(&v) {
+                continue;
+            }
+            let rank = if rec.has_edge(tk, e.id(), threshold) {
+                0
+            } else if e.weight().score < threshold {
+                2
+            } else {
+                1
+            };
+            let (a, b) = (rects[&ix], rects[&v]);
+            let length = (a.x - b.x).abs() + (a.y - b.y).abs();
+            edges.push((rank, length, e.id(), ix, v));
+        }
+    }
+    if edges.len() > MOST_WIRES {
+        return None;
+    }
+    edges.sort();
+    let wires: Vec<Wire> = edges
+        .iter()
+        .map(|&(_, _, _, u, v)| Wire {
+            from: u.index() as u32,
+            to: v.index() as u32,
+        })
+        .collect();
+    let routed = route_all(w, h, &boxes, &wires);
+    let mut out = Routes::default();
+    for (edge, r) in edges.iter().zip(routed) {
+        if let Some(r) = r {
+            out.forced += usize::from(r.forced);
+            out.by_edge.insert(edge.2, r);
+        }
+    }
+    Some(out)
+}
