@@ -125,8 +125,14 @@ fn a_fifo_in_place_of_the_recovery_file_does_not_hang_the_start() {
     let _kill = KillOnDrop(pidfile.clone());
 
     start(&tmux, &file, &state, &pidfile);
-    let screen = tmux.wait("the first frame", |s| s.contains("threshold 0.60  hops 2"));
-    assert!(screen.contains("is not a regular"), "{screen}");
+    tmux.wait("the first frame", |s| s.contains("threshold 0.60  hops 2"));
+    // The status line may cut the long message (`(M: more)`): the log holds it whole.
+    tmux.send(&["-l", "M"]);
+    tmux.wait("the refusal in the message log", |s| {
+        s.contains("is not a regular")
+    });
+    tmux.send(&["q"]);
+    tmux.wait("the log closed", |s| s.contains("q quit"));
     tmux.send(&["q"]);
     tmux.wait("the shell", |s| !s.contains("Navigator"));
 }
