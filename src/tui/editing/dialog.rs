@@ -195,15 +195,7 @@ impl Dialog {
                         }
                         Err(e) => error = Some(e),
                     },
-                    KeyCode::Backspace => {
-                        text.pop();
-                        error = None;
-                    }
-                    KeyCode::Char(c) if !ctrl => {
-                        text.push(c);
-                        error = None;
-                    }
-                    _ => {}
+                    _ => type_into(&mut text, &mut error, k, ctrl),
                 }
                 Step::Open(Dialog::Score {
                     from,
@@ -303,15 +295,7 @@ fn module_path_key(
                 Err(e) => error = Some(e),
             }
         }
-        KeyCode::Backspace => {
-            text.pop();
-            error = None;
-        }
-        KeyCode::Char(c) if !ctrl => {
-            text.push(c);
-            error = None;
-        }
-        _ => {}
+        _ => type_into(&mut text, &mut error, k, ctrl),
     }
     Step::Open(Dialog::ModulePath {
         name,
@@ -331,4 +315,20 @@ pub fn parse_score(text: &str) -> Result<f64, String> {
         return Err(format!("{t} is outside [0, 1]"));
     }
     Ok(v)
+}
+
+/// A key typed into a one-line field: a character is added, Backspace takes the last one
+/// away; either clears the field's error.
+fn type_into(text: &mut String, error: &mut Option<String>, k: KeyEvent, ctrl: bool) {
+    match k.code {
+        KeyCode::Backspace => {
+            text.pop();
+            *error = None;
+        }
+        KeyCode::Char(c) if !ctrl => {
+            text.push(c);
+            *error = None;
+        }
+        _ => {}
+    }
 }

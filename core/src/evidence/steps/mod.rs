@@ -542,17 +542,18 @@ impl<'c> Finisher<'c> {
         (set.len() as u64, *tokens)
     }
 
-    /// The steps of one context, with the critical values of its seeds filled in and its
-    /// offer per hop count (`hists`).
-    fn steps(&mut self, k: &Context, targets: &Targets, hists: &[Histogram]) {
+    /// One context's steps tallied: at the offer (`offered` tools and `tokens` per step; a
+    /// target hits when `offers` says so) and at the baseline of everything available,
+    /// with how many targets were unknown.
+    fn tally(
+        &self,
+        available: u32,
+        targets: &Targets,
+        (offered, tokens): (u64, u64),
+        (base_n, base_tokens): (u64, u64),
+        offers: impl Fn(NodeIndex) -> bool,
+    ) -> (Sums, Sums, u64) {
         let n: u64 = targets.values().sum();
-        let t = f64::from_bits(k.threshold);
-        let (base_n, base_tokens) = self.base_tokens(k.available);
-        let h = k.hops as usize;
-        let (offered, tokens) = hists[h]
-            .iter()
-            .take_while(|e| e.0 >= t)
-            .fold((0, 0), |acc, e| (acc.0 + e.1, acc.1 + e.2));
         let mut at = Sums {
             steps: n,
             offered: n * offered,
@@ -572,13 +573,35 @@ impl<'c> Finisher<'c> {
                 continue;
             }
             let x = NodeIndex::new(target as usize);
-            if self.is_available(k.available, x) {
+            if self.is_available(available, x) {
                 base.hits += m;
-                if self.value[h][x.index()] >= t {
+                if offers(x) {
                     at.hits += m;
                 }
             }
         }
+        (at, base, unknown)
+    }
+
+    /// The steps of one context, with the critical values of its seeds filled in and its
+    /// offer per hop count (`hists`).
+    fn steps(&mut self, k: &Context, targets: &Targets, hists: &[Histogram]) {
+        let n: u64 = targets.values().sum();
+        let t = f64::from_bits(k.threshold);
+        let (base_n, base_tokens) = self.base_tokens(k.available);
+        let h = k.hops as usize;
+        let (offered, tokens) = hists[h]
+            .iter()
+            .take_while(|e| e.0 >= t)
+            .fold((0, 0), |acc, e| (acc.0 + e.1, acc.1 + e.2));
+        let value = &self.value[h];
+        let (at, base, unknown) = self.tally(
+            k.available,
+            targets,
+            (offered, tokens),
+            (base_n, base_tokens),
+            |x| value[x.index()] >= t,
+        );
         let g = &mut self.sums[k.group as usize];
         g.at.add(&at);
         g.base.add(&base);
@@ -623,35 +646,15 @@ impl<'c> Finisher<'c> {
             .into_iter()
             .filter(|&x| self.is_available(k.available, x))
             .collect();
-        let n: u64 = targets.values().sum();
         let (base_n, base_tokens) = self.base_tokens(k.available);
         let offer_tokens = self.total(&offer);
-        let mut at = Sums {
-            steps: n,
-            offered: n * offer.len() as u64,
-            tokens: n * offer_tokens,
-            ..Sums::default()
-        };
-        let mut base = Sums {
-            steps: n,
-            offered: n * base_n,
-            tokens: n * base_tokens,
-            ..Sums::default()
-        };
-        let mut unknown = 0;
-        for (&target, &m) in targets {
-            if target == UNKNOWN {
-                unknown += m;
-                continue;
-            }
-            let x = NodeIndex::new(target as usize);
-            if self.is_available(k.available, x) {
-                base.hits += m;
-                if offer.contains(&x) {
-                    at.hits += m;
-                }
-            }
-        }
+        let (at, base, unknown) = self.tally(
+            k.available,
+            targets,
+            (offer.len() as u64, offer_tokens),
+            (base_n, base_tokens),
+            |x| offer.contains(&x),
+        );
         let g = &mut self.sums[k.group as usize];
         g.first.add(&at);
         g.first_base.add(&base);
