@@ -71,7 +71,7 @@ fuzz_target!(|data: &[u8]| {
         if ws.apply(edit).is_ok() {
             applied += 1;
             // The re-parsed text must equal the graph the user sees.
-            match ws.verify(0) {
+            match ws.loads_back(0) {
                 Ok(reparsed) => assert_eq!(reparsed.difference(&ws.toolkit), None),
                 Err(e) => panic!("accepted edit does not verify: {e}"),
             }

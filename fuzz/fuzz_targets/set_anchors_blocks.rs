@@ -197,7 +197,7 @@ fuzz_target!(|data: &[u8]| {
         }
         applied += 1;
         let after = ws.files()[0].source.text.clone();
-        match ws.verify(0) {
+        match ws.loads_back(0) {
             Ok(reparsed) => assert_eq!(reparsed.difference(&ws.toolkit), None),
             Err(e) => panic!("accepted edit does not verify: {e}\n{after}"),
         }
