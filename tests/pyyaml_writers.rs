@@ -56,6 +56,10 @@ const PIECES: &[&str] = &[
     "\u{2028}\n",
     "\n\u{2029}",
     "x\u{85}y",
+    // Outside YAML's printable set: a file holding them raw does not parse at all.
+    "\u{ffff}",
+    "\u{7f}",
+    "\u{9f}",
 ];
 
 fn text(rng: &mut Rng) -> String {

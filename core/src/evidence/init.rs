@@ -194,10 +194,15 @@ fn operators(
 ) {
     let mut firsts: BTreeMap<&str, (BTreeSet<&str>, usize)> = BTreeMap::new();
     for r in records {
+        // An empty operator name names no operator: a toolkit cannot hold one.
         let Target::Operator(op) = &r.target else {
             report.skipped_records += 1;
             continue;
         };
+        if op.trim().is_empty() {
+            report.skipped_records += 1;
+            continue;
+        }
         let first = r.calls.as_ref().unwrap_or(&r.called).first();
         let action = first
             .and_then(|c| super::eval::tool_named(tk, c))
@@ -323,5 +328,21 @@ mod tests {
         );
         assert_eq!(report.skipped_records, 1);
         assert_eq!(tk.operators[0].threshold, THRESHOLD);
+    }
+
+    /// Found by the `init_roundtrip` fuzz target: a record with `"operator": ""` made an
+    /// operator the loader refuses (an operator without a name).
+    #[test]
+    fn an_empty_operator_name_makes_no_operator() {
+        let sources = [source("fs", &["ls", "cd"])];
+        let records = vec![
+            Record::ordered("", &["ls", "cd"]),
+            Record::ordered(" ", &["cd"]),
+            Record::ordered("A", &["ls"]),
+        ];
+        let (tk, report) = build("kit", &sources, &records);
+        let names: Vec<&str> = tk.operators.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, vec!["A"]);
+        assert_eq!(report.skipped_records, 2);
     }
 }

@@ -43,6 +43,22 @@ pub fn yaml11_break(c: char) -> bool {
     matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
+/// Whether YAML lets `c` stand in a file as itself (its printable set: tab, line breaks,
+/// everything from space on except DEL, the C1 controls but NEL, the surrogates and
+/// U+FFFE/U+FFFF). Any other character fails the whole file in both readers, so writers
+/// escape it.
+fn yaml_printable(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+        || c >= '\u{10000}'
+}
+
+/// Whether a writer must write `c` as an escape inside double quotes: what YAML cannot
+/// hold raw, what a YAML 1.1 reader breaks lines at, the BOM, and what must not reach a
+/// terminal raw when the file is shown.
+fn escaped(c: char) -> bool {
+    crate::text::unsafe_char(c) || c == '\u{feff}' || yaml11_break(c) || !yaml_printable(c)
+}
+
 /// Whether a string can be written plain without a YAML 1.1 or 1.2 reader misreading it.
 pub fn plain_ok(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
@@ -73,7 +89,7 @@ pub fn double_quoted(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if crate::text::unsafe_char(c) || c == '\u{feff}' || yaml11_break(c) => {
+            c if escaped(c) => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
             c => out.push(c),
@@ -96,9 +112,7 @@ pub fn string(s: &str) -> String {
 pub fn block_ok(s: &str) -> bool {
     s.contains('\n')
         && !s.starts_with([' ', '\n'])
-        && !s
-            .chars()
-            .any(|c| (crate::text::unsafe_char(c) && c != '\n') || yaml11_break(c))
+        && !s.chars().any(|c| c != '\n' && escaped(c))
         && !s.lines().any(|l| l.ends_with(' '))
         && !s.ends_with("\n\n")
 }
@@ -236,5 +250,23 @@ mod tests {
             );
             reads_back(&s);
         }
+    }
+
+    /// Found by the `init_roundtrip` fuzz target: a tool named with U+FFFF was written
+    /// raw, and the file then failed to parse. Every character outside YAML's printable
+    /// set is written as an escape and reads back as itself.
+    #[test]
+    fn characters_yaml_cannot_hold_raw_are_escaped() {
+        for c in [
+            '\u{7f}', '\u{80}', '\u{9f}', '\u{fffe}', '\u{ffff}', '\u{1}',
+        ] {
+            let s = format!("tool{c}name");
+            let q = string(&s);
+            assert!(!q.contains(c), "{q}");
+            assert!(!block_ok(&format!("{s}\nline\n")), "{s:?}");
+            reads_back(&s);
+        }
+        // Printable text outside ASCII stays as it is.
+        assert_eq!(string("ü\u{10000}\u{fffd}x"), "\"ü\u{10000}\u{fffd}x\"");
     }
 }
