@@ -14,11 +14,10 @@ use super::eval::TraceArgs;
 use toolscope_core::edit::{Edit, Transaction, Workspace};
 use toolscope_core::evidence::Record;
 use toolscope_core::evidence::eval::{EvalOptions, Report, Resolved, evaluate, resolve};
-use toolscope_core::evidence::fit::{Fitted, HOLDOUT_SEED, apply, fit, holdout_mask};
-use toolscope_core::evidence::learn::{NextFit, fit_next};
+use toolscope_core::evidence::fit::{Changes, Fitted, HOLDOUT_SEED, holdout_mask};
+use toolscope_core::evidence::learn::NextFit;
 use toolscope_core::evidence::report;
 use toolscope_core::evidence::steps::{StepCounter, StepOptions, StepReport};
-use toolscope_core::model::NodeKind;
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::explain::num;
 use toolscope_core::source::Format as SourceFormat;
@@ -110,26 +109,14 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
     let before_tk = ws.toolkit.clone();
     let used: Vec<Resolved> = resolve(&before_tk, &used_recs, &opts).0;
     let held: Vec<Resolved> = resolve(&before_tk, &held_recs, &opts).0;
-    let chat2graph = ws
-        .files()
-        .iter()
-        .any(|f| f.source.format == SourceFormat::Chat2Graph);
+    let chat2graph = ws.holds(SourceFormat::Chat2Graph);
     if args.add_edges && chat2graph {
         super::common::warning(
             "Chat2Graph files keep their edges (their chains fix them); --add-edges only scores existing ones",
         );
     }
-    let fitted: Vec<Fitted> = fit(&before_tk, &used)
-        .into_iter()
-        .filter(|f| f.new != f.old)
-        .collect();
-    let next: Vec<NextFit> = fit_next(&before_tk, &used, args.add_edges && !chat2graph)
-        .into_iter()
-        .filter(|f| f.old != Some(f.new))
-        .collect();
-    let mut after_tk = Toolkit::clone(&before_tk);
-    apply(&mut after_tk, &fitted);
-    toolscope_core::evidence::learn::apply(&mut after_tk, &next);
+    let changes = Changes::new(&before_tk, &used, args.add_edges && !chat2graph);
+    let after_tk = changes.applied(&before_tk);
     let tokenizer = Tokenizer::new(args.traces.encoding.into());
     let cost = ToolTokens::new(&before_tk, &tokenizer);
     let pair = |rs: &[Resolved]| {
@@ -153,15 +140,15 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
         steps_fitted: step_pair(&used_recs),
         steps_held: args.holdout.and_then(|_| step_pair(&held_recs)),
     };
-    let changed = !fitted.is_empty() || !next.is_empty();
-    let diff = edit_workspace(&mut ws, &before_tk, &fitted, &next)?;
+    let changed = !changes.is_empty();
+    let diff = edit_workspace(&mut ws, &before_tk, &changes)?;
     if args.write && changed {
         ws.save_all().map_err(|e| e.to_string())?;
     }
     match args.format {
         Format::Json => print_json(&json!({
-            "edges": fitted.iter().map(|f| edge_json(&before_tk, f)).collect::<Vec<_>>(),
-            "next": next.iter().map(|f| next_json(&before_tk, f)).collect::<Vec<_>>(),
+            "edges": changes.calls.iter().map(|f| edge_json(&before_tk, f)).collect::<Vec<_>>(),
+            "next": changes.next.iter().map(|f| next_json(&before_tk, f)).collect::<Vec<_>>(),
             "diff": diff,
             "written": args.write && changed,
             "fitted": pair_json(&evals.fitted),
@@ -177,7 +164,7 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
                 true => super::common::out(&for_terminal(&diff)),
                 false => super::common::out(&diff),
             }
-            for line in summary(&before_tk, &fitted, &next, &evals, args).lines() {
+            for line in summary(&before_tk, &changes.calls, &changes.next, &evals, args).lines() {
                 super::common::status(line);
             }
         }
@@ -210,41 +197,9 @@ struct Evals {
 
 /// The fitted scores as edits (`set score`, and `add edge` for the Next edges added),
 /// applied as one transaction per file; the unified diff of every changed file.
-fn edit_workspace(
-    ws: &mut Workspace,
-    tk: &Toolkit,
-    fitted: &[Fitted],
-    next: &[NextFit],
-) -> Result<String, String> {
-    let mut edits: Vec<Edit> = fitted
-        .iter()
-        .map(|f| Edit::SetScore {
-            from: tk.name(f.from).to_string(),
-            to: tk.name(f.to).to_string(),
-            to_kind: tk.kind(f.to),
-            score: f.new,
-        })
-        .collect();
-    for f in next {
-        let (from, to) = (tk.name(f.from).to_string(), tk.name(f.to).to_string());
-        let to_kind = NodeKind::Action;
-        edits.push(match f.edge {
-            Some(_) => Edit::SetScore {
-                from,
-                to,
-                to_kind,
-                score: f.new,
-            },
-            None => Edit::AddEdge {
-                from,
-                to,
-                to_kind,
-                score: f.new,
-            },
-        });
-    }
+fn edit_workspace(ws: &mut Workspace, tk: &Toolkit, changes: &Changes) -> Result<String, String> {
     let mut by_file: Vec<(usize, Vec<Edit>)> = Vec::new();
-    for edit in edits {
+    for edit in changes.edits(tk) {
         let probe = Transaction::from(edit.clone());
         let file = ws.target_file(&probe).map_err(|e| e.to_string())?;
         match by_file.iter_mut().find(|(f, _)| *f == file) {

@@ -60,6 +60,15 @@ pub struct Param {
     pub doc: &'static str,
 }
 
+/// The operator an operator edit changes (`threshold`, `hops`), by any name the loader
+/// accepts for it.
+const OPERATOR: Param = pos(
+    "OPERATOR",
+    ArgKind::Operator,
+    "operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name)",
+)
+.from(Context::Operator);
+
 const fn pos(name: &'static str, kind: ArgKind, doc: &'static str) -> Param {
     Param {
         name,
@@ -327,12 +336,7 @@ pub static EDIT_OPS: &[EditOp] = &[
         aliases: &["t"],
         doc: "Set an operator's threshold (a number in [0, 1])",
         params: &[
-            pos(
-                "OPERATOR",
-                ArgKind::Operator,
-                "operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name)",
-            )
-            .from(Context::Operator),
+            OPERATOR,
             pos("VALUE", ArgKind::Score, "the new threshold"),
         ],
         input: None,
@@ -348,12 +352,7 @@ pub static EDIT_OPS: &[EditOp] = &[
         aliases: &["h"],
         doc: "Set an operator's hop count",
         params: &[
-            pos(
-                "OPERATOR",
-                ArgKind::Operator,
-                "operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name)",
-            )
-            .from(Context::Operator),
+            OPERATOR,
             pos("VALUE", ArgKind::Hops, "the new hop count"),
         ],
         input: None,

@@ -223,6 +223,11 @@ impl Workspace {
         &self.files
     }
 
+    /// Whether any open file is in `format` (`fit` adds no edges to Chat2Graph files).
+    pub fn holds(&self, format: Format) -> bool {
+        self.files.iter().any(|f| f.source.format == format)
+    }
+
     /// Paths of files with unsaved edits.
     pub fn dirty_files(&self) -> Vec<PathBuf> {
         self.files

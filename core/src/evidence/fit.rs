@@ -31,6 +31,8 @@ use std::collections::HashMap;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
 use super::eval::Resolved;
+use super::learn::{NextFit, fit_next};
+use crate::edit::Edit;
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 use crate::recommend::{Params, recommend};
 
@@ -159,6 +161,70 @@ fn smoothed(old: f64, c: Counts) -> f64 {
     let rate = (c.called as f64 + PRIOR_WEIGHT * prior) / (c.present as f64 + PRIOR_WEIGHT);
     let rounded = (rate * 100.0).round() / 100.0;
     rounded.clamp(0.0, 1.0).max(c.floor)
+}
+
+/// What a fit changes: the Call and Next scores whose fitted value differs from the
+/// written one, and the Next edges to add. `toolscope fit` and the TUI's `:fit` both make
+/// their edits from it.
+#[derive(Debug, Clone, Default)]
+pub struct Changes {
+    pub calls: Vec<Fitted>,
+    pub next: Vec<NextFit>,
+}
+
+impl Changes {
+    /// Fits `records` on `tk`; `add_edges` also adds the Next edges the steps show and the
+    /// graph lacks (callers pass `false` for Chat2Graph files, whose chains fix the edges).
+    pub fn new(tk: &Toolkit, records: &[Resolved], add_edges: bool) -> Changes {
+        Changes {
+            calls: fit(tk, records)
+                .into_iter()
+                .filter(|f| f.new != f.old)
+                .collect(),
+            next: fit_next(tk, records, add_edges)
+                .into_iter()
+                .filter(|f| f.old != Some(f.new))
+                .collect(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty() && self.next.is_empty()
+    }
+
+    /// A copy of `tk` with every change made, to measure before writing.
+    pub fn applied(&self, tk: &Toolkit) -> Toolkit {
+        let mut after = tk.clone();
+        apply(&mut after, &self.calls);
+        super::learn::apply(&mut after, &self.next);
+        after
+    }
+
+    /// The changes as edits on `tk` (the toolkit they were fitted on): the score edits
+    /// first, in one run a score batch can take, then the added edges.
+    pub fn edits(&self, tk: &Toolkit) -> Vec<Edit> {
+        let score = |from: NodeIndex, to: NodeIndex, score: f64| Edit::SetScore {
+            from: tk.name(from).to_string(),
+            to: tk.name(to).to_string(),
+            to_kind: tk.kind(to),
+            score,
+        };
+        let mut edits: Vec<Edit> = self
+            .calls
+            .iter()
+            .map(|f| score(f.from, f.to, f.new))
+            .collect();
+        let (scored, added): (Vec<&NextFit>, Vec<&NextFit>) =
+            self.next.iter().partition(|f| f.edge.is_some());
+        edits.extend(scored.iter().map(|f| score(f.from, f.to, f.new)));
+        edits.extend(added.iter().map(|f| Edit::AddEdge {
+            from: tk.name(f.from).to_string(),
+            to: tk.name(f.to).to_string(),
+            to_kind: NodeKind::Action,
+            score: f.new,
+        }));
+        edits
+    }
 }
 
 /// The fitted scores applied to a copy of the toolkit's graph.

@@ -316,4 +316,59 @@ mod tests {
         assert_eq!(c_of(&fit_next(&tk, &mixed, false)), Some((0.5, 0.5)));
         let _ = cb;
     }
+
+    /// `fit` and `:fit` make their edits from `Changes`: unchanged scores are left out,
+    /// the score edits come first (one run a score batch takes), then the added edges;
+    /// the edits give the toolkit `Changes::applied` gives.
+    #[test]
+    fn changes_list_score_edits_then_added_edges() {
+        use crate::edit::Edit;
+        use crate::evidence::fit::Changes;
+        let mut tk = kit(&["a", "b", "c"]);
+        let [ca, cb, cc] = ["call a", "call b", "call c"].map(|n| ix(&tk, NodeKind::Action, n));
+        tk.add_edge(ca, cb, 1.0, None);
+        tk.add_edge(ca, cc, 0.5, None);
+        tk.operators
+            .push(crate::model::Operator::new("op", vec!["call a".into()]));
+        let recs = vec![
+            Record::ordered("op", &["a", "b", "a", "c", "a", "b"]),
+            Record::ordered("op", &["a", "a"]),
+        ];
+        let opts = crate::evidence::eval::EvalOptions::default();
+        let (recs, _) = crate::evidence::eval::resolve(&tk, &recs, &opts);
+        let changes = Changes::new(&tk, &recs, true);
+        assert!(
+            changes.calls.is_empty(),
+            "one tool an action: Call stays 1.0"
+        );
+        assert!(changes.next.iter().all(|f| f.old != Some(f.new)));
+        let edits = changes.edits(&tk);
+        let kinds: Vec<(&str, &str, &str)> = edits
+            .iter()
+            .map(|e| match e {
+                Edit::SetScore { from, to, .. } => ("score", from.as_str(), to.as_str()),
+                Edit::AddEdge { from, to, .. } => ("add", from.as_str(), to.as_str()),
+                _ => ("other", "", ""),
+            })
+            .collect();
+        let first_add = kinds
+            .iter()
+            .position(|k| k.0 == "add")
+            .expect("an added edge");
+        assert!(kinds[first_add..].iter().all(|k| k.0 == "add"), "{kinds:?}");
+        assert!(kinds.contains(&("add", "call a", "call a")), "{kinds:?}");
+        assert!(kinds.contains(&("add", "call b", "call a")), "{kinds:?}");
+        let after = changes.applied(&tk);
+        assert_eq!(
+            after.get_score(cb, ca),
+            changes.next.iter().find(|f| f.from == cb).unwrap().new
+        );
+        let _ = cc;
+        // Smoothing moves scores again on a second fit, but every edge exists now.
+        let again = Changes::new(&after, &recs, true);
+        assert!(
+            again.next.iter().all(|f| f.edge.is_some()),
+            "edges added twice"
+        );
+    }
 }

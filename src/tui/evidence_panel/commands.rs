@@ -7,10 +7,8 @@
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 
-use toolscope_core::edit::{Edit, Transaction};
-use toolscope_core::evidence::fit::fit;
-use toolscope_core::evidence::learn::{NextFit, fit_next};
-use toolscope_core::model::NodeKind;
+use toolscope_core::edit::Transaction;
+use toolscope_core::evidence::fit::Changes;
 use toolscope_core::recommend::explain::num;
 
 use crate::tui::app::{App, Level, Status};
@@ -109,21 +107,14 @@ pub fn fit_command(app: &mut App, arg: &str) -> Result<(), String> {
             ));
         }
     };
-    let chat2graph = app.session.ws.as_ref().is_some_and(|ws| {
-        ws.files()
-            .iter()
-            .any(|f| f.source.format == toolscope_core::source::Format::Chat2Graph)
-    });
+    let chat2graph = app
+        .session
+        .ws
+        .as_ref()
+        .is_some_and(|ws| ws.holds(toolscope_core::source::Format::Chat2Graph));
     let resolved = app.evidence.resolved(&app.tk);
-    let calls: Vec<_> = fit(&app.tk, &resolved)
-        .into_iter()
-        .filter(|f| f.new != f.old)
-        .collect();
-    let next: Vec<NextFit> = fit_next(&app.tk, &resolved, add_edges && !chat2graph)
-        .into_iter()
-        .filter(|f| f.old != Some(f.new))
-        .collect();
-    if calls.is_empty() && next.is_empty() {
+    let changes = Changes::new(&app.tk, &resolved, add_edges && !chat2graph);
+    if changes.is_empty() {
         app.set_status(
             Level::Info,
             format!(
@@ -133,55 +124,30 @@ pub fn fit_command(app: &mut App, arg: &str) -> Result<(), String> {
         );
         return Ok(());
     }
-    let mut lines = Vec::with_capacity(calls.len() + next.len());
-    let mut edits = Vec::with_capacity(calls.len() + next.len());
-    for f in &calls {
-        let (from, to) = (app.tk.name(f.from), app.tk.name(f.to));
+    let mut lines = Vec::with_capacity(changes.calls.len() + changes.next.len());
+    for f in &changes.calls {
         lines.push(format!(
-            "fit: {from} -> {to}: {} -> {} (called in {}/{} records)",
+            "fit: {} -> {}: {} -> {} (called in {}/{} records)",
+            app.tk.name(f.from),
+            app.tk.name(f.to),
             num(f.old),
             num(f.new),
             f.called,
             f.present
         ));
-        edits.push(Edit::SetScore {
-            from: from.to_string(),
-            to: to.to_string(),
-            to_kind: app.tk.kind(f.to),
-            score: f.new,
-        });
     }
-    // Score edits first (one batch), then the added edges.
-    let mut added = Vec::new();
-    for f in &next {
-        let (from, to) = (
-            app.tk.name(f.from).to_string(),
-            app.tk.name(f.to).to_string(),
-        );
+    for f in &changes.next {
         let old = f.old.map_or_else(|| "(new)".to_string(), num);
         lines.push(format!(
-            "fit: {from} -> {to}: {old} -> {} ({} of {} steps)",
+            "fit: {} -> {}: {old} -> {} ({} of {} steps)",
+            app.tk.name(f.from),
+            app.tk.name(f.to),
             num(f.new),
             f.steps,
             f.row_steps
         ));
-        let to_kind = NodeKind::Action;
-        match f.edge {
-            Some(_) => edits.push(Edit::SetScore {
-                from,
-                to,
-                to_kind,
-                score: f.new,
-            }),
-            None => added.push(Edit::AddEdge {
-                from,
-                to,
-                to_kind,
-                score: f.new,
-            }),
-        }
     }
-    edits.extend(added);
+    let edits = changes.edits(&app.tk);
     crate::tui::editing::apply_edit(app, Transaction::from(edits))?;
     for l in &lines {
         app.log.push(&Status::info(l.clone()));
@@ -196,8 +162,8 @@ pub fn fit_command(app: &mut App, arg: &str) -> Result<(), String> {
         Level::Info,
         format!(
             "fit: {} Call and {} Next score(s) changed, one undo step: {first}{more}",
-            calls.len(),
-            next.len()
+            changes.calls.len(),
+            changes.next.len()
         ),
     );
     Ok(())
