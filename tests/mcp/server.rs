@@ -127,6 +127,7 @@ pub fn main(args: &[String]) {
         }
         "http" => rt.block_on(serve_http()),
         "sse" => rt.block_on(serve_sse()),
+        "sse-flood" => rt.block_on(serve_sse_flood(args.get(1).map(String::as_str))),
         "hang" => hang(args.get(1).expect("pid file")),
         "fail" => {
             eprintln!("fatal: no database configured (set DB_URL)");
@@ -254,6 +255,46 @@ async fn serve_sse() {
         let id = next;
         tokio::spawn(async move {
             let svc = hyper::service::service_fn(move |req| sse_route(req, sessions.clone(), id));
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), svc)
+                .await;
+        });
+    }
+}
+
+/// An SSE server whose event never ends: before its `endpoint` event, one endless line;
+/// with `after-endpoint`, the endpoint and then endless short `data:` lines of one event
+/// (each line short, so only a bound on the whole event stops it).
+async fn serve_sse_flood(when: Option<&str>) {
+    let endpoint_first = when == Some("after-endpoint");
+    let listener = bind().await;
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        tokio::spawn(async move {
+            let svc = hyper::service::service_fn(move |req: Request<Incoming>| async move {
+                if req.method() == "POST" {
+                    return Ok::<_, Infallible>(text(StatusCode::ACCEPTED, "Accepted"));
+                }
+                let head = match endpoint_first {
+                    true => "event: endpoint\ndata: /messages\n\ndata: ",
+                    false => "data: ",
+                };
+                let chunk = match endpoint_first {
+                    true => Bytes::from("x".repeat(1000) + "\ndata: "),
+                    false => Bytes::from("x".repeat(64 << 10)),
+                };
+                let first =
+                    futures::stream::iter([Ok::<_, Infallible>(Frame::data(Bytes::from(head)))]);
+                let rest = futures::stream::repeat_with(move || Ok(Frame::data(chunk.clone())));
+                let mut r = Response::new(BodyExt::boxed(StreamBody::new(
+                    futures::StreamExt::chain(first, rest),
+                )));
+                r.headers_mut()
+                    .insert("content-type", "text/event-stream".parse().unwrap());
+                Ok(r)
+            });
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), svc)
                 .await;

@@ -62,6 +62,10 @@ pub const ALL: &[(&str, fn())] = &[
         "a_too_deep_answer_is_reported_at_once",
         a_too_deep_answer_is_reported_at_once,
     ),
+    (
+        "an_endless_sse_event_is_cut_off_and_reported",
+        an_endless_sse_event_is_cut_off_and_reported,
+    ),
 ];
 
 pub fn toolscope(args: &[&str]) -> Output {
@@ -881,4 +885,38 @@ fn a_too_deep_answer_is_reported_at_once() {
         "{said}"
     );
     assert!(started.elapsed() < Duration::from_secs(60), "{said}");
+}
+
+/// An SSE server could grow one event without end (one endless line, or endless short
+/// `data:` lines of one event), and toolscope held every byte until its timeout. Past
+/// 16 MiB the stream is cut off and the cause reported at once, before the `endpoint`
+/// event and after it.
+fn an_endless_sse_event_is_cut_off_and_reported() {
+    for when in ["before-endpoint", "after-endpoint"] {
+        let mut child = Command::new(exe())
+            .args(["sse-flood", when])
+            .env(super::server::ENV, "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start test server");
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let _guard = Killed(child);
+        let port: u16 = line.trim().parse().expect("port");
+        let dir = tempfile::tempdir().unwrap();
+        let block = format!("      transport_type: SSE\n      url: http://127.0.0.1:{port}/sse");
+        let path = c2g(dir.path(), &block);
+        let started = Instant::now();
+        let out = discover(&path, &["--timeout", "120"]);
+        assert_eq!(out.status.code(), Some(1), "{when}: {}", stderr(&out));
+        let said = json(&out)["diagnostics"].to_string();
+        assert!(said.contains("event of more than 16 MiB"), "{when}: {said}");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{when}: {said}"
+        );
+    }
 }

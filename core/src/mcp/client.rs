@@ -90,13 +90,19 @@ pub async fn discover(decl: &ServerDecl, dir: &Path, timeout: Duration) -> Resul
         }
         Some(Transport::Sse { url, headers }) => {
             let client = http_client(url, headers)?;
-            bounded(timeout, async {
-                let transport = sse::SseTransport::connect(client, url, request)
+            let refused = sse::Refused::default();
+            let result = bounded(timeout, async {
+                let transport = sse::SseTransport::connect(client, url, request, refused.clone())
                     .await
                     .map_err(|e| failed(e.0))?;
                 session(transport, request).await
             })
-            .await
+            .await;
+            // An event too big to read ended the stream: that is the cause.
+            match (result, refused.lock().ok().and_then(|mut r| r.take())) {
+                (Err(_), Some(message)) => Err(failed(message)),
+                (other, _) => other,
+            }
         }
     }
 }
