@@ -365,3 +365,74 @@ fn threshold_and_hops_together_leave_the_graph_whole() {
     ws.save_all().unwrap();
     assert_eq!(fs::read_to_string(&p).unwrap(), NATIVE);
 }
+
+/// Found by the `load_edit_reload` fuzz target: a score the loader reported as out of
+/// range (5.9), set to a valid one, could not be undone. The inverse puts 5.9 back, which
+/// the graph refused as a new value; the undo returned nothing and dropped the step. Now an
+/// undo puts back what the file held, for scores, thresholds and removed edges alike, on
+/// the small and the large-file path, before and after a save.
+#[test]
+fn an_out_of_range_value_the_file_held_is_undone_back_to_its_bytes() {
+    let text = "\
+actions:
+  - name: a
+    tools: [{name: T, score: 7.5}]
+    next:
+      - {name: b, score: 5.9}
+  - name: b
+tools:
+  - name: T
+operators:
+  - name: op
+    actions: [a]
+    threshold: 3.5
+";
+    let edits = [
+        Edit::SetScore {
+            from: "a".into(),
+            to: "b".into(),
+            to_kind: NodeKind::Action,
+            score: 0.5,
+        },
+        Edit::SetThreshold {
+            operator: "op".into(),
+            value: 0.25,
+        },
+        Edit::RemoveEdge {
+            from: "a".into(),
+            to: "T".into(),
+            to_kind: NodeKind::Tool,
+        },
+    ];
+    for large in [false, true] {
+        for edit in &edits {
+            let dir = tempfile::tempdir().unwrap();
+            let p = file(dir.path(), "kit.yaml", text);
+            let mut ws = open(&p);
+            if large {
+                ws.set_verify_each_edit_bytes(0);
+            }
+            ws.apply(edit.clone())
+                .unwrap_or_else(|e| panic!("{edit:?}: {e}"));
+            assert_ne!(ws.files()[0].source.text, text);
+            ws.save_all().unwrap();
+            assert!(
+                ws.undo().is_some(),
+                "{edit:?} (large {large}): undo refused"
+            );
+            assert_eq!(ws.files()[0].source.text, text, "{edit:?} (large {large})");
+            ws.save_all().unwrap();
+            assert_eq!(
+                fs::read_to_string(&p).unwrap(),
+                text,
+                "{edit:?} (large {large})"
+            );
+            // And redo makes the edit again.
+            assert!(
+                ws.redo().is_some(),
+                "{edit:?} (large {large}): redo refused"
+            );
+            assert_ne!(ws.files()[0].source.text, text);
+        }
+    }
+}

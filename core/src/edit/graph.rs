@@ -86,7 +86,22 @@ pub fn new_tool(name: &str, desc: &str, module_path: &str) -> Node {
     n
 }
 
-pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
+/// Whether [`apply`] checks the values an edit brings (scores and thresholds in [0, 1],
+/// hops at most [`crate::recommend::MAX_HOPS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Values {
+    /// A new edit: its values must be valid.
+    Checked,
+    /// An undo: it puts back what the file held, which may be a value the loader reported
+    /// (a score of 5.9 set to 0.5 must undo to 5.9, not be stuck).
+    AsTheFileHeld,
+}
+
+pub fn apply(tk: &mut Toolkit, edit: &Edit, values: Values) -> Result<(), EditError> {
+    let unit = |what: &str, v: f64| match values {
+        Values::Checked => check_unit(what, v),
+        Values::AsTheFileHeld => Ok(()),
+    };
     match edit {
         Edit::SetScore {
             from,
@@ -94,7 +109,7 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
             to_kind,
             score,
         } => {
-            check_unit("a score", *score)?;
+            unit("a score", *score)?;
             let edges = edge(tk, from, to, *to_kind)?;
             if edges
                 .iter()
@@ -107,14 +122,14 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
             }
         }
         Edit::SetThreshold { operator, value } => {
-            check_unit("a threshold", *value)?;
+            unit("a threshold", *value)?;
             operator_exists(tk, operator)?;
             if let Some(op) = tk.operator_mut(operator) {
                 op.threshold = *value;
             }
         }
         Edit::SetHops { operator, value } => {
-            if *value > crate::recommend::MAX_HOPS {
+            if values == Values::Checked && *value > crate::recommend::MAX_HOPS {
                 return Err(EditError::Invalid(format!(
                     "hops must be at most {}, not {value}",
                     crate::recommend::MAX_HOPS
@@ -148,7 +163,7 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
             to_kind,
             score,
         } => {
-            check_unit("a score", *score)?;
+            unit("a score", *score)?;
             let a = action(tk, from)?;
             let b = node(tk, *to_kind, to)?;
             if !edges_to(tk, a, b).is_empty() {
@@ -184,7 +199,7 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit) -> Result<(), EditError> {
             check_new_name(tk, NodeKind::Tool, name)?;
             for (c, s) in callers {
                 action(tk, c)?;
-                check_unit("a score", *s)?;
+                unit("a score", *s)?;
             }
             let t = tk.add_node(new_tool(name, desc, module_path));
             for (c, s) in callers {
@@ -536,7 +551,7 @@ mod tests {
             to_kind: NodeKind::Group,
             score,
         };
-        apply(&mut tk, &call(0.5)).unwrap();
+        apply(&mut tk, &call(0.5), Values::Checked).unwrap();
         let a = tk.action("a").unwrap();
         let score_of = |tk: &Toolkit, m: &str| {
             let t = tk.find(NodeKind::Tool, m).unwrap();
@@ -548,24 +563,27 @@ mod tests {
         );
         assert!(tk.edge(a, g).is_none());
         assert_eq!(edge_kind(&tk, "a", "g").unwrap(), NodeKind::Group);
-        assert!(apply(&mut tk, &call(0.5)).is_err(), "exists already");
+        assert!(
+            apply(&mut tk, &call(0.5), Values::Checked).is_err(),
+            "exists already"
+        );
         let m2 = Edit::SetScore {
             from: "a".into(),
             to: "m2".into(),
             to_kind: NodeKind::Tool,
             score: 0.2,
         };
-        apply(&mut tk, &m2).unwrap();
+        apply(&mut tk, &m2, Values::Checked).unwrap();
         let unlink = Edit::RemoveEdge {
             from: "a".into(),
             to: "g".into(),
             to_kind: NodeKind::Group,
         };
         let undo = inverse(&tk, &unlink).unwrap();
-        apply(&mut tk, &unlink).unwrap();
+        apply(&mut tk, &unlink, Values::Checked).unwrap();
         assert_eq!((score_of(&tk, "m1"), score_of(&tk, "m2")), (None, None));
         for e in &undo {
-            apply(&mut tk, e).unwrap();
+            apply(&mut tk, e, Values::Checked).unwrap();
         }
         assert_eq!(
             (score_of(&tk, "m1"), score_of(&tk, "m2")),
@@ -578,13 +596,13 @@ mod tests {
             score: 0.9,
         };
         let undo = inverse(&tk, &group_score).unwrap();
-        apply(&mut tk, &group_score).unwrap();
+        apply(&mut tk, &group_score, Values::Checked).unwrap();
         assert_eq!(
             (score_of(&tk, "m1"), score_of(&tk, "m2")),
             (Some(0.9), Some(0.9))
         );
         for e in &undo {
-            apply(&mut tk, e).unwrap();
+            apply(&mut tk, e, Values::Checked).unwrap();
         }
         assert_eq!(
             (score_of(&tk, "m1"), score_of(&tk, "m2")),

@@ -305,7 +305,13 @@ impl Edit {
 
     /// Applies the graph side to `tk`.
     pub fn apply_graph(&self, tk: &mut Toolkit) -> Result<(), EditError> {
-        graph::apply(tk, self)
+        graph::apply(tk, self, graph::Values::Checked)
+    }
+
+    /// Applies the graph side of an undo to `tk`: as [`Edit::apply_graph`], but a value
+    /// the file held is put back even where a new one would be refused (out of range).
+    pub fn restore_graph(&self, tk: &mut Toolkit) -> Result<(), EditError> {
+        graph::apply(tk, self, graph::Values::AsTheFileHeld)
     }
 
     /// The edits that undo this one, in order, computed on `tk` before applying: one edit

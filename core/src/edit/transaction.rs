@@ -68,13 +68,26 @@ impl Transaction {
 
     /// Applies every edit to `tk`, or none: a refused edit leaves `tk` as it was.
     pub fn apply_graph(&self, tk: &mut Toolkit) -> Result<(), EditError> {
+        self.apply_each(tk, Edit::apply_graph)
+    }
+
+    /// Applies an inverse (see [`Edit::restore_graph`]), every edit or none.
+    pub fn restore_graph(&self, tk: &mut Toolkit) -> Result<(), EditError> {
+        self.apply_each(tk, Edit::restore_graph)
+    }
+
+    fn apply_each(
+        &self,
+        tk: &mut Toolkit,
+        apply: fn(&Edit, &mut Toolkit) -> Result<(), EditError>,
+    ) -> Result<(), EditError> {
         if let [one] = self.edits.as_slice() {
-            return one.apply_graph(tk);
+            return apply(one, tk);
         }
         if self.operators_only() {
             // Only the operators change: keep a copy of them, not of the whole graph.
             let operators = tk.operators.clone();
-            let applied = self.edits.iter().try_for_each(|e| e.apply_graph(tk));
+            let applied = self.edits.iter().try_for_each(|e| apply(e, tk));
             if applied.is_err() {
                 tk.operators = operators;
             }
@@ -82,7 +95,7 @@ impl Transaction {
         }
         let mut scratch = tk.clone();
         for e in &self.edits {
-            e.apply_graph(&mut scratch)?;
+            apply(e, &mut scratch)?;
         }
         *tk = scratch;
         Ok(())

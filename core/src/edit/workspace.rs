@@ -521,7 +521,12 @@ impl Workspace {
             (&step.backward, &step.inverse)
         };
         patch::undo_of(&f.source.text, splices, 0).map_err(EditError::Unsupported)?;
-        txn.apply_graph(&mut f.own)?;
+        // An undo puts back what the file held, valid or not (see `graph::Values`).
+        let graph_side = match forward {
+            true => Transaction::apply_graph,
+            false => Transaction::restore_graph,
+        };
+        graph_side(txn, &mut f.own)?;
         // A windowed edit stays provable only as the one change since the text on disk.
         f.window = match &step.window {
             Some(w) if forward && f.source.text == f.disk => Some(w.clone()),
@@ -538,10 +543,7 @@ impl Workspace {
         });
         patch::apply_in_place(&mut f.source.text, splices, 0).map_err(EditError::Unsupported)?;
         if self.files.len() == 1 {
-            if txn
-                .apply_graph(std::sync::Arc::make_mut(&mut self.toolkit))
-                .is_err()
-            {
+            if graph_side(txn, std::sync::Arc::make_mut(&mut self.toolkit)).is_err() {
                 self.rebuild();
             }
         } else {
@@ -583,7 +585,12 @@ impl Workspace {
         let step = self.undo.pop()?;
         let (file, id) = (step.file, step.id);
         let (txn, inverse) = (step.txn.clone(), step.inverse.clone());
-        self.finish(step, false).ok()?;
+        // A step that cannot be undone stays in the history (`finish` changed nothing).
+        let kept = step.clone();
+        if self.finish(step, false).is_err() {
+            self.undo.push(kept);
+            return None;
+        }
         let f = &mut self.files[file];
         if f.pending.last().is_some_and(|(p, _)| *p == id) {
             f.pending.pop();
@@ -598,7 +605,11 @@ impl Workspace {
     pub fn redo(&mut self) -> Option<Transaction> {
         let step = self.redo.pop()?;
         let (file, id, txn) = (step.file, step.id, step.txn.clone());
-        self.finish(step, true).ok()?;
+        let kept = step.clone();
+        if self.finish(step, true).is_err() {
+            self.redo.push(kept);
+            return None;
+        }
         self.files[file].pending.push((id, txn.clone()));
         Some(self.shown(file, txn))
     }
