@@ -384,6 +384,12 @@ fn add_tool_needs_and_writes_a_module_path() {
     // (`set` verified that the file loads into the graph with the tool's module path.)
     assert!(calls(&p).contains(&("note".into(), "Painter".into(), 1.0)));
     assert_eq!(problems(&p), Vec::<String>::new());
+    // `export --to json` carries each tool's module path.
+    let tools = export(&p)["tools"].as_array().unwrap().clone();
+    let painter = tools.iter().find(|t| t["name"] == "Painter").unwrap();
+    assert_eq!(painter["module_path"], "app.tools.painting");
+    let reader = tools.iter().find(|t| t["name"] == "Reader").unwrap();
+    assert_eq!(reader["module_path"], "app.tools.reading");
 }
 
 /// A native toolkit takes the module path too, as a key of the declaration.

@@ -75,8 +75,14 @@ pub fn toolkit_json(tk: &Toolkit) -> Value {
     let tools: Vec<Value> = by_name(NodeKind::Tool)
         .into_iter()
         .map(|ix| {
-            let ty = tk.node(ix).meta.as_ref().map_or("", |m| m.ty.as_str());
-            json!({"name": tk.name(ix), "desc": tk.node(ix).desc, "type": ty, "file": file(ix), "line": line(ix)})
+            let meta = tk.node(ix).meta.as_ref();
+            let ty = meta.map_or("", |m| m.ty.as_str());
+            let mut v = json!({"name": tk.name(ix), "desc": tk.node(ix).desc, "type": ty, "file": file(ix), "line": line(ix)});
+            // Chat2Graph's tools name the module their class is imported from.
+            if let (Some(m), Some(map)) = (meta.filter(|m| !m.module_path.is_empty()), v.as_object_mut()) {
+                map.insert("module_path".into(), json!(m.module_path));
+            }
+            v
         })
         .collect();
     let groups: Vec<Value> = by_name(NodeKind::Group)
