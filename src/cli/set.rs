@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use toolscope_core::edit::{Edit, SaveErrorKind, Workspace};
 use toolscope_core::source::Format;
-use toolscope_core::source::save::lock_for_write;
+use toolscope_core::source::save::lock_all;
 use toolscope_core::text::for_terminal;
 
 use super::common::InputFormat;
@@ -62,16 +62,14 @@ pub fn run(args: &Args) -> ExitCode {
 
 fn execute(args: &Args) -> Result<(), Attempt> {
     // Held from the read to the rename, so that toolscope writers never interleave: the
-    // file's lock, or every file's of a folder (in path order, so two writers on one folder
-    // cannot wait on each other). Not for a path that does not exist: no lock file is left
-    // beside a typo.
+    // file's lock, or every file's of a folder (in the order `lock_all` gives every writer,
+    // so that two cannot wait on each other). Not for a path that does not exist: no lock
+    // file is left beside a typo.
     let mut _locks = Vec::new();
     if !args.dry_run && args.path.exists() {
         let files = toolscope_core::source::expand_paths(std::slice::from_ref(&args.path))
             .map_err(|e| Attempt::Failed(e.to_string()))?;
-        for f in files {
-            _locks.push(lock_for_write(&f).map_err(|e| Attempt::Failed(e.to_string()))?);
-        }
+        _locks = lock_all(&files).map_err(|e| Attempt::Failed(e.to_string()))?;
     }
     for attempt in 1..=ATTEMPTS {
         match attempt_once(args) {

@@ -6,7 +6,7 @@
 
 mod lock;
 
-pub use lock::{WriteLock, lock_file_for, lock_for_write};
+pub use lock::{WriteLock, lock_all, lock_file_for, lock_for_write};
 
 use std::fmt;
 use std::fs::{self, OpenOptions};

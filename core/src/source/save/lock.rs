@@ -104,6 +104,40 @@ pub fn lock_for_write(path: &Path) -> Result<WriteLock, SaveError> {
     Ok(lock)
 }
 
+/// Takes the write locks of several files (`set` on a folder holds them all from its read
+/// to its rename), in an order every writer agrees on, so that two writers never hold one
+/// lock each and wait for the other's: files with several names first, by device and inode
+/// (two folders can name one file, in different orders of their paths), then the rest by
+/// the lock file's path. Returns the locks in that order.
+pub fn lock_all(paths: &[PathBuf]) -> Result<Vec<WriteLock>, SaveError> {
+    let mut keyed: Vec<(LockOrder, &PathBuf)> = paths.iter().map(|p| (lock_order(p), p)).collect();
+    keyed.sort();
+    keyed.into_iter().map(|(_, p)| lock_for_write(p)).collect()
+}
+
+/// Where a file's locks come in [`lock_all`]'s order.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum LockOrder {
+    /// A file with several names: its inode lock is the one shared across names.
+    Linked(Inode),
+    /// A file with one name: its lock file is the one shared.
+    Named(PathBuf),
+}
+
+fn lock_order(path: &Path) -> LockOrder {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(m) = std::fs::metadata(path)
+            && m.is_file()
+            && m.nlink() > 1
+        {
+            return LockOrder::Linked((m.dev(), m.ino()));
+        }
+    }
+    LockOrder::Named(lock_file_for(path))
+}
+
 fn lock_name(path: &Path) -> Result<WriteLock, SaveError> {
     let lock_path = lock_file_for(path);
     if HELD.with(|h| h.borrow().contains(&lock_path)) {
@@ -237,5 +271,50 @@ mod tests {
         assert!(rx.recv_timeout(Duration::from_secs(10)).is_ok());
         t.join().unwrap();
         assert!(lock_file_for(&p).ends_with(".t.yaml.toolscope-lock"));
+    }
+
+    /// Two folders naming the same two files in opposite orders of their paths (`set` on
+    /// each at once): the writers took the shared (inode) locks in opposite orders and
+    /// could each hold one and wait for the other until the 60 s timeout. `lock_all` puts
+    /// them in one order for both; two writers then finish, many times over.
+    #[cfg(unix)]
+    #[test]
+    fn folders_naming_one_file_in_opposite_orders_lock_in_one_order() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+        std::fs::create_dir_all(&one).unwrap();
+        std::fs::create_dir_all(&two).unwrap();
+        let (x, y) = (one.join("x.yml"), one.join("y.yml"));
+        std::fs::write(&x, "a: 1\n").unwrap();
+        std::fs::write(&y, "b: 1\n").unwrap();
+        // In `two`, path order is the other way round: p names y, q names x.
+        let (p, q) = (two.join("p.yml"), two.join("q.yml"));
+        std::fs::hard_link(&y, &p).unwrap();
+        std::fs::hard_link(&x, &q).unwrap();
+        let inodes = |paths: &[PathBuf]| -> Vec<u64> {
+            let mut keyed: Vec<(LockOrder, &PathBuf)> =
+                paths.iter().map(|p| (lock_order(p), p)).collect();
+            keyed.sort();
+            keyed
+                .iter()
+                .map(|(_, p)| std::fs::metadata(p).unwrap().ino())
+                .collect()
+        };
+        let (first, second) = (vec![x.clone(), y.clone()], vec![p.clone(), q.clone()]);
+        assert_eq!(inodes(&first), inodes(&second));
+        let threads: Vec<_> = [first, second]
+            .into_iter()
+            .map(|files| {
+                std::thread::spawn(move || {
+                    for _ in 0..200 {
+                        drop(lock_all(&files).expect("both locks"));
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
     }
 }
