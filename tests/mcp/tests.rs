@@ -515,9 +515,9 @@ fn stale_and_unreadable_caches_are_diagnostics() {
 }
 
 /// Starts the test server in a network mode; returns it and its port.
-fn network_server(mode: &str) -> (Child, u16) {
+fn network_server(args: &[&str]) -> (Child, u16) {
     let mut child = Command::new(exe())
-        .arg(mode)
+        .args(args)
         .env(super::server::ENV, "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -540,7 +540,7 @@ impl Drop for Killed {
 }
 
 fn streamable_http_discovery() {
-    let (child, port) = network_server("http");
+    let (child, port) = network_server(&["http"]);
     let _guard = Killed(child);
     let dir = tempfile::tempdir().unwrap();
     let block =
@@ -561,7 +561,7 @@ fn streamable_http_discovery() {
 }
 
 fn sse_discovery_with_headers() {
-    let (child, port) = network_server("sse");
+    let (child, port) = network_server(&["sse"]);
     let _guard = Killed(child);
     let dir = tempfile::tempdir().unwrap();
     let url = format!("http://127.0.0.1:{port}/sse");
@@ -893,19 +893,8 @@ fn a_too_deep_answer_is_reported_at_once() {
 /// event and after it.
 fn an_endless_sse_event_is_cut_off_and_reported() {
     for when in ["before-endpoint", "after-endpoint"] {
-        let mut child = Command::new(exe())
-            .args(["sse-flood", when])
-            .env(super::server::ENV, "1")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start test server");
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        let (child, port) = network_server(&["sse-flood", when]);
         let _guard = Killed(child);
-        let port: u16 = line.trim().parse().expect("port");
         let dir = tempfile::tempdir().unwrap();
         let block = format!("      transport_type: SSE\n      url: http://127.0.0.1:{port}/sse");
         let path = c2g(dir.path(), &block);
