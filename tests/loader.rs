@@ -252,3 +252,30 @@ fn example_loads_clean() {
     assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
     assert!(loaded.toolkit.operators.len() >= 2);
 }
+
+/// Found by the `init_roundtrip` fuzz target: operators `assistant` and `assistant ` were
+/// called one operator declared twice (the duplicate check went through the lookup that
+/// trims what a user types). Names are compared exactly; the lookup tries the exact name
+/// before the trimmed one, so each is reachable.
+#[test]
+fn operators_differing_in_spaces_are_two_operators() {
+    let f = load(
+        "actions:\n  - name: a\n  - name: b\noperators:\n  - name: assistant\n    actions: [a]\n  - name: \"assistant \"\n    actions: [b]\n",
+    );
+    assert_eq!(codes(&f.diagnostics), vec![], "{:?}", f.diagnostics);
+    let tk = &f.toolkit;
+    assert_eq!(tk.operators.len(), 2);
+    assert_eq!(
+        tk.operator("assistant").map(|o| &o.actions[0][..]),
+        Some("a")
+    );
+    assert_eq!(
+        tk.operator("assistant ").map(|o| &o.actions[0][..]),
+        Some("b")
+    );
+    // As typed with stray spaces, the trimmed name still finds its operator.
+    assert_eq!(
+        tk.operator(" assistant").map(|o| &o.actions[0][..]),
+        Some("a")
+    );
+}

@@ -435,6 +435,10 @@ impl Toolkit {
     /// `source::join`). More than one is ambiguous. The one resolver of `:operator`,
     /// `--operator` and trace records.
     pub fn operators_named(&self, name: &str) -> Vec<&Operator> {
+        // Exactly as written first (an operator may be named `x `), then trimmed (as typed).
+        if let Some(op) = self.operators.iter().find(|o| o.name == name) {
+            return vec![op];
+        }
         let name = name.trim();
         if let Some(op) = self.operators.iter().find(|o| o.name == name) {
             return vec![op];

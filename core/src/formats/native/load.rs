@@ -265,7 +265,9 @@ fn operator(ctx: &mut Ctx<'_>, item: NodeId) {
             actions.push(r.name.to_string());
         }
     }
-    if ctx.toolkit.operator(&name).is_some() {
+    // The exact name: `Toolkit::operator` also resolves anchors, labels and trimmed
+    // names, which would call `assistant ` a second `assistant`.
+    if ctx.toolkit.operators.iter().any(|o| o.name == name) {
         ctx.diag(
             item,
             Severity::Error,
