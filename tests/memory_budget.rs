@@ -40,6 +40,24 @@ fn ceiling_kb(bytes: usize) -> usize {
     (budget + (64 << 20)) / 1024
 }
 
+/// Runs `lint --format json` on `p` under the budget's ceiling for `bytes` of input;
+/// asserts the process ended on its own (not killed at the ceiling) and returns its
+/// diagnostics as text, and its stderr.
+fn lint_capped(p: &std::path::Path, bytes: usize) -> (String, String) {
+    let out = run_capped(
+        ceiling_kb(bytes),
+        &["lint", "--format", "json", p.to_str().unwrap()],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        out.status.code().is_some(),
+        "killed: {:?} {stderr}",
+        out.status
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    (v["diagnostics"].to_string(), stderr)
+}
+
 fn limit_diags(out: &Output) -> Vec<Value> {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{:?} {stderr}", out.status);
@@ -128,19 +146,8 @@ fn toolkit_with_sidecar(dir: &std::path::Path, n: usize) -> (std::path::PathBuf,
 fn a_dense_mcp_sidecar_is_counted_in_the_budget() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (p, bytes) = toolkit_with_sidecar(dir.path(), 9_500_000);
-    let out = run_capped(
-        ceiling_kb(bytes),
-        &["lint", "--format", "json", p.to_str().unwrap()],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.code().is_some(),
-        "killed: {:?} {stderr}",
-        out.status
-    );
+    let (said, stderr) = lint_capped(&p, bytes);
     assert!(!stderr.contains("memory allocation"), "{stderr}");
-    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
-    let said = v["diagnostics"].to_string();
     assert!(
         said.contains("TS090") && said.contains("memory budget"),
         "{said}"
@@ -182,22 +189,8 @@ fn a_large_ordinary_mcp_sidecar_loads_within_its_budget() {
         tools.join(", ")
     );
     std::fs::write(dir.path().join("kit.yaml.mcp.json"), &side).expect("write");
-    let out = run_capped(
-        ceiling_kb(kit.len() + side.len()),
-        &["lint", "--format", "json", p.to_str().unwrap()],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.code().is_some(),
-        "killed: {:?} {stderr}",
-        out.status
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert!(
-        !v["diagnostics"].to_string().contains("TS090"),
-        "{}",
-        v["diagnostics"]
-    );
+    let (said, _) = lint_capped(&p, kit.len() + side.len());
+    assert!(!said.contains("TS090"), "{said}");
 }
 
 /// A file of `n` entries under `key` (`groups` or `operators`) each using one list of
@@ -274,22 +267,8 @@ fn groups_sharing_an_aliased_list_count_each_use() {
 fn groups_sharing_an_aliased_list_within_the_budget_load() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (p, bytes) = aliased(dir.path(), "groups", 1_000, 700);
-    let out = run_capped(
-        ceiling_kb(bytes),
-        &["lint", "--format", "json", p.to_str().unwrap()],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.code().is_some(),
-        "killed: {:?} {stderr}",
-        out.status
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert!(
-        !v["diagnostics"].to_string().contains("TS002"),
-        "{}",
-        v["diagnostics"]
-    );
+    let (said, _) = lint_capped(&p, bytes);
+    assert!(!said.contains("TS002"), "{said}");
 }
 
 /// A Chat2Graph group of 2,000 members called by 2,000 chained actions: its Call edges are
