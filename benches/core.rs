@@ -1,14 +1,15 @@
 //! Core benchmarks: loading both formats and recommending, at 1k, 10k and 100k actions.
-//! Toolkits come from `toolscope_core::synth`, the generator behind `toolscope gen`.
+//! Toolkits come from `toolscope_core::generate`, the generator behind `toolscope gen`.
 
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use toolscope_core::generate::{GenOptions, generate, generate_chat2graph};
+use toolscope_core::load::load_text;
 use toolscope_core::recommend::{Params, recommend, resolve_seeds};
-use toolscope_core::source::{Format, Limits, load_text};
-use toolscope_core::synth::{GenOptions, generate, generate_chat2graph};
+use toolscope_core::source::{Format, Limits};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 

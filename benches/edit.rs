@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
-use toolscope_core::edit::{Edit, Transaction, Workspace};
-use toolscope_core::synth::{GenOptions, generate};
+use toolscope_core::edit::{Edit, Transaction};
+use toolscope_core::generate::{GenOptions, generate};
+use toolscope_core::workspace::Workspace;
 
 fn setup(dir: &std::path::Path, actions: usize) -> Option<(PathBuf, Workspace, Edit)> {
     let path = dir.join(format!("g{actions}.yaml"));

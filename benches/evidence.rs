@@ -1,5 +1,5 @@
 //! `eval --sweep` on 10k trace records against a 10k-action toolkit (SPEC 8 target: under
-//! 1 s). The toolkit comes from `toolscope_core::synth`; the records call one to three tools of
+//! 1 s). The toolkit comes from `toolscope_core::generate`; the records call one to three tools of
 //! their operator's wider offer (threshold 0.3), so some calls fall outside the offer at
 //! the operators' own 0.5. Token counts use the real tokenizer, loaded once outside the
 //! measurement (as `eval` loads it once per run); the per-tool entries are counted inside.
@@ -11,10 +11,11 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use toolscope_core::evidence::Record;
 use toolscope_core::evidence::eval::{EvalOptions, evaluate, resolve};
+use toolscope_core::generate::{GenOptions, generate};
+use toolscope_core::load::load_text;
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::{Params, recommend, resolve_seeds};
-use toolscope_core::source::{Format, Limits, load_text};
-use toolscope_core::synth::{GenOptions, generate};
+use toolscope_core::source::{Format, Limits};
 use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
 
 fn toolkit() -> Toolkit {
@@ -171,7 +172,7 @@ fn steps_sweep(c: &mut Criterion) {
     use toolscope_core::evidence::steps::{StepCounter, StepOptions};
     let tk = toolkit();
     let mut jsonl = Vec::new();
-    toolscope_core::synth::runs::write_runs(&tk, 100_000, 1, &mut jsonl).expect("runs");
+    toolscope_core::generate::runs::write_runs(&tk, 100_000, 1, &mut jsonl).expect("runs");
     let text = String::from_utf8(jsonl).expect("utf8");
     let (recs, _) = toolscope_core::evidence::traces::parse_jsonl("runs", &text);
     let tokenizer = Tokenizer::new(Encoding::O200kBase);

@@ -11,8 +11,8 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use toolscope::tui::{App, Msg, Theme, editing, update::update, view};
-use toolscope_core::edit::Workspace;
-use toolscope_core::synth::{GenOptions, generate};
+use toolscope_core::generate::{GenOptions, generate};
+use toolscope_core::workspace::Workspace;
 
 fn rename_over(path: &Path, text: &str) {
     let tmp = path.with_extension("tmp~");

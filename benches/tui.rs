@@ -12,9 +12,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use toolscope::tui::{App, Msg, Theme, update::update, view};
+use toolscope_core::generate::{GenOptions, generate};
 use toolscope_core::layout::Layout;
-use toolscope_core::source::{Limits, Loaded, load_text};
-use toolscope_core::synth::{GenOptions, generate};
+use toolscope_core::load::load_text;
+use toolscope_core::source::{Limits, Loaded};
 
 /// A synthetic toolkit of about `nodes` nodes (four actions per tool).
 fn toolkit(nodes: usize) -> Loaded {
@@ -55,18 +56,18 @@ fn benches(c: &mut Criterion) {
                     .expect("draw")
             })
         });
-        app.zoom = toolscope::tui::app::Zoom::Overview;
-        g.bench_function(BenchmarkId::new("frame_200x60_overview", nodes), |b| {
+        app.graph_pane.zoom = toolscope::tui::app::Zoom::Compact;
+        g.bench_function(BenchmarkId::new("frame_200x60_compact", nodes), |b| {
             b.iter(|| {
                 term.draw(|f| view::draw(f, &app))
                     .map(|_| ())
                     .expect("draw")
             })
         });
-        app.zoom = toolscope::tui::app::Zoom::Detailed;
+        app.graph_pane.zoom = toolscope::tui::app::Zoom::Detailed;
         g.bench_function(BenchmarkId::new("focus_refit_and_frame", nodes), |b| {
             b.iter(|| {
-                toolscope::tui::graph_pane::refit(&mut app);
+                app.with_graph(|g, s| g.refit(s));
                 term.draw(|f| view::draw(f, &app))
                     .map(|_| ())
                     .expect("draw")
@@ -89,10 +90,7 @@ fn benches(c: &mut Criterion) {
             &mut app,
             Msg::Key(KeyEvent::new(KeyCode::Char('f'), KeyModifiers::NONE)),
         );
-        assert!(
-            !toolscope::tui::graph_pane::active(&app),
-            "f shows the whole graph"
-        );
+        assert!(!app.graph_pane.shows_focus(), "f shows the whole graph");
         g.bench_function(BenchmarkId::new("frame_200x60_whole", nodes), |b| {
             b.iter(|| {
                 term.draw(|f| view::draw(f, &app))
@@ -124,7 +122,7 @@ fn benches(c: &mut Criterion) {
 fn open(c: &mut Criterion) {
     use criterion::BatchSize;
     use toolscope::tui::graph_pane::whole::WholeLayout;
-    use toolscope_core::edit::Workspace;
+    use toolscope_core::workspace::Workspace;
     let mut g = c.benchmark_group("tui_open");
     g.warm_up_time(std::time::Duration::from_secs(1));
     for nodes in [1_000usize, 10_000, 100_000] {
@@ -166,5 +164,74 @@ fn open(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(tui, benches, open);
+/// Sends a key string: characters, and `\n` for Enter.
+fn type_keys(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        let code = if c == '\n' {
+            KeyCode::Enter
+        } else {
+            KeyCode::Char(c)
+        };
+        update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+}
+
+/// Issue 31: a replay step key (Right, then Left) to the redrawn frame at 10k actions
+/// (SPEC 7's 16 ms), on a run of 40 calls of the generated toolkit's tools.
+fn replay(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tui_replay");
+    g.sample_size(20)
+        .warm_up_time(std::time::Duration::from_secs(1));
+    let actions = 10_000;
+    let loaded = toolkit(actions * 5 / 4);
+    let tk = &loaded.toolkit;
+    let op = tk.operators[0].name.clone();
+    let tools: Vec<String> = tk
+        .nodes_of(toolscope_core::model::NodeKind::Tool)
+        .step_by(37)
+        .take(40)
+        .map(|ix| format!("{:?}", tk.name(ix)))
+        .collect();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let runs = dir.path().join("runs.jsonl");
+    let line = format!(
+        "{{\"operator\": {:?}, \"calls\": [{}]}}\n",
+        op,
+        tools.join(", ")
+    );
+    std::fs::write(&runs, line).expect("write runs");
+    let mut app = App::new(loaded, "gen".into(), Theme::default(), (200, 60));
+    type_keys(
+        &mut app,
+        &format!(":traces {}\n:replay 1 5\n", runs.display()),
+    );
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("backend");
+    term.draw(|f| view::draw(f, &app)).expect("draw");
+    let shown: String = term
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        shown.contains("run 1 step 5 of 39"),
+        "the replay is on screen"
+    );
+    let right = Msg::Key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE));
+    let left = Msg::Key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
+    let mut forth = true;
+    g.bench_function(BenchmarkId::new("replay_step_key_to_frame", actions), |b| {
+        b.iter(|| {
+            update(&mut app, if forth { right.clone() } else { left.clone() });
+            forth = !forth;
+            term.draw(|f| view::draw(f, &app))
+                .map(|_| ())
+                .expect("draw")
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(tui, benches, open, replay);
 criterion_main!(tui);

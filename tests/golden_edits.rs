@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
-use toolscope_core::edit::{Edit, Workspace};
+use toolscope_core::edit::Edit;
 use toolscope_core::model::NodeKind;
+use toolscope_core::workspace::Workspace;
 
 fn ws(path: &str) -> Workspace {
     let text = std::fs::read_to_string(path).expect("example exists");

@@ -22,13 +22,16 @@ by record would leak. A task is held out when `number % MOD == 0` (MOD=5
 unless --holdout-mod says otherwise): tasks 0, 5, 10, ... are the test split.
 
 One record per (category, task): {"id": "multi_turn_base_12", "operator":
-"bfcl", "calls": [...], "called": [...], "available": [...]} where calls are
-the ground truth's function names in order across all turns (repeats kept,
+"bfcl", "calls": [...], "called": [...], "available": [...], "requests": [...]}
+where calls are the ground truth's function names in order across all turns (repeats kept,
 empty turns skipped), parsed with `ast`, and available is every tool of the
 task's involved classes less the task's `excluded_function` (the functions
 BFCL withholds for that whole run). A miss_func task's `missed_function` is
 withheld only until the turn that adds it back, and it is called only after
-that, so it stays available.
+that, so it stays available. `requests[i]` is the text of the user turn in which
+`calls[i]` happens (for a turn without a message, miss_func's turn that gives a
+withheld function back, the latest user message before it): the query of the
+retrievers peers.py compares with. toolscope ignores the field.
 """
 
 import argparse
@@ -166,6 +169,14 @@ def call_names(call_strings, where):
     return names
 
 
+def user_text(question, turn):
+    """The user's message of a turn ("" for a turn with none: miss_func's turn that
+    gives a withheld function back, whose calls answer the request before it)."""
+    if turn >= len(question):
+        return ""
+    return "\n".join(m.get("content", "") for m in question[turn] if m.get("role") == "user")
+
+
 def task_number(record_id):
     m = re.search(r"_(\d+)$", record_id)
     if not m:
@@ -191,11 +202,15 @@ def convert(wheel, out, holdout_mod=5, slice_n=None, categories=CATEGORIES):
             task = task_number(q["id"])
             if slice_n is not None and task >= slice_n:
                 continue
-            calls = []
+            calls, requests = [], []
+            request = ""
             for i, turn in enumerate(a["ground_truth"]):
-                calls += call_names(turn, "%s turn %d" % (q["id"], i))
+                request = user_text(q["question"], i) or request
+                called = call_names(turn, "%s turn %d" % (q["id"], i))
+                calls += called
+                requests += [request] * len(called)
             involved_all.update(q["involved_classes"])
-            records.append((task, q, calls))
+            records.append((task, q, calls, requests))
 
     # Tool definitions of every involved class, names made unique if needed.
     docs = {}
@@ -232,7 +247,7 @@ def convert(wheel, out, holdout_mod=5, slice_n=None, categories=CATEGORIES):
     splits = {"train": [], "test": []}
     steps = {"train": 0, "test": 0}
     tasks = {"train": set(), "test": set()}
-    for task, q, calls in records:
+    for task, q, calls, requests in records:
         involved = q["involved_classes"]
         excluded = set(q.get("excluded_function", []))
         by_plain = {}
@@ -248,7 +263,7 @@ def convert(wheel, out, holdout_mod=5, slice_n=None, categories=CATEGORIES):
         called = list(dict.fromkeys(tools))
         split = "test" if task % holdout_mod == 0 else "train"
         splits[split].append({"id": q["id"], "operator": OPERATOR, "calls": tools,
-                              "called": called, "available": available})
+                              "called": called, "available": available, "requests": requests})
         steps[split] += max(len(tools) - 1, 0)
         tasks[split].add(task)
     for split, recs in splits.items():

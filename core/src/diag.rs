@@ -30,6 +30,9 @@ pub enum Code {
     Limit,
     /// The file could not be read.
     Io,
+    /// A YAML file holds no toolkit (`x: 1`, an empty document): named, an error; found
+    /// in a folder, skipped with a note.
+    NoToolkit,
     /// A construct has the wrong shape (not a list, not a mapping, no name, ...).
     Shape,
     /// Two declarations of the same kind share a name.
@@ -101,6 +104,20 @@ pub enum Code {
     McpServerFailed,
     /// An MCP server did not finish discovery within the timeout.
     McpTimeout,
+    /// A `scores:` entry naming an MCP server whose tools are known: it scores each of
+    /// them the action calls that has no score of its own.
+    ScoreOnServer,
+    /// A `scores:` entry naming a tool that is no known tool of the MCP servers its action
+    /// calls (the cache lists no such tool, or the servers' tools are unknown), or a bare
+    /// tool name several servers share.
+    McpMemberUnknown,
+    /// Two MCP servers list a tool of one name: the model sees two functions named alike.
+    McpSharedMember,
+    /// An MCP cache older than `mcp::cache::MAX_AGE_DAYS` (lint, info).
+    McpCacheOld,
+    /// A chained action calls an MCP server whose cache lists no tools: Chat2Graph offers
+    /// nothing from it, and neither does toolscope.
+    McpServerNoTools,
 }
 
 impl Code {
@@ -110,6 +127,7 @@ impl Code {
             Code::Parse => "TS001",
             Code::Limit => "TS002",
             Code::Io => "TS003",
+            Code::NoToolkit => "TS004",
             Code::Shape => "TS010",
             Code::DuplicateName => "TS020",
             Code::NameTwoKinds => "TS021",
@@ -145,14 +163,20 @@ impl Code {
             Code::McpMalformedTool => "TS094",
             Code::McpServerFailed => "TS095",
             Code::McpTimeout => "TS096",
+            Code::ScoreOnServer => "TS063",
+            Code::McpMemberUnknown => "TS064",
+            Code::McpSharedMember => "TS065",
+            Code::McpCacheOld => "TS097",
+            Code::McpServerNoTools => "TS098",
         }
     }
 
     /// Every code, for documentation and tests.
-    pub const ALL: [Code; 38] = [
+    pub const ALL: [Code; 44] = [
         Code::Parse,
         Code::Limit,
         Code::Io,
+        Code::NoToolkit,
         Code::Shape,
         Code::DuplicateName,
         Code::NameTwoKinds,
@@ -188,6 +212,11 @@ impl Code {
         Code::McpMalformedTool,
         Code::McpServerFailed,
         Code::McpTimeout,
+        Code::ScoreOnServer,
+        Code::McpMemberUnknown,
+        Code::McpSharedMember,
+        Code::McpCacheOld,
+        Code::McpServerNoTools,
     ];
 }
 

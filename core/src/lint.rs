@@ -14,6 +14,11 @@ pub fn lint(loaded: &Loaded) -> Vec<Diagnostic> {
     two_kinds(tk, &mut out);
     never_called(tk, &mut out);
     never_reached(tk, &mut out);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    old_caches(tk, now, &mut out);
+    shared_members(tk, &mut out);
     out.sort_by(|a, b| {
         (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code))
     });
@@ -99,5 +104,113 @@ fn never_reached(tk: &Toolkit, out: &mut Vec<Diagnostic>) {
                 ),
             );
         }
+    }
+}
+
+/// MCP caches older than `MAX_AGE_DAYS` (TS097, info: age alone is no fault): the server
+/// may list other tools now, and Chat2Graph offers what it lists when it loads.
+fn old_caches(tk: &Toolkit, now: u64, out: &mut Vec<Diagnostic>) {
+    use crate::mcp::cache::{MAX_AGE_DAYS, age_days};
+    for s in &tk.mcp_cached {
+        let Some(days) = age_days(&s.discovered_at, now) else {
+            continue;
+        };
+        if days <= MAX_AGE_DAYS || tk.find(NodeKind::Group, &s.name).is_none() {
+            continue;
+        }
+        let file = tk.file_name(Some(s.origin));
+        push(
+            tk,
+            out,
+            Some(s.origin),
+            Severity::Info,
+            Code::McpCacheOld,
+            format!(
+                "the MCP cache's tools of `{}` were listed {days} days ago ({}), more than {MAX_AGE_DAYS}: the server may list others now; run `toolscope mcp discover {file}`",
+                s.name, s.discovered_at
+            ),
+        );
+    }
+}
+
+/// Tools of one name on several MCP servers (TS065): the loaders name each `SERVER/TOOL`,
+/// but the model is offered functions named alike.
+fn shared_members(tk: &Toolkit, out: &mut Vec<Diagnostic>) {
+    use crate::model::mcp::split_qualified;
+    let mut by_name: std::collections::BTreeMap<String, Vec<(String, String, Option<Origin>)>> =
+        Default::default();
+    for g in tk.nodes_of(NodeKind::Group) {
+        for (e, m) in tk.out_edges(g) {
+            if tk.graph[e].kind != EdgeKind::Has {
+                continue;
+            }
+            if let Some((server, tool)) = split_qualified(tk.name(m))
+                && server == tk.name(g)
+            {
+                let shown = tk.name(m).to_string();
+                by_name
+                    .entry(tool)
+                    .or_default()
+                    .push((server, shown, tk.node(g).origin));
+            }
+        }
+    }
+    for (tool, mut servers) in by_name {
+        if servers.len() < 2 {
+            continue;
+        }
+        servers.sort_by_key(|s| s.2.map(|o| (o.file, o.line, o.col)));
+        let names: Vec<String> = servers.iter().map(|s| format!("`{}`", s.0)).collect();
+        let shown: Vec<String> = servers.iter().map(|s| format!("`{}`", s.1)).collect();
+        push(
+            tk,
+            out,
+            servers[servers.len() - 1].2,
+            Severity::Warning,
+            Code::McpSharedMember,
+            format!(
+                "the MCP servers {} each have a tool `{tool}`: the model is offered {} functions named `{tool}`; toolscope keeps them apart as {} (write these names in `scores:`, `set` and trace records)",
+                names.join(" and "),
+                servers.len(),
+                shown.join(" and ")
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CachedServer, Node};
+
+    #[test]
+    fn an_old_cache_is_reported_with_the_command_that_renews_it() {
+        let mut tk = Toolkit::new();
+        tk.files.push("kit.yml".into());
+        tk.add_node(Node::new(NodeKind::Group, "FileTool"));
+        let server = |name: &str, at: &str| CachedServer {
+            name: name.into(),
+            discovered_at: at.into(),
+            tools: vec!["read".into()],
+            origin: Origin {
+                file: 0,
+                line: 3,
+                col: 5,
+            },
+        };
+        tk.mcp_cached = vec![
+            server("FileTool", "2026-10-01T00:00:00Z"),
+            server("Gone", "2020-01-01T00:00:00Z"),
+        ];
+        let now = 1_795_000_000; // 2026-11-18
+        let mut out = Vec::new();
+        old_caches(&tk, now, &mut out);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!((out[0].code, out[0].line), (Code::McpCacheOld, 3));
+        assert!(out[0].message.contains("48 days ago"), "{}", out[0].message);
+        assert!(out[0].message.contains("toolscope mcp discover kit.yml"));
+        out.clear();
+        old_caches(&tk, now - 20 * 86_400, &mut out);
+        assert!(out.is_empty(), "{out:?}");
     }
 }

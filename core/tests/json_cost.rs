@@ -57,7 +57,7 @@ fn measured(side: &str) -> (usize, usize) {
     std::fs::write(&kit, KIT).expect("write");
     std::fs::write(dir.path().join("kit.yaml.mcp.json"), side).expect("write");
     let doc = toolscope_core::source::yaml::parse(KIT, &Limits::default()).expect("parses");
-    let decls = toolscope_core::mcp::decl::servers(&doc, toolscope_core::source::Format::Native);
+    let decls = toolscope_core::load::mcp_servers(&doc, toolscope_core::source::Format::Native);
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let known = known_members(&kit, "kit", &decls, usize::MAX);

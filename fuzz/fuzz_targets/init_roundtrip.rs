@@ -13,7 +13,8 @@ use toolscope_core::evidence::defs::parse;
 use toolscope_core::evidence::init::{build, duplicates};
 use toolscope_core::evidence::{otlp, traces};
 use toolscope_core::export::native::to_native;
-use toolscope_core::source::{Format, Limits, Loaded, load_text};
+use toolscope_core::source::{Format, Limits, Loaded};
+use toolscope_core::load::load_text;
 
 fuzz_target!(|data: &[u8]| {
     let (defs, runs) = match data.iter().position(|&b| b == 0xFF) {

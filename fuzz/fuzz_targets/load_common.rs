@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use toolscope_core::source::{Format, Limits, Loaded, load_text};
+use toolscope_core::source::{Format, Limits, Loaded};
+use toolscope_core::load::load_text;
 
 pub fn exercise(data: &[u8], format: Format) {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use toolscope_core::edit::{Edit, Workspace};
+use toolscope_core::edit::Edit;
+use toolscope_core::workspace::Workspace;
 use toolscope_core::model::NodeKind;
 
 /// Picks an edit from a selector byte and the current graph.

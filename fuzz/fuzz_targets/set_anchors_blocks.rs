@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use toolscope_core::edit::{Edit, Workspace};
+use toolscope_core::edit::Edit;
+use toolscope_core::workspace::Workspace;
 use toolscope_core::model::NodeKind;
 use toolscope_core::source::yaml::{self, Limits, Style, Value};
 

@@ -11,7 +11,7 @@ use toolscope_core::model::OperatorLookup;
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::MAX_HOPS;
 use toolscope_core::recommend::{Params, resolve_seeds};
-use toolscope_core::source::{self, Format, Loaded};
+use toolscope_core::source::{Format, Loaded};
 
 /// `--input-format`: force a format instead of detecting it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -42,11 +42,69 @@ pub struct Inputs {
 
 impl Inputs {
     /// Loads the inputs, printing a clear error on failure.
+    /// A file named here that holds no toolkit (TS004) is refused: a command on it would
+    /// answer about nothing, and exit 0.
     pub fn load(&self) -> Result<Loaded, ExitCode> {
-        source::load_paths(&self.paths, self.input_format.map(Format::from)).map_err(|e| {
-            error(&e.to_string());
-            ExitCode::from(1)
-        })
+        let paths = distinct(&self.paths);
+        let loaded = toolscope_core::load::load_paths(&paths, self.input_format.map(Format::from))
+            .map_err(|e| {
+                error(&e.to_string());
+                ExitCode::from(1)
+            })?;
+        let empty = loaded.diagnostics.iter().find(|d| {
+            d.code == toolscope_core::diag::Code::NoToolkit
+                && d.severity == toolscope_core::diag::Severity::Error
+        });
+        if let Some(d) = empty {
+            let code = d.code.as_str();
+            error(&format!(
+                "{}:{}:{}: {code}: {}",
+                d.file, d.line, d.column, d.message
+            ));
+            return Err(ExitCode::from(1));
+        }
+        Ok(loaded)
+    }
+}
+
+/// The paths naming distinct files, in order: a path naming a file given before (the
+/// same path again, a symlink or a hard link to it) is dropped with a note. Loaded twice,
+/// a file defines every name twice (and `fit` matched no record to its operators).
+pub fn distinct(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut seen: Vec<(u64, u64, usize)> = Vec::new();
+    let mut out = Vec::with_capacity(paths.len());
+    for (i, p) in paths.iter().enumerate() {
+        match file_id(p) {
+            Some((dev, ino)) => match seen.iter().find(|s| (s.0, s.1) == (dev, ino)) {
+                Some(&(_, _, first)) => note(&format!(
+                    "{} is the same file as {}; read once",
+                    p.display(),
+                    paths[first].display()
+                )),
+                None => {
+                    seen.push((dev, ino, i));
+                    out.push(p.clone());
+                }
+            },
+            None => out.push(p.clone()),
+        }
+    }
+    out
+}
+
+/// A regular file's device and inode (`None` for anything else: a folder is expanded by
+/// the loader, a missing file reported by it).
+fn file_id(p: &std::path::Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(p).ok().filter(|m| m.is_file())?;
+        Some((m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = p;
+        None
     }
 }
 
@@ -70,14 +128,10 @@ pub struct SeedArgs {
     pub hops: Option<u32>,
 }
 
-/// Parses a threshold: a finite number in [0, 1].
+/// Parses a threshold (or any share): a number in [0, 1], read by the registry's one
+/// parser, as `set` and the TUI read one.
 pub fn parse_threshold(s: &str) -> Result<f64, String> {
-    let t: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    if (0.0..=1.0).contains(&t) {
-        Ok(t)
-    } else {
-        Err(format!("{s} is outside [0, 1]"))
-    }
+    toolscope_core::edit::ops::parse_score(s)
 }
 
 /// Resolved seeds and parameters.

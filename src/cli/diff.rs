@@ -10,7 +10,7 @@ use super::common::{InputFormat, SeedArgs, error, out, print_json};
 use toolscope_core::diff::{RecDiff, recommendation_diff, structural_diff};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::recommend;
-use toolscope_core::source::{self, Format};
+use toolscope_core::source::Format;
 use toolscope_core::text::sanitize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -39,7 +39,7 @@ pub struct Args {
 }
 
 fn load(path: &PathBuf, format: Option<InputFormat>) -> Result<Toolkit, ExitCode> {
-    source::load_paths(std::slice::from_ref(path), format.map(Format::from))
+    toolscope_core::load::load_paths(std::slice::from_ref(path), format.map(Format::from))
         .map(|l| l.toolkit)
         .map_err(|e| {
             error(&e.to_string());

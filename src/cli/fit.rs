@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::common::{InputFormat, print_json};
 use super::eval::TraceArgs;
-use toolscope_core::edit::{Edit, Transaction, Workspace};
+use toolscope_core::edit::{Edit, Transaction};
 use toolscope_core::evidence::Record;
 use toolscope_core::evidence::eval::{EvalOptions, Report, Resolved, evaluate, resolve};
 use toolscope_core::evidence::fit::{Changes, Fitted, HOLDOUT_SEED, holdout_mask};
@@ -21,8 +21,10 @@ use toolscope_core::evidence::steps::{StepCounter, StepOptions, StepReport};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::explain::num;
 use toolscope_core::source::Format as SourceFormat;
+use toolscope_core::source::save::SaveErrorKind;
 use toolscope_core::text::for_terminal;
 use toolscope_core::tokens::{Tokenizer, ToolTokens};
+use toolscope_core::workspace::Workspace;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -57,18 +59,46 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    match execute(args) {
-        Ok(code) => code,
-        Err(message) => {
-            super::common::error(&message);
-            ExitCode::from(1)
-        }
+    // A file changed on disk while fitting (a `set` in between): fit again on the new
+    // text, as `set` redoes its edit, rather than refuse after the whole fit.
+    const TRIES: u32 = 3;
+    for attempt in 1..=TRIES {
+        let message = match execute(args) {
+            Ok(code) => return code,
+            Err(Failed::Changed(path)) if attempt < TRIES => {
+                super::common::note(&format!(
+                    "{path} changed on disk while fit ran; fitting again on the new text"
+                ));
+                continue;
+            }
+            Err(Failed::Changed(path)) => format!(
+                "{path} changed on disk each of {TRIES} times fit ran; nothing written (run fit again when the file is quiet)"
+            ),
+            Err(Failed::Message(message)) => message,
+        };
+        super::common::error(&message);
+        return ExitCode::from(1);
+    }
+    ExitCode::from(1)
+}
+
+/// Why a fit ended without its output.
+enum Failed {
+    /// The file at this path changed on disk between the read and the write.
+    Changed(String),
+    Message(String),
+}
+
+impl From<String> for Failed {
+    fn from(message: String) -> Failed {
+        Failed::Message(message)
     }
 }
 
-fn execute(args: &Args) -> Result<ExitCode, String> {
+fn execute(args: &Args) -> Result<ExitCode, Failed> {
     let forced = args.input_format.map(SourceFormat::from);
-    let mut ws = Workspace::open(&args.paths, forced).map_err(|e| e.to_string())?;
+    let mut ws = Workspace::open(&super::common::distinct(&args.paths), forced)
+        .map_err(|e| e.to_string())?;
     let records = match args.traces.records() {
         Ok(r) => r,
         Err(code) => return Ok(code),
@@ -143,7 +173,10 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
     let changed = !changes.is_empty();
     let diff = edit_workspace(&mut ws, &before_tk, &changes)?;
     if args.write && changed {
-        ws.save_all().map_err(|e| e.to_string())?;
+        ws.save_all().map_err(|e| match e.kind {
+            SaveErrorKind::Conflict => Failed::Changed(e.path.display().to_string()),
+            _ => Failed::Message(e.to_string()),
+        })?;
     }
     match args.format {
         Format::Json => print_json(&json!({

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use toolscope_core::synth::{GenOptions, generate, generate_chat2graph};
+use toolscope_core::generate::{GenOptions, generate, generate_chat2graph};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -52,7 +52,7 @@ pub fn run(args: &Args) -> ExitCode {
 fn runs(opts: GenOptions, steps: usize) -> ExitCode {
     let limits = toolscope_core::source::Limits::default();
     let path = std::path::Path::new("generated.yaml");
-    let tk = match toolscope_core::source::load_text(path, generate(opts), None, &limits) {
+    let tk = match toolscope_core::load::load_text(path, generate(opts), None, &limits) {
         Ok(f) => f.toolkit,
         Err(e) => {
             super::common::error(&e.to_string());
@@ -61,7 +61,7 @@ fn runs(opts: GenOptions, steps: usize) -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let written = toolscope_core::synth::runs::write_runs(&tk, steps, opts.seed, &mut w)
+    let written = toolscope_core::generate::runs::write_runs(&tk, steps, opts.seed, &mut w)
         .and_then(|()| std::io::Write::flush(&mut w));
     match written {
         Ok(()) => ExitCode::SUCCESS,

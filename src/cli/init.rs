@@ -6,10 +6,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::common::{error, status};
+use super::common::{error, status, warning};
 use super::eval::{TraceFormatArg, print_diags};
 use super::export::write_out;
-use toolscope_core::evidence::defs::{Source, read_file};
+use toolscope_core::evidence::defs::{Source, fit_schemas, read_file};
 use toolscope_core::evidence::init::{InitReport, build, duplicates};
 use toolscope_core::evidence::{Record, TraceFormat, load_traces, otlp};
 use toolscope_core::export::native::to_native;
@@ -57,6 +57,9 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
     for p in &args.defs {
         sources.extend(read_file(p)?);
     }
+    for note in fit_schemas(&mut sources) {
+        warning(&note);
+    }
     let dups = duplicates(&sources);
     if !dups.is_empty() {
         for d in &dups {
@@ -90,12 +93,52 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
         },
         to_native(&tk)
     );
+    loads_back(&text)?;
     let opened: Vec<PathBuf> = args.defs.iter().chain(&args.traces).cloned().collect();
     let code = write_out(args.output.as_deref(), &text, &opened, args.force);
     if code == ExitCode::SUCCESS {
         summary(&report, records.len());
     }
     Ok(code)
+}
+
+/// Refuses a toolkit its own loader would refuse (over the memory budget, TS002, for
+/// hundreds of thousands of definitions; any other error): init never writes a file
+/// toolscope cannot read.
+fn loads_back(text: &str) -> Result<(), String> {
+    use toolscope_core::diag::Severity;
+    use toolscope_core::load::load_text;
+    use toolscope_core::mcp::cache;
+    use toolscope_core::source::{Format, Limits};
+    // The text alone: not an MCP cache that happens to lie beside a file of this name.
+    let was = cache::enabled();
+    cache::set_enabled(false);
+    let name = std::path::Path::new("init.yaml");
+    let loaded = load_text(
+        name,
+        text.to_string(),
+        Some(Format::Native),
+        &Limits::default(),
+    );
+    cache::set_enabled(was);
+    let file = loaded.map_err(|e| {
+        format!(
+            "the toolkit init would write would not load back: {}: {e}; nothing written (use fewer definitions per toolkit)",
+            e.code.as_str()
+        )
+    })?;
+    match file
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+    {
+        Some(d) => Err(format!(
+            "the toolkit init would write would not load back: {}: {}; nothing written (use fewer definitions per toolkit)",
+            d.code.as_str(),
+            d.message
+        )),
+        None => Ok(()),
+    }
 }
 
 fn read_records(args: &Args) -> Result<Vec<Record>, String> {

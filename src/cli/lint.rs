@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::common::{EncodingArg, InputFormat, out, print_json, status};
 use toolscope_core::diag::{Diagnostic, Severity};
-use toolscope_core::source::{self, Format};
+use toolscope_core::source::Format;
 use toolscope_core::text::sanitize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -39,7 +39,7 @@ pub struct Args {
 pub fn run(args: &Args) -> ExitCode {
     // A file that does not load is itself a diagnostic, so lint reports it like the others.
     let diags: Vec<Diagnostic> =
-        match source::load_paths(&args.paths, args.input_format.map(Format::from)) {
+        match toolscope_core::load::load_paths(&args.paths, args.input_format.map(Format::from)) {
             Ok(loaded) => {
                 let mut d = toolscope_core::lint::lint(&loaded);
                 d.extend(token_warnings(&loaded.toolkit, args));

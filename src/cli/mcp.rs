@@ -13,11 +13,12 @@ use serde_json::json;
 
 use super::common::{InputFormat, print_json};
 use toolscope_core::diag::Diagnostic;
+use toolscope_core::load::declared;
 use toolscope_core::mcp::cache;
 use toolscope_core::mcp::client::{self, Failure, Found};
 use toolscope_core::mcp::decl::ServerDecl;
 use toolscope_core::mcp::discovery::{diagnostics, identity_text, record};
-use toolscope_core::mcp::{declared, folder};
+use toolscope_core::mcp::folder;
 use toolscope_core::source::{self, Format};
 use toolscope_core::text::for_terminal;
 

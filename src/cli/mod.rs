@@ -8,7 +8,6 @@ mod convert;
 mod describe;
 mod diff;
 mod eval;
-mod eval_steps;
 mod explain;
 mod export;
 mod fit;
@@ -76,7 +75,9 @@ enum Command {
     Gen(generate::Args),
     /// Convert a Chat2Graph config into a native toolkit.
     Convert(convert::Args),
-    /// Make one lossless edit to a toolkit file (score, threshold, hops, description).
+    /// Make one lossless edit to a toolkit file (the summary names every edit of the
+    /// registry: `set::summary`).
+    #[command(about = set::summary())]
     Set(set::Args),
     /// Explain why a node is, or is not, recommended.
     Explain(explain::Args),

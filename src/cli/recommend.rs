@@ -8,7 +8,9 @@ use clap::ValueEnum;
 use super::common::{EncodingArg, Inputs, SeedArgs, load_query, out, print_json, status, timed};
 use toolscope_core::export::json::recommendation_json;
 use toolscope_core::model::Toolkit;
-use toolscope_core::recommend::{Recommendation, ToolFilters, offered_tools, recommend};
+use toolscope_core::recommend::{
+    Recommendation, ToolFilters, extra_copies, functions_sent, offered_tools, recommend,
+};
 use toolscope_core::tokens::{Tokenizer, ToolTokens};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -64,22 +66,38 @@ pub fn run(args: &Args) -> ExitCode {
     let offered = filters.as_ref().map(|f| offered_tools(tk, &rec, f));
     // The tokenizer takes a noticeable moment to build; --no-tokens skips it for scripts.
     let tokenizer = Tokenizer::new(args.encoding.into());
-    let tokens = (!args.no_tokens)
-        .then(|| ToolTokens::new(tk, &tokenizer).total(offered.as_deref().unwrap_or(&rec.tools)));
+    let shown = offered.as_deref().unwrap_or(&rec.tools);
+    let t = query.params.threshold;
+    // Chat2Graph sends a tool once per place of its caller in the chains: counted so.
+    let copies = extra_copies(tk, &rec, shown, t);
+    let tokens =
+        (!args.no_tokens).then(|| ToolTokens::new(tk, &tokenizer).total_sent(&rec, shown, t));
     let tokens_line = tokens.map_or_else(String::new, |n| {
         format!(
-            "tokens: ~{n} (an estimate: describe --style json entries of the {} tools, {})\n",
+            "tokens: ~{n} (an estimate: describe --style json entries of the {} {}, {})\n",
             if offered.is_some() {
                 "offered"
             } else {
                 "recommended"
             },
+            if copies.is_empty() {
+                "tools"
+            } else {
+                "functions sent"
+            },
             tokenizer.encoding().as_str()
         )
     });
+    let sent_line = sent_line(tk, shown, &copies);
     match args.format {
         Format::Json => {
             let mut v = recommendation_json(tk, &rec, query.params.threshold, offered.as_deref());
+            if let Some(map) = v.as_object_mut() {
+                map.insert(
+                    "functions_sent".into(),
+                    functions_sent(tk, &rec, shown, t).into(),
+                );
+            }
             if let (Some(map), Some(n)) = (v.as_object_mut(), tokens) {
                 map.insert("tokens".into(), n.into());
                 map.insert(
@@ -90,16 +108,42 @@ pub fn run(args: &Args) -> ExitCode {
             print_json(&v);
         }
         Format::Text => out(&format!(
-            "{}{tokens_line}",
+            "{}{sent_line}{tokens_line}",
             for_terminal(&text(tk, &rec, &query, offered.as_deref()))
         )),
         Format::Markdown => out(&format!(
-            "{}{}{tokens_line}",
+            "{}{}{sent_line}{tokens_line}",
             for_terminal(&markdown(tk, &rec, &query, offered.as_deref())),
-            if tokens.is_some() { "\n" } else { "" }
+            if tokens.is_some() || !sent_line.is_empty() {
+                "\n"
+            } else {
+                ""
+            }
         )),
     }
     ExitCode::SUCCESS
+}
+
+/// `functions sent: 12 (...)` when Chat2Graph sends some tool more than once, else "".
+fn sent_line(
+    tk: &Toolkit,
+    tools: &[petgraph::stable_graph::NodeIndex],
+    copies: &[(petgraph::stable_graph::NodeIndex, u32)],
+) -> String {
+    if copies.is_empty() {
+        return String::new();
+    }
+    let extra: usize = copies.iter().map(|(_, n)| *n as usize - 1).sum();
+    let mut each: Vec<String> = copies
+        .iter()
+        .map(|&(t, n)| format!("{} x{n}", sanitize(tk.name(t))))
+        .collect();
+    each.sort();
+    format!(
+        "functions sent: {} ({}: Chat2Graph builds an action's tools for each place it has in the toolkit chains)\n",
+        tools.len() + extra,
+        each.join(", ")
+    )
 }
 
 fn names(tk: &Toolkit, ixs: &[petgraph::stable_graph::NodeIndex]) -> Vec<String> {

@@ -16,12 +16,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use toolscope_core::edit::{Edit, SaveErrorKind, Workspace};
+use toolscope_core::edit::{Edit, Transaction};
 use toolscope_core::source::Format;
 use toolscope_core::source::save::lock_all;
 use toolscope_core::text::for_terminal;
+use toolscope_core::workspace::{SaveErrorKind, Workspace};
 
 use super::common::InputFormat;
+pub use what::summary;
 use what::{What, build_edit};
 
 /// How often a save that lost a race with a program not taking the lock is redone.
@@ -95,13 +97,14 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
     let mut ws = Workspace::open(std::slice::from_ref(&args.path), forced)
         .map_err(|e| fail(e.to_string()))?;
     let load = clock.elapsed();
-    let edit = build_edit(&args.what, &ws.toolkit).map_err(|e| match e.usage {
+    let txn = build_edit(&args.what, &ws.toolkit).map_err(|e| match e.usage {
         true => Attempt::Usage(e.message),
         false => Attempt::Failed(e.message),
     })?;
-    let cascade = cascade(&edit, &ws);
+    let cascade = cascade(&txn, &ws);
+    let tuning = txn.edits.iter().any(Edit::is_tuning);
     let clock = Instant::now();
-    let applied = ws.apply(edit.clone()).map_err(|e| fail(e.to_string()))?;
+    let applied = ws.apply(txn).map_err(|e| fail(e.to_string()))?;
     let edit_time = clock.elapsed();
     if !applied.text_changed {
         super::common::status("no change: the file already says so");
@@ -123,7 +126,7 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
         Err(e) => return Err(fail(e.to_string())),
     }
     print_notes(&applied.notes, &cascade, false);
-    if ws.files()[applied.file].source.format == Format::Chat2Graph && edit.is_tuning() {
+    if ws.files()[applied.file].source.format == Format::Chat2Graph && tuning {
         super::common::note(toolscope_core::source::CHAT2GRAPH_TUNING_NOTE);
     }
     if args.timings {
@@ -135,19 +138,27 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
     Ok(())
 }
 
-/// The nodes a removal takes with it, as `kind name`.
-fn cascade(edit: &Edit, ws: &Workspace) -> Vec<String> {
-    let Edit::RemoveNode { kind, name } = edit else {
+/// What a removal takes with it, as `kind name` and `seed ACTION of operator OP` (the
+/// lines the TUI's removal dialog lists).
+fn cascade(txn: &Transaction, ws: &Workspace) -> Vec<String> {
+    let Some(Edit::RemoveNode { kind, name }) = txn.edits.first() else {
         return Vec::new();
     };
-    toolscope_core::edit::removal(&ws.toolkit, *kind, name)
+    let mut out: Vec<String> = toolscope_core::edit::removal(&ws.toolkit, *kind, name)
         .map(|r| {
             r.nodes
                 .iter()
                 .map(|n| format!("{} {}", n.kind.as_str(), n.name))
                 .collect()
         })
-        .unwrap_or_default()
+        .unwrap_or_default();
+    out.extend(txn.edits.iter().filter_map(|e| match e {
+        Edit::RemoveSeed { operator, action } => {
+            Some(format!("seed {action} of operator {operator}"))
+        }
+        _ => None,
+    }));
+    out
 }
 
 fn print_notes(notes: &[String], cascade: &[String], dry_run: bool) {

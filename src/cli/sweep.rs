@@ -116,6 +116,23 @@ fn step_tokens(
         .iter()
         .map(|s| take(s.threshold, &mut total))
         .collect();
+    if tk.chain_places.is_none() {
+        return (always, per_step);
+    }
+    // Chat2Graph sends a tool once per place its caller has in the chains, and which
+    // callers are recommended depends on the threshold: each step counted on its own.
+    let per_step = sweep
+        .steps
+        .iter()
+        .map(|s| {
+            let params = toolscope_core::recommend::Params {
+                threshold: s.threshold,
+                hops: sweep.hops,
+            };
+            let rec = toolscope_core::recommend::recommend(tk, seeds, params);
+            cost.total_sent(&rec, &rec.tools, s.threshold)
+        })
+        .collect();
     (always, per_step)
 }
 

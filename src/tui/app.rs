@@ -2,7 +2,6 @@
 //! swap them in place and keep the user's context (seeds, parameters, selection, viewport).
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::NodeIndexable;
 
 use std::sync::Arc;
 use toolscope_core::layout::Layout;
@@ -15,27 +14,28 @@ use crate::tui::navigator::{Navigator, natural_cmp};
 
 /// The pane that receives list and pan keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Focus {
+pub enum ActivePane {
     Navigator,
     Graph,
     Inspector,
 }
 
-impl Focus {
-    pub fn next(self) -> Focus {
+impl ActivePane {
+    pub fn next(self) -> ActivePane {
         match self {
-            Focus::Navigator => Focus::Graph,
-            Focus::Graph => Focus::Inspector,
-            Focus::Inspector => Focus::Navigator,
+            ActivePane::Navigator => ActivePane::Graph,
+            ActivePane::Graph => ActivePane::Inspector,
+            ActivePane::Inspector => ActivePane::Navigator,
         }
     }
 
-    pub fn prev(self) -> Focus {
+    pub fn prev(self) -> ActivePane {
         self.next().next()
     }
 }
 
-pub use crate::tui::graph_pane::geometry::Zoom;
+pub use crate::tui::graph_pane::{GraphPane, Neighbourhood, Viewport, Zoom};
+use crate::tui::graph_pane::{Scene, Show, Step};
 
 /// What a one-line prompt edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,21 +69,6 @@ pub enum Overlay {
 
 pub use super::status::{Level, Log, Status};
 
-/// Top-left corner of the graph viewport, in layout cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Viewport {
-    pub x: i32,
-    pub y: i32,
-}
-
-/// The neighbourhood view: a small layout around one node.
-#[derive(Debug, Clone)]
-pub struct Neighbourhood {
-    pub centre: NodeIndex,
-    pub radius: u32,
-    pub layout: Layout,
-}
-
 pub use super::reload::Kept;
 
 pub use toolscope_core::session::Opened;
@@ -111,26 +96,17 @@ pub struct App {
     pub rec: Recommendation,
     /// The whole-graph layout, computed on a thread when the app runs in a terminal.
     layout: crate::tui::graph_pane::whole::WholeLayout,
-    pub neighbourhood: Option<Neighbourhood>,
-    /// Radius used when the neighbourhood view is next opened.
-    pub radius: u32,
     pub selected: Option<NodeIndex>,
-    pub view: Viewport,
-    pub zoom: Zoom,
-    pub show_scores: bool,
-    pub focus: Focus,
+    pub active_pane: ActivePane,
     pub overlay: Option<Overlay>,
     pub nav: Navigator,
-    pub inspector_scroll: u16,
+    /// The inspector's scroll and edge cursor.
+    pub inspector: crate::tui::inspector::state::InspectorPane,
     /// First line of the help overlay shown (j/k scroll it on small terminals).
     pub help_scroll: u16,
-    /// Index into [`App::node_edges`] of the edge under the inspector's cursor.
-    pub edge_cursor: usize,
     pub status: Option<Status>,
     /// Terminal size in cells.
     pub size: (u16, u16),
-    /// Mouse position where a graph drag started, with the viewport at that time.
-    pub drag: Option<((u16, u16), Viewport)>,
     /// The editing session: workspace, watcher, conflicts, recovery (in the core).
     pub session: toolscope_core::session::Session,
     /// Source of an edge being added (`a`, then select the target and `a` again).
@@ -145,21 +121,21 @@ pub struct App {
     pub insight: crate::tui::insight::InsightState,
     /// The inspector shows the baseline diff instead of the selected node.
     pub diff_panel: bool,
-    /// The graph pane's mode: focus view or whole graph (see [`crate::tui::graph_pane`]).
-    pub graph_view: crate::tui::graph_pane::GraphView,
+    /// The graph pane: its view, zoom, viewport (see [`crate::tui::graph_pane`]).
+    pub graph_pane: GraphPane,
     pub quit: bool,
     /// Context a reload left out, restored by name when it comes back.
     pub kept: Kept,
     /// Every message of the session, whole (`:messages`, `M`).
     pub log: Log,
     /// Loaded traces and their evaluation (see `tui::evidence`).
-    pub evidence: crate::tui::evidence_panel::EvidenceState,
-    /// A `:mcp discover` is running on a background thread.
-    pub mcp_running: bool,
-    /// Stops the running `:mcp discover` (Esc, Ctrl-C).
-    pub mcp_cancel: crate::tui::mcp_discovery::Cancel,
+    pub evidence: crate::tui::evidence_panel::EvidencePane,
+    /// A `:mcp discover` running on a background thread, and its stop switch.
+    pub mcp: crate::tui::mcp_discovery::state::Discovery,
     /// What reading the files found (lint's load diagnostics), for `:diagnostics`.
     pub load_diagnostics: Vec<toolscope_core::diag::Diagnostic>,
+    /// Runs on the graph: a step, a replayed record, tuning from a miss.
+    pub replay: crate::tui::replay::ReplayPane,
 }
 
 impl App {
@@ -203,21 +179,14 @@ impl App {
             seeds_edited: false,
             rec: Recommendation::default(),
             layout,
-            neighbourhood: None,
-            radius: 1,
             selected: None,
-            view: Viewport::default(),
-            zoom: Zoom::Detailed,
-            show_scores: false,
-            focus: Focus::Graph,
+            active_pane: ActivePane::Graph,
             overlay: None,
             nav: Navigator::default(),
-            inspector_scroll: 0,
+            inspector: Default::default(),
             help_scroll: 0,
-            edge_cursor: 0,
             status: None,
             size,
-            drag: None,
             session: toolscope_core::session::Session::default(),
             link_from: None,
             marks: Default::default(),
@@ -225,14 +194,14 @@ impl App {
             farewell: None,
             insight: Default::default(),
             diff_panel: false,
-            graph_view: Default::default(),
+            graph_pane: GraphPane::default(),
             quit: false,
             kept: Default::default(),
             log: Log::default(),
             evidence: Default::default(),
-            mcp_running: false,
-            mcp_cancel: crate::tui::mcp_discovery::Cancel::default(),
+            mcp: Default::default(),
             load_diagnostics: shown.diagnostics.to_vec(),
+            replay: Default::default(),
         };
         app.layout.refresh(&app.tk);
         if !app.tk.operators.is_empty() {
@@ -257,7 +226,7 @@ impl App {
 
     /// An app over an editing session: the workspace's toolkit, files and diagnostics.
     pub fn with_workspace(
-        ws: toolscope_core::edit::Workspace,
+        ws: toolscope_core::workspace::Workspace,
         source: String,
         theme: Theme,
         size: (u16, u16),
@@ -267,7 +236,7 @@ impl App {
 
     /// As [`App::with_workspace`], with the whole-graph layout computed as `layout` does.
     pub fn with_workspace_in(
-        ws: toolscope_core::edit::Workspace,
+        ws: toolscope_core::workspace::Workspace,
         source: String,
         theme: Theme,
         size: (u16, u16),
@@ -308,20 +277,55 @@ impl App {
         }
     }
 
-    /// The layout being drawn: the neighbourhood's when that view is open.
+    /// The layout being drawn (see [`GraphPane::layout`]).
     pub fn layout(&self) -> &Layout {
-        static EMPTY: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
-        if let Some(l) =
-            crate::tui::graph_pane::layout(self).or_else(|| crate::tui::graph_pane::folded(self))
-        {
-            return l;
+        self.graph_pane.layout(self.layout.current())
+    }
+
+    /// What the graph pane reads of the rest of the app.
+    fn scene(&self) -> Scene<'_> {
+        Scene {
+            tk: &self.tk,
+            seeds: &self.seeds,
+            rec: &self.rec,
+            operator: self.operator,
+            threshold: self.session.params.threshold,
+            size: self.size,
+            whole: self.layout.current(),
+            pending: self.layout.pending(),
+            selected: self.selected,
+            ascii: self.theme.ascii,
         }
-        match &self.neighbourhood {
-            Some(n) => &n.layout,
-            None => self
-                .layout
-                .current()
-                .unwrap_or_else(|| EMPTY.get_or_init(Layout::default)),
+    }
+
+    /// Runs a graph pane handler on the scene, then applies the step it returns.
+    pub fn with_graph(&mut self, f: impl FnOnce(&mut GraphPane, &Scene<'_>) -> Step) {
+        let mut pane = std::mem::take(&mut self.graph_pane);
+        let step = f(&mut pane, &self.scene());
+        self.graph_pane = pane;
+        self.apply(step);
+    }
+
+    /// What a graph pane handler asked for: the active pane stays a shown one, a message,
+    /// the selection brought into view.
+    fn apply(&mut self, step: Step) {
+        if let Some(now) = step.panes {
+            let hidden = match self.active_pane {
+                ActivePane::Navigator => now.hide_nav,
+                ActivePane::Inspector => now.hide_inspector,
+                ActivePane::Graph => false,
+            };
+            if hidden {
+                self.active_pane = ActivePane::Graph;
+            }
+        }
+        if let Some(text) = step.say {
+            self.set_status(Level::Info, text);
+        }
+        match step.show {
+            Some(Show::Centre) => self.centre_on_selection(),
+            Some(Show::IfHidden) => self.ensure_selection_visible(),
+            None => {}
         }
     }
 
@@ -339,20 +343,17 @@ impl App {
     /// brings the views that need it up to date.
     pub fn layout_ready(&mut self) {
         if self.layout.poll() {
-            crate::tui::graph_pane::whole_ready(self);
+            let progress = self
+                .status
+                .as_ref()
+                .is_some_and(|s| s.text.starts_with("laying out"));
+            self.with_graph(|g, s| g.whole_ready(s, progress));
         }
     }
 
-    /// Cell geometry of the layout being drawn: the focus view's own, or the whole graph's
-    /// at the current zoom.
+    /// Cell geometry of the layout being drawn (see [`GraphPane::geometry`]).
     pub fn geometry(&self) -> crate::tui::graph_pane::geometry::Geometry {
-        use crate::tui::graph_pane::geometry::Geometry;
-        if crate::tui::graph_pane::active(self)
-            && let Some(f) = &self.graph_view.focus
-        {
-            return f.geometry.clone();
-        }
-        Geometry::for_layout(self.layout(), self.zoom, self.show_scores)
+        self.graph_pane.geometry(self.layout.current())
     }
 
     /// The diagnostics of the files as they are now (the workspace's, else the load's).
@@ -365,12 +366,7 @@ impl App {
 
     /// The node whose box covers a cell of the drawing, if any.
     pub fn geometry_hit(&self, x: i32, y: i32) -> Option<NodeIndex> {
-        match &self.graph_view.focus {
-            Some(f) if crate::tui::graph_pane::active(self) => {
-                f.geometry.hit(&f.layout, &self.tk, x, y)
-            }
-            _ => self.geometry().hit(self.layout(), &self.tk, x, y),
-        }
+        self.graph_pane.hit(&self.tk, self.layout.current(), x, y)
     }
 
     /// Replaces the toolkit and files, carrying the user's context over by name (see
@@ -383,14 +379,14 @@ impl App {
             seeds: std::mem::take(&mut self.seeds),
             operator: self.operator,
             selected: self.selected,
-            centre: self.neighbourhood.as_ref().map(|n| n.centre),
+            centre: self.graph_pane.neighbourhood.as_ref().map(|n| n.centre),
         };
         let carried = self.kept.carry(&old, &self.tk, &now);
         let ctx = carried.context;
         (self.seeds, self.operator, self.selected) = (ctx.seeds, ctx.operator, ctx.selected);
-        match (ctx.centre, self.neighbourhood.as_mut()) {
+        match (ctx.centre, self.graph_pane.neighbourhood.as_mut()) {
             (Some(c), Some(n)) => n.centre = c,
-            _ => self.neighbourhood = None,
+            _ => self.graph_pane.neighbourhood = None,
         }
         self.nav.rebuild(&self.tk);
         if let Some(ix) = self.selected {
@@ -404,15 +400,28 @@ impl App {
     /// Re-lays out if (and only if) the structure changed; call after loads and edits.
     pub fn refresh_layout(&mut self) {
         self.layout.refresh(&self.tk);
-        if let Some(n) = &self.neighbourhood {
-            let (c, r) = (n.centre, n.radius);
-            self.open_neighbourhood(c, r);
-        }
+        let centre = self.graph_pane.neighbourhood.as_ref().map(|n| n.centre);
+        self.with_graph(|g, s| g.recentre(s.tk, centre));
     }
 
     /// Runs the recommendation for the current seeds and parameters.
     pub fn recompute(&mut self) {
         self.rec = recommend(&self.tk, &self.seeds, self.session.params);
+        // The replay's walk follows the graph and the parameters, and a replayed step's
+        // recommendation is cut to what its run had. Built here, not by the replay's shell,
+        // so the app calls no function that takes the app (no import circle).
+        let ctx = crate::tui::replay::Ctx {
+            tk: &self.tk,
+            records: self.evidence.records(),
+            params: self.session.params,
+            operator: self
+                .operator
+                .and_then(|i| self.tk.operators.get(i))
+                .map(|o| o.name.as_str()),
+            selected: self.selected,
+            room: crate::tui::replay::room(self.size),
+        };
+        self.replay.refresh(&ctx, &self.seeds, &mut self.rec);
         self.insight.refresh(
             &self.tk,
             &self.seeds,
@@ -421,7 +430,7 @@ impl App {
             self.selected,
         );
         self.refresh_evidence();
-        crate::tui::graph_pane::sync(self);
+        self.with_graph(|g, s| g.sync(s));
     }
 
     /// Evaluates the loaded traces for the active operator (or seeds) at the current
@@ -491,69 +500,41 @@ impl App {
         self.selected = Some(ix);
         self.insight
             .reselect(&self.tk, &self.seeds, self.session.params, self.selected);
-        self.inspector_scroll = 0;
-        self.edge_cursor = 0;
+        self.inspector.reset();
         self.nav.point_at(ix);
         let h = super::panes::Panes::new(self.size, self.layout_hint())
             .nav_inner()
             .height;
         self.nav.scroll_to_cursor(usize::from(h));
-        if let Some(n) = &self.neighbourhood
-            && n.centre != ix
-        {
-            let r = n.radius;
-            self.open_neighbourhood(ix, r);
-        }
+        let step = self.graph_pane.selected(&self.tk, ix);
+        self.apply(step);
     }
 
     /// Opens (or re-centres) the neighbourhood view.
     pub fn open_neighbourhood(&mut self, centre: NodeIndex, radius: u32) {
-        let keep = neighbourhood_mask(&self.tk, centre, radius);
-        let layout = Layout::compute_subset(&self.tk, Some(&keep));
-        self.neighbourhood = Some(Neighbourhood {
-            centre,
-            radius,
-            layout,
-        });
-        self.radius = radius;
-        self.centre_on_selection();
+        let step = self.graph_pane.open_neighbourhood(&self.tk, centre, radius);
+        self.apply(step);
     }
 
     /// Centres the graph viewport on the selected node.
     pub fn centre_on_selection(&mut self) {
         let Some(ix) = self.selected else { return };
-        let geo = self.geometry();
-        let Some(r) = geo.node_rect(self.layout(), &self.tk, ix) else {
-            return;
-        };
-        let area = super::panes::Panes::new(self.size, self.layout_hint()).graph_inner();
-        let (ew, eh) = geo.extent(self.layout());
-        let (w, h) = (i32::from(area.width), i32::from(area.height));
-        self.view.x = clamp_axis(r.x + r.w / 2 - w / 2, ew, w);
-        self.view.y = clamp_axis(r.y + r.h / 2 - h / 2, eh, h);
+        let mut pane = std::mem::take(&mut self.graph_pane);
+        pane.centre_on(&self.scene(), ix);
+        self.graph_pane = pane;
     }
 
     /// Centres only when the selected node is not fully visible.
     pub fn ensure_selection_visible(&mut self) {
         let Some(ix) = self.selected else { return };
-        let geo = self.geometry();
-        let Some(r) = geo.node_rect(self.layout(), &self.tk, ix) else {
-            return;
-        };
-        let area = super::panes::Panes::new(self.size, self.layout_hint()).graph_inner();
-        let (w, h) = (i32::from(area.width), i32::from(area.height));
-        let inside = r.x >= self.view.x
-            && r.y >= self.view.y
-            && r.x + r.w <= self.view.x + w
-            && r.y + r.h <= self.view.y + h;
-        if !inside {
-            self.centre_on_selection();
-        }
+        let mut pane = std::mem::take(&mut self.graph_pane);
+        pane.ensure_visible(&self.scene(), ix);
+        self.graph_pane = pane;
     }
 
     /// Which side panes are shown: the user's choice (`m`), else what the focus view needed.
     pub fn layout_hint(&self) -> super::panes::Split {
-        crate::tui::graph_pane::split(self)
+        self.graph_pane.split()
     }
 
     /// The selected node's edges as the inspector lists them: outgoing, then incoming,
@@ -575,7 +556,9 @@ impl App {
 
     /// The edge under the inspector's cursor (what an edge editor acts on).
     pub fn selected_edge(&self) -> Option<EdgeIndex> {
-        self.node_edges().get(self.edge_cursor).map(|e| e.0)
+        self.node_edges()
+            .get(self.inspector.edge_cursor())
+            .map(|e| e.0)
     }
 
     /// Total (tools + groups) and recommended counts, for the parameter bar.
@@ -615,25 +598,27 @@ fn diagnostics_status(diags: &[toolscope_core::diag::Diagnostic]) -> Option<Stat
     if errors + warnings == 0 {
         return None;
     }
+    let level = if errors > 0 {
+        Level::Error
+    } else {
+        Level::Info
+    };
+    // A file that holds no toolkit is said whole: what a toolkit needs.
+    if let Some(d) = diags
+        .iter()
+        .find(|d| d.code == toolscope_core::diag::Code::NoToolkit && d.severity == Severity::Error)
+    {
+        return Some(Status {
+            text: format!("{}: {} {}", d.file, d.code.as_str(), d.message),
+            level,
+        });
+    }
     Some(Status {
         text: format!(
             "{errors} error(s), {warnings} warning(s) while loading; see `toolscope lint` or :diagnostics"
         ),
-        level: if errors > 0 {
-            Level::Error
-        } else {
-            Level::Info
-        },
+        level,
     })
-}
-
-/// A centred offset kept inside the drawing: 0 when the drawing fits the view.
-fn clamp_axis(want: i32, extent: i32, view: i32) -> i32 {
-    if extent <= view {
-        0
-    } else {
-        want.clamp(0, extent - view)
-    }
 }
 
 /// Recommended of total, for actions and for tools (groups counted as tools).
@@ -643,31 +628,4 @@ pub struct Counts {
     pub tools: (usize, usize),
     /// Tools offered after the filters stage, when it is on.
     pub offered: Option<usize>,
-}
-
-/// Nodes within `radius` edges of `centre`, edges taken in either direction.
-pub fn neighbourhood_mask(tk: &Toolkit, centre: NodeIndex, radius: u32) -> Vec<bool> {
-    let mut keep = vec![false; tk.graph.node_bound()];
-    if !tk.graph.contains_node(centre) {
-        return keep;
-    }
-    keep[centre.index()] = true;
-    let mut frontier = vec![centre];
-    for _ in 0..radius {
-        let mut next = Vec::new();
-        for &u in &frontier {
-            let around = tk.out_edges(u).chain(tk.in_edges(u)).map(|(_, v)| v);
-            for v in around {
-                if !keep[v.index()] {
-                    keep[v.index()] = true;
-                    next.push(v);
-                }
-            }
-        }
-        if next.is_empty() {
-            break;
-        }
-        frontier = next;
-    }
-    keep
 }

@@ -11,7 +11,7 @@ use crate::tui::editing::tests::{TINY, fixture, keys};
 use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
-use toolscope_core::edit::Workspace;
+use toolscope_core::workspace::Workspace;
 
 const DEADLINE: Duration = Duration::from_secs(10);
 
@@ -293,7 +293,7 @@ fn the_example_written_with_w_file_is_then_watched() {
 /// lines (the incremental reload), through the TUI's watcher path as through the core's.
 #[test]
 fn a_one_item_change_is_reread_in_place() {
-    let text = toolscope_core::synth::generate(toolscope_core::synth::GenOptions {
+    let text = toolscope_core::generate::generate(toolscope_core::generate::GenOptions {
         actions: 200,
         tools: None,
         seed: 7,

@@ -13,9 +13,9 @@
 //!   `Outcome` and never see the app. Watcher events come back as `Msg::Watch` and are
 //!   handled once per batch.
 //! - `dialog`: dialogs, kept in the overlay that shows them, with their key legends.
-//! - [`edit`]: the one module that sees both: keys, dialogs and `:` lines become session
+//! - [`editing`]: the one module that sees both: keys, dialogs and `:` lines become session
 //!   operations, outcomes come back to the view (`App.tk` is the workspace's copy).
-//! - [`whole`]: the whole-graph layout, computed on its own thread in the terminal so the
+//! - [`graph_pane::whole`]: the whole-graph layout, computed on its own thread in the terminal so the
 //!   first screen (the focus view) never waits for it.
 //! - `complete`: Tab completion on the `:` line; `marks`: what a reload changed, marked
 //!   for a moment.
@@ -37,6 +37,7 @@ pub(crate) mod navigator;
 mod panes;
 mod params;
 mod reload;
+pub(crate) mod replay;
 mod status;
 pub mod theme;
 pub mod update;
@@ -86,9 +87,13 @@ pub struct Options {
 /// Loads what `opts` names: the files, or the bundled example.
 pub fn load(opts: &Options) -> Result<(Loaded, String)> {
     if opts.paths.is_empty() {
-        return Ok((source::load_example(), source::EXAMPLE_NAME.to_string()));
+        return Ok((
+            toolscope_core::load::load_example(),
+            source::EXAMPLE_NAME.to_string(),
+        ));
     }
-    let loaded = source::load_paths(&opts.paths, opts.input_format).map_err(|e| eyre!("{e}"))?;
+    let loaded = toolscope_core::load::load_paths(&opts.paths, opts.input_format)
+        .map_err(|e| eyre!("{e}"))?;
     let label = opts
         .paths
         .iter()
@@ -104,8 +109,8 @@ pub fn load(opts: &Options) -> Result<(Loaded, String)> {
 /// that does not exist is still refused (most likely a typo).
 pub fn open_workspace(
     opts: &Options,
-) -> Result<(toolscope_core::edit::Workspace, String, Option<String>)> {
-    use toolscope_core::edit::Workspace;
+) -> Result<(toolscope_core::workspace::Workspace, String, Option<String>)> {
+    use toolscope_core::workspace::Workspace;
     if opts.paths.is_empty() {
         let ws = Workspace::example().map_err(|e| eyre!("{e}"))?;
         return Ok((ws, source::EXAMPLE_NAME.to_string(), None));
@@ -118,11 +123,20 @@ pub fn open_workspace(
         .join(", ");
     match Workspace::open(&opts.paths, opts.input_format) {
         Ok(ws) => Ok((ws, label, None)),
-        Err(e) if opts.paths.iter().all(|p| p.exists()) => Ok((
-            Workspace::empty(opts.input_format),
-            label,
-            Some(format!("{e} (waiting for the file to be fixed)")),
-        )),
+        // A folder with no toolkit (TS004) opens on the message that says what was found
+        // and what a toolkit needs, never a silent empty screen.
+        Err(e) if opts.paths.iter().all(|p| p.exists()) => {
+            let wait = if e.code == toolscope_core::diag::Code::NoToolkit {
+                "waiting for a toolkit to appear"
+            } else {
+                "waiting for the file to be fixed"
+            };
+            Ok((
+                Workspace::empty(opts.input_format),
+                label,
+                Some(format!("{e} ({wait})")),
+            ))
+        }
         Err(e) => Err(eyre!("{e}")),
     }
 }
@@ -151,10 +165,11 @@ pub fn run(opts: Options) -> Result<()> {
         }
         None => editing::offer_recovery(&mut app),
     }
-    evidence_panel::commands::connect(&mut app, runner.sender());
+    app.evidence.connect(runner.sender());
     if !opts.traces.is_empty() {
         evidence_panel::commands::load(&mut app, opts.traces.clone());
     }
+    replay::shell::opening(&mut app);
     let result = runner.run(&mut terminal, &mut app);
     leave()?;
     if let Some(m) = app.farewell.take() {

@@ -1,11 +1,10 @@
-//! Mouse input: click to select (graph, navigator) or focus (inspector), drag to pan the
-//! graph, wheel to pan or scroll the pane under the pointer.
+//! Mouse input: click to select (graph, navigator) or make the inspector the active pane,
+//! drag to pan the graph, wheel to pan or scroll the pane under the pointer.
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
-use super::app::{App, Focus, Viewport};
+use super::app::{ActivePane, App};
 use super::panes::{self, Panes};
-use crate::tui::graph_pane::commands::pan;
 use crate::tui::navigator::Row;
 use crate::tui::navigator::commands::list_step;
 
@@ -16,21 +15,21 @@ pub fn mouse(app: &mut App, m: MouseEvent) {
     let in_graph = panes::contains(g, m.column, m.row);
     match m.kind {
         MouseEventKind::Down(MouseButton::Left) if in_graph => {
-            app.focus = Focus::Graph;
+            app.active_pane = ActivePane::Graph;
             let (wx, wy) = (
-                app.view.x + i32::from(m.column - g.x),
-                app.view.y + i32::from(m.row - g.y),
+                app.graph_pane.viewport.x + i32::from(m.column - g.x),
+                app.graph_pane.viewport.y + i32::from(m.row - g.y),
             );
             let geo = app.geometry();
             match geo.hit(app.layout(), &app.tk, wx, wy) {
                 Some(ix) => app.select(ix),
-                None => app.drag = Some(((m.column, m.row), app.view)),
+                None => app.graph_pane.start_drag((m.column, m.row)),
             }
         }
         MouseEventKind::Down(MouseButton::Left)
             if panes::contains(p.nav_inner(), m.column, m.row) =>
         {
-            app.focus = Focus::Navigator;
+            app.active_pane = ActivePane::Navigator;
             let inner = p.nav_inner();
             let row =
                 app.nav.first_visible(usize::from(inner.height)) + usize::from(m.row - inner.y);
@@ -45,17 +44,12 @@ pub fn mouse(app: &mut App, m: MouseEvent) {
         MouseEventKind::Down(MouseButton::Left)
             if panes::contains(p.inspector, m.column, m.row) =>
         {
-            app.focus = Focus::Inspector;
+            app.active_pane = ActivePane::Inspector;
         }
         MouseEventKind::Drag(MouseButton::Left) => {
-            if let Some(((x0, y0), v)) = app.drag {
-                app.view = Viewport {
-                    x: v.x - (i32::from(m.column) - i32::from(x0)),
-                    y: v.y - (i32::from(m.row) - i32::from(y0)),
-                };
-            }
+            app.graph_pane.drag_to((m.column, m.row));
         }
-        MouseEventKind::Up(_) => app.drag = None,
+        MouseEventKind::Up(_) => app.graph_pane.end_drag(),
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
             let d: i32 = if m.kind == MouseEventKind::ScrollDown {
                 1
@@ -63,14 +57,14 @@ pub fn mouse(app: &mut App, m: MouseEvent) {
                 -1
             };
             if in_graph {
-                pan(app, 0, 3 * d);
+                app.graph_pane.pan(0, 3 * d);
             } else if panes::contains(p.nav, m.column, m.row) {
-                let focus = app.focus;
-                app.focus = Focus::Navigator;
+                let was = app.active_pane;
+                app.active_pane = ActivePane::Navigator;
                 list_step(app, 3 * d as isize);
-                app.focus = focus;
+                app.active_pane = was;
             } else if panes::contains(p.inspector, m.column, m.row) {
-                app.inspector_scroll = (i32::from(app.inspector_scroll) + 3 * d).max(0) as u16;
+                app.inspector.scroll_by(i64::from(3 * d));
             }
         }
         _ => {}

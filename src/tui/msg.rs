@@ -3,7 +3,7 @@
 
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Msg {
     Key(KeyEvent),
     Mouse(MouseEvent),
@@ -13,11 +13,15 @@ pub enum Msg {
     /// A loaded trace file changed (read again once per batch, see `evidence_cmds`).
     TracesChanged,
     /// A `:mcp discover` run on a background thread finished.
-    McpDone(crate::tui::mcp_discovery::Report),
+    McpDone(crate::tui::mcp_discovery::state::Report),
+    /// A `:fit` run on a background thread finished.
+    FitDone(crate::tui::evidence_panel::fit_job::Done),
     /// The whole-graph layout started with this generation finished on its thread.
     LayoutReady(u64),
     /// The marks of a reload with this generation have expired.
     MarksExpired(u64),
+    /// A replay playing at its pace takes its next step (stale generations are ignored).
+    ReplayTick(u64),
     /// The input source ended or failed; the loop stops (unsaved edits go to a recovery
     /// file).
     InputClosed(String),

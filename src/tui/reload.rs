@@ -102,7 +102,8 @@ impl Kept {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolscope_core::source::{Limits, load_text};
+    use toolscope_core::load::load_text;
+    use toolscope_core::source::Limits;
 
     const FULL: &str = "\
 actions:

@@ -1,5 +1,5 @@
-//! The watcher under stress with the TUI open (issue: hardening): a file rewritten 100 times
-//! a second for 10 seconds, in rename-over, truncate-and-write and two-halves styles. The
+//! The watcher under stress with the TUI open (issue: hardening): a file rewritten 300 times
+//! at up to 100 a second, in rename-over, truncate-and-write and two-halves styles. The
 //! app must end showing the final content, keep the last good graph when it catches a
 //! half-written file, and never lose pending edits.
 
@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use super::live_tests::{desc_of, start};
 use crate::tui::editing::tests::{TINY, fixture, keys};
 
-const STORM: Duration = Duration::from_secs(10);
+/// How many rewrites a storm makes. A count, not a duration: on a loaded machine the writer
+/// thread gets fewer turns, and the test is about what the app shows, not how fast we write.
+const STORM_WRITES: u32 = 300;
 
 /// One rewrite of `path` with the description of `act` set to `desc`, in a style chosen by
 /// `i`: rename-over, truncate-and-write, or two halves with a pause between them.
@@ -38,19 +40,18 @@ fn rewrite(path: &Path, i: u32, desc: &str) {
     }
 }
 
-/// Rewrites the file at 100 Hz for [`STORM`] on another thread, ending with `final_desc`.
-fn storm(path: &Path, final_desc: &'static str) -> std::thread::JoinHandle<u32> {
+/// Rewrites the file [`STORM_WRITES`] times, 10 ms apart, on another thread, ending with
+/// `final_desc`; returns how long the storm lasted.
+fn storm(path: &Path, final_desc: &'static str) -> std::thread::JoinHandle<Duration> {
     let path = path.to_path_buf();
     std::thread::spawn(move || {
         let start = Instant::now();
-        let mut i = 0;
-        while start.elapsed() < STORM {
+        for i in 0..STORM_WRITES {
             rewrite(&path, i, &format!("Version {i}."));
-            i += 1;
             std::thread::sleep(Duration::from_millis(10));
         }
         rewrite(&path, 0, final_desc);
-        i
+        start.elapsed()
     })
 }
 
@@ -68,8 +69,12 @@ fn a_rewrite_storm_ends_on_the_final_content() {
             "a whole graph is shown"
         );
     }
-    let writes = writer.join().unwrap_or(0);
-    assert!(writes > 300, "the storm wrote {writes} times");
+    // The storm outlasts the debounce many times over (300 writes, 10 ms apart).
+    let lasted = writer.join().unwrap_or_default();
+    assert!(
+        lasted >= Duration::from_secs(3),
+        "the storm lasted {lasted:?}"
+    );
     live.until("the final content", |a| {
         desc_of(a, "act").as_deref() == Some("The final version.")
     });

@@ -6,12 +6,13 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 
-use super::app::{App, Focus, Overlay, Zoom};
+use super::app::{ActivePane, App, Overlay, Zoom};
 use super::msg::Msg;
 use super::theme::Theme;
 use super::update::update;
 use crate::tui::view;
-use toolscope_core::source::{EXAMPLE_NAME, load_example};
+use toolscope_core::load::load_example;
+use toolscope_core::source::EXAMPLE_NAME;
 
 pub(super) fn app_with(theme: Theme, w: u16, h: u16) -> App {
     App::new(load_example(), EXAMPLE_NAME.into(), theme, (w, h))
@@ -138,7 +139,11 @@ fn snapshot_neighbourhood() {
     for (w, h) in SIZES {
         let mut a = app(w, h);
         press(&mut a, ":goto query_design<Enter>N");
-        let n = a.neighbourhood.as_ref().expect("neighbourhood open");
+        let n = a
+            .graph_pane
+            .neighbourhood
+            .as_ref()
+            .expect("neighbourhood open");
         assert_eq!(n.layout.layers.iter().map(Vec::len).sum::<usize>(), 4);
         let s = screen(&a);
         assert!(w < 100 || s.contains("neighbourhood of query_design"));
@@ -222,7 +227,7 @@ fn operator_command_accepts_spaces_and_cycles() {
 fn chat2graph_operator_with_spaces() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("toolkits/chat2graph-mini.yml");
-    let loaded = toolscope_core::source::load_paths(&[path], None).expect("loads");
+    let loaded = toolscope_core::load::load_paths(&[path], None).expect("loads");
     let name = loaded
         .toolkit
         .operators
@@ -282,7 +287,7 @@ fn filter_narrows_navigator_and_selects() {
 fn navigator_moves_selection_and_parent_child_walk() {
     let mut a = app(160, 48);
     press(&mut a, "<Tab><Tab>");
-    assert_eq!(a.focus, Focus::Navigator);
+    assert_eq!(a.active_pane, ActivePane::Navigator);
     let first = a.selected;
     press(&mut a, "j");
     assert_ne!(a.selected, first);
@@ -296,11 +301,14 @@ fn navigator_moves_selection_and_parent_child_walk() {
 fn pan_and_zoom_change_the_view_not_the_layout() {
     let mut a = app(160, 48);
     let key = a.layout().key;
-    let v = a.view;
+    let v = a.graph_pane.viewport;
     press(&mut a, "lj");
-    assert_eq!((a.view.x, a.view.y), (v.x + 8, v.y + 3));
+    assert_eq!(
+        (a.graph_pane.viewport.x, a.graph_pane.viewport.y),
+        (v.x + 8, v.y + 3)
+    );
     press(&mut a, "z");
-    assert_eq!(a.zoom, Zoom::Overview);
+    assert_eq!(a.graph_pane.zoom, Zoom::Compact);
     press(&mut a, "s+]");
     assert_eq!(a.layout().key, key);
 }
@@ -327,7 +335,7 @@ fn hostile_names_are_escaped_everywhere() {
     let dir = tempfile::tempdir().expect("tempdir");
     let p = dir.path().join("evil.yaml");
     std::fs::write(&p, yaml).expect("write");
-    let loaded = toolscope_core::source::load_paths(&[p], None).expect("loads");
+    let loaded = toolscope_core::load::load_paths(&[p], None).expect("loads");
     let a = App::new(loaded, "evil".into(), Theme::default(), (160, 48));
     let s = screen(&a);
     assert!(!s.contains('\x1b') && !s.contains('\x07'));
@@ -370,14 +378,17 @@ fn mouse_selects_nodes_and_drags_the_view() {
         row as u16,
     );
     assert_eq!(a.tk.name(a.selected.expect("clicked")), "query_intention");
-    assert_eq!(a.focus, Focus::Graph);
-    let v = a.view;
+    assert_eq!(a.active_pane, ActivePane::Graph);
+    let v = a.graph_pane.viewport;
     mouse(&mut a, MouseEventKind::Down(MouseButton::Left), 100, 40);
     mouse(&mut a, MouseEventKind::Drag(MouseButton::Left), 90, 35);
     mouse(&mut a, MouseEventKind::Up(MouseButton::Left), 90, 35);
-    assert_eq!((a.view.x, a.view.y), (v.x + 10, v.y + 5));
+    assert_eq!(
+        (a.graph_pane.viewport.x, a.graph_pane.viewport.y),
+        (v.x + 10, v.y + 5)
+    );
     mouse(&mut a, MouseEventKind::ScrollDown, 100, 20);
-    assert_eq!(a.view.y, v.y + 8);
+    assert_eq!(a.graph_pane.viewport.y, v.y + 8);
 }
 
 #[test]
@@ -394,7 +405,7 @@ fn empty_toolkit_draws_and_takes_keys() {
     let dir = tempfile::tempdir().expect("tempdir");
     let p = dir.path().join("empty.yaml");
     std::fs::write(&p, "name: empty\n").expect("write");
-    let loaded = toolscope_core::source::load_paths(&[p], None).expect("loads");
+    let loaded = toolscope_core::load::load_paths(&[p], None).expect("loads");
     let mut a = App::new(loaded, "empty".into(), Theme::default(), (80, 24));
     press(
         &mut a,
@@ -466,7 +477,7 @@ fn load_diagnostics_show_in_the_status_line() {
     let p = dir.path().join("warn.yaml");
     let yaml = "actions:\n  - name: a\n    next: [{name: b, score: nope}]\n  - name: b\n";
     std::fs::write(&p, yaml).expect("write");
-    let loaded = toolscope_core::source::load_paths(&[p], None).expect("loads");
+    let loaded = toolscope_core::load::load_paths(&[p], None).expect("loads");
     assert!(!loaded.diagnostics.is_empty());
     let a = App::new(loaded, "warn".into(), Theme::default(), (160, 48));
     assert!(screen(&a).contains("while loading; see `toolscope lint`"));
@@ -478,7 +489,7 @@ fn wide_names_keep_boxes_aligned() {
     let p = dir.path().join("wide.yaml");
     let yaml = "actions:\n  - name: 查询意图\n    next: [ab]\n  - name: ab\noperators:\n  - name: op\n    actions: [查询意图]\n";
     std::fs::write(&p, yaml).expect("write");
-    let loaded = toolscope_core::source::load_paths(&[p], None).expect("loads");
+    let loaded = toolscope_core::load::load_paths(&[p], None).expect("loads");
     let a = App::new(loaded, "wide".into(), Theme::default(), (160, 48));
     let t = render(&a);
     let buf = t.backend().buffer();
@@ -510,7 +521,7 @@ fn fit_counts_cells() {
 fn inspector_edge_cursor_walks_edges_and_opens_the_other_end() {
     let mut a = app(160, 48);
     press(&mut a, ":goto query_design<Enter><Tab>");
-    assert_eq!(a.focus, Focus::Inspector);
+    assert_eq!(a.active_pane, ActivePane::Inspector);
     let names: Vec<String> = a
         .node_edges()
         .iter()
@@ -522,7 +533,7 @@ fn inspector_edge_cursor_walks_edges_and_opens_the_other_end() {
     );
     assert_eq!(a.selected_edge(), a.node_edges().first().map(|e| e.0));
     press(&mut a, "jjj");
-    assert_eq!(a.edge_cursor, 2, "clamped to the last edge");
+    assert_eq!(a.inspector.edge_cursor(), 2, "clamped to the last edge");
     let s = screen(&a);
     assert!(s.contains("← 0.75 condition_validation (next)"));
     press(&mut a, "<Enter>");
@@ -530,7 +541,7 @@ fn inspector_edge_cursor_walks_edges_and_opens_the_other_end() {
         a.tk.name(a.selected.expect("opened")),
         "condition_validation"
     );
-    assert_eq!(a.edge_cursor, 0);
+    assert_eq!(a.inspector.edge_cursor(), 0);
 }
 
 #[test]
@@ -568,7 +579,7 @@ fn goto_accepts_a_unique_fragment() {
 fn inspector_describes_the_operator_under_the_navigator_cursor() {
     let mut a = app(160, 48);
     press(&mut a, "<Tab><Tab>ggj");
-    assert_eq!(a.focus, Focus::Navigator);
+    assert_eq!(a.active_pane, ActivePane::Navigator);
     let s = screen(&a);
     assert!(s.contains("operator - Enter makes it active"), "{s}");
     assert!(s.contains("threshold 0.60  hops 2"));
@@ -632,4 +643,52 @@ fn help_scrolls_as_one_document_on_a_small_terminal() {
     assert_eq!(a.overlay, Some(Overlay::Help));
     press(&mut a, "<Esc>");
     assert_eq!((a.overlay.clone(), a.help_scroll), (None, 0));
+}
+
+/// The README's picture: the first screen of `toolscope tests/fixtures/chat2graph-flat.yml`
+/// in a 104x20 terminal, in the code block after the README's `<!-- picture` line. A change to the screens fails here;
+/// `TOOLSCOPE_BLESS_README=1 cargo test readme_picture` writes the new picture in.
+#[test]
+fn the_readme_picture_is_what_its_command_shows() {
+    use std::path::PathBuf;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let file = "tests/fixtures/chat2graph-flat.yml";
+    let opts = crate::tui::Options {
+        paths: vec![root.join(file)],
+        input_format: None,
+        no_color: false,
+        ascii: false,
+        traces: Vec::new(),
+    };
+    let (ws, _, broken) = crate::tui::open_workspace(&opts).expect("the fixture opens");
+    assert_eq!(broken, None);
+    let a = App::with_workspace(ws, file.into(), Theme::default(), (104, 20));
+    let shown: Vec<String> = screen(&a)
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .collect();
+
+    let readme_path = root.join("README.md");
+    let readme = std::fs::read_to_string(&readme_path).expect("README.md");
+    let marker = readme
+        .find("<!-- picture")
+        .expect("the README marks its picture");
+    let open = marker + readme[marker..].find("```\n").expect("a code block") + 4;
+    let close = open + readme[open..].find("```\n").expect("the block ends");
+    let pictured: Vec<String> = readme[open..close].lines().map(str::to_string).collect();
+    if pictured != shown {
+        if std::env::var_os("TOOLSCOPE_BLESS_README").is_some() {
+            let mut new = readme[..open].to_string();
+            new.push_str(&shown.join("\n"));
+            new.push('\n');
+            new.push_str(&readme[close..]);
+            std::fs::write(&readme_path, new).expect("README.md written");
+        } else {
+            panic!(
+                "the README's picture is not what its command shows now:\n{}\n\
+                 (TOOLSCOPE_BLESS_README=1 writes this in)",
+                shown.join("\n")
+            );
+        }
+    }
 }

@@ -95,8 +95,8 @@ impl Theme {
         self.fg(Color::Red).add_modifier(Modifier::BOLD)
     }
 
-    pub fn focus_border(&self, focused: bool) -> Style {
-        if focused {
+    pub fn active_border(&self, active: bool) -> Style {
+        if active {
             self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
         } else {
             self.fg(Color::DarkGray)

@@ -2,7 +2,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::tui::app::{App, Focus, Overlay, PromptKind};
+use crate::tui::app::{ActivePane, App, Overlay, PromptKind};
 use crate::tui::commands::keymap::{self, Context};
 use crate::tui::msg::Msg;
 use crate::tui::navigator::commands::set_filter;
@@ -12,6 +12,7 @@ use crate::tui::navigator::commands::set_filter;
 pub fn flush(app: &mut App) {
     crate::tui::editing::flush(app);
     crate::tui::evidence_panel::commands::flush(app);
+    crate::tui::replay::shell::flush(app);
 }
 
 /// Applies one message.
@@ -21,24 +22,27 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Mouse(m) => crate::tui::mouse::mouse(app, m),
         Msg::Resize(w, h) => {
             app.size = (w, h);
-            crate::tui::graph_pane::resized(app);
-            app.ensure_selection_visible();
+            app.with_graph(|g, s| g.resized(s));
         }
-        Msg::TracesChanged => app.evidence.stale = true,
+        Msg::TracesChanged => app.evidence.changed_on_disk(),
         Msg::Watch(ev) => {
             if let Some(m) = app.session.queue(ev) {
                 app.set_status(m.level, m.text);
             }
         }
         Msg::McpDone(report) => crate::tui::mcp_discovery::finished(app, report),
+        Msg::FitDone(done) => crate::tui::evidence_panel::commands::fit_done(app, done),
         Msg::LayoutReady(_) => app.layout_ready(),
         Msg::MarksExpired(generation) => app.marks.expire(generation),
+        Msg::ReplayTick(generation) => crate::tui::replay::shell::tick(app, generation),
         Msg::InputClosed(_) | Msg::Terminate => crate::tui::editing::end_without_asking(app),
     }
 }
 
 fn key(app: &mut App, k: KeyEvent) {
-    if crate::tui::mcp_discovery::cancel_key(app, &k) {
+    if crate::tui::mcp_discovery::cancel_key(app, &k)
+        || crate::tui::evidence_panel::commands::cancel_fit_key(app, &k)
+    {
         return;
     }
     // Ctrl-C asks as `q` does (unsaved edits are never dropped by one key); a second
@@ -60,10 +64,11 @@ fn key(app: &mut App, k: KeyEvent) {
             crate::tui::insight::commands::preview_key(app, scroll, k)
         }
         Some(Overlay::Messages { scroll }) => messages_key(app, scroll, k),
+        None if crate::tui::replay::shell::key(app, &k) => {}
         None => {
-            let ctx = match app.focus {
-                Focus::Graph => Context::Graph,
-                Focus::Navigator | Focus::Inspector => Context::List,
+            let ctx = match app.active_pane {
+                ActivePane::Graph => Context::Graph,
+                ActivePane::Navigator | ActivePane::Inspector => Context::List,
             };
             if let Some(name) = keymap::lookup(&k, ctx) {
                 crate::tui::commands::run(app, name);

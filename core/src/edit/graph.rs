@@ -4,7 +4,7 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
 use crate::model::{EdgeKind, Node, NodeKind, Operator, ToolMeta, Toolkit};
 
-use super::{Edit, EditError, Param, Removed, RemovedEdge, check_unit};
+use super::{Edit, EditError, OperatorParam, Removed, RemovedEdge, check_unit};
 
 fn node(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<NodeIndex, EditError> {
     tk.find(kind, name)
@@ -258,8 +258,8 @@ pub fn apply(tk: &mut Toolkit, edit: &Edit, values: Values) -> Result<(), EditEr
             operator_exists(tk, operator)?;
             if let Some(op) = tk.operator_mut(operator) {
                 match param {
-                    Param::Threshold => op.threshold = Operator::DEFAULT_THRESHOLD,
-                    Param::Hops => op.hops = Operator::DEFAULT_HOPS,
+                    OperatorParam::Threshold => op.threshold = Operator::DEFAULT_THRESHOLD,
+                    OperatorParam::Hops => op.hops = Operator::DEFAULT_HOPS,
                 }
             }
         }
@@ -465,11 +465,11 @@ pub fn inverse(tk: &Toolkit, edit: &Edit) -> Result<Vec<Edit>, EditError> {
                 .operator(operator)
                 .ok_or_else(|| EditError::NotFound(operator.clone()))?;
             match param {
-                Param::Threshold => Edit::SetThreshold {
+                OperatorParam::Threshold => Edit::SetThreshold {
                     operator: operator.clone(),
                     value: op.threshold,
                 },
-                Param::Hops => Edit::SetHops {
+                OperatorParam::Hops => Edit::SetHops {
                     operator: operator.clone(),
                     value: op.hops,
                 },
@@ -524,7 +524,8 @@ pub fn same_graph(a: &Toolkit, b: &Toolkit) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{Limits, load_text};
+    use crate::load::load_text;
+    use crate::source::Limits;
     use std::path::Path;
 
     fn example() -> Toolkit {

@@ -1,6 +1,6 @@
-//! Edits as values (helix-style transactions): one [`Edit`] says what changes, applies to the
-//! in-memory [`Toolkit`] and, through the format patchers, to the YAML text as a few
-//! byte splices; [`Edit::inverse`] gives the graph side of undo (the text side of undo is
+//! Edits as values (helix-style transactions), the bottom of the editing stack: one
+//! [`Edit`] says what changes, applies to the in-memory [`Toolkit`] and, through the format
+//! patchers (`formats`, above this module), to the YAML text as a few byte splices; [`Edit::inverse`] gives the graph side of undo (the text side of undo is
 //! the inverse of the splices, exact to the byte).
 //!
 //! Edits name nodes by kind and name, never by index, so pending edits can be reapplied
@@ -29,36 +29,29 @@
 //!   reason, since those come from the `toolkit:` chains.
 //! - Removing a node in a native file removes its declaration, the cascade's declarations
 //!   and every reference to them (whole lines in block lists, with their comma in flow
-//!   lists); operators naming a removed action keep the name (a note says so) unless the
-//!   removal is made as a [`Transaction`] from [`Workspace::removal`], which also takes the
-//!   removed actions out of the seed lists.
+//!   lists). A lone [`Edit::RemoveNode`] leaves the seed lists alone (a note says so);
+//!   what a user's removal means is [`Transaction::removal`], which also takes the removed
+//!   actions out of the seed lists: the registry's `remove` (`set`, the TUI's `:remove` and
+//!   `D`) builds that.
 //! - Several edits that belong together (a removal with its cascade and seeds, a batch of
 //!   scores, an undo put back after a save) form one [`Transaction`]: one step of undo, one
 //!   entry of the pending log, verified once. Every edit, inverses included, has a text
 //!   form, so pending edits can always be reapplied onto a file changed on disk.
 
-mod batch;
 pub(crate) mod doc;
 pub(crate) mod graph;
 pub mod ops;
-pub(crate) mod restore;
 mod transaction;
 pub mod unchanged;
 pub(crate) mod window;
-mod window_proof;
-mod window_reread;
-pub mod workspace;
 
 use std::fmt;
 
 use crate::model::{EdgeKind, Node, NodeKind, Origin, Toolkit};
-use crate::source::patch::{self, Splice};
-use crate::source::{Limits, SourceFile, yaml};
+use crate::source::patch::Splice;
 
-pub use crate::formats::chat2graph::tools::check_module_path;
 pub use graph::{edge_kind, removal};
-pub use transaction::Transaction;
-pub use workspace::{Applied, ReapplyReport, SaveError, SaveErrorKind, Workspace, WsFile};
+pub use transaction::{Transaction, Undo};
 
 /// One change to a toolkit (serializable, for the TUI's recovery file).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -147,22 +140,22 @@ pub enum Edit {
     /// undo of setting a value the file did not write.
     ResetParam {
         operator: String,
-        param: Param,
+        param: OperatorParam,
     },
 }
 
 /// An operator parameter a file may leave to its default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Param {
+pub enum OperatorParam {
     Threshold,
     Hops,
 }
 
-impl Param {
+impl OperatorParam {
     pub fn key(self) -> &'static str {
         match self {
-            Param::Threshold => "threshold",
-            Param::Hops => "hops",
+            OperatorParam::Threshold => "threshold",
+            OperatorParam::Hops => "hops",
         }
     }
 }
@@ -276,33 +269,6 @@ impl Edit {
         }
     }
 
-    /// Computes the splices that make this edit in `file`, whose current graph is `tk`
-    /// (the graph of this file alone, before the edit). A file up to `check_bytes` is
-    /// parsed once more to prove the bytes outside the edit unchanged
-    /// ([`Limits::verify_each_edit_bytes`]).
-    pub fn patch(
-        &self,
-        file: &SourceFile,
-        tk: &Toolkit,
-        check_bytes: usize,
-    ) -> Result<Patch, EditError> {
-        let body = crate::source::strip_bom(&file.text);
-        let doc =
-            yaml::parse(body, &Limits::default()).map_err(|e| EditError::Parse(e.to_string()))?;
-        let nav = doc::Nav::new(body, &doc, false);
-        let mut patch = crate::formats::of(file.format).patch(&nav, tk, self)?;
-        patch.notes.extend(nav.notes.take());
-        // Everything the file says outside the edited construct must stay. One more parse
-        // (of the new text): done up to the size verified on every edit; larger files rely
-        // on the patchers' own checks and the graph verification before writing.
-        if body.len() <= check_bytes {
-            let (new, _) = patch::apply(body, &patch.splices, 0).map_err(EditError::Unsupported)?;
-            unchanged::same_outside_doc(&doc, body, &patch.splices, &new)
-                .map_err(|m| EditError::Unsupported(format!("the edit is refused: {m}")))?;
-        }
-        Ok(patch)
-    }
-
     /// Applies the graph side to `tk`.
     pub fn apply_graph(&self, tk: &mut Toolkit) -> Result<(), EditError> {
         graph::apply(tk, self, graph::Values::Checked)
@@ -319,19 +285,6 @@ impl Edit {
     pub fn inverse(&self, tk: &Toolkit) -> Result<Vec<Edit>, EditError> {
         graph::inverse(tk, self)
     }
-}
-
-/// The undo of `edit` when the file's text says more than the graph (a threshold or hops
-/// the operator did not write is undone by removing the key); `None` when
-/// [`Edit::inverse`] says it all.
-fn text_inverse(file: &SourceFile, tk: &Toolkit, edit: &Edit) -> Option<Edit> {
-    if !matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. }) {
-        return None;
-    }
-    let body = crate::source::strip_bom(&file.text);
-    let doc = yaml::parse(body, &Limits::default()).ok()?;
-    let nav = doc::Nav::new(body, &doc, false);
-    restore::text_inverse(&nav, crate::formats::of(file.format), tk, edit).flatten()
 }
 
 /// Checks a score or threshold: a finite number in [0, 1].

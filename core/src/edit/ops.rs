@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Edit;
+use super::{Edit, Transaction};
 use crate::model::{NodeKind, Toolkit};
 use crate::recommend::MAX_HOPS;
 
@@ -46,7 +46,7 @@ pub enum Context {
 
 /// One argument of an operation: positional, or an option (`--name VALUE`).
 #[derive(Debug)]
-pub struct Param {
+pub struct OpArg {
     /// As the usage shows it: `FROM` for a positional, `kind` for `--kind`.
     pub name: &'static str,
     pub kind: ArgKind,
@@ -62,15 +62,15 @@ pub struct Param {
 
 /// The operator an operator edit changes (`threshold`, `hops`), by any name the loader
 /// accepts for it.
-const OPERATOR: Param = pos(
+const OPERATOR: OpArg = pos(
     "OPERATOR",
     ArgKind::Operator,
     "operator name (Chat2Graph: `<expert>/<n>`, `leader`, or the anchor name)",
 )
 .from(Context::Operator);
 
-const fn pos(name: &'static str, kind: ArgKind, doc: &'static str) -> Param {
-    Param {
+const fn pos(name: &'static str, kind: ArgKind, doc: &'static str) -> OpArg {
+    OpArg {
         name,
         kind,
         required: true,
@@ -82,8 +82,8 @@ const fn pos(name: &'static str, kind: ArgKind, doc: &'static str) -> Param {
     }
 }
 
-const fn opt(name: &'static str, kind: ArgKind, doc: &'static str) -> Param {
-    Param {
+const fn opt(name: &'static str, kind: ArgKind, doc: &'static str) -> OpArg {
+    OpArg {
         name,
         kind,
         required: false,
@@ -95,23 +95,23 @@ const fn opt(name: &'static str, kind: ArgKind, doc: &'static str) -> Param {
     }
 }
 
-impl Param {
-    const fn from(mut self, context: Context) -> Param {
+impl OpArg {
+    const fn from(mut self, context: Context) -> OpArg {
         self.context = Some(context);
         self
     }
 
-    const fn optional(mut self) -> Param {
+    const fn optional(mut self) -> OpArg {
         self.required = false;
         self
     }
 
-    const fn or(mut self, default: &'static str) -> Param {
+    const fn or(mut self, default: &'static str) -> OpArg {
         self.default = Some(default);
         self
     }
 
-    const fn repeated(mut self) -> Param {
+    const fn repeated(mut self) -> OpArg {
         self.repeat = true;
         self
     }
@@ -129,17 +129,17 @@ impl Param {
     }
 }
 
-/// A number in [0, 1].
+/// A number in [0, 1] (a score, a threshold, a share): the one parser of such a value,
+/// for `set`, the `:` line, the TUI's score dialog and the CLI's `--threshold`. The range
+/// is [`super::check_unit`]'s, which the graph side of an edit applies.
 pub fn parse_score(s: &str) -> Result<f64, String> {
     let t: f64 = s
         .trim()
         .parse()
         .map_err(|_| format!("`{s}` is not a number"))?;
-    if (0.0..=1.0).contains(&t) {
-        Ok(t)
-    } else {
-        Err(format!("{s} is outside [0, 1]"))
-    }
+    super::check_unit("", t)
+        .map(|()| t)
+        .map_err(|_| format!("{s} is outside [0, 1]"))
 }
 
 /// A whole number from 0 to [`MAX_HOPS`].
@@ -221,6 +221,18 @@ impl Given {
         self.values.contains_key(name)
     }
 
+    /// A node argument as the graph names it: an MCP member written `SERVER/TOOL` (see
+    /// `model::mcp`) is the tool it means.
+    fn node(&self, tk: &Toolkit, name: &str) -> Result<String, String> {
+        let text = self.text(name)?;
+        if tk.find_any(text) {
+            return Ok(text.to_string());
+        }
+        Ok(tk
+            .member_named(text)
+            .map_or_else(|| text.to_string(), |m| tk.name(m).to_string()))
+    }
+
     fn text(&self, name: &str) -> Result<&str, String> {
         self.values
             .get(name)
@@ -257,15 +269,17 @@ pub struct EditOp {
     /// Short names (`t` for `threshold`), the same in `set` and after `:`.
     pub aliases: &'static [&'static str],
     pub doc: &'static str,
-    pub params: &'static [Param],
+    pub params: &'static [OpArg],
     /// What the front end supplies besides the arguments (the new description).
     pub input: Option<&'static str>,
-    build: fn(&Given, &Toolkit) -> Result<Edit, OpError>,
+    build: fn(&Given, &Toolkit) -> Result<Transaction, OpError>,
 }
 
 impl EditOp {
-    /// The edit the given values make on `tk`, or why not.
-    pub fn build(&self, given: &Given, tk: &Toolkit) -> Result<Edit, OpError> {
+    /// The change the given values make on `tk` (one edit, or a removal with the seeds it
+    /// takes), or why not. What an operation means is decided here, once, for every front
+    /// end.
+    pub fn build(&self, given: &Given, tk: &Toolkit) -> Result<Transaction, OpError> {
         for p in self.params {
             match (given.all(p.name), p.default) {
                 ([], None) if p.required => return Err(format!("{} is missing", p.name).into()),
@@ -300,7 +314,7 @@ impl EditOp {
     }
 
     /// The positional arguments, in order.
-    pub fn positionals(&self) -> impl Iterator<Item = &'static Param> {
+    pub fn positionals(&self) -> impl Iterator<Item = &'static OpArg> {
         self.params.iter().filter(|p| !p.option)
     }
 }
@@ -322,13 +336,22 @@ pub static EDIT_OPS: &[EditOp] = &[
         ],
         input: None,
         build: |g, tk| {
-            let (from, to) = (g.text("FROM")?, g.text("TO")?);
+            let (from, to) = (g.text("FROM")?, g.node(tk, "TO")?);
+            let value = g.text("VALUE")?;
+            let to_kind = edge_kind(tk, from, &to).map_err(|e| {
+                // A tool of an MCP server: say why it is no edge and what to do.
+                match tk.mcp_no_edge(from, &to, value) {
+                    Some(why) => format!("no edge {from} -> {to}: {why}"),
+                    None => e,
+                }
+            })?;
             Ok(Edit::SetScore {
                 from: from.into(),
-                to: to.into(),
-                to_kind: edge_kind(tk, from, to)?,
-                score: parse_score(g.text("VALUE")?)?,
-            })
+                to,
+                to_kind,
+                score: parse_score(value)?,
+            }
+            .into())
         },
     },
     EditOp {
@@ -344,7 +367,7 @@ pub static EDIT_OPS: &[EditOp] = &[
             Ok(Edit::SetThreshold {
                 operator: operator(tk, g.text("OPERATOR")?)?,
                 value: parse_score(g.text("VALUE")?)?,
-            })
+            }.into())
         },
     },
     EditOp {
@@ -360,7 +383,7 @@ pub static EDIT_OPS: &[EditOp] = &[
             Ok(Edit::SetHops {
                 operator: operator(tk, g.text("OPERATOR")?)?,
                 value: parse_hops(g.text("VALUE")?)?,
-            })
+            }.into())
         },
     },
     EditOp {
@@ -377,12 +400,13 @@ pub static EDIT_OPS: &[EditOp] = &[
         ],
         input: Some(DESC_INPUT),
         build: |g, tk| {
-            let node = g.text("NODE")?;
+            let node = g.node(tk, "NODE")?;
+            let node = node.as_str();
             Ok(Edit::SetDesc {
                 kind: node_kind(tk, node, g.kind()?)?,
                 name: node.into(),
                 text: g.text(DESC_INPUT)?.into(),
-            })
+            }.into())
         },
     },
     EditOp {
@@ -404,7 +428,8 @@ pub static EDIT_OPS: &[EditOp] = &[
         ],
         input: None,
         build: |g, tk| {
-            let (from, to) = (g.text("FROM")?, g.text("TO")?);
+            let (from, to) = (g.text("FROM")?, g.node(tk, "TO")?);
+            let to = to.as_str();
             tk.action(from)
                 .ok_or_else(|| format!("no action `{from}`"))?;
             Ok(Edit::AddEdge {
@@ -412,7 +437,7 @@ pub static EDIT_OPS: &[EditOp] = &[
                 to: to.into(),
                 to_kind: node_kind(tk, to, g.kind()?)?,
                 score: parse_score(g.text("SCORE")?)?,
-            })
+            }.into())
         },
     },
     EditOp {
@@ -426,18 +451,19 @@ pub static EDIT_OPS: &[EditOp] = &[
         ],
         input: None,
         build: |g, tk| {
-            let (from, to) = (g.text("FROM")?, g.text("TO")?);
+            let (from, to) = (g.text("FROM")?, g.node(tk, "TO")?);
+            let to = to.as_str();
             Ok(Edit::RemoveEdge {
                 from: from.into(),
                 to: to.into(),
                 to_kind: edge_kind(tk, from, to)?,
-            })
+            }.into())
         },
     },
     EditOp {
         name: "remove",
         aliases: &[],
-        doc: "Remove a node with its cascade and every reference to them",
+        doc: "Remove a node with its cascade, every reference to them, and the removed actions from every operator's seed list",
         params: &[
             pos("NODE", ArgKind::Node, "the action, tool or group").from(Context::Selection),
             opt(
@@ -447,12 +473,13 @@ pub static EDIT_OPS: &[EditOp] = &[
             ),
         ],
         input: None,
+        // The seeds go too: an operator seeding an action that no longer exists is an
+        // error, and every front end removes the same way.
         build: |g, tk| {
-            let node = g.text("NODE")?;
-            Ok(Edit::RemoveNode {
-                kind: node_kind(tk, node, g.kind()?)?,
-                name: node.into(),
-            })
+            let node = g.node(tk, "NODE")?;
+            let node = node.as_str();
+            let kind = node_kind(tk, node, g.kind()?)?;
+            Transaction::removal(tk, kind, node).map_err(|e| OpError::from(e.to_string()))
         },
     },
     EditOp {
@@ -468,7 +495,7 @@ pub static EDIT_OPS: &[EditOp] = &[
             Ok(Edit::AddAction {
                 name: g.text("NAME")?.into(),
                 desc: g.text("desc")?.into(),
-            })
+            }.into())
         },
     },
     EditOp {
@@ -489,14 +516,22 @@ pub static EDIT_OPS: &[EditOp] = &[
             opt("module-path", ArgKind::Text, "the Python module its class is in (a Chat2Graph config needs it: Chat2Graph imports the class named NAME from this module)").or(""),
         ],
         input: None,
-        build: |g, _| {
+        build: |g, tk| {
             let score = parse_score(g.text("score")?)?;
+            // A caller named twice is one caller: twice, the file would get the tool's
+            // reference twice (a duplicate `tools:` key, or `*x, *x`).
+            let mut callers: Vec<(String, f64)> = Vec::new();
+            for c in g.all("caller") {
+                if !callers.iter().any(|(x, _)| same_action(tk, x, c)) {
+                    callers.push((c.clone(), score));
+                }
+            }
             Ok(Edit::AddTool {
                 name: g.text("NAME")?.into(),
                 desc: g.text("desc")?.into(),
-                callers: g.all("caller").iter().map(|c| (c.clone(), score)).collect(),
+                callers,
                 module_path: g.text("module-path")?.into(),
-            })
+            }.into())
         },
     },
     EditOp {
@@ -514,7 +549,8 @@ pub static EDIT_OPS: &[EditOp] = &[
         ],
         input: None,
         build: |g, tk| {
-            let tool = g.text("TOOL")?;
+            let tool = g.node(tk, "TOOL")?;
+            let tool = tool.as_str();
             let kind = node_kind(tk, tool, g.kind()?)?;
             if kind == NodeKind::Action {
                 return Err(format!(
@@ -526,7 +562,7 @@ pub static EDIT_OPS: &[EditOp] = &[
                 kind,
                 name: tool.into(),
                 enabled: parse_bool(g.text("VALUE")?)?,
-            })
+            }.into())
         },
     },
 ];
@@ -564,6 +600,12 @@ fn node_kind(tk: &Toolkit, name: &str, given: Option<NodeKind>) -> Result<NodeKi
             "`{name}` names more than one kind of node; pass --kind"
         )),
     }
+}
+
+/// Whether two names given for actions name the same one (as the lookup resolves them),
+/// or are the same text.
+fn same_action(tk: &Toolkit, a: &str, b: &str) -> bool {
+    a == b || matches!((tk.action(a), tk.action(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// Splits a command line into words: blanks separate them, and `"..."` or `'...'` keep a
@@ -609,9 +651,14 @@ pub fn parse_args(
     context: impl Fn(Context) -> Option<String>,
 ) -> Result<Given, String> {
     let mut given = Given::default();
-    let positionals: Vec<&Param> = op.positionals().collect();
-    let single =
-        positionals.len() == 1 && !line.trim_start().starts_with("--") && !line.contains(" --");
+    let positionals: Vec<&OpArg> = op.positionals().collect();
+    // A line that starts with a quote is read as words, quotes and all, so `:add-action
+    // "new one"` names `new one` as `--desc x` after it or `toolscope set` would.
+    let quoted = line.trim_start().starts_with(['"', '\'']);
+    let single = positionals.len() == 1
+        && !quoted
+        && !line.trim_start().starts_with("--")
+        && !line.contains(" --");
     let words = match single {
         true if !line.trim().is_empty() => vec![line.trim().to_string()],
         true => Vec::new(),
@@ -675,13 +722,47 @@ operators:
 
     fn tk() -> Toolkit {
         let limits = crate::source::Limits::default();
-        crate::source::load_text(std::path::Path::new("kit.yaml"), KIT.into(), None, &limits)
+        crate::load::load_text(std::path::Path::new("kit.yaml"), KIT.into(), None, &limits)
             .expect("loads")
             .toolkit
     }
 
     fn none(_: Context) -> Option<String> {
         None
+    }
+
+    /// Issue 35 item 15: `:add-action "new one"` named the action with its quotes.
+    #[test]
+    fn a_quoted_single_argument_loses_its_quotes() {
+        let op = find("add-action").expect("add-action");
+        for line in [r#""new one""#, r#"  'new one' "#, r#""new one" --desc x"#] {
+            let g = parse_args(op, line, none).expect("parses");
+            assert_eq!(g.text("NAME").expect("name"), "new one", "{line}");
+        }
+        // Unquoted, the whole line is the name, quotes inside it kept.
+        let g = parse_args(op, r#"it's "new""#, none).expect("parses");
+        assert_eq!(g.text("NAME").expect("name"), r#"it's "new""#);
+        assert!(parse_args(op, r#""a" b"#, none).is_err());
+    }
+
+    /// Issue 35 item 13: a caller given twice is one caller.
+    #[test]
+    fn a_caller_given_twice_is_one_caller() {
+        let op = find("add-tool").expect("add-tool");
+        let g = parse_args(
+            op,
+            r#"Mail --caller act --caller act --caller "plan it""#,
+            none,
+        )
+        .expect("parses");
+        let txn = op.build(&g, &tk()).expect("builds");
+        match txn.edits.as_slice() {
+            [Edit::AddTool { callers, .. }] => {
+                let names: Vec<&str> = callers.iter().map(|(c, _)| c.as_str()).collect();
+                assert_eq!(names, ["act", "plan it"]);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -707,15 +788,15 @@ operators:
         })
         .expect("parses");
         assert_eq!(full, from_selection);
-        let edit = op.build(&full, &tk).expect("builds");
+        let txn = op.build(&full, &tk).expect("builds");
         assert_eq!(
-            edit,
-            Edit::SetScore {
+            txn,
+            Transaction::from(Edit::SetScore {
                 from: "plan it".into(),
                 to: "Search".into(),
                 to_kind: NodeKind::Tool,
                 score: 0.7
-            }
+            })
         );
     }
 
@@ -728,10 +809,11 @@ operators:
         assert!(e.message.contains("from 0 to 1000"), "{e}");
         let op = find("link").expect("link");
         let g = parse_args(op, r#""plan it" act"#, none).expect("parses");
-        let Edit::AddEdge { score, .. } = op.build(&g, &tk).expect("builds") else {
-            panic!("not a link");
+        let txn = op.build(&g, &tk).expect("builds");
+        let [Edit::AddEdge { score, .. }] = txn.edits.as_slice() else {
+            panic!("not a link: {txn:?}");
         };
-        assert_eq!(score, 1.0, "the default score");
+        assert_eq!(*score, 1.0, "the default score");
         let g = parse_args(op, r#""plan it" act 2"#, none).expect("parses");
         assert!(op.build(&g, &tk).is_err(), "a score above 1");
     }
@@ -746,6 +828,30 @@ operators:
         assert_eq!(g.all("caller"), ["plan it", "act"]);
         assert!(parse_args(op, "Mail --nope x", none).is_err());
         assert!(parse_args(find("unlink").expect("unlink"), "a b c", none).is_err());
+    }
+
+    #[test]
+    fn removing_an_action_takes_it_out_of_every_seed_list() {
+        let tk = tk();
+        let op = find("remove").expect("remove");
+        let g = parse_args(op, "plan it", none).expect("parses");
+        let txn = op.build(&g, &tk).expect("builds");
+        assert_eq!(
+            txn.edits,
+            [
+                Edit::RemoveNode {
+                    kind: NodeKind::Action,
+                    name: "plan it".into()
+                },
+                Edit::RemoveSeed {
+                    operator: "op".into(),
+                    action: "plan it".into()
+                }
+            ]
+        );
+        // A tool is no seed: its removal is the one edit.
+        let g = parse_args(op, "Search", none).expect("parses");
+        assert_eq!(op.build(&g, &tk).expect("builds").edits.len(), 1);
     }
 
     #[test]

@@ -10,6 +10,11 @@
 //! - Sidecar: `{"toolscope_mcp_cache": 1, "servers": [...]}`: one source per server.
 //!
 //! A file (or a sidecar's server) is one source: its tools become one group.
+//!
+//! Bounded like every input: a regular file only, read no further than [`MAX_BYTES`] even
+//! if it grows meanwhile (`crate::bounded`), and its parse cost measured before parsing
+//! ([`MAX_PARSE_COST`]; 64 MiB of dense JSON took 2.7 GB as a tree). A byte-order mark
+//! at the start is skipped.
 
 use std::path::Path;
 
@@ -17,6 +22,20 @@ use serde_json::Value;
 
 /// The largest definitions file read, as for toolkit files.
 pub const MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The most memory parsing one definitions file may take, as measured before parsing
+/// (`mcp::cache::json_cost`, which errs high): a toolkit load's budget for a file of the
+/// same size (12 times it plus 100 MB), and never more than 1 GiB, leaving room for the
+/// toolkit `init` builds from it.
+pub fn max_parse_cost(bytes: usize) -> usize {
+    bytes
+        .saturating_mul(12)
+        .saturating_add(100 << 20)
+        .min(MAX_PARSE_COST)
+}
+
+/// The ceiling of [`max_parse_cost`].
+pub const MAX_PARSE_COST: usize = 1 << 30;
 
 /// One tool definition.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,21 +68,43 @@ pub struct Source {
 /// Reads one definitions file into its sources.
 pub fn read_file(path: &Path) -> Result<Vec<Source>, String> {
     let shown = path.display().to_string();
-    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-    if !meta.is_file() {
-        return Err(format!("{shown}: not a regular file"));
+    let bytes = crate::bounded::read(path, MAX_BYTES, crate::bounded::Links::Follow)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        format!("{shown}: not UTF-8 (byte {at})")
+    })?;
+    let cost = crate::mcp::cache::json_cost(&text);
+    let budget = max_parse_cost(text.len());
+    if cost > budget {
+        return Err(format!(
+            "{shown}: reading these definitions would take about {} MB, over the limit of {} MB; split the file",
+            cost >> 20,
+            budget >> 20
+        ));
     }
-    if meta.len() > MAX_BYTES {
-        return Err(format!("{shown}: larger than {MAX_BYTES} bytes"));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
     let stem = path
         .file_name()
         .and_then(|n| n.to_str())
         .map(stem)
+        .filter(|s| !s.trim().is_empty())
         .unwrap_or("tools")
         .to_string();
     parse(&stem, &shown, &text)
+}
+
+/// Fits every tool's schema to the limits every schema reader shares
+/// (`source::schema::fit`), so the toolkit written reads back; a note per schema cut.
+pub fn fit_schemas(sources: &mut [Source]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for s in sources {
+        for t in &mut s.tools {
+            if let Some(why) = t.schema.as_mut().and_then(crate::source::schema::fit) {
+                notes.push(format!("{}: `{}`: its schema {why}", s.origin, t.name));
+            }
+        }
+    }
+    notes
 }
 
 /// A file name without its definition suffixes (`x.mcp.json`, `x.json`, `x.jsonl`).
@@ -74,8 +115,10 @@ fn stem(name: &str) -> &str {
         .unwrap_or(name)
 }
 
-/// Parses a definitions text: one JSON value, or JSON lines.
+/// Parses a definitions text: one JSON value, or JSON lines (a byte-order mark at the
+/// start skipped).
 pub fn parse(group: &str, origin: &str, text: &str) -> Result<Vec<Source>, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match serde_json::from_str::<Value>(text) {
         Ok(v) => whole(group, origin, &v),
         Err(whole_err) => {
@@ -191,24 +234,34 @@ fn def(v: &Value, schema_key: &str) -> Result<ToolDef, String> {
 fn sidecar(origin: &str, v: &Value) -> Result<Vec<Source>, String> {
     let cache: crate::mcp::cache::Cache = serde_json::from_value(v.clone())
         .map_err(|e| format!("{origin}: not a toolscope MCP sidecar: {e}"))?;
-    Ok(cache
-        .servers
-        .into_iter()
-        .map(|s| Source {
-            group: s.name.clone(),
-            origin: format!("{origin} (server {})", s.name),
+    let mut out = Vec::with_capacity(cache.servers.len());
+    for (i, s) in cache.servers.into_iter().enumerate() {
+        // A server without a name gives its group one (an empty name is no name).
+        let group = if s.name.trim().is_empty() {
+            format!("server {}", i + 1)
+        } else {
+            s.name.clone()
+        };
+        let origin = format!("{origin} (server {group})");
+        let mut tools = Vec::with_capacity(s.tools.len());
+        for (j, t) in s.tools.into_iter().enumerate() {
+            if t.name.trim().is_empty() {
+                return Err(format!("{origin}: tool {}: its `name` is empty", j + 1));
+            }
+            tools.push(ToolDef {
+                name: t.name,
+                description: t.description,
+                schema: Some(t.input_schema),
+            });
+        }
+        out.push(Source {
+            group,
+            origin,
             kind: DefKind::Sidecar,
-            tools: s
-                .tools
-                .into_iter()
-                .map(|t| ToolDef {
-                    name: t.name,
-                    description: t.description,
-                    schema: Some(t.input_schema),
-                })
-                .collect(),
-        })
-        .collect())
+            tools,
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -182,10 +182,12 @@ pub fn group_of(tk: &Toolkit, r: &Record) -> Option<String> {
     target_of(tk, r, &EvalOptions::default()).ok().map(|t| t.0)
 }
 
-/// The tool a called name means: a Tool, else a Group.
+/// The tool a called name means: a Tool, else a Group, else the MCP member a qualified
+/// name `SERVER/TOOL` means.
 pub fn tool_named(tk: &Toolkit, name: &str) -> Option<NodeIndex> {
     tk.find(NodeKind::Tool, name)
         .or_else(|| tk.find(NodeKind::Group, name))
+        .or_else(|| tk.member_named(name))
 }
 
 /// Distinct called tools (sorted by index) and the number of distinct unknown names.

@@ -5,7 +5,7 @@
 //! counts come from them); one action per tool, `call <tool>`, calling it with score 1.0
 //! (a name no tool, group or other action has: `call <tool> (2)` and so on otherwise).
 //! With records: every action gets a `Next` edge to every action, scored by the
-//! [`prior`](super::learn::prior) weight of its tool (0 for a tool the runs never called),
+//! [`super::learn::prior`] weight of its tool (0 for a tool the runs never called),
 //! and each operator name in the records becomes an operator seeded with the actions of
 //! the tools its runs call first (threshold [`THRESHOLD`], hops 1); `fit` then learns the
 //! transitions. Without records: no `Next` edges, and one operator per group seeded with
@@ -51,20 +51,23 @@ pub struct InitReport {
 /// The names defined more than once across the sources (tools, and group names that
 /// clash with a tool or another group).
 pub fn duplicates(sources: &[Source]) -> Vec<Duplicate> {
-    let mut seen: HashMap<&str, &str> = HashMap::new();
+    // name -> where it was first defined. A group is named after its file (or the
+    // sidecar's server): said, or a tool named like its file reads as "defined in x.json
+    // and again in x.json".
+    let mut seen: HashMap<&str, String> = HashMap::new();
     let mut out = Vec::new();
     for s in sources {
-        let mut names: Vec<&str> = s.tools.iter().map(|t| t.name.as_str()).collect();
-        names.push(&s.group);
-        for name in names {
+        let group = format!("{} (the name of the group init makes for it)", s.origin);
+        let names = s.tools.iter().map(|t| (t.name.as_str(), s.origin.clone()));
+        for (name, here) in names.chain(std::iter::once((s.group.as_str(), group))) {
             match seen.get(name) {
                 Some(first) => out.push(Duplicate {
                     name: name.to_string(),
-                    first: first.to_string(),
-                    second: s.origin.clone(),
+                    first: first.clone(),
+                    second: here,
                 }),
                 None => {
-                    seen.insert(name, &s.origin);
+                    seen.insert(name, here);
                 }
             }
         }
@@ -280,7 +283,23 @@ mod tests {
             .collect();
         assert_eq!(
             got,
-            vec![("ls", "fs.json", "net.json"), ("cd", "fs.json", "cd.json")]
+            vec![
+                ("ls", "fs.json", "net.json"),
+                (
+                    "cd",
+                    "fs.json",
+                    "cd.json (the name of the group init makes for it)"
+                )
+            ]
+        );
+        // Issue 35 item 18: a tool named like its own file clashes with the group.
+        let d = duplicates(&[source("fs", &["ls", "fs"])]);
+        assert_eq!(
+            (d[0].first.as_str(), d[0].second.as_str()),
+            (
+                "fs.json",
+                "fs.json (the name of the group init makes for it)"
+            )
         );
     }
 

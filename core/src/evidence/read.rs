@@ -7,6 +7,10 @@
 //! other lines still count), and what the records (and OTLP spans) hold is counted against
 //! [`TraceLimits::memory`], past which the load stops with an error naming the line.
 //!
+//! Diagnostics are bounded too: the first [`MAX_DIAGNOSTICS`] are kept, the rest counted
+//! and reported as one diagnostic at the first of them (10 MB of bad lines cost 948 MB as
+//! a diagnostic each). A byte-order mark at the start of a file is skipped.
+//!
 //! Each line goes to its format's parser as a whole (`traces::jsonl_line`,
 //! `otlp::OtlpLines`): what a record holds is decided there, so a new key is added there
 //! alone (and to [`record_bytes`], which counts it).
@@ -19,6 +23,61 @@ use super::otlp::OtlpLines;
 use super::traces::{diag, jsonl_line};
 use super::{Record, Target, TraceFormat};
 use crate::diag::{Code, Diagnostic};
+
+/// The most diagnostics kept from one load; the rest are counted (see [`Diags`]).
+pub const MAX_DIAGNOSTICS: usize = 1000;
+
+/// Diagnostics with a bound: the first [`MAX_DIAGNOSTICS`] kept, the rest counted and
+/// summed up in one last diagnostic at the first one left out.
+#[derive(Debug, Default)]
+pub struct Diags {
+    kept: Vec<Diagnostic>,
+    more: u64,
+    first_more: Option<Diagnostic>,
+}
+
+impl Diags {
+    pub fn push(&mut self, d: Diagnostic) {
+        if self.kept.len() < MAX_DIAGNOSTICS {
+            self.kept.push(d);
+        } else {
+            self.more += 1;
+            self.first_more.get_or_insert(d);
+        }
+    }
+
+    pub fn extend(&mut self, ds: impl IntoIterator<Item = Diagnostic>) {
+        for d in ds {
+            self.push(d);
+        }
+    }
+
+    /// Adds another bounded set: its kept ones one by one, its count of those left out.
+    pub fn merge(&mut self, other: Diags) {
+        self.extend(other.kept);
+        if let Some(d) = other.first_more {
+            self.more += other.more - 1;
+            self.push(d);
+        }
+    }
+
+    /// The diagnostics kept so far (without the summary).
+    pub fn kept(&self) -> &[Diagnostic] {
+        &self.kept
+    }
+
+    /// The kept diagnostics, then one summing up those left out.
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        if let Some(mut d) = self.first_more.take() {
+            d.message = format!(
+                "{} more diagnostic(s) from here on not shown (the first {MAX_DIAGNOSTICS} are); this one: {}",
+                self.more, d.message
+            );
+            self.kept.push(d);
+        }
+        self.kept
+    }
+}
 
 /// Bounds on what trace files may cost.
 #[derive(Debug, Clone, Copy)]
@@ -84,19 +143,19 @@ pub fn visit(
 ) -> Result<Vec<Diagnostic>, String> {
     let mut out = Out {
         each,
-        diags: Vec::new(),
+        diags: Diags::default(),
         bytes: 0,
         limit: limits.memory,
     };
     for p in paths {
         read_file(p, format, operator_attr, limits, &mut out)?;
     }
-    Ok(out.diags)
+    Ok(out.diags.finish())
 }
 
 struct Out<'e> {
     each: &'e mut dyn FnMut(Record) -> usize,
-    diags: Vec<Diagnostic>,
+    diags: Diags,
     bytes: usize,
     limit: usize,
 }
@@ -142,6 +201,9 @@ fn read_file(
         });
         let limit = limits.line(fmt);
         let line = next_line(&mut reader, &mut buf, limit).map_err(|e| format!("{name}: {e}"))?;
+        if line_no == 1 && buf.starts_with(BOM) {
+            buf.drain(..BOM.len());
+        }
         let text = match line {
             Line::End => break,
             Line::TooLong(len) => {
@@ -193,10 +255,13 @@ fn read_file(
             let bytes = (out.each)(r);
             out.count(bytes, &name, line_no)?;
         }
-        out.diags.extend(diags);
+        out.diags.merge(diags);
     }
     Ok(())
 }
+
+/// The UTF-8 byte-order mark some editors put at the start of a file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 fn parser_for<'a>(format: TraceFormat, file: &'a str, operator_attr: &'a str) -> Parser<'a> {
     match format {

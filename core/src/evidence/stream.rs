@@ -8,25 +8,34 @@ use super::{Record, TraceFormat};
 use crate::diag::Diagnostic;
 
 /// Calls `each` with every record of the files, in file order, within the bounds of every
-/// trace file ([`TraceLimits`]); returns the diagnostics of bad lines. `format` `None`
-/// detects each file's format from its first non-blank line. A file that cannot be read
-/// is an error.
+/// trace file ([`TraceLimits`]); returns the diagnostics of bad lines. `each` returns how
+/// many bytes it kept of the record (step contexts, per-step entries): they count against
+/// the trace memory limit, past which the reading stops with an error naming the line.
+/// `format` `None` detects each file's format from its first non-blank line. A file that
+/// cannot be read is an error.
 pub fn visit_traces(
     paths: &[std::path::PathBuf],
     format: Option<TraceFormat>,
     operator_attr: &str,
-    each: &mut dyn FnMut(Record),
+    each: &mut dyn FnMut(Record) -> usize,
 ) -> Result<Vec<Diagnostic>, String> {
-    let limits = TraceLimits::default();
-    visit(paths, format, operator_attr, &limits, &mut |r| {
-        each(r);
-        0
-    })
+    visit_within(paths, format, operator_attr, &TraceLimits::default(), each)
+}
+
+/// [`visit_traces`] within `limits`.
+pub fn visit_within(
+    paths: &[std::path::PathBuf],
+    format: Option<TraceFormat>,
+    operator_attr: &str,
+    limits: &TraceLimits,
+    each: &mut dyn FnMut(Record) -> usize,
+) -> Result<Vec<Diagnostic>, String> {
+    visit(paths, format, operator_attr, limits, each)
 }
 
 /// A JSONL record in the common shape, read into typed fields with borrowed strings (no
 /// JSON tree, no map per line): about half the time of the general reader on a million
-/// steps. Anything it does not take exactly as [`traces::parse_line`] would (a field of
+/// steps. Anything it does not take exactly as [`super::traces::parse_line`] would (a field of
 /// another type, a value out of range, a key written twice, `operator` and `seeds`
 /// together) gives `None`, and the general reader decides, with its messages.
 pub(crate) fn fast_line(line: &str) -> Option<Record> {
@@ -113,7 +122,11 @@ mod tests {
         let paths = vec![p];
         let (want, want_diags) = super::super::load_traces(&paths, None, otlp::AGENT_ATTR).unwrap();
         let mut got = Vec::new();
-        let diags = visit_traces(&paths, None, otlp::AGENT_ATTR, &mut |r| got.push(r)).unwrap();
+        let diags = visit_traces(&paths, None, otlp::AGENT_ATTR, &mut |r| {
+            got.push(r);
+            0
+        })
+        .unwrap();
         assert_eq!(got, want);
         assert_eq!(got.len(), 2);
         let lines = |d: &[Diagnostic]| {
@@ -123,7 +136,7 @@ mod tests {
         };
         assert_eq!(lines(&diags), lines(&want_diags));
         assert_eq!(lines(&diags).len(), 2);
-        let missing = visit_traces(&[dir.path().join("none")], None, "", &mut |_| {});
+        let missing = visit_traces(&[dir.path().join("none")], None, "", &mut |_| 0);
         assert!(missing.is_err());
     }
 

@@ -8,7 +8,7 @@ use crate::text::sanitize;
 use petgraph::stable_graph::NodeIndex;
 use serde_json::{Map, Value, json};
 
-use crate::model::{NodeKind, Param, Toolkit};
+use crate::model::{NodeKind, ToolInput, Toolkit};
 use crate::recommend::{Params, ToolFilters, offered_tools, recommend};
 
 /// How to write the descriptions.
@@ -125,7 +125,7 @@ fn tool_markdown(tk: &Toolkit, ix: NodeIndex) -> String {
     out
 }
 
-fn input_markdown(p: &Param) -> String {
+fn input_markdown(p: &ToolInput) -> String {
     let need = if p.required { "required" } else { "optional" };
     let ty = if p.ty.is_empty() {
         String::new()
@@ -212,13 +212,13 @@ mod tests {
         t.meta = Some(Box::new(ToolMeta {
             when_to_use: "When unsure.".into(),
             inputs: vec![
-                Param {
+                ToolInput {
                     name: "q".into(),
                     ty: "str".into(),
                     required: true,
                     desc: "Query".into(),
                 },
-                Param {
+                ToolInput {
                     name: "n".into(),
                     ty: "weird".into(),
                     required: false,

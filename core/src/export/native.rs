@@ -98,8 +98,15 @@ fn tool_props(out: &mut String, node: &Node) {
         }
     }
     if let Some(schema) = &m.input_schema {
-        // The inputs are read back from the schema.
-        let flow = crate::source::schema::to_flow(schema);
+        // The inputs are read back from the schema. One over the limits every schema
+        // reader shares is written fitted to them, so the file loads back (TS010 else).
+        let flow = if crate::source::schema::fits(schema) {
+            crate::source::schema::to_flow(schema)
+        } else {
+            let mut fitted = schema.clone();
+            crate::source::schema::fit(&mut fitted);
+            crate::source::schema::to_flow(&fitted)
+        };
         let _ = writeln!(out, "    input_schema: {flow}");
     } else if !m.inputs.is_empty() {
         out.push_str("    inputs:\n");

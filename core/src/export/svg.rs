@@ -47,6 +47,32 @@ const LEGEND_W: f64 = 830.0;
 /// The title line and the space under it.
 const TITLE_H: f64 = 30.0;
 
+/// The widest name drawn in a box or named in an edge's tooltip, in columns: a longer
+/// one is cut with `…` (the node's own tooltip keeps it whole), so the grid the picture
+/// is laid out on and the file stay in proportion to the toolkit (a 16 MB toolkit of long
+/// names took over 1 GB).
+pub const MAX_LABEL: usize = 60;
+
+/// `name` cut to [`MAX_LABEL`] columns, with `…` when cut.
+fn short(name: &str) -> std::borrow::Cow<'_, str> {
+    use unicode_width::UnicodeWidthChar;
+    if name.len() <= MAX_LABEL || name.width() <= MAX_LABEL {
+        return name.into();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for c in name.chars() {
+        let cw = c.width().unwrap_or(0);
+        if w + cw > MAX_LABEL - 1 {
+            break;
+        }
+        w += cw;
+        out.push(c);
+    }
+    out.push('…');
+    out.into()
+}
+
 /// Widest focus drawing, in characters (names plus gaps), before its layers fold (layered
 /// pictures only).
 const FOCUS_WIDTH: i32 = 200;
@@ -116,7 +142,7 @@ fn picture(tk: &Toolkit, hl: Option<&Highlight<'_>>, whole: bool) -> Picture {
     Picture::Layered(match focus {
         Some(_) => {
             let cells = Cells {
-                cap: usize::MAX / 4,
+                cap: MAX_LABEL,
                 gap: (COL_GAP / CHAR_W) as i32,
             };
             focus::fit(tk, &keep, &is_member, FOCUS_WIDTH, cells).layout
@@ -366,7 +392,7 @@ fn label(tk: &Toolkit, ix: NodeIndex, hl: Option<&Highlight<'_>>) -> String {
         Some(h) if h.node(ix) => "+ ",
         _ => "  ",
     };
-    format!("{mark}{}", tk.name(ix))
+    format!("{mark}{}", short(tk.name(ix)))
 }
 
 fn node(out: &mut String, tk: &Toolkit, ix: NodeIndex, r: Rect, hl: Option<&Highlight<'_>>) {
@@ -448,8 +474,8 @@ fn edge(out: &mut String, tk: &Toolkit, e: EdgeIndex, p: &Path, hl: Option<&High
         out,
         r#"<g class="edge {}{class}"><title>{} -> {} ({}, score {})</title><path d="{path}"/>"#,
         data.kind.as_str(),
-        escape(tk.name(u)),
-        escape(tk.name(v)),
+        escape(&short(tk.name(u))),
+        escape(&short(tk.name(v))),
         data.kind.as_str(),
         score_text(data.score)
     );
@@ -569,6 +595,8 @@ pub fn escape(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
             '\t' | '\n' | '\r' => out.push(' '),
+            // Not characters XML 1.0 allows anywhere: the file would not be well-formed.
+            '\u{fffe}' | '\u{ffff}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             // Other controls and bidi overrides are marked visibly: the drawing shows
             // `\u{202e}` rather than text reordered by it.
             c if crate::text::unsafe_char(c) => out.push_str(&crate::text::visible(c)),

@@ -8,14 +8,20 @@
 //! mapping, comes last.
 
 pub(crate) mod chat2graph;
+pub(crate) mod ctx;
 pub(crate) mod native;
+pub(crate) mod restore;
+
+pub use chat2graph::tools::check_module_path;
 
 use crate::edit::doc::Nav;
 use crate::edit::{Edit, EditError, Patch};
+use crate::edit::{doc, unchanged};
+use crate::formats::ctx::Ctx;
 use crate::model::Toolkit;
-use crate::source::ctx::Ctx;
-use crate::source::yaml::{Doc, NodeId};
-use crate::source::{Format, SourceFile};
+use crate::source::patch;
+use crate::source::yaml::{self, Doc, NodeId};
+use crate::source::{Format, Limits, SourceFile};
 
 /// One file format.
 pub(crate) trait FileFormat: Sync {
@@ -87,6 +93,46 @@ pub fn detect(doc: &Doc) -> Format {
         .iter()
         .find(|f| f.detect(doc))
         .map_or(Format::Native, |f| f.format())
+}
+
+/// The splices that make `edit` in `file`, whose current graph is `tk` (the graph of this
+/// file alone, before the edit), in the file's format. A file up to `check_bytes` is parsed
+/// once more to prove the bytes outside the edit unchanged
+/// ([`Limits::verify_each_edit_bytes`]).
+pub fn patch(
+    edit: &Edit,
+    file: &SourceFile,
+    tk: &Toolkit,
+    check_bytes: usize,
+) -> Result<Patch, EditError> {
+    let body = crate::source::strip_bom(&file.text);
+    let parsed =
+        yaml::parse(body, &Limits::default()).map_err(|e| EditError::Parse(e.to_string()))?;
+    let nav = doc::Nav::new(body, &parsed, false);
+    let mut out = of(file.format).patch(&nav, tk, edit)?;
+    out.notes.extend(nav.notes.take());
+    // Everything the file says outside the edited construct must stay. One more parse
+    // (of the new text): done up to the size verified on every edit; larger files rely
+    // on the patchers' own checks and the graph verification before writing.
+    if body.len() <= check_bytes {
+        let (new, _) = patch::apply(body, &out.splices, 0).map_err(EditError::Unsupported)?;
+        unchanged::same_outside_doc(&parsed, body, &out.splices, &new)
+            .map_err(|m| EditError::Unsupported(format!("the edit is refused: {m}")))?;
+    }
+    Ok(out)
+}
+
+/// The undo of `edit` when the file's text says more than the graph (a threshold or hops
+/// the operator did not write is undone by removing the key); `None` when
+/// [`Edit::inverse`] says it all.
+pub(crate) fn text_inverse(file: &SourceFile, tk: &Toolkit, edit: &Edit) -> Option<Edit> {
+    if !matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. }) {
+        return None;
+    }
+    let body = crate::source::strip_bom(&file.text);
+    let parsed = yaml::parse(body, &Limits::default()).ok()?;
+    let nav = doc::Nav::new(body, &parsed, false);
+    restore::text_inverse(&nav, of(file.format), tk, edit).flatten()
 }
 
 #[cfg(test)]

@@ -191,7 +191,7 @@ mod tests {
     fn fixture() -> Toolkit {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/fixtures/chat2graph-flat.yml");
-        crate::source::load_paths(&[path], None)
+        crate::load::load_paths(&[path], None)
             .expect("fixture loads")
             .toolkit
     }

@@ -1,6 +1,6 @@
 use super::*;
+use crate::load::load_example;
 use crate::model::{EdgeKind, NodeKind};
-use crate::source::load_example;
 use petgraph::visit::NodeIndexable;
 
 fn example() -> Toolkit {
@@ -118,7 +118,7 @@ fn self_loops_and_pure_cycles_terminate() {
 fn a_shared_tool_sits_beside_its_first_caller() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/chat2graph-flat.yml");
-    let tk = crate::source::load_paths(&[path], None)
+    let tk = crate::load::load_paths(&[path], None)
         .expect("fixture loads")
         .toolkit;
     let l = Layout::compute(&tk);

@@ -39,7 +39,7 @@ use serde_json::Value;
 
 use super::decl::{Identity, ServerDecl};
 use crate::diag::{Code, Diagnostic, Severity};
-use crate::model::Param;
+use crate::model::ToolInput;
 
 /// Appended to the toolkit file's name to name its cache.
 pub const SUFFIX: &str = ".mcp.json";
@@ -198,7 +198,8 @@ struct ServerText<'a> {
 /// How deep a tool's input schema is kept when written: deeper parts become `{}` (any
 /// value). The cache nests a schema five levels deep and the JSON reader stops at 128, so a
 /// schema a server sent at the depth limit of its answer would not read back.
-pub const MAX_SCHEMA_DEPTH: usize = 100;
+/// The one limit every schema reader and writer shares (`source::schema`).
+pub const MAX_SCHEMA_DEPTH: usize = crate::source::schema::MAX_DEPTH;
 
 /// `schema` with everything below [`MAX_SCHEMA_DEPTH`] levels replaced by `{}`; how deep it
 /// was when it was cut.
@@ -305,6 +306,39 @@ pub struct Known {
     /// What the cache may take in memory once parsed and its tools built into the toolkit
     /// (see [`json_cost`]): the load counts it in its memory budget.
     pub cost: usize,
+    /// The servers whose members are used, for lint's checks of the cache (its age).
+    pub servers: Vec<crate::model::CachedServer>,
+}
+
+/// A cache older than this many days is reported by lint (TS097): servers change their
+/// tools, and Chat2Graph offers what the server lists when it loads.
+pub const MAX_AGE_DAYS: u64 = 30;
+
+/// Days from a recorded `discovered_at` (`2026-11-23T07:43:41Z`) to `now` (seconds since
+/// the epoch); `None` when the date cannot be read or is in the future.
+pub fn age_days(discovered_at: &str, now: u64) -> Option<u64> {
+    let date = discovered_at.get(..10)?;
+    let mut parts = date.split('-');
+    let y: i64 = parts.next()?.parse().ok()?;
+    let m: u32 = parts.next()?.parse().ok()?;
+    let d: u32 = parts.next()?.parse().ok()?;
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let days = days_from_civil(y, m, d);
+    let today = (now / 86_400) as i64;
+    u64::try_from(today - days).ok()
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (the inverse of `civil_from_days`).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = i64::from((m + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 /// What a cache's text may take once parsed (its [`Cache`], tools and `serde_json` values;
@@ -485,13 +519,24 @@ pub fn known_members(config: &Path, file_label: &str, decls: &[ServerDecl], room
                 severity: Severity::Warning,
                 code: Code::McpCacheStale,
                 message: format!(
-                    "MCP cache for `{}` was made for another server ({}); its tools are ignored until `toolscope mcp discover` runs again",
+                    "MCP cache for `{}` was made for another server ({}, where {file_label} now declares {}); its tools are ignored: run `toolscope mcp discover {file_label}`",
                     entry.name,
-                    describe_identity(&entry.identity)
+                    describe_identity(&entry.identity),
+                    current.as_ref().map_or_else(|| "no transport".to_string(), describe_identity)
                 ),
             });
             continue;
         }
+        known.servers.push(crate::model::CachedServer {
+            name: entry.name.clone(),
+            discovered_at: entry.discovered_at,
+            tools: entry.tools.iter().map(|t| t.name.clone()).collect(),
+            origin: crate::model::Origin {
+                file: 0,
+                line: decl.line,
+                col: decl.col,
+            },
+        });
         known.members.insert(entry.name, entry.tools);
     }
     known
@@ -513,8 +558,8 @@ pub fn describe_identity(id: &Identity) -> String {
     }
 }
 
-/// A tool's inputs read from its JSON Schema: one [`Param`] per property, in schema order.
-pub fn params(schema: &Value) -> Vec<Param> {
+/// A tool's inputs read from its JSON Schema: one [`ToolInput`] per property, in schema order.
+pub fn params(schema: &Value) -> Vec<ToolInput> {
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -525,7 +570,7 @@ pub fn params(schema: &Value) -> Vec<Param> {
     };
     props
         .iter()
-        .map(|(name, p)| Param {
+        .map(|(name, p)| ToolInput {
             name: name.clone(),
             ty: schema_type(p),
             required: required.contains(&name.as_str()),
@@ -632,6 +677,21 @@ mod tests {
         );
         assert_eq!((p[1].ty.as_str(), p[1].required), ("integer|null", false));
         assert!(params(&json!("not a schema")).is_empty());
+    }
+
+    #[test]
+    fn ages_are_whole_days_from_the_recorded_date() {
+        let now = 1_795_000_000; // 2026-11-18T11:06:40Z
+        assert_eq!(age_days("2026-11-18T00:00:00Z", now), Some(0));
+        assert_eq!(age_days("2026-10-19T23:59:59Z", now), Some(30));
+        assert_eq!(
+            age_days("2000-02-29T00:00:00Z", 951_782_400 + 86_400),
+            Some(1)
+        );
+        assert_eq!(age_days("2027-01-01T00:00:00Z", now), None, "in the future");
+        for bad in ["t", "", "2026-13-01", "20x6-01-01"] {
+            assert_eq!(age_days(bad, now), None, "{bad}");
+        }
     }
 
     #[test]

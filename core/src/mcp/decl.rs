@@ -8,7 +8,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Format;
 use crate::source::yaml::{Doc, NodeId, Scalar};
 
 /// How to reach a server, as written in `mcp_transport_config`.
@@ -95,13 +94,12 @@ impl Transport {
     }
 }
 
-/// The MCP servers a parsed file declares, in file order.
-pub fn servers(doc: &Doc, format: Format) -> Vec<ServerDecl> {
+/// The MCP servers a parsed file declares, in file order: the items of top-level list
+/// `key` that `is_server` accepts (each format says which; see `load::mcp_servers`).
+pub fn servers(doc: &Doc, key: &str, is_server: impl Fn(&Doc, NodeId) -> bool) -> Vec<ServerDecl> {
     let Some(root) = doc.root else {
         return Vec::new();
     };
-    let format = crate::formats::of(format);
-    let key = format.mcp_list();
     let Some(items) = doc.get(root, key).and_then(|l| doc.seq(l)) else {
         return Vec::new();
     };
@@ -110,7 +108,7 @@ pub fn servers(doc: &Doc, format: Format) -> Vec<ServerDecl> {
         if doc.map(item).is_none() {
             continue;
         }
-        let is_mcp = format.is_mcp_server(doc, item);
+        let is_mcp = is_server(doc, item);
         let Some(name) = text(doc, item, "name").filter(|_| is_mcp) else {
             continue;
         };
@@ -193,6 +191,7 @@ fn pairs(doc: &Doc, map: NodeId, key: &str) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::Format;
     use crate::source::yaml::{Limits, parse};
 
     #[test]
@@ -224,7 +223,7 @@ tools:
 toolkit: [[]]
 "#;
         let doc = parse(text, &Limits::default()).unwrap();
-        let s = servers(&doc, Format::Chat2Graph);
+        let s = crate::load::mcp_servers(&doc, Format::Chat2Graph);
         assert_eq!(s.len(), 4);
         assert_eq!(
             s[0].transport,
@@ -255,7 +254,7 @@ toolkit: [[]]
     fn native_groups_need_a_transport_block() {
         let text = "groups:\n  - name: fs\n    mcp_transport_config: {transport_type: STREAMABLE_HTTP, url: 'http://127.0.0.1:1/mcp'}\n  - name: plain\n    tools: [a]\n";
         let doc = parse(text, &Limits::default()).unwrap();
-        let s = servers(&doc, Format::Native);
+        let s = crate::load::mcp_servers(&doc, Format::Native);
         assert_eq!(s.len(), 1);
         assert_eq!(
             s[0].transport.as_ref().unwrap().identity().transport,

@@ -19,18 +19,6 @@ pub mod tools;
 
 use std::path::{Path, PathBuf};
 
-use crate::source::{self, Format, Limits};
-
-/// The servers a file declares.
-pub fn declared(file: &Path, forced: Option<Format>) -> Result<Vec<decl::ServerDecl>, String> {
-    let limits = Limits::default();
-    let text = source::read_file(file, &limits).map_err(|e| e.to_string())?;
-    let body = crate::source::strip_bom(&text);
-    let doc = source::yaml::parse(body, &limits).map_err(|e| format!("{}:{e}", file.display()))?;
-    let format = forced.unwrap_or_else(|| source::detect(&doc));
-    Ok(decl::servers(&doc, format))
-}
-
 /// The config file's folder (where a stdio server runs).
 pub fn folder(file: &Path) -> PathBuf {
     match file.parent() {

@@ -67,12 +67,8 @@ fn tool(t: &Value) -> Result<(CachedTool, Option<String>), String> {
         }
         None => return Err(format!("`{name}`: it has no `inputSchema`")),
     };
-    let cut = crate::mcp::cache::cut_schema(&mut input_schema).map(|depth| {
-        format!(
-            "`{name}`: its `inputSchema` nests {depth} levels; kept to {} (deeper parts are written as {{}}) so that the cache reads back",
-            crate::mcp::cache::MAX_SCHEMA_DEPTH
-        )
-    });
+    let cut = crate::source::schema::fit(&mut input_schema)
+        .map(|why| format!("`{name}`: its `inputSchema` {why} so that the cache reads back"));
     Ok((
         CachedTool {
             name,

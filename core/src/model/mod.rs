@@ -7,7 +7,9 @@
 
 mod names;
 pub use names::Names;
+pub mod mcp;
 pub mod ops;
+pub use mcp::CachedServer;
 
 use std::path::PathBuf;
 
@@ -78,7 +80,7 @@ pub struct Origin {
 
 /// One declared tool input.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-pub struct Param {
+pub struct ToolInput {
     pub name: String,
     pub ty: String,
     pub required: bool,
@@ -99,7 +101,7 @@ pub struct ToolMeta {
     pub ty: String,
     pub module_path: String,
     pub when_to_use: String,
-    pub inputs: Vec<Param>,
+    pub inputs: Vec<ToolInput>,
     pub returns: Option<Returns>,
     pub example: String,
     pub enabled: bool,
@@ -222,6 +224,14 @@ pub struct Toolkit {
     pub operators: Vec<Operator>,
     /// Files the graph came from; [`Origin::file`] indexes this list.
     pub files: Vec<PathBuf>,
+    /// MCP servers whose members were read from a sidecar cache (what lint checks a cache
+    /// against: its age and the members it lists).
+    pub mcp_cached: Vec<CachedServer>,
+    /// For a Chat2Graph config, how many places an action has in the `toolkit:` chains,
+    /// where more than one (one otherwise): Chat2Graph builds an action's tools anew for
+    /// each place and sends every copy (see [`Toolkit::copies_sent`]). `None` for other
+    /// toolkits, where a tool is sent once.
+    pub chain_places: Option<std::collections::HashMap<String, u32>>,
 }
 
 impl Toolkit {
@@ -243,12 +253,18 @@ impl Toolkit {
         self.find(NodeKind::Action, name)
     }
 
-    /// Every node called `name`, whatever its kind.
+    /// Every node called `name`, whatever its kind; when no node is, the MCP member a
+    /// qualified name `SERVER/TOOL` means (see [`mcp`]).
     pub fn named(&self, name: &str) -> impl Iterator<Item = NodeIndex> + '_ {
-        self.names
-            .get(name)
+        let slots = self.names.get(name);
+        let member = match slots {
+            None => self.member_named(name),
+            Some(_) => None,
+        };
+        slots
             .into_iter()
             .flat_map(|slots| (0..3).filter_map(|i| slots.get(i)))
+            .chain(member)
     }
 
     /// Whether a name is used by more than one kind.
@@ -603,7 +619,7 @@ mod operator_name_tests {
     fn an_operator_is_named_by_name_anchor_or_label() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/fixtures/chat2graph-flat.yml");
-        let tk = crate::source::load_paths(&[path], None)
+        let tk = crate::load::load_paths(&[path], None)
             .expect("fixture loads")
             .toolkit;
         let want = tk.operator("Q&A Expert/1").expect("by name");

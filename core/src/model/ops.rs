@@ -106,6 +106,17 @@ impl Toolkit {
     pub fn merge(&mut self, other: &Toolkit) {
         let base = self.files.len() as u32;
         self.files.extend(other.files.iter().cloned());
+        for s in &other.mcp_cached {
+            let mut s = s.clone();
+            s.origin.file += base;
+            self.mcp_cached.push(s);
+        }
+        if let Some(places) = &other.chain_places {
+            let mine = self.chain_places.get_or_insert_with(Default::default);
+            for (a, n) in places {
+                mine.entry(a.clone()).or_insert(*n);
+            }
+        }
         let rebase = |o: Option<super::Origin>| {
             o.map(|mut o| {
                 o.file += base;

@@ -12,7 +12,7 @@
 //! nodes whose value rose in the previous round relax their out-edges, over flat arrays
 //! indexed by node index. A NaN score never passes a threshold and counts as `-inf`.
 //!
-//! Front ends that recompute often (the TUI) keep an [`Adjacency`](super::Adjacency) until
+//! Front ends that recompute often (the TUI) keep an [`Adjacency`] until
 //! the graph or a score changes, recompute [`Critical`] and its [`Sweep`] when the seeds or
 //! hops change (critical values do not depend on the threshold), [`HopCounts`] when the
 //! threshold changes, and call [`explain_with`](super::explain_with) for the selected node.

@@ -57,6 +57,26 @@ impl Recommendation {
         self.len() == 0
     }
 
+    /// Keeps only the tools `keep` accepts (a replayed run's cut to what it had): the others
+    /// leave the subgraph with their edges.
+    pub fn retain_tools(&mut self, tk: &Toolkit, keep: impl Fn(NodeIndex) -> bool) {
+        let member = &mut self.member;
+        self.tools.retain(|&x| {
+            let k = keep(x);
+            if !k && let Some(m) = member.get_mut(x.index()) {
+                *m = false;
+            }
+            k
+        });
+        let member = &self.member;
+        self.edges.retain(|&e| {
+            tk.graph.edge_endpoints(e).is_some_and(|(u, v)| {
+                member.get(u.index()).copied().unwrap_or(false)
+                    && member.get(v.index()).copied().unwrap_or(false)
+            })
+        });
+    }
+
     /// Whether an edge is part of the recommended subgraph.
     pub fn has_edge(&self, tk: &Toolkit, e: EdgeIndex, threshold: f64) -> bool {
         match tk.graph.edge_endpoints(e) {
@@ -183,6 +203,78 @@ pub fn filter_tools(tk: &Toolkit, tools: &[NodeIndex], filters: &ToolFilters) ->
         out = vec![solo];
     }
     out
+}
+
+/// How many functions the model is sent for each of `tools` (tools of `rec`, found at
+/// `threshold`), where more than one: Chat2Graph builds an action's tools anew for each
+/// place the action has in the `toolkit:` chains and offers every copy
+/// ([`Toolkit::copies_sent`]). Empty for other toolkits.
+pub fn extra_copies(
+    tk: &Toolkit,
+    rec: &Recommendation,
+    tools: &[NodeIndex],
+    threshold: f64,
+) -> Vec<(NodeIndex, u32)> {
+    if tk.chain_places.is_none() {
+        return Vec::new();
+    }
+    tools
+        .iter()
+        .map(|&t| (t, tk.copies_sent(t, &rec.actions, threshold)))
+        .filter(|(_, n)| *n > 1)
+        .collect()
+}
+
+/// Why the model is sent recommended tool `t` more than once, or `None`: `sent 2 times:
+/// Chat2Graph builds the tools of `A` for each of its 2 places in the toolkit chains`.
+pub fn copies_note(
+    tk: &Toolkit,
+    rec: &Recommendation,
+    t: NodeIndex,
+    threshold: f64,
+) -> Option<String> {
+    let places = tk.chain_places.as_ref()?;
+    if !rec.contains(t) {
+        return None;
+    }
+    let n = tk.copies_sent(t, &rec.actions, threshold);
+    if n < 2 {
+        return None;
+    }
+    let mut why: Vec<String> = tk
+        .in_edges(t)
+        .filter(|(e, a)| {
+            tk.graph[*e].kind == EdgeKind::Call
+                && tk.graph[*e].score >= threshold
+                && rec.contains(*a)
+        })
+        .map(
+            |(_, a)| match places.get(tk.name(a)).copied().unwrap_or(1) {
+                1 => format!("`{}` calls it", tk.name(a)),
+                p => format!("`{}` has {p} places in the toolkit chains", tk.name(a)),
+            },
+        )
+        .collect();
+    why.sort();
+    Some(format!(
+        "sent {n} times: Chat2Graph builds an action's tools for each action and each place it has in the toolkit chains, and offers every copy ({})",
+        why.join("; ")
+    ))
+}
+
+/// The number of functions the model is sent for `tools`: one per tool, plus the
+/// [`extra_copies`].
+pub fn functions_sent(
+    tk: &Toolkit,
+    rec: &Recommendation,
+    tools: &[NodeIndex],
+    threshold: f64,
+) -> usize {
+    let extra: usize = extra_copies(tk, rec, tools, threshold)
+        .iter()
+        .map(|(_, n)| *n as usize - 1)
+        .sum();
+    tools.len() + extra
 }
 
 #[cfg(test)]

@@ -23,11 +23,12 @@ pub use status::{Level, Status};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::edit::{Edit, SaveErrorKind, Transaction, Workspace};
+use crate::edit::{Edit, Transaction};
 use crate::model::Operator;
 use crate::recommend::Params;
 use crate::source::{Format, SourceFile};
 use crate::watch::WatchEvent;
+use crate::workspace::{SaveErrorKind, Workspace};
 
 /// An opened file as the view knows it: where it is and how it is read. Its text stays in
 /// the session's workspace (one copy, not one per view).

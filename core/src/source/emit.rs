@@ -233,7 +233,7 @@ mod tests {
     }
 
     /// YAML 1.1's extra line breaks never go into a block scalar; in double quotes they
-    /// are escapes (see `tests/pyyaml_writers.rs` for the check with PyYAML itself).
+    /// are escapes (see `tests/suite/pyyaml_writers.rs` for the check with PyYAML itself).
     #[test]
     fn yaml_1_1_line_breaks_are_escaped() {
         for c in ['\u{85}', '\u{2028}', '\u{2029}'] {

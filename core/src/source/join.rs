@@ -1,5 +1,5 @@
 //! How the files of one opening become one toolkit. Read-only loads
-//! ([`super::load_paths`]) and the editing workspace (`edit::Workspace`) both go through
+//! (`load::load_paths`) and the editing workspace (`workspace::Workspace`) both go through
 //! these functions, so `lint`, `recommend`, `set` and the TUI agree on a folder:
 //!
 //! - A `next` reference to an action another opened file declares is an edge. In the
@@ -240,7 +240,7 @@ mod tests {
     use super::*;
 
     fn load(name: &str, text: &str) -> FileLoad {
-        super::super::load_text(
+        crate::load::load_text(
             Path::new(name),
             text.to_string(),
             None,

@@ -4,7 +4,6 @@
 //! be spliced into the exact bytes and so that a save can tell whether the file changed on
 //! disk since it was loaded.
 
-pub(crate) mod ctx;
 pub mod emit;
 pub mod join;
 pub mod patch;
@@ -87,7 +86,7 @@ impl std::fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 impl LoadError {
-    fn io(path: &Path, message: impl Into<String>) -> LoadError {
+    pub(crate) fn io(path: &Path, message: impl Into<String>) -> LoadError {
         LoadError {
             file: path.display().to_string(),
             line: 0,
@@ -190,24 +189,6 @@ pub fn read_file(path: &Path, limits: &Limits) -> Result<String, LoadError> {
     })
 }
 
-/// Loads one or more files or directories, merged in order.
-pub fn load_paths(paths: &[PathBuf], forced: Option<Format>) -> Result<Loaded, LoadError> {
-    let limits = Limits::default();
-    let files = expand_paths(paths)?;
-    if files.is_empty() {
-        return Err(LoadError::io(
-            paths.first().map_or(Path::new("."), |p| p.as_path()),
-            "no .yml or .yaml files found",
-        ));
-    }
-    let mut loads = Vec::with_capacity(files.len());
-    for path in files {
-        let text = read_file(&path, &limits)?;
-        loads.push(load_text(&path, text, forced, &limits)?);
-    }
-    Ok(join_files(paths, loads))
-}
-
 /// The files of one opening as one toolkit (see [`join`]): references across files
 /// linked, operators of one name renamed `NAME @ FILE`, graphs merged in order.
 pub fn join_files(roots: &[PathBuf], mut loads: Vec<FileLoad>) -> Loaded {
@@ -237,25 +218,6 @@ pub fn join_files(roots: &[PathBuf], mut loads: Vec<FileLoad>) -> Loaded {
         toolkit: join::merge_all(graphs),
         files,
         diagnostics,
-    }
-}
-
-/// Loads the compiled-in example.
-pub fn load_example() -> Loaded {
-    let file = load_text(
-        Path::new(EXAMPLE_NAME),
-        EXAMPLE.to_string(),
-        Some(Format::Native),
-        &Limits::default(),
-    );
-    // The example is checked by the test suite; an error here is a build defect.
-    match file {
-        Ok(file) => join_files(&[], vec![file]),
-        Err(_) => Loaded {
-            toolkit: Toolkit::new(),
-            files: Vec::new(),
-            diagnostics: Vec::new(),
-        },
     }
 }
 
@@ -296,98 +258,4 @@ pub fn bom_len(text: &str) -> usize {
 /// a whole toolkit for an empty one. The next change event brings the written file.
 pub fn mid_write(now: &str, loaded: &str) -> bool {
     now.trim().is_empty() && !loaded.trim().is_empty()
-}
-
-/// Parses one file's text in the given or detected format.
-pub fn load_text(
-    path: &Path,
-    text: String,
-    forced: Option<Format>,
-    limits: &Limits,
-) -> Result<FileLoad, LoadError> {
-    let name = path.display().to_string();
-    // The tree holds the one shared copy of the text while it lives; the caller's string is
-    // rebuilt from it afterwards, so the text is not held twice at the peak.
-    let bom = bom_len(&text) > 0;
-    let shared: std::sync::Arc<str> = std::sync::Arc::from(strip_bom(&text));
-    drop(text);
-    // The MCP sidecar cache is input of the load too: counted in the budget, and what it
-    // may cost once parsed is reserved from it before it is parsed (`mcp::cache`).
-    let side = crate::mcp::cache::sidecar_bytes(path);
-    let budget = limits.memory_budget(shared.len().saturating_add(side));
-    let doc =
-        yaml::parse_shared(std::sync::Arc::clone(&shared), limits).map_err(|e| LoadError {
-            file: name.clone(),
-            line: e.line,
-            col: e.col,
-            code: if e.message.contains("limit")
-                || e.message.contains("deeper")
-                || e.message.contains("recursion")
-            {
-                Code::Limit
-            } else {
-                Code::Parse
-            },
-            message: e.message,
-        })?;
-    let format = forced.unwrap_or_else(|| detect(&doc));
-    let mut ctx = ctx::Ctx::new(&doc, name.clone());
-    ctx.toolkit_room = budget.saturating_sub(doc.memory_bytes());
-    if let Some((count, line, col)) = doc.more_documents {
-        ctx.diags.push(Diagnostic {
-            file: name.clone(),
-            line,
-            column: col,
-            severity: crate::diag::Severity::Warning,
-            code: Code::MoreDocuments,
-            message: format!(
-                "the file holds {count} more document{} after the first; only the first is read (PyYAML's safe_load, which Chat2Graph uses, refuses such a file)",
-                if count == 1 { "" } else { "s" }
-            ),
-        });
-    }
-    ctx.toolkit.files.push(path.to_path_buf());
-    // MCP members discovered earlier (`toolscope mcp discover`), from the sidecar cache.
-    let decls = crate::mcp::decl::servers(&doc, format);
-    let known = crate::mcp::cache::known_members(path, &ctx.file, &decls, ctx.toolkit_room);
-    ctx.toolkit_room = ctx.toolkit_room.saturating_sub(known.cost);
-    ctx.mcp_members = known.members;
-    ctx.diags.extend(known.diagnostics);
-    crate::formats::of(format).load(&mut ctx);
-    if let Some(at) = ctx.over_budget {
-        let n = doc.node(at);
-        return Err(LoadError {
-            file: name,
-            line: n.line,
-            col: n.col,
-            code: Code::Limit,
-            message: format!(
-                "loading this file would use more than its memory budget of {} MB (12 times its size and its MCP cache's plus 100 MB, at most 2 GB) once its toolkit is built; the resource limit was reached",
-                budget >> 20
-            ),
-        });
-    }
-    let (toolkit, diagnostics, unresolved) = ctx.finish();
-    drop(doc);
-    let mut text = String::with_capacity(shared.len() + 3);
-    if bom {
-        text.push('\u{feff}');
-    }
-    text.push_str(&shared);
-    drop(shared);
-    Ok(FileLoad {
-        source: SourceFile {
-            path: path.to_path_buf(),
-            text,
-            format,
-        },
-        toolkit,
-        diagnostics,
-        unresolved,
-    })
-}
-
-/// Chat2Graph format when the top level has `toolkit:` holding a list of lists.
-pub fn detect(doc: &yaml::Doc) -> Format {
-    crate::formats::detect(doc)
 }

@@ -227,7 +227,16 @@ pub fn write_output(
     force: bool,
 ) -> Result<(), SaveError> {
     replaceable(path)?;
+    // Refused before the lock is taken, so a refused output leaves no lock file beside
+    // it; checked again under the lock, for a file made meanwhile.
+    output_allowed(path, opened, force)?;
     let _lock = lock_for_write(path)?;
+    output_allowed(path, opened, force)?;
+    write_locked(path, text, &|_| Ok(()), &|| Ok(()))
+}
+
+/// Refuses an output that is an opened file, or exists without `force`.
+fn output_allowed(path: &Path, opened: &[PathBuf], force: bool) -> Result<(), SaveError> {
     if opened.iter().any(|o| same_file(o, path)) {
         return Err(SaveError::new(
             path,
@@ -242,7 +251,7 @@ pub fn write_output(
             "the file exists; pass --force (in the TUI `:export! FILE`) to replace it",
         ));
     }
-    write_locked(path, text, &|_| Ok(()), &|| Ok(()))
+    Ok(())
 }
 
 /// Whether two paths name the same file (through links and symlinks).
@@ -607,7 +616,7 @@ mod tests {
     /// injected at [`Stage::Overwrite`], then at [`Stage::Restore`] too): the old text is
     /// written back, or, when that fails too, the error names the guard file, which holds
     /// the complete new text. Growing first keeps a real full disk from reaching here
-    /// (`tests/hard_links.rs`).
+    /// (`tests/suite/hard_links.rs`).
     #[cfg(unix)]
     #[test]
     fn a_failed_in_place_overwrite_keeps_a_whole_copy_and_says_where() {

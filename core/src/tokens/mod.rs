@@ -9,7 +9,7 @@
 //! sorted rank table compiled into the binary, read in place ([`bpe`]); only the split
 //! pattern is compiled on first use (about 3 ms). The counts equal `tiktoken`'s
 //! `encode_ordinary` (a test compares them with `tiktoken-rs` on a corpus). The pure core
-//! (`evidence`) sees token costs through the [`TokenCost`](crate::evidence::TokenCost)
+//! (`evidence`) sees token costs through the [`TokenCost`]
 //! trait.
 
 use std::cell::{OnceCell, RefCell};
@@ -153,6 +153,22 @@ impl<'a> ToolTokens<'a> {
     pub fn total(&self, tools: &[NodeIndex]) -> u64 {
         tools.iter().map(|&ix| self.tool_tokens(ix)).sum()
     }
+
+    /// Total tokens of the functions the model is sent for `tools` of `rec` at
+    /// `threshold`: a tool Chat2Graph sends several times counts each time
+    /// (`recommend::extra_copies`).
+    pub fn total_sent(
+        &self,
+        rec: &crate::recommend::Recommendation,
+        tools: &[NodeIndex],
+        threshold: f64,
+    ) -> u64 {
+        let extra: u64 = crate::recommend::extra_copies(self.tk, rec, tools, threshold)
+            .iter()
+            .map(|&(t, n)| self.tool_tokens(t) * u64::from(n - 1))
+            .sum();
+        self.total(tools) + extra
+    }
 }
 
 impl TokenCost for ToolTokens<'_> {
@@ -240,7 +256,7 @@ mod tests {
                 }
                 let text = std::fs::read_to_string(&path).unwrap_or_default();
                 corpus.push(text.clone());
-                if let Ok(loaded) = crate::source::load_paths(&[path], None) {
+                if let Ok(loaded) = crate::load::load_paths(&[path], None) {
                     let tk = &loaded.toolkit;
                     for ix in tk.nodes_of(crate::model::NodeKind::Tool) {
                         corpus.push(tool_entry(tk, ix));

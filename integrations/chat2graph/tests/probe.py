@@ -15,17 +15,34 @@ Argument: a JSON object
              same time, each in a thread of its own (as the leader runs experts) or each
              as an asyncio task of one event loop
   fail       an operator whose run raises (its reasoner fails)
+  fsize      a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored) set after the load: a
+             stand-in for a full disk, under which a write past it fails with EFBIG
+The report holds ``log``: [level, message] of every line Chat2Graph's logger took.
 Only what Chat2Graph's README says must be stood in for is: see ``stand_ins``.
+
+``probe.py --serve``: the fork server (``harness.Zygote``). Importing the third-party
+packages a load needs (mcp, SQLAlchemy, neo4j, pydantic, networkx, ...) is most of a
+load's CPU time, so this process imports them once (``preload``: nothing of Chat2Graph,
+whose modules read the environment and the working folder when imported) and then, per
+request read from stdin, forks a child that becomes what ``probe.py SPEC`` would be in a
+fresh interpreter (``become``: its environment, working folder, stdout and stderr, the
+harness's limits) and runs ``main``. Each load still has a process of its own that never
+saw another load.
 """
 
 import asyncio
 import concurrent.futures
+import importlib
 import importlib.abc
 import importlib.machinery
 import json
 import logging
+import os
 import re
+import resource
+import signal
 import sys
+import threading
 import types
 
 # Modules the toolkit, workflow and reasoner paths import but never call (or, for
@@ -98,10 +115,16 @@ class _StandInFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass
 
 
+def _stand_in_finder():
+    """Appends the stand-ins' finder to ``sys.meta_path`` (last: a real module, when
+    installed, always wins), once: the fork server put it there before forking."""
+    if not any(isinstance(f, _StandInFinder) for f in sys.meta_path):
+        sys.meta_path.append(_StandInFinder())
+
+
 def stand_ins(spec):
     """Offline stand-ins for the MCP transport, drawing, knowledge store and LLM."""
-    # Appended last: a real module, when installed, always wins.
-    sys.meta_path.append(_StandInFinder())
+    _stand_in_finder()
 
     from mcp.types import TextContent, Tool as McpBaseTool
 
@@ -155,11 +178,13 @@ def _scripted(plan, messages, **kwargs):
     """The stand-in LLM: calls the planned functions that the system prompt offers, in
     the format Chat2Graph's ModelService parses, and delivers at once."""
     offered = re.findall(r"^\(\d+\) Function (.+?)\(\):", messages[0]["content"], re.M)
+    # A planned name starting with "!" is called whether it is offered or not (a name the
+    # model made up).
     calls = "".join(
         "<function_call>\n"
-        + json.dumps({"name": f, "call_objective": "probe", "args": {}})
+        + json.dumps({"name": f.removeprefix("!"), "call_objective": "probe", "args": {}})
         + "\n</function_call>\n"
-        for f in plan if f in offered
+        for f in plan if f in offered or f.startswith("!")
     )
     message = types.SimpleNamespace(content=calls + "<deliverable>\ndone\n</deliverable>")
     return types.SimpleNamespace(choices=[types.SimpleNamespace(message=message)])
@@ -199,13 +224,19 @@ def recommendation(operator):
     sub = service.recommend_subgraph(config.actions, config.threshold, config.hops)
     toolkit = service.get_toolkit()
 
+    shared = shared_members(toolkit)
+
     def name(vertex):
         action = sub.get_action(vertex)
         if action is not None:
             return action.name
         tool = toolkit._tools[vertex]
-        # A local tool's class is its entry's name; an MCP tool is named by its member name.
-        return tool.name if isinstance(tool, McpTool) else type(tool).__name__
+        # A local tool's class is its entry's name; an MCP tool is named by its member
+        # name, SERVER/TOOL when two servers list a tool of that name.
+        if not isinstance(tool, McpTool):
+            return type(tool).__name__
+        server = tool.get_tool_group()._tool_group_config.name
+        return qualified(server, tool.name) if tool.name in shared else tool.name
 
     tool_vertices = [v for v in sub.vertices() if sub.get_tool(v) is not None]
     offered = sorted(t.name for t in task.tools)
@@ -221,6 +252,25 @@ def recommendation(operator):
             for u, v in sub.edges()
         ),
     }
+
+
+def shared_members(toolkit):
+    """The MCP tool names that two servers (by their names) list in the built toolkit."""
+    servers = {}
+    for gid, group in toolkit._tool_groups.items():
+        for v in toolkit.successors(gid):
+            tool = toolkit._tools.get(v)
+            if tool is not None:
+                servers.setdefault(tool.name, set()).add(group._tool_group_config.name)
+    return {name for name, found in servers.items() if len(found) > 1}
+
+
+def qualified(server, tool):
+    """docs/mcp.md's ``SERVER/TOOL``, ``/`` and ``\\`` in either part escaped."""
+    def escape(part):
+        return part.replace("\\", "\\\\").replace("/", "\\/")
+
+    return f"{escape(server)}/{escape(tool)}"
 
 
 class ReasonerFailed(Exception):
@@ -258,9 +308,100 @@ def run_all(built, mode, fail):
     return {name: str(o) for (name, _), o in zip(built, outcomes) if isinstance(o, Exception)}
 
 
+# What the fork server imports before it forks: the third-party modules Chat2Graph's
+# modules and stand_ins import first in a load (by `python -X importtime`), which are
+# about nine tenths of a load's import time. Nothing of Chat2Graph's tree (`app`: its
+# modules read the environment and the working folder when imported, and
+# app.core.dal.database opens the database of $DATABASE_URL), nor the integration, nor
+# a stand-in: those are imported by each load, in its own process.
+PRELOAD = (
+    "mcp", "mcp.types", "mcp.client.session", "mcp.client.websocket", "mcp.server.fastmcp",
+    "sqlalchemy", "sqlalchemy.orm", "sqlalchemy.ext.declarative",
+    "sqlalchemy.dialects.sqlite", "sqlite3", "neo4j", "neo4j.graph", "networkx",
+    "pydantic", "requests", "yaml", "dotenv",
+)
+
+
+def preload():
+    """Imports PRELOAD, with the stand-ins' finder in place as a fresh probe has it when
+    they are imported (neo4j, for one, asks for pandas, which a probe stands in for).
+    Raises RuntimeError where a thread is running after it: fork copies only the thread
+    calling it, so a load in a child would not be the load of a fresh interpreter."""
+    _stand_in_finder()
+    for name in PRELOAD:
+        importlib.import_module(name)
+    tasks = os.listdir("/proc/self/task") if os.path.isdir("/proc/self/task") else []
+    if threading.active_count() != 1 or len(tasks) > 1:
+        raise RuntimeError("preloading started a thread")
+
+
+def serve():
+    """The fork server's loop: one request per line of stdin (a JSON object: ``argv``,
+    ``cwd``, ``env``, ``out``, ``err``, ``memory``, ``cpu_seconds``), answered on stdout
+    with ``{"pid": N}`` once forked and ``{"status": S, "cpu": SECONDS}`` (``os.wait4``'s
+    status, and the CPU time the child used) once the child ended, after a first line
+    ``{"ready": PID}``. Returns only in a child, with its request; exits at end of
+    input."""
+    requests = sys.stdin.buffer
+    replies = sys.stdout
+    replies.write(json.dumps({"ready": os.getpid()}) + "\n")
+    replies.flush()
+    while True:
+        line = requests.readline()
+        if not line:
+            sys.exit(0)
+        request = json.loads(line)
+        replies.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            return request
+        replies.write(json.dumps({"pid": pid}) + "\n")
+        replies.flush()
+        _, status, used = os.wait4(pid, 0)
+        replies.write(json.dumps({"status": status,
+                                  "cpu": used.ru_utime + used.ru_stime}) + "\n")
+        replies.flush()
+
+
+def become(request):
+    """In a forked child: what ``probe.py SPEC`` started by ``harness.run_guarded`` is,
+    but for the modules preloaded before the fork."""
+    resource.setrlimit(resource.RLIMIT_AS, (request["memory"], request["memory"]))
+    cpu = request["cpu_seconds"]
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 10))
+    os.environ.clear()
+    os.environ.update(request["env"])
+    os.chdir(request["cwd"])
+    for fd, path, flags in ((0, os.devnull, os.O_RDONLY),
+                            (1, request["out"], os.O_WRONLY | os.O_TRUNC),
+                            (2, request["err"], os.O_WRONLY | os.O_TRUNC)):
+        opened = os.open(path, flags)
+        os.dup2(opened, fd)
+        os.close(opened)
+    # The harness sends PYTHONIOENCODING as it sets it for a fresh interpreter, which
+    # reads it at startup: set here the encoding and error handler it would have chosen
+    # (stderr keeps its backslashreplace, as Python's startup does).
+    wanted = request["env"].get("PYTHONIOENCODING")
+    if wanted:
+        encoding, _, errors = wanted.partition(":")
+        sys.stdout.reconfigure(encoding=encoding or None, errors=errors or None)
+        sys.stderr.reconfigure(encoding=encoding or None, errors="backslashreplace")
+    sys.argv = [sys.argv[0], *request["argv"]]
+
+
 def main():
     spec = json.loads(sys.argv[1])
     sys.path.insert(0, ".")
+    log = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            log.append([record.levelname, record.getMessage()])
+
+    chat2graph_logger = logging.getLogger("chat2graph")
+    chat2graph_logger.addHandler(Keep())
+    chat2graph_logger.setLevel(logging.INFO)
     stand_ins(spec)
     if spec.get("install") is not None:
         import toolscope_chat2graph
@@ -277,9 +418,16 @@ def main():
     built = operators()
     out = {"operators": {name: recommendation(op) for name, op in built}}
     if spec.get("run"):
+        if spec.get("fsize") is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (spec["fsize"], spec["fsize"]))
         out["errors"] = run_all(built, spec["run"], spec.get("fail"))
+    out["log"] = log
     print(json.dumps(out))
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--serve"]:
+        preload()
+        become(serve())
     main()

@@ -43,7 +43,7 @@ class ReadTuning(unittest.TestCase):
             ("Q&A Expert/3", 0.7, None)])])
         self.assertEqual(tuning.leader, (0.25, 1))
         # The last entry for an edge wins, as in toolscope.
-        self.assertEqual({k: s for k, (s, _) in tuning.scores.items()},
+        self.assertEqual({k: s for k, (s, _, _) in tuning.scores.items()},
                          {("a", "b"): 0.25, ("a", "c"): 1.0})
 
     def test_what_cannot_be_applied_names_the_file_and_the_entry(self):
@@ -81,6 +81,26 @@ class ReadTuning(unittest.TestCase):
         path = written("x" * (ts.MAX_CONFIG_BYTES + 1))
         with self.assertRaises(ts.TuningError):
             ts.read_tuning(path)
+
+
+class QualifiedNames(unittest.TestCase):
+    """docs/mcp.md's rule: ``SERVER/TOOL``, with ``/`` and ``\\`` inside either part
+    escaped by ``\\``; split at the first ``/`` that is not escaped."""
+
+    def test_escapes_and_reads_back(self):
+        self.assertEqual(ts.qualify("playwright", "browser_navigate"),
+                         "playwright/browser_navigate")
+        self.assertEqual(ts.qualify("a/b", "c\\d"), "a\\/b/c\\\\d")
+        for server, tool in [("a/b", "c\\d"), ("x", "y/z"), ("PDF/DOCX", "read"), ("s", "t"),
+                             ("\\", "/"), ("a\\/", "\\\\b")]:
+            self.assertEqual(ts.split_qualified(ts.qualify(server, tool)), (server, tool))
+
+    def test_what_is_not_qualified(self):
+        self.assertIsNone(ts.split_qualified("plain"))
+        self.assertIsNone(ts.split_qualified("a\\/b"))  # an escaped `/` only
+        self.assertIsNone(ts.split_qualified("/t"))
+        self.assertIsNone(ts.split_qualified("s/"))
+        self.assertEqual(ts.split_qualified("s/a/b"), ("s", "a/b"))
 
 
 class TraceIds(unittest.TestCase):

@@ -6,8 +6,8 @@ use std::io::Read;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
-use toolscope_core::edit::Edit;
-use toolscope_core::edit::ops::{self, EDIT_OPS, EditOp, Given, OpError, Param};
+use toolscope_core::edit::Transaction;
+use toolscope_core::edit::ops::{self, EDIT_OPS, EditOp, Given, OpArg, OpError};
 use toolscope_core::model::Toolkit;
 
 /// The edit a `set` command line names: its operation and the values given.
@@ -18,7 +18,7 @@ pub struct What {
 }
 
 /// The clap argument for one parameter of an operation.
-fn arg(p: &'static Param) -> Arg {
+fn arg(p: &'static OpArg) -> Arg {
     let help = match p.default {
         Some(d) if !d.is_empty() => format!("{} [default: {d}]", p.doc),
         _ => p.doc.to_string(),
@@ -89,8 +89,18 @@ impl clap::Subcommand for What {
     }
 }
 
-/// The edit, with the text an operation reads from stdin.
-pub fn build_edit(what: &What, tk: &Toolkit) -> Result<Edit, OpError> {
+/// `set`'s one-line summary (in `toolscope --help` and `set --help`), naming every edit of
+/// the registry in its order.
+pub fn summary() -> String {
+    let names: Vec<&str> = EDIT_OPS.iter().map(|o| o.name).collect();
+    format!(
+        "Make one lossless edit to a toolkit file: {}",
+        names.join(", ")
+    )
+}
+
+/// The change, with the text an operation reads from stdin.
+pub fn build_edit(what: &What, tk: &Toolkit) -> Result<Transaction, OpError> {
     let mut given = what.given.clone();
     if let Some(input) = what.op.input {
         given.set(input, read_stdin()?);
@@ -182,6 +192,18 @@ mod tests {
         }
         for op in EDIT_OPS {
             assert!(covered.contains(&op.name), "{} is not compared", op.name);
+        }
+    }
+
+    #[test]
+    fn the_summary_names_every_edit() {
+        let summary = summary();
+        for op in EDIT_OPS {
+            assert!(
+                summary.contains(op.name),
+                "{} is not in: {summary}",
+                op.name
+            );
         }
     }
 

@@ -94,7 +94,8 @@ fn common_prefix(words: &[&String]) -> String {
 mod tests {
     use super::*;
     use crate::tui::theme::Theme;
-    use toolscope_core::source::{EXAMPLE_NAME, load_example};
+    use toolscope_core::load::load_example;
+    use toolscope_core::source::EXAMPLE_NAME;
 
     fn app() -> App {
         App::new(

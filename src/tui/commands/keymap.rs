@@ -9,9 +9,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 pub enum Context {
     /// Any pane (when no overlay is open).
     Global,
-    /// The graph pane has focus.
+    /// The graph pane is the active pane.
     Graph,
-    /// The navigator or inspector has focus (lists).
+    /// The navigator or inspector is the active pane (lists).
     List,
 }
 
@@ -108,6 +108,8 @@ pub static KEYMAP: &[Binding] = &[
     bind!("choose-tool", [ch('C')]),
     bind!("toggle-enabled", [ch('T')]),
     bind!("evidence-panel", [ch('V')]),
+    bind!("replay-runs", [ch('R')]),
+    bind!("step-after", [ch('S')]),
 ];
 
 /// The command bound to `ev` in `context` (context-specific bindings first).

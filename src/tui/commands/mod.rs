@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use toolscope_core::edit::ops::{ArgKind, EDIT_OPS, EditOp};
 
-use crate::tui::app::{App, Focus, Level, Overlay, PromptKind};
+use crate::tui::app::{ActivePane, App, Level, Overlay, PromptKind};
 use table::{Args, Command, Handler, Section, cmd};
 
 /// The features' tables, in the order the help lists their sections' rows.
@@ -28,6 +28,7 @@ const TABLES: &[&[Command]] = &[
     crate::tui::editing::commands::COMMANDS,
     crate::tui::insight::commands::COMMANDS,
     crate::tui::evidence_panel::commands::COMMANDS,
+    crate::tui::replay::commands::COMMANDS,
     crate::tui::mcp_discovery::COMMANDS,
 ];
 
@@ -112,16 +113,16 @@ static GENERAL: &[Command] = &[
     cmd!("help", [], None, "", General hint "help", "show or hide this help", |a, _| overlay(a, Overlay::Help)),
     cmd!("command", [], None, "", General hint "cmd", "command line (Tab completes)", |a, _| prompt(a, PromptKind::Command, String::new())),
     cmd!("filter", [], None, "", General, "filter the navigator", |a, _| {
-        a.focus = Focus::Navigator;
+        a.active_pane = ActivePane::Navigator;
         let text = a.nav.filter.clone();
         prompt(a, PromptKind::Filter, text)
     }),
     cmd!("focus-next", [], None, "", General hint "pane", "next pane", |a, _| {
-        a.focus = a.focus.next();
+        a.active_pane = a.active_pane.next();
         Ok(())
     }),
     cmd!("focus-prev", [], None, "", General, "previous pane", |a, _| {
-        a.focus = a.focus.prev();
+        a.active_pane = a.active_pane.prev();
         Ok(())
     }),
     cmd!("escape", [], None, "", General, "close, cancel an edge being added, clear the filter", |a, _| {
@@ -170,9 +171,8 @@ fn prompt(app: &mut App, kind: PromptKind, text: String) -> Result<(), String> {
 fn escape(app: &mut App) {
     if app.link_from.take().is_some() {
         app.set_status(Level::Info, "edge not added");
-    } else if app.neighbourhood.is_some() {
-        app.neighbourhood = None;
-        app.centre_on_selection();
+    } else if app.graph_pane.neighbourhood.is_some() {
+        app.with_graph(|g, s| g.toggle_neighbourhood(s));
     } else if !app.nav.filter.is_empty() {
         crate::tui::navigator::commands::set_filter(app, String::new());
     }
@@ -235,9 +235,9 @@ mod tests {
     fn hints_are_few_and_key_commands_run_by_name() {
         assert!(all().filter(|c| c.hint.is_some()).count() <= 12);
         let mut app = crate::tui::tests::app(160, 48);
-        let before = app.show_scores;
+        let before = app.graph_pane.show_scores;
         run(&mut app, "toggle-scores");
-        assert_ne!(app.show_scores, before);
+        assert_ne!(app.graph_pane.show_scores, before);
         run(&mut app, "no-such-thing");
         let status = app.status.clone().expect("refused");
         assert!(status.text.contains("unknown command"), "{status:?}");

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use toolscope_core::edit::Workspace;
 use toolscope_core::model::NodeKind;
+use toolscope_core::workspace::Workspace;
 
 use crate::tui::editing::dialog::Dialog;
 use crate::tui::editing::tests::{edge_to, fixture, keys, open, saved, select};
@@ -83,6 +83,11 @@ fn add_tool_asks_for_the_module_path_on_a_chat2graph_file() {
         ws.toolkit.find(NodeKind::Tool, "Painter").expect("tool"),
     );
     assert!(ws.toolkit.edge(a, t).is_some());
+    // The dialog runs the same row as `:add-tool` with the path given: the new tool is
+    // selected, so the next tool's caller is named by selecting the action again.
+    let painter = app.tk.find(NodeKind::Tool, "Painter").expect("painter");
+    assert_eq!(app.selected, Some(painter));
+    select(&mut app, "deep_recognition");
     // Given on the command line, nothing is asked; Esc in the dialog adds nothing.
     keys(
         &mut app,

@@ -7,7 +7,8 @@ use ratatui_textarea::TextArea;
 
 use std::path::PathBuf;
 
-use toolscope_core::edit::{Edit, Transaction};
+use toolscope_core::edit::Transaction;
+use toolscope_core::edit::ops::{self, Given};
 use toolscope_core::model::NodeKind;
 
 /// A modal dialog of the editing session.
@@ -103,8 +104,14 @@ impl PartialEq for Dialog {
 /// What the user chose in a dialog.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Choice {
-    /// Make this change (score, description, removal).
+    /// Make this change (a removal, as the registry built it).
     Apply(Transaction),
+    /// Run the registry's edit `op` with these values (score, description, a tool's
+    /// module): the row builds the edit, as it does for `set` and the `:` line.
+    Run {
+        op: &'static str,
+        given: Given,
+    },
     /// Nothing happens; the message says so (e.g. "description unchanged").
     Cancel(Option<&'static str>),
     Quit,
@@ -182,16 +189,17 @@ impl Dialog {
                 match k.code {
                     KeyCode::Esc => return Step::Chosen(Choice::Cancel(None)),
                     KeyCode::Enter => match parse_score(&text) {
-                        Ok(score) => {
-                            return Step::Chosen(Choice::Apply(
-                                Edit::SetScore {
-                                    from,
-                                    to,
-                                    to_kind,
-                                    score,
-                                }
-                                .into(),
-                            ));
+                        Ok(_) => {
+                            let kind = to_kind.as_str().to_string();
+                            return Step::Chosen(Choice::Run {
+                                op: "score",
+                                given: given(&[
+                                    ("FROM", from),
+                                    ("TO", to),
+                                    ("VALUE", text),
+                                    ("kind", kind),
+                                ]),
+                            });
                         }
                         Err(e) => error = Some(e),
                     },
@@ -213,7 +221,14 @@ impl Dialog {
                 KeyCode::Esc => Step::Chosen(Choice::Cancel(Some("description unchanged"))),
                 KeyCode::Char('s') if ctrl => {
                     let text = area.lines().join("\n");
-                    Step::Chosen(Choice::Apply(Edit::SetDesc { kind, name, text }.into()))
+                    Step::Chosen(Choice::Run {
+                        op: "desc",
+                        given: given(&[
+                            ("NODE", name),
+                            ("kind", kind.as_str().to_string()),
+                            (ops::DESC_INPUT, text),
+                        ]),
+                    })
                 }
                 _ => {
                     area.input(k);
@@ -280,17 +295,19 @@ fn module_path_key(
         KeyCode::Esc => return Step::Chosen(Choice::Cancel(Some("no tool added"))),
         KeyCode::Enter => {
             let module_path = text.trim().to_string();
-            match toolscope_core::edit::check_module_path(&name, &module_path) {
+            match toolscope_core::formats::check_module_path(&name, &module_path) {
                 Ok(()) => {
-                    return Step::Chosen(Choice::Apply(
-                        Edit::AddTool {
-                            name,
-                            desc: String::new(),
-                            callers,
-                            module_path,
-                        }
-                        .into(),
-                    ));
+                    let score = callers.first().map_or(1.0, |(_, s)| *s);
+                    let mut values = vec![
+                        ("NAME", name),
+                        ("score", score.to_string()),
+                        ("module-path", module_path),
+                    ];
+                    values.extend(callers.into_iter().map(|(c, _)| ("caller", c)));
+                    return Step::Chosen(Choice::Run {
+                        op: "add-tool",
+                        given: given(&values),
+                    });
                 }
                 Err(e) => error = Some(e),
             }
@@ -305,16 +322,18 @@ fn module_path_key(
     })
 }
 
-/// A score as typed: a finite number in [0, 1].
+/// A score as typed: a number in [0, 1], read by the registry's one parser.
 pub fn parse_score(text: &str) -> Result<f64, String> {
-    let t = text.trim();
-    let v: f64 = t
-        .parse()
-        .map_err(|_| format!("`{t}` is not a number; type a score in [0, 1]"))?;
-    if !v.is_finite() || !(0.0..=1.0).contains(&v) {
-        return Err(format!("{t} is outside [0, 1]"));
+    ops::parse_score(text)
+}
+
+/// The values of a registry row, by argument name.
+pub(super) fn given(values: &[(&'static str, String)]) -> Given {
+    let mut out = Given::default();
+    for &(name, ref value) in values {
+        out.set(name, value.clone());
     }
-    Ok(v)
+    out
 }
 
 /// A key typed into a one-line field: a character is added, Backspace takes the last one

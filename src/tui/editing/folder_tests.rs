@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::tui::app::{App, Focus};
+use crate::tui::app::{ActivePane, App};
 use crate::tui::theme::Theme;
 use toolscope_core::diag::Code;
-use toolscope_core::edit::Workspace;
+use toolscope_core::workspace::Workspace;
 
 use crate::tui::editing::tests::{changed_lines, keys};
 
@@ -120,13 +120,13 @@ fn a_next_into_another_file_is_an_edge_scored_in_the_file_that_holds_it() {
     );
     let plan = app.tk.action("plan").expect("plan");
     app.select(plan);
-    app.focus = Focus::Inspector;
+    app.active_pane = ActivePane::Inspector;
     let i = app
         .node_edges()
         .iter()
         .position(|&(_, v, _)| app.tk.name(v) == "lookup")
         .expect("the edge into b.yml");
-    app.edge_cursor = i;
+    app.inspector.point_at_edge(i);
     keys(&mut app, "e<BS><BS><BS>0.4<Enter>w");
     assert!(!app.is_modified(), "{:?}", app.status);
     let (removed, added) = changed_lines(A, &f.read("a.yml"));
@@ -140,8 +140,8 @@ fn a_next_into_another_file_is_an_edge_scored_in_the_file_that_holds_it() {
     assert_eq!(f.read("a.yml"), A);
     // Removing the edge and undoing it keep working too.
     app.select(plan);
-    app.focus = Focus::Inspector;
-    app.edge_cursor = 0;
+    app.active_pane = ActivePane::Inspector;
+    app.inspector.point_at_edge(0);
     keys(&mut app, "d");
     assert!(app.tk.edge(plan, lookup).is_none(), "{:?}", app.status);
     keys(&mut app, "u");

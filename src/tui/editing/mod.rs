@@ -2,7 +2,7 @@
 //! `Session`, and their `Outcome`s come back to the view here. This is the one module
 //! that sees both the view state (`App`) and the session; the session never sees the app.
 //!
-//! The [`Workspace`](toolscope_core::edit::Workspace) is the source of truth for the graph and the files; `App.tk` is a copy
+//! The [`Workspace`](toolscope_core::workspace::Workspace) is the source of truth for the graph and the files; `App.tk` is a copy
 //! of its merged toolkit, refreshed after each edit, undo, redo, save or reload (never per
 //! keystroke: typing into an editor changes nothing until it is applied). Keeping a copy
 //! lets the rest of the TUI work on a plain `Toolkit`, and lets a failed reload leave the
@@ -187,15 +187,13 @@ pub(crate) fn pick_link(app: &mut App) -> Result<(), String> {
 }
 
 fn add_link(app: &mut App, from: NodeIndex, to: NodeIndex, score: f64) -> Result<(), String> {
-    apply_edit(
-        app,
-        Edit::AddEdge {
-            from: app.tk.name(from).to_string(),
-            to: app.tk.name(to).to_string(),
-            to_kind: app.tk.kind(to),
-            score,
-        },
-    )
+    let values = [
+        ("FROM", app.tk.name(from).to_string()),
+        ("TO", app.tk.name(to).to_string()),
+        ("SCORE", score.to_string()),
+        ("kind", app.tk.kind(to).as_str().to_string()),
+    ];
+    run_row(app, "link", &values)
 }
 
 pub(crate) fn prompt(app: &mut App, text: &str) -> Result<(), String> {
@@ -258,16 +256,30 @@ pub(crate) fn open_desc(app: &mut App) -> Result<(), String> {
 }
 
 pub(crate) fn remove_edge(app: &mut App) -> Result<(), String> {
-    let (from, to, to_kind) = edge_ends(app)?;
-    apply_edit(app, Edit::RemoveEdge { from, to, to_kind })
+    let (from, to, _) = edge_ends(app)?;
+    run_row(app, "unlink", &[("FROM", from), ("TO", to)])
 }
 
+/// `D`: the registry's `remove` on the selected node (asks first, as `:remove` does).
 pub(crate) fn ask_remove(app: &mut App) -> Result<(), String> {
     let ix = app.selected.ok_or("no node selected")?;
-    let (kind, name) = (app.tk.kind(ix), app.tk.name(ix).to_string());
+    let values = [
+        ("NODE", app.tk.name(ix).to_string()),
+        ("kind", app.tk.kind(ix).as_str().to_string()),
+    ];
+    run_row(app, "remove", &values)
+}
+
+/// Asks before making a removal the registry built: the cascade's nodes and the seeds it
+/// takes, one line each.
+fn confirm_removal(
+    app: &mut App,
+    kind: NodeKind,
+    name: String,
+    txn: Transaction,
+) -> Result<(), String> {
+    app.session.ws.as_ref().ok_or("editing is off")?;
     let removed = toolscope_core::edit::removal(&app.tk, kind, &name).map_err(|e| e.to_string())?;
-    let ws = app.session.ws.as_ref().ok_or("editing is off")?;
-    let txn = ws.removal(kind, &name).map_err(|e| e.to_string())?;
     let mut cascade: Vec<String> = removed
         .nodes
         .iter()
@@ -351,6 +363,10 @@ pub fn key(app: &mut App, dialog: Dialog, k: KeyEvent) {
 fn choose(app: &mut App, choice: Choice) {
     let r = match choice {
         Choice::Apply(txn) => apply_edit(app, txn),
+        Choice::Run { op, given } => match ops::find(op) {
+            Some(op) => run_given(app, op, given),
+            None => Err(format!("no edit `{op}`")),
+        },
         Choice::Cancel(message) => {
             if let Some(m) = message {
                 app.set_status(Level::Info, m);
@@ -419,45 +435,68 @@ pub fn redo(app: &mut App, _: &str) -> Result<(), String> {
 /// and hops become the view's pending values (written on save, as the keys do).
 pub fn run_op(app: &mut App, op: &'static EditOp, arg: &str) -> Result<(), String> {
     let given = ops::parse_args(op, arg, |c| context(app, c))?;
-    if op.input.is_some() {
+    run_given(app, op, given)
+}
+
+/// A key's edit: the registry's row `name` with these values, as `:name` would run it.
+pub(crate) fn run_row(
+    app: &mut App,
+    name: &str,
+    values: &[(&'static str, String)],
+) -> Result<(), String> {
+    let op = ops::find(name).ok_or_else(|| format!("no edit `{name}`"))?;
+    run_given(app, op, dialog::given(values))
+}
+
+/// Makes the change the row builds from `given`. What it means is the row's (the same
+/// in `set`); what is here is how the TUI asks: a description is typed in an editor, a
+/// removal confirmed, a Chat2Graph tool's module asked for, the active operator's
+/// threshold and hops tuned in the view until saved, and a new node selected.
+fn run_given(app: &mut App, op: &'static EditOp, given: ops::Given) -> Result<(), String> {
+    if let Some(input) = op.input
+        && !given.has(input)
+    {
         needs_session(app)?;
         let node = op.positionals().next().ok_or("no node to edit")?;
         select_first(app, &given_name(&given, node.name, op)?)?;
         return open_desc(app);
     }
-    let edit = op.build(&given, &app.tk).map_err(|e| e.message)?;
+    let txn = op.build(&given, &app.tk).map_err(|e| e.message)?;
     let active = app.active_operator().map(|o| o.name.clone());
-    match edit {
-        Edit::SetThreshold { operator, value } if Some(&operator) == active.as_ref() => {
-            app.session.params.threshold = value;
+    match txn.edits.as_slice() {
+        [Edit::SetThreshold { operator, value }] if Some(operator) == active.as_ref() => {
+            app.session.params.threshold = *value;
             app.recompute();
             Ok(())
         }
-        Edit::SetHops { operator, value } if Some(&operator) == active.as_ref() => {
-            app.session.params.hops = value;
+        [Edit::SetHops { operator, value }] if Some(operator) == active.as_ref() => {
+            app.session.params.hops = *value;
             app.recompute();
             Ok(())
         }
-        Edit::RemoveNode { kind, name } => {
+        [Edit::RemoveNode { kind, name }, ..] => {
+            let (kind, name) = (*kind, name.clone());
             let ix = app
                 .tk
                 .find(kind, &name)
                 .ok_or(format!("no node `{name}`"))?;
             app.select(ix);
-            ask_remove(app)
+            confirm_removal(app, kind, name, txn)
         }
-        Edit::AddAction { ref name, .. } => {
+        [Edit::AddAction { name, .. }] => {
             let name = name.clone();
-            apply_edit(app, edit)?;
+            apply_edit(app, txn)?;
             select_named(app, NodeKind::Action, &name);
             Ok(())
         }
-        Edit::AddTool {
-            ref name,
-            ref callers,
-            ref module_path,
-            ..
-        } if module_path.is_empty() && goes_to_chat2graph(app, name, callers) => {
+        [
+            Edit::AddTool {
+                name,
+                callers,
+                module_path,
+                ..
+            },
+        ] if module_path.is_empty() && goes_to_chat2graph(app, name, callers) => {
             // Chat2Graph imports the tool's class from a module: ask for it.
             let (name, callers) = (name.clone(), callers.clone());
             open(
@@ -471,13 +510,13 @@ pub fn run_op(app: &mut App, op: &'static EditOp, arg: &str) -> Result<(), Strin
             );
             Ok(())
         }
-        Edit::AddTool { ref name, .. } => {
+        [Edit::AddTool { name, .. }] => {
             let name = name.clone();
-            apply_edit(app, edit)?;
+            apply_edit(app, txn)?;
             select_named(app, NodeKind::Tool, &name);
             Ok(())
         }
-        edit => apply_edit(app, edit),
+        _ => apply_edit(app, txn),
     }
 }
 

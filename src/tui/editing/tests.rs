@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::tui::app::{App, Focus};
+use crate::tui::app::{ActivePane, App};
 use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
-use toolscope_core::edit::Workspace;
+use toolscope_core::workspace::Workspace;
 
 pub const TINY: &str = "\
 # a tiny toolkit
@@ -87,13 +87,13 @@ pub(crate) fn select(app: &mut App, name: &str) {
 
 /// Puts the inspector cursor on the edge to `other`.
 pub(crate) fn edge_to(app: &mut App, other: &str) {
-    app.focus = Focus::Inspector;
+    app.active_pane = ActivePane::Inspector;
     let i = app
         .node_edges()
         .iter()
         .position(|&(_, v, _)| app.tk.name(v) == other)
         .expect("edge");
-    app.edge_cursor = i;
+    app.inspector.point_at_edge(i);
 }
 
 pub(crate) fn saved(f: &Fixture) -> String {
@@ -261,7 +261,7 @@ fn removing_a_seeded_action_removes_the_seed_too() {
     let text = saved(&f);
     assert!(text.contains("actions: [plan]\n"), "{text}");
     let loaded =
-        toolscope_core::source::load_paths(std::slice::from_ref(&f.path), None).expect("loads");
+        toolscope_core::load::load_paths(std::slice::from_ref(&f.path), None).expect("loads");
     let found = toolscope_core::lint::lint(&loaded);
     assert!(
         !found

@@ -5,14 +5,10 @@
 //! messages (a file that cannot be read keeps the last records and says why).
 
 use std::path::PathBuf;
-use std::sync::mpsc::Sender;
-
-use toolscope_core::edit::Transaction;
-use toolscope_core::evidence::fit::Changes;
-use toolscope_core::recommend::explain::num;
 
 use crate::tui::app::{App, Level, Status};
 use crate::tui::commands::table::{Command, cmd};
+use crate::tui::evidence_panel::fit_job;
 use crate::tui::msg::Msg;
 
 #[rustfmt::skip]
@@ -24,11 +20,6 @@ pub static COMMANDS: &[Command] = &[
     cmd!("traces", [], File, "[FILE...]", Evidence, "load trace files for the evidence (no FILE: read the same files again)", traces_command),
     cmd!("fit", [], None, "[add-edges]", Evidence, "fit Call and Next scores to the loaded traces, as one undoable edit (the changes go to :messages); add-edges: also the Next edges the runs show", fit_command),
 ];
-
-/// Connects the evidence to the loop's channel, so loaded trace files are watched.
-pub fn connect(app: &mut App, tx: Sender<Msg>) {
-    app.evidence.tx = Some(tx);
-}
 
 /// Reads the trace files again when the watcher saw a change since the last batch.
 pub fn flush(app: &mut App) {
@@ -87,13 +78,15 @@ pub fn toggle_panel(app: &mut App) {
         app.diff_panel = false;
         app.evidence.tokens_on();
         app.refresh_evidence();
+        app.with_graph(|g, s| g.show_right_pane(s, "evidence panel"));
     }
 }
 
 /// `:fit`: the Call scores and, from records with their calls in order, the Next scores
 /// fitted to every loaded record (as `toolscope fit` does), applied as one transaction;
 /// the changes are listed in the messages (`M`). `:fit add-edges` also adds the Next
-/// edges the runs show and a native graph lacks (as `fit --add-edges`).
+/// edges the runs show and a native graph lacks (as `fit --add-edges`). The work runs on
+/// a thread (see [`fit_job`]); Esc cancels it.
 pub fn fit_command(app: &mut App, arg: &str) -> Result<(), String> {
     if !app.evidence.loaded() {
         return Err("no traces loaded: :traces FILE".into());
@@ -107,52 +100,123 @@ pub fn fit_command(app: &mut App, arg: &str) -> Result<(), String> {
             ));
         }
     };
-    let chat2graph = app
-        .session
-        .ws
-        .as_ref()
-        .is_some_and(|ws| ws.holds(toolscope_core::source::Format::Chat2Graph));
-    let resolved = app.evidence.resolved(&app.tk);
-    let changes = Changes::new(&app.tk, &resolved, add_edges && !chat2graph);
-    if changes.is_empty() {
-        app.set_status(
+    if app.evidence.fit.is_some() {
+        return Err("a fit is already running (Esc cancels it)".into());
+    }
+    let Some(ws) = app.session.ws.as_ref() else {
+        return Err("editing is not available here".into());
+    };
+    let chat2graph = ws.holds(toolscope_core::source::Format::Chat2Graph);
+    app.evidence.fits += 1;
+    let job = fit_job::Running::new(app.evidence.fits, ws);
+    let (id, stop) = (app.evidence.fits, job.cancel_switch());
+    let (copy, records) = (ws.clone(), app.evidence.records.clone());
+    let add_edges = add_edges && !chat2graph;
+    let work = move || fit_job::run(copy, &records, add_edges, &stop);
+    match app.tx.clone() {
+        Some(tx) => {
+            app.evidence.fit = Some(job);
+            let delay = debug_delay();
+            std::thread::spawn(move || {
+                std::thread::sleep(delay);
+                let _ = tx.send(Msg::FitDone(fit_job::Done {
+                    id,
+                    outcome: work(),
+                }));
+            });
+            let n = app.evidence.records().len();
+            app.set_status(
+                Level::Info,
+                format!("fitting the scores to {n} record(s)… (Esc cancels)"),
+            );
+        }
+        // No loop to send the result to (tests without one): fit here.
+        None => {
+            app.evidence.fit = Some(job);
+            fit_done(
+                app,
+                fit_job::Done {
+                    id,
+                    outcome: work(),
+                },
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Hidden switch for the real-terminal test of a long fit: the fit's thread starts this
+/// many milliseconds late (`TOOLSCOPE_DEBUG_FIT_DELAY_MS`).
+fn debug_delay() -> std::time::Duration {
+    let ms = std::env::var("TOOLSCOPE_DEBUG_FIT_DELAY_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    std::time::Duration::from_millis(ms)
+}
+
+/// Esc while a fit runs (and no overlay is open) cancels it; returns whether the key was
+/// taken.
+pub fn cancel_fit_key(app: &mut App, k: &crossterm::event::KeyEvent) -> bool {
+    use crossterm::event::KeyCode;
+    if k.code != KeyCode::Esc || !k.modifiers.is_empty() || app.overlay.is_some() {
+        return false;
+    }
+    let Some(job) = app.evidence.fit.take() else {
+        return false;
+    };
+    job.cancel();
+    app.set_status(Level::Info, "fit cancelled: nothing changed");
+    true
+}
+
+/// A fit's result arrived: applied as one undo step when the toolkit is still the one it
+/// started from, else refused (a cancelled or replaced job's result is dropped).
+pub fn fit_done(app: &mut App, done: fit_job::Done) {
+    let Some(job) = app.evidence.fit.take_if(|j| j.id == done.id) else {
+        return;
+    };
+    match done.outcome {
+        fit_job::Outcome::Cancelled => {}
+        fit_job::Outcome::Failed(e) => app.set_status(Level::Error, format!("fit: {e}")),
+        fit_job::Outcome::Unchanged { records } => app.set_status(
             Level::Info,
-            format!(
-                "fit: the scores already fit the {} record(s)",
-                resolved.len()
-            ),
-        );
-        return Ok(());
+            format!("fit: the scores already fit the {records} record(s)"),
+        ),
+        fit_job::Outcome::Fitted {
+            ws,
+            said,
+            lines,
+            calls,
+            next,
+        } => {
+            if !app
+                .session
+                .ws
+                .as_ref()
+                .is_some_and(|w| job.still_current(w))
+            {
+                app.set_status(
+                    Level::Error,
+                    "fit: the toolkit changed while fitting (an edit, undo, reload or save); nothing applied, :fit again",
+                );
+                return;
+            }
+            app.session.ws = Some(*ws);
+            let out = toolscope_core::session::Outcome::info(said)
+                .changed(toolscope_core::session::Changed::Graph);
+            crate::tui::editing::show(app, out);
+            applied(app, &lines, calls, next);
+        }
     }
-    let mut lines = Vec::with_capacity(changes.calls.len() + changes.next.len());
-    for f in &changes.calls {
-        lines.push(format!(
-            "fit: {} -> {}: {} -> {} (called in {}/{} records)",
-            app.tk.name(f.from),
-            app.tk.name(f.to),
-            num(f.old),
-            num(f.new),
-            f.called,
-            f.present
-        ));
-    }
-    for f in &changes.next {
-        let old = f.old.map_or_else(|| "(new)".to_string(), num);
-        lines.push(format!(
-            "fit: {} -> {}: {old} -> {} ({} of {} steps)",
-            app.tk.name(f.from),
-            app.tk.name(f.to),
-            num(f.new),
-            f.steps,
-            f.row_steps
-        ));
-    }
-    let edits = changes.edits(&app.tk);
-    crate::tui::editing::apply_edit(app, Transaction::from(edits))?;
-    for l in &lines {
+}
+
+/// Lists the fitted scores in the messages and sums them up in the status line.
+fn applied(app: &mut App, lines: &[String], calls: usize, next: usize) {
+    for l in lines {
         app.log.push(&Status::info(l.clone()));
     }
-    let first = lines[0].trim_start_matches("fit: ");
+    let first = lines.first().map_or("", |l| l.trim_start_matches("fit: "));
     let more = if lines.len() > 1 {
         format!(" and {} more (M lists them)", lines.len() - 1)
     } else {
@@ -160,11 +224,6 @@ pub fn fit_command(app: &mut App, arg: &str) -> Result<(), String> {
     };
     app.set_status(
         Level::Info,
-        format!(
-            "fit: {} Call and {} Next score(s) changed, one undo step: {first}{more}",
-            changes.calls.len(),
-            changes.next.len()
-        ),
+        format!("fit: {calls} Call and {next} Next score(s) changed, one undo step: {first}{more}"),
     );
-    Ok(())
 }

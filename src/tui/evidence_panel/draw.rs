@@ -372,14 +372,9 @@ operators:
   - {name: op, actions: [a], threshold: 0.5, hops: 1}
 ";
         let limits = toolscope_core::source::Limits::default();
-        toolscope_core::source::load_text(
-            std::path::Path::new("kit.yaml"),
-            kit.into(),
-            None,
-            &limits,
-        )
-        .expect("the fixture loads")
-        .toolkit
+        toolscope_core::load::load_text(std::path::Path::new("kit.yaml"), kit.into(), None, &limits)
+            .expect("the fixture loads")
+            .toolkit
     }
 
     fn report() -> GroupReport {

@@ -8,6 +8,7 @@
 
 pub(crate) mod commands;
 pub mod draw;
+pub mod fit_job;
 #[cfg(test)]
 mod tests;
 
@@ -31,12 +32,13 @@ use toolscope_core::watch::{WatchEvent, Watcher};
 
 use crate::tui::msg::Msg;
 
-/// The evidence state of the app.
+/// The evidence pane's state: the loaded traces, their evaluation and whether the panel
+/// shows it. Only this folder changes it; the rest of the TUI reads it.
 #[derive(Default)]
-pub struct EvidenceState {
+pub struct EvidencePane {
     /// The trace files, in the order given.
-    pub paths: Vec<PathBuf>,
-    pub records: Vec<Record>,
+    paths: Vec<PathBuf>,
+    records: Vec<Record>,
     /// The records resolved against the current graph at their own parameters; cleared
     /// on graph changes and loads, so parameter keys do not resolve names again.
     resolved: Option<Vec<Resolved>>,
@@ -46,11 +48,11 @@ pub struct EvidenceState {
     tool_tokens: RefCell<Vec<Option<u64>>>,
     /// The evaluation of the active group at the current parameters (sweep on), while the
     /// panel is open.
-    pub report: Option<GroupReport>,
+    report: Option<GroupReport>,
     /// The step evaluation of the active group's records with their calls in order, at
     /// the current parameters (sweep over the threshold at the current hops), while the
     /// panel is open.
-    pub steps: Option<StepGroup>,
+    steps: Option<StepGroup>,
     /// Per tool, over the records of the other groups (at their own parameters): times
     /// offered and called. Kept until the graph, the records, the active group or the
     /// filters change, so a parameter key recounts only the active group.
@@ -58,15 +60,19 @@ pub struct EvidenceState {
     /// The same over the active group's records at the current parameters.
     active: (Counts, Counts),
     /// Tokens of the current offer, once the tokenizer is on.
-    pub offer_tokens: Option<u64>,
+    offer_tokens: Option<u64>,
     /// The evidence panel replaces the inspector.
-    pub panel: bool,
+    panel: bool,
     /// Where the trace watcher reports changes (the loop's channel), once connected.
-    pub tx: Option<Sender<Msg>>,
+    tx: Option<Sender<Msg>>,
     /// Watches the loaded trace files, like the toolkit files.
     watcher: Option<Watcher>,
     /// A trace file changed since the last batch.
-    pub stale: bool,
+    stale: bool,
+    /// The `:fit` running on its thread, if any.
+    fit: Option<fit_job::Running>,
+    /// Fits started so far (each job's id).
+    fits: u64,
 }
 
 /// What the evaluation is for: the app's current choice.
@@ -82,7 +88,47 @@ pub struct Active<'a> {
     pub filters: Option<ToolFilters>,
 }
 
-impl EvidenceState {
+impl EvidencePane {
+    /// The loaded records, in file order.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// Whether the panel shows (instead of the inspector).
+    pub fn panel_open(&self) -> bool {
+        self.panel
+    }
+
+    /// Another panel takes the right-hand pane.
+    pub fn close_panel(&mut self) {
+        self.panel = false;
+    }
+
+    /// The evaluation of the active group, while the panel is open.
+    pub fn report(&self) -> Option<&GroupReport> {
+        self.report.as_ref()
+    }
+
+    /// The step evaluation of the active group's ordered runs, while the panel is open.
+    pub fn steps(&self) -> Option<&StepGroup> {
+        self.steps.as_ref()
+    }
+
+    /// Tokens of the current offer, once counted.
+    pub fn offer_tokens(&self) -> Option<u64> {
+        self.offer_tokens
+    }
+
+    /// Connects the evidence to the loop's channel, so loaded trace files are watched.
+    pub fn connect(&mut self, tx: Sender<Msg>) {
+        self.tx = Some(tx);
+    }
+
+    /// A loaded trace file changed on disk: read again at the end of the batch.
+    pub fn changed_on_disk(&mut self) {
+        self.stale = true;
+    }
+
     pub fn loaded(&self) -> bool {
         !self.paths.is_empty()
     }
@@ -210,11 +256,6 @@ impl EvidenceState {
     /// Whether `ix` was never called in the loaded records.
     pub fn never_called(&self, ix: NodeIndex) -> bool {
         self.loaded() && self.times_called(ix) == 0
-    }
-
-    /// Resolves the records the way `toolscope fit` does (their own parameters).
-    pub fn resolved(&self, tk: &Toolkit) -> Vec<Resolved> {
-        resolve(tk, &self.records, &EvalOptions::default()).0
     }
 }
 

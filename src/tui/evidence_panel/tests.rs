@@ -204,7 +204,7 @@ fn traces_errors_are_reported_and_reload_reads_again() {
 fn trace_files_are_watched_like_toolkits() {
     let (_f, traces, mut app) = setup();
     let (tx, rx) = std::sync::mpsc::channel();
-    crate::tui::evidence_panel::commands::connect(&mut app, tx);
+    app.evidence.connect(tx);
     keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
     let mail = tool(&app, "Mail");
     assert!(app.evidence.never_called(mail));
@@ -361,4 +361,66 @@ fn fit_learns_next_scores_from_ordered_runs_as_one_undo_step() {
     );
     keys(&mut app, ":fit nonsense<Enter>");
     assert_eq!(app.status.clone().expect("refused").level, Level::Error);
+}
+
+/// The app of `setup` with its traces loaded, connected to a channel as in the terminal
+/// (so `:fit` runs on its thread).
+fn threaded() -> (Fixture, crate::tui::live_tests::Live, Edges) {
+    let (f, traces, mut app) = setup();
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.tx = Some(tx);
+    let before = edges(&app);
+    (f, crate::tui::live_tests::Live::from_parts(app, rx), before)
+}
+
+type Edges = Vec<(String, String, String)>;
+
+#[test]
+fn fit_on_its_thread_lands_as_one_undo_step_when_its_result_arrives() {
+    let (_f, mut live, before) = threaded();
+    keys(&mut live.app, ":fit<Enter>");
+    let status = live.app.status.clone().expect("status");
+    assert!(status.text.contains("(Esc cancels)"), "{status:?}");
+    // Nothing changes before the result is taken from the channel.
+    assert_eq!(edges(&live.app), before);
+    keys(&mut live.app, ":fit<Enter>");
+    let again = live.app.status.clone().expect("refused");
+    assert!(again.text.contains("already running"), "{again:?}");
+    live.until("the fit's result", |a| a.evidence.fit.is_none());
+    let status = live.app.status.clone().expect("status");
+    assert!(
+        status.text.contains("2 Call and 0 Next score(s) changed"),
+        "{status:?}"
+    );
+    assert!(edges(&live.app).contains(&("act".into(), "Mail".into(), "0.23".into())));
+    keys(&mut live.app, "u");
+    assert_eq!(edges(&live.app), before);
+    assert!(!live.app.is_modified());
+}
+
+#[test]
+fn a_fit_whose_toolkit_changed_meanwhile_is_refused_and_esc_cancels_one() {
+    let (_f, mut live, before) = threaded();
+    keys(&mut live.app, ":fit<Enter>");
+    // An edit before the result is taken: the fit started from another toolkit.
+    keys(&mut live.app, ":add-action probe<Enter>");
+    assert!(live.app.tk.action("probe").is_some());
+    live.until("the refused fit", |a| a.evidence.fit.is_none());
+    let status = live.app.status.clone().expect("status");
+    assert_eq!(status.level, Level::Error, "{status:?}");
+    assert!(status.text.contains("changed while fitting"), "{status:?}");
+    assert!(edges(&live.app).contains(&("act".into(), "Mail".into(), "0.70".into())));
+    keys(&mut live.app, "u");
+    assert_eq!(edges(&live.app), before);
+    // Esc cancels: the result, whenever it comes, is dropped.
+    keys(&mut live.app, ":fit<Enter>");
+    keys(&mut live.app, "<Esc>");
+    let status = live.app.status.clone().expect("status");
+    assert!(status.text.contains("fit cancelled"), "{status:?}");
+    for _ in 0..20 {
+        live.pump();
+    }
+    assert_eq!(edges(&live.app), before);
+    assert!(!live.app.is_modified());
 }

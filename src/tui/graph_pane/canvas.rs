@@ -198,6 +198,14 @@ impl Canvas {
             }
         }
         for ((x, y), m, l) in &self.marks {
+            // A text mark (a score label) is drawn whole or not at all: a fragment reads
+            // as another value.
+            if let Mark::Text(t) = m {
+                let w = unicode_width::UnicodeWidthStr::width(t.as_str()) as i32;
+                if *x < self.view.x || *x + w > self.view.x + self.view.w {
+                    continue;
+                }
+            }
             let s = match m {
                 Mark::Arrow(Dir::Right) => g.arrow_right,
                 Mark::Arrow(Dir::Down) => g.arrow_down,

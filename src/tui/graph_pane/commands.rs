@@ -15,39 +15,41 @@ const PAN_Y: i32 = 3;
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
     cmd!("focus-view", [], None, "", Graph hint "focus", "focus view (recommendation + frontier) / whole graph", |a, _| {
-        super::toggle(a);
+        a.with_graph(|g, s| g.toggle(s));
         Ok(())
     }),
     cmd!("side-panes", [], None, "", Graph, "hide / show the side panes (the graph takes the width)", |a, _| {
-        super::toggle_side_panes(a);
+        a.with_graph(|g, s| g.toggle_side_panes(s));
         Ok(())
     }),
     cmd!("refit", [], None, "", Graph, "fit the focus view to the whole recommendation again", |a, _| {
-        super::refit_command(a);
+        a.with_graph(|g, s| g.refit_command(s));
         Ok(())
     }),
     cmd!("show-more", [], None, "", Graph, "focus view: go to the nodes beyond the pane's edge (the `N more` marks), then back", |a, _| {
-        super::more::go(a);
+        a.with_graph(|g, s| g.show_more(s));
         Ok(())
     }),
     cmd!("toggle-scores", [], None, "", Graph hint "scores", "show or hide edge scores", |a, _| {
-        keep_centre(a, |a| a.show_scores = !a.show_scores);
+        keep_centre(a, |a| a.graph_pane.show_scores = !a.graph_pane.show_scores);
         Ok(())
     }),
     cmd!("toggle-zoom", [], None, "", Graph hint "zoom", "zoom: detailed / compact / fit", |a, _| {
-        keep_centre(a, super::cycle_zoom);
+        keep_centre(a, |a| a.with_graph(|g, s| g.cycle_zoom(s)));
         Ok(())
     }),
     cmd!("neighbourhood", [], None, "", Graph, "neighbourhood view of the selection", |a, _| {
-        toggle_neighbourhood(a);
+        a.with_graph(|g, s| g.toggle_neighbourhood(s));
         Ok(())
     }),
     cmd!("radius-up", [], None, "", Graph, "neighbourhood: one hop more", |a, _| {
-        set_radius(a, a.radius.saturating_add(1).min(50));
+        let r = a.graph_pane.radius.saturating_add(1).min(50);
+        a.with_graph(|g, s| g.set_radius(s, r));
         Ok(())
     }),
     cmd!("radius-down", [], None, "", Graph, "neighbourhood: one hop less", |a, _| {
-        set_radius(a, a.radius.saturating_sub(1).max(1));
+        let r = a.graph_pane.radius.saturating_sub(1).max(1);
+        a.with_graph(|g, s| g.set_radius(s, r));
         Ok(())
     }),
     cmd!("centre", [], None, "", Graph, "centre on the selection", |a, _| {
@@ -63,19 +65,19 @@ pub static COMMANDS: &[Command] = &[
         Ok(())
     }),
     cmd!("pan-left", [], None, "", Graph, "pan left (mouse: drag)", |a, _| {
-        pan(a, -PAN_X, 0);
+        a.graph_pane.pan(-PAN_X, 0);
         Ok(())
     }),
     cmd!("pan-right", [], None, "", Graph, "pan right", |a, _| {
-        pan(a, PAN_X, 0);
+        a.graph_pane.pan(PAN_X, 0);
         Ok(())
     }),
     cmd!("pan-up", [], None, "", Graph, "pan up (mouse: wheel)", |a, _| {
-        pan(a, 0, -PAN_Y);
+        a.graph_pane.pan(0, -PAN_Y);
         Ok(())
     }),
     cmd!("pan-down", [], None, "", Graph, "pan down", |a, _| {
-        pan(a, 0, PAN_Y);
+        a.graph_pane.pan(0, PAN_Y);
         Ok(())
     }),
 ];
@@ -84,23 +86,6 @@ pub static COMMANDS: &[Command] = &[
 fn keep_centre(app: &mut App, f: impl FnOnce(&mut App)) {
     f(app);
     app.centre_on_selection();
-}
-
-fn toggle_neighbourhood(app: &mut App) {
-    if app.neighbourhood.is_some() {
-        app.neighbourhood = None;
-        app.centre_on_selection();
-    } else if let Some(ix) = app.selected {
-        app.open_neighbourhood(ix, app.radius);
-    }
-}
-
-fn set_radius(app: &mut App, r: u32) {
-    app.radius = r;
-    if let (Some(n), Some(ix)) = (&app.neighbourhood, app.selected) {
-        let _ = n;
-        app.open_neighbourhood(ix, r);
-    }
 }
 
 /// Selects a neighbour: along outgoing (`forward`) or incoming edges, `Next` first.
@@ -137,9 +122,4 @@ fn walk(app: &mut App, forward: bool) {
         }
         None => app.set_status(Level::Info, if forward { "no child" } else { "no parent" }),
     }
-}
-
-pub fn pan(app: &mut App, dx: i32, dy: i32) {
-    app.view.x += dx;
-    app.view.y += dy;
 }

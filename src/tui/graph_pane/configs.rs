@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use toolscope_core::source::{Loaded, load_example, load_paths};
+use toolscope_core::load::{load_example, load_paths};
+use toolscope_core::source::Loaded;
 
-#[path = "../../../tests/common/shared.rs"]
+#[path = "../../../tests/suite/common/shared.rs"]
 mod shared;
 
 /// Each config by a short name, loaded.

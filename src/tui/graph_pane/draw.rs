@@ -12,7 +12,7 @@ use ratatui::style::Style;
 use ratatui::widgets::Widget;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::tui::app::{App, Focus};
+use crate::tui::app::{ActivePane, App};
 use crate::tui::graph_pane::geometry::{Geometry, WRect};
 use crate::tui::theme::Level;
 use toolscope_core::layout::Slot;
@@ -33,8 +33,8 @@ impl Widget for GraphWidget<'_> {
         let app = self.app;
         let geo = app.geometry();
         let view = WRect {
-            x: app.view.x,
-            y: app.view.y,
+            x: app.graph_pane.viewport.x,
+            y: app.graph_pane.viewport.y,
             w: i32::from(area.width),
             h: i32::from(area.height),
         };
@@ -57,10 +57,10 @@ pub fn lines(app: &App, geo: &Geometry, canvas: &mut Canvas) {
 
 /// The focus view's routes, when it is shown and was routed.
 fn focus_routes(app: &App) -> Option<&crate::tui::graph_pane::wires::Routes> {
-    if !crate::tui::graph_pane::active(app) {
+    if !app.graph_pane.shows_focus() {
         return None;
     }
-    app.graph_view.focus.as_ref()?.routes.as_ref()
+    app.graph_pane.focus_view.as_ref()?.routes.as_ref()
 }
 
 /// The routed edges meeting the view, with their arrowheads, then their labels: a label
@@ -93,14 +93,20 @@ fn draw_routed(app: &App, routes: &crate::tui::graph_pane::wires::Routes, canvas
         }
     }
     let mut taken: Vec<(i32, i32, i32)> = Vec::new();
+    // A label goes on cells of the view only: one cut at the view's edge would read as
+    // another number (`1.00` cut to `0`).
     let clear = |x: i32, y: i32, w: i32, taken: &[(i32, i32, i32)], canvas: &Canvas| {
-        (x..x + w).all(|cx| {
-            canvas.bits_at(cx, y) == 0
-                && !heads.contains(&(cx, y))
-                && app.geometry_hit(cx, y).is_none()
-        }) && !taken
-            .iter()
-            .any(|&(lx, ly, lw)| ly == y && lx < x + w && x < lx + lw)
+        let v = canvas.view();
+        let inside = x >= v.x && x + w <= v.x + v.w && y >= v.y && y < v.y + v.h;
+        inside
+            && (x..x + w).all(|cx| {
+                canvas.bits_at(cx, y) == 0
+                    && !heads.contains(&(cx, y))
+                    && app.geometry_hit(cx, y).is_none()
+            })
+            && !taken
+                .iter()
+                .any(|&(lx, ly, lw)| ly == y && lx < x + w && x < lx + lw)
     };
     for (r, text, level) in wanted {
         let w = text.width() as i32;
@@ -109,7 +115,9 @@ fn draw_routed(app: &App, routes: &crate::tui::graph_pane::wires::Routes, canvas
             let free = !taken
                 .iter()
                 .any(|&(lx, ly, lw)| ly == y && lx < at + w && at < lx + lw);
-            (len >= w + 2 && free).then_some((at, y))
+            let v = canvas.view();
+            let inside = at >= v.x && at + w <= v.x + v.w && y >= v.y && y < v.y + v.h;
+            (len >= w + 2 && free && inside).then_some((at, y))
         });
         let ((hx, hy), dir) = r.head();
         // Beside the arrowhead, else after the target's box (its score reads as why it
@@ -132,7 +140,9 @@ fn draw_routed(app: &App, routes: &crate::tui::graph_pane::wires::Routes, canvas
 
 /// The label of an edge, if it has one: its score (always for the edge blocking a
 /// frontier node, else when scores are shown or a reload changed it, marked `~`), after
-/// the baseline diff's glyph.
+/// the baseline diff's glyph. An edge whose score passes the threshold but which still
+/// keeps its frontier node out does so because the hops ran out: it reads `hops`, never a
+/// score that would read as the reason.
 fn label_text(app: &App, e: EdgeIndex) -> String {
     let changed = app.marks.edges.contains(&e);
     let diff = app.insight.marks.edge(e);
@@ -140,20 +150,23 @@ fn label_text(app: &App, e: EdgeIndex) -> String {
         .tk
         .graph
         .edge_endpoints(e)
-        .is_some_and(|(_, v)| app.graph_view.blocks(e, v));
-    if !(app.show_scores || changed || diff.is_some() || blocks) {
+        .is_some_and(|(_, v)| app.graph_pane.blocks(e, v));
+    if !(app.graph_pane.show_scores || changed || diff.is_some() || blocks) {
         return String::new();
     }
     let g = diff.map_or("", |c| {
         crate::tui::insight::diff_panel::glyph(&app.theme, c)
     });
     let mark = if changed { "~" } else { "" };
-    let score = if app.show_scores || changed || blocks {
-        format!("{:.2}", app.tk.graph[e].score)
+    let score = app.tk.graph[e].score;
+    let text = if blocks && score >= app.session.params.threshold {
+        "hops".to_string()
+    } else if app.graph_pane.show_scores || changed || blocks {
+        format!("{score:.2}")
     } else {
         String::new()
     };
-    format!("{g}{mark}{score}")
+    format!("{g}{mark}{text}")
 }
 
 fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
@@ -214,7 +227,7 @@ fn highlight(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffe
             paint(edge_cells(app, geo, e), style);
         }
     }
-    if app.focus == Focus::Inspector
+    if app.active_pane == ActivePane::Inspector
         && let Some(e) = app.selected_edge()
     {
         paint(edge_cells(app, geo, e), app.theme.selected());
@@ -300,23 +313,9 @@ fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
         }
         let dir = if route.down { Dir::Down } else { Dir::Right };
         canvas.mark(route.head, Mark::Arrow(dir), level);
-        // An edge added or rescored by the last reload shows its score marked `~`; an edge
-        // that entered or left since the baseline shows the diff glyph.
-        let changed = app.marks.edges.contains(&e.id());
-        let diff = app.insight.marks.edge(e.id());
-        // The focus view labels the edge that blocks each frontier node with its score.
-        let blocks = app.graph_view.blocks(e.id(), v);
-        if app.show_scores || changed || diff.is_some() || blocks {
-            let g = diff.map_or("", |c| {
-                crate::tui::insight::diff_panel::glyph(&app.theme, c)
-            });
-            let mark = if changed { "~" } else { "" };
-            let score = if app.show_scores || changed || blocks {
-                format!("{:.2}", e.weight().score)
-            } else {
-                String::new()
-            };
-            canvas.mark(route.label, Mark::Text(format!("{g}{mark}{score}")), level);
+        let text = label_text(app, e.id());
+        if !text.is_empty() {
+            canvas.mark(route.label, Mark::Text(text), level);
         }
     }
 }
@@ -360,7 +359,7 @@ pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
         .collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let ell = app.theme.glyphs().ellipsis;
-    let index = Some(&app.graph_view.names);
+    let index = Some(&app.graph_pane.names);
     let labels = toolscope_core::layout::labels::shorten_all(&refs, geo.max_label, ell, index);
     for (s, l) in out.iter_mut().zip(labels) {
         s.label = l;
@@ -380,7 +379,7 @@ fn draw_boxes(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buff
 /// tool (or group) that sits after another caller, its home, elsewhere in the drawing.
 fn stubbed(app: &App, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
     let call = app.tk.graph[e].kind != toolscope_core::model::EdgeKind::Next;
-    call && sv.layer != su.layer + 1 && !crate::tui::graph_pane::active(app)
+    call && sv.layer != su.layer + 1 && !app.graph_pane.shows_focus()
 }
 
 /// One line under a box naming the tools it calls that sit elsewhere: `▶ DocumentReader`.
@@ -426,7 +425,7 @@ fn draw_stubs(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf
 fn state(app: &App, ix: NodeIndex) -> State {
     if app.rec.contains(ix) {
         State::Member
-    } else if crate::tui::graph_pane::active(app) {
+    } else if app.graph_pane.shows_focus() {
         State::Out
     } else {
         State::Normal
@@ -464,7 +463,7 @@ fn draw_box(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf: 
     };
     let pad = " ".repeat(room.saturating_sub(label.width()));
     // The last cell carries the diff mark (entered / left), if any.
-    let diff = crate::tui::graph_pane::mark(app, ix).map_or(" ", |c| {
+    let diff = mark(app, ix).map_or(" ", |c| {
         crate::tui::insight::diff_panel::glyph(&app.theme, c)
     });
     let text = format!("{marker} {label}{pad}{diff}");
@@ -537,6 +536,22 @@ pub fn put_str(buf: &mut Buffer, area: Rect, view: WRect, x: i32, y: i32, s: &st
     }
 }
 
+/// Entered / left mark of a node: against the pinned baseline when there is one, else
+/// against the recommendation at the last refit of the focus view.
+fn mark(app: &App, ix: NodeIndex) -> Option<crate::tui::insight::Change> {
+    use crate::tui::insight::Change;
+    if app.insight.pinned.is_some() || !app.graph_pane.shows_focus() {
+        return app.insight.marks.node(ix);
+    }
+    let f = app.graph_pane.focus_view.as_ref()?;
+    let was = f.base.get(ix.index()).copied().unwrap_or(false);
+    match (was, app.rec.contains(ix)) {
+        (false, true) => Some(Change::Entered),
+        (true, false) => Some(Change::Left),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
@@ -545,8 +560,9 @@ mod tests {
 
     use super::*;
     use crate::tui::theme::Theme;
-    use toolscope_core::source::{EXAMPLE_NAME, Limits, Loaded, load_text};
-    use toolscope_core::synth::{GenOptions, generate};
+    use toolscope_core::generate::{GenOptions, generate};
+    use toolscope_core::load::load_text;
+    use toolscope_core::source::{EXAMPLE_NAME, Limits, Loaded};
 
     /// Every edge whose route meets the view is a candidate, wherever the view is.
     #[test]
@@ -571,9 +587,9 @@ mod tests {
         let mut app = App::new(loaded, EXAMPLE_NAME.into(), Theme::default(), (120, 40));
         for zoom in [
             crate::tui::app::Zoom::Detailed,
-            crate::tui::app::Zoom::Overview,
+            crate::tui::app::Zoom::Compact,
         ] {
-            app.zoom = zoom;
+            app.graph_pane.zoom = zoom;
             let geo = app.geometry();
             let (w, h) = geo.extent(app.layout());
             let xs = (-20..w).step_by(23);

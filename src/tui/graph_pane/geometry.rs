@@ -11,8 +11,8 @@ use toolscope_core::model::Toolkit;
 
 /// Longest name drawn in full in the detailed view.
 const MAX_LABEL: usize = 28;
-/// Longest name in the overview.
-const OVERVIEW_LABEL: usize = 12;
+/// Longest name in the compact zoom.
+const COMPACT_LABEL: usize = 12;
 
 /// Detail level of the graph drawing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub enum Zoom {
     /// Boxes three lines high with full names.
     Detailed,
     /// One line per node, names shortened.
-    Overview,
+    Compact,
     /// One line per node, names cut to their first 8 characters, layers folded into bands
     /// as wide as the pane (see [`crate::tui::graph_pane`]).
     Fit,
@@ -68,7 +68,7 @@ impl Geometry {
     pub fn for_layout(layout: &Layout, zoom: Zoom, scores: bool) -> Geometry {
         let (box_h, lanes, max_label) = match zoom {
             Zoom::Detailed => (3, 3, MAX_LABEL),
-            Zoom::Overview => (1, 1, OVERVIEW_LABEL),
+            Zoom::Compact => (1, 1, COMPACT_LABEL),
             Zoom::Fit => (1, 1, toolscope_core::layout::labels::NARROW),
         };
         let label_room = if scores { 5 } else { 0 };

@@ -6,9 +6,12 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use toolscope_core::model::Toolkit;
+
 use crate::tui::app::App;
 use crate::tui::graph_pane::draw::put_str;
 use crate::tui::graph_pane::geometry::WRect;
+use crate::tui::graph_pane::{GraphPane, Scene, Step, Viewport};
 
 /// Nodes of the focus view outside the viewport, by the side they lie beyond.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -25,65 +28,66 @@ impl Hidden {
     }
 }
 
-/// The view in layout cells.
-fn view(app: &App) -> WRect {
-    let area = crate::tui::panes::Panes::new(app.size, app.layout_hint()).graph_inner();
-    WRect {
-        x: app.view.x,
-        y: app.view.y,
-        w: i32::from(area.width),
-        h: i32::from(area.height),
-    }
-}
-
-/// Counts the focus view's nodes not wholly inside the view (each once: below or above
-/// first, then beside).
-pub fn hidden(app: &App) -> Hidden {
-    let mut out = Hidden::default();
-    if !crate::tui::graph_pane::active(app) {
-        return out;
-    }
-    let v = view(app);
-    let geo = app.geometry();
-    let layout = app.layout();
-    for (ix, _) in layout.placed() {
-        let Some(r) = geo.node_rect(layout, &app.tk, ix) else {
-            continue;
-        };
-        if r.y + r.h > v.y + v.h {
-            out.down += 1;
-        } else if r.y < v.y {
-            out.up += 1;
-        } else if r.x + r.w > v.x + v.w {
-            out.right += 1;
-        } else if r.x < v.x {
-            out.left += 1;
+impl GraphPane {
+    /// The viewport in layout cells, as large as the pane for a terminal of `size`.
+    fn view_rect(&self, size: (u16, u16)) -> WRect {
+        let (w, h) = self.inner(size);
+        WRect {
+            x: self.viewport.x,
+            y: self.viewport.y,
+            w,
+            h,
         }
     }
-    out
+
+    /// Counts the focus view's nodes not wholly inside the view (each once: below or above
+    /// first, then beside).
+    pub fn hidden(&self, tk: &Toolkit, size: (u16, u16)) -> Hidden {
+        let mut out = Hidden::default();
+        let Some(f) = self.focus_view.as_ref().filter(|_| self.shows_focus()) else {
+            return out;
+        };
+        let v = self.view_rect(size);
+        for (ix, _) in f.layout.placed() {
+            let Some(r) = f.geometry.node_rect(&f.layout, tk, ix) else {
+                continue;
+            };
+            if r.y + r.h > v.y + v.h {
+                out.down += 1;
+            } else if r.y < v.y {
+                out.up += 1;
+            } else if r.x + r.w > v.x + v.w {
+                out.right += 1;
+            } else if r.x < v.x {
+                out.left += 1;
+            }
+        }
+        out
+    }
+
+    /// `n`: shows the next part of the drawing (see the module comment).
+    pub fn show_more(&mut self, s: &Scene<'_>) -> Step {
+        let h = self.hidden(s.tk, s.size);
+        let Some(f) = self.focus_view.as_ref().filter(|_| h.any()) else {
+            return Step::say("the whole focus view is on screen");
+        };
+        let v = self.view_rect(s.size);
+        let (ew, eh) = f.geometry.extent(&f.layout);
+        if h.down > 0 {
+            self.viewport.y = (v.y + v.h - 1).min((eh - v.h).max(0));
+        } else if h.right > 0 {
+            self.viewport.x = (v.x + v.w - 1).min((ew - v.w).max(0));
+            self.viewport.y = 0;
+        } else {
+            self.viewport = Viewport::default();
+        }
+        Step::default()
+    }
 }
 
-/// `n`: shows the next part of the drawing (see the module comment).
-pub fn go(app: &mut App) {
-    let h = hidden(app);
-    if !h.any() {
-        app.set_status(
-            crate::tui::app::Level::Info,
-            "the whole focus view is on screen",
-        );
-        return;
-    }
-    let v = view(app);
-    let (ew, eh) = app.geometry().extent(app.layout());
-    if h.down > 0 {
-        app.view.y = (v.y + v.h - 1).min((eh - v.h).max(0));
-    } else if h.right > 0 {
-        app.view.x = (v.x + v.w - 1).min((ew - v.w).max(0));
-        app.view.y = 0;
-    } else {
-        app.view.x = 0;
-        app.view.y = 0;
-    }
+/// The focus view's nodes beyond the edges of the pane (see [`GraphPane::hidden`]).
+pub fn hidden(app: &App) -> Hidden {
+    app.graph_pane.hidden(&app.tk, app.size)
 }
 
 /// Writes the marks on the graph pane's border (`area` includes the border).

@@ -190,7 +190,7 @@ mod tests {
         for (zoom, scores) in [
             (Zoom::Detailed, false),
             (Zoom::Detailed, true),
-            (Zoom::Overview, false),
+            (Zoom::Compact, false),
         ] {
             let geo = Geometry::for_layout(&layout, zoom, scores);
             let boxes: Vec<WRect> = tk
@@ -227,17 +227,17 @@ mod tests {
 
     #[test]
     fn example_routes_avoid_boxes() {
-        assert_routes_avoid_boxes(&toolscope_core::source::load_example().toolkit);
+        assert_routes_avoid_boxes(&toolscope_core::load::load_example().toolkit);
     }
 
     #[test]
     fn generated_routes_avoid_boxes() {
-        let text = toolscope_core::synth::generate(toolscope_core::synth::GenOptions {
+        let text = toolscope_core::generate::generate(toolscope_core::generate::GenOptions {
             actions: 300,
             tools: Some(80),
             seed: 3,
         });
-        let file = toolscope_core::source::load_text(
+        let file = toolscope_core::load::load_text(
             std::path::Path::new("gen.yaml"),
             text,
             None,

@@ -15,7 +15,8 @@ use crate::tui::graph_pane::geometry::WRect;
 use crate::tui::panes::Panes;
 use crate::tui::tests::{press, render};
 use crate::tui::theme::Theme;
-use toolscope_core::source::{EXAMPLE_NAME, Loaded, load_example, load_paths};
+use toolscope_core::load::{load_example, load_paths};
+use toolscope_core::source::{EXAMPLE_NAME, Loaded};
 use toolscope_core::text::sanitize;
 
 fn file(rel: &str) -> PathBuf {
@@ -35,8 +36,8 @@ fn assert_recommendation_visible(app: &App, what: &str) {
     let inner: Rect = Panes::new(app.size, app.layout_hint()).graph_inner();
     let geo = app.geometry();
     let view = WRect {
-        x: app.view.x,
-        y: app.view.y,
+        x: app.graph_pane.viewport.x,
+        y: app.graph_pane.viewport.y,
         w: i32::from(inner.width),
         h: i32::from(inner.height),
     };
@@ -190,9 +191,12 @@ fn a_threshold_step_moves_nothing_and_marks_what_left() {
 fn choosing_an_operator_or_a_seed_refits() {
     let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
     press(&mut app, "jjjj");
-    app.view.x = 40;
+    app.graph_pane.viewport.x = 40;
     press(&mut app, "o");
-    assert_eq!((app.view.x, app.view.y), (0, 0));
+    assert_eq!(
+        (app.graph_pane.viewport.x, app.graph_pane.viewport.y),
+        (0, 0)
+    );
     assert_recommendation_visible(&app, "after o");
     // Seeding another action (Space on the selection) refits too.
     let other = app.tk.action("web_browsing").expect("action");
@@ -206,16 +210,16 @@ fn choosing_an_operator_or_a_seed_refits() {
 #[test]
 fn f_toggles_the_whole_graph() {
     let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
-    assert!(crate::tui::graph_pane::active(&app));
+    assert!(app.graph_pane.shows_focus());
     let focus_nodes = app.layout().placed().count();
     press(&mut app, "f");
-    assert!(!crate::tui::graph_pane::active(&app));
+    assert!(!app.graph_pane.shows_focus());
     assert_eq!(app.layout().placed().count(), app.tk.graph.node_count());
     assert!(focus_nodes < app.tk.graph.node_count());
     press(&mut app, "f");
-    assert!(crate::tui::graph_pane::active(&app));
+    assert!(app.graph_pane.shows_focus());
     press(&mut app, "x");
-    assert!(!crate::tui::graph_pane::active(&app), "no seeds, no focus");
+    assert!(!app.graph_pane.shows_focus(), "no seeds, no focus");
     assert!(crate::tui::tests::screen(&app).contains("[detailed]"));
 }
 
@@ -225,14 +229,11 @@ fn z_cycles_detailed_compact_fit_and_fit_folds_to_the_pane() {
     use crate::tui::app::Zoom;
     let mut app = open("tests/fixtures/chat2graph-flat.yml", 100, 30);
     press(&mut app, "z");
-    assert_eq!(app.zoom, Zoom::Overview);
-    assert!(
-        !crate::tui::graph_pane::active(&app),
-        "z zooms the whole graph"
-    );
+    assert_eq!(app.graph_pane.zoom, Zoom::Compact);
+    assert!(!app.graph_pane.shows_focus(), "z zooms the whole graph");
     assert!(crate::tui::tests::screen(&app).contains("[compact]"));
     press(&mut app, "z");
-    assert_eq!(app.zoom, Zoom::Fit);
+    assert_eq!(app.graph_pane.zoom, Zoom::Fit);
     let inner = Panes::new(app.size, app.layout_hint()).graph_inner();
     let geo = app.geometry();
     let (w, _) = geo.extent(app.layout());
@@ -245,7 +246,7 @@ fn z_cycles_detailed_compact_fit_and_fit_folds_to_the_pane() {
         assert!(cells.insert((r.x, r.y)), "{} overlaps", app.tk.name(ix));
     }
     press(&mut app, "z");
-    assert_eq!(app.zoom, Zoom::Detailed);
+    assert_eq!(app.graph_pane.zoom, Zoom::Detailed);
     let (w, _) = app.geometry().extent(app.layout());
     assert!(
         w > i32::from(inner.width),
@@ -319,28 +320,32 @@ fn hidden_nodes_are_counted_on_the_border_and_n_goes_there() {
     let screen = crate::tui::tests::screen(&app);
     assert!(screen.contains("more (n)"), "{screen}");
     let mut seen = std::collections::HashSet::new();
-    let mut views = vec![(app.view.x, app.view.y)];
+    let mut views = vec![(app.graph_pane.viewport.x, app.graph_pane.viewport.y)];
     for _ in 0..40 {
         // Every node fully inside the view at some point.
         let geo = app.geometry();
         let inner = Panes::new(app.size, app.layout_hint()).graph_inner();
         for (ix, _) in app.layout().placed() {
             let r = geo.node_rect(app.layout(), &app.tk, ix).expect("placed");
-            if r.x >= app.view.x
-                && r.y >= app.view.y
-                && r.x + r.w <= app.view.x + i32::from(inner.width)
-                && r.y + r.h <= app.view.y + i32::from(inner.height)
+            if r.x >= app.graph_pane.viewport.x
+                && r.y >= app.graph_pane.viewport.y
+                && r.x + r.w <= app.graph_pane.viewport.x + i32::from(inner.width)
+                && r.y + r.h <= app.graph_pane.viewport.y + i32::from(inner.height)
             {
                 seen.insert(ix);
             }
         }
         press(&mut app, "n");
-        views.push((app.view.x, app.view.y));
-        if (app.view.x, app.view.y) == (0, 0) {
+        views.push((app.graph_pane.viewport.x, app.graph_pane.viewport.y));
+        if (app.graph_pane.viewport.x, app.graph_pane.viewport.y) == (0, 0) {
             break;
         }
     }
-    assert_eq!((app.view.x, app.view.y), (0, 0), "n comes back: {views:?}");
+    assert_eq!(
+        (app.graph_pane.viewport.x, app.graph_pane.viewport.y),
+        (0, 0),
+        "n comes back: {views:?}"
+    );
     let members: Vec<NodeIndex> = app
         .rec
         .actions
@@ -468,5 +473,100 @@ fn twenty_thirty_sixty_nodes_fit_at_the_three_sizes() {
         // The last action is the frontier (its edge scores 0.2): the members are the rest.
         assert_eq!(app.rec.len(), nodes, "{nodes} members");
         assert_recommendation_visible(&app, &format!("{nodes} nodes at {w}x{h}"));
+    }
+}
+
+/// Every digit just left of an arrowhead ends a whole score (`1.00▼`): a label cut at
+/// the pane's edge (`0▼`) reads as another value.
+fn cut_labels(screen: &str) -> Vec<String> {
+    let mut cut = Vec::new();
+    for line in screen.lines() {
+        let cells: Vec<char> = line.chars().collect();
+        for (i, c) in cells.iter().enumerate() {
+            if !matches!(c, '▼' | '▶' | '◀' | '▲') || i == 0 || !cells[i - 1].is_ascii_digit()
+            {
+                continue;
+            }
+            let whole = i >= 4
+                && cells[i - 4].is_ascii_digit()
+                && cells[i - 3] == '.'
+                && cells[i - 2].is_ascii_digit();
+            if !whole {
+                cut.push(line.to_string());
+            }
+        }
+    }
+    cut
+}
+
+/// The graph pane's inside, row by row.
+fn graph_text(app: &App) -> String {
+    let inner: Rect = Panes::new(app.size, app.layout_hint()).graph_inner();
+    let t = render(app);
+    let buf = t.backend().buffer();
+    let mut s = String::new();
+    for y in inner.y..inner.y + inner.height {
+        for x in inner.x..inner.x + inner.width {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Issue 33 item 2, on a config shaped like Chat2Graph's `graph_analysis.yml` (hops 0):
+/// the Next edge of 1.00 into the frontier action was labelled `0▼`, the label cut at the
+/// pane's left edge, and it read as the score that keeps the action out when the hop
+/// count does. Now it says `hops`, whole, at every size, scores shown or not.
+#[test]
+fn a_frontier_kept_out_by_hops_says_hops_and_no_label_is_cut() {
+    for (w, h) in [(80u16, 24u16), (100, 30), (160, 48)] {
+        let mut app = open("tests/fixtures/c2g-hops0-frontier.yml", w, h);
+        for keys in ["", "s"] {
+            press(&mut app, keys);
+            let g = graph_text(&app);
+            assert!(
+                cut_labels(&g).is_empty(),
+                "{w}x{h} `{keys}`: a cut label\n{g}"
+            );
+            assert!(g.contains("hops"), "{w}x{h} `{keys}`: no `hops` label\n{g}");
+            if keys.is_empty() {
+                assert!(!g.contains("1.00"), "{w}x{h}: the frontier's 1.00\n{g}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_cut_label_check_can_fail() {
+    assert_eq!(cut_labels("││0▼│\n").len(), 1);
+    assert!(cut_labels("││1.00▼│\n").is_empty());
+}
+
+/// Issue 33: where the right-hand pane is hidden (by `m`, or by the focus view at 80x24),
+/// `V`, `b` and `B` bring it back with their panel and say so; they never open unseen.
+#[test]
+fn evidence_and_diff_panels_show_themselves_where_the_inspector_was_hidden() {
+    let mut app = open("tests/fixtures/chat2graph-flat.yml", 80, 24);
+    let screen = |app: &App| crate::tui::tests::screen(app);
+    let inspector_width = |app: &App| Panes::new(app.size, app.layout_hint()).inspector.width;
+    for (open_keys, close_keys, shows) in [
+        ("V", "V", "No traces loaded"),
+        ("b", "B", "Diff vs baseline"),
+        ("B", "B", "Diff vs baseline"),
+    ] {
+        press(&mut app, "m");
+        assert_eq!(inspector_width(&app), 0, "`m` hid the right-hand pane");
+        press(&mut app, open_keys);
+        let s = screen(&app);
+        assert!(inspector_width(&app) > 0, "{open_keys}: {s}");
+        assert!(s.contains(shows), "{open_keys}: {s}");
+        let status = app
+            .status
+            .as_ref()
+            .map(|st| st.text.clone())
+            .unwrap_or_default();
+        assert!(status.contains("side panes shown"), "{open_keys}: {status}");
+        press(&mut app, close_keys);
     }
 }

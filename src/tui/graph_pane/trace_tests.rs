@@ -21,8 +21,8 @@ use crate::tui::tests::render;
 fn view(app: &App) -> (WRect, ratatui::layout::Rect) {
     let inner = Panes::new(app.size, app.layout_hint()).graph_inner();
     let v = WRect {
-        x: app.view.x,
-        y: app.view.y,
+        x: app.graph_pane.viewport.x,
+        y: app.graph_pane.viewport.y,
         w: i32::from(inner.width),
         h: i32::from(inner.height),
     };
@@ -116,7 +116,7 @@ pub fn hidden_lines(app: &App) -> Vec<String> {
             [g.thin[b as usize], g.heavy[b as usize]].contains(&sym) || g.dashed.contains(&sym);
         let label = sym
             .chars()
-            .all(|ch| ch.is_ascii_digit() || ".~▲▼<>".contains(ch));
+            .all(|ch| ch.is_ascii_digit() || ".~▲▼<>hops".contains(ch));
         if !(line || arrows.contains(&sym) || label) {
             out.push(format!("({}, {}) shows `{sym}`", c.x, c.y));
         }
@@ -173,7 +173,8 @@ mod tests {
     use super::*;
     use crate::tui::tests::press;
     use crate::tui::theme::Theme;
-    use toolscope_core::source::{EXAMPLE_NAME, load_example, load_paths};
+    use toolscope_core::load::{load_example, load_paths};
+    use toolscope_core::source::EXAMPLE_NAME;
 
     fn open(which: &str, w: u16, h: u16) -> App {
         let loaded = match which {
@@ -207,8 +208,8 @@ mod tests {
                             app.tk.operators[i].name, app.session.params.hops
                         );
                         let routes = app
-                            .graph_view
-                            .focus
+                            .graph_pane
+                            .focus_view
                             .as_ref()
                             .and_then(|f| f.routes.as_ref());
                         for (e, r) in routes.iter().flat_map(|r| r.by_edge.iter()) {

@@ -132,7 +132,7 @@ impl WholeLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolscope_core::source::load_example;
+    use toolscope_core::load::load_example;
 
     #[test]
     fn foreground_computes_at_once_and_only_on_structure_change() {
@@ -157,7 +157,7 @@ mod tests {
         let msg = rx
             .recv_timeout(std::time::Duration::from_secs(20))
             .expect("wake-up");
-        assert_eq!(msg, Msg::LayoutReady(1));
+        assert!(matches!(msg, Msg::LayoutReady(1)), "{msg:?}");
         assert!(w.poll());
         assert_eq!(w.pending(), None);
         assert_eq!(w.current(), Some(&Layout::compute(&tk)));
@@ -184,7 +184,7 @@ mod tests {
             let msg = rx
                 .recv_timeout(std::time::Duration::from_secs(20))
                 .expect("wake-up");
-            if msg == Msg::LayoutReady(2) {
+            if matches!(msg, Msg::LayoutReady(2)) {
                 break;
             }
         }

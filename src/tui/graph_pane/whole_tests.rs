@@ -11,7 +11,8 @@ use crate::tui::tests::{press, screen};
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 use toolscope_core::layout::structure_key;
-use toolscope_core::source::{EXAMPLE_NAME, load_example};
+use toolscope_core::load::load_example;
+use toolscope_core::source::EXAMPLE_NAME;
 
 /// The example in background mode; the result is taken only when the test delivers the
 /// wake-up, so "pending" is deterministic however fast the thread is.
@@ -39,13 +40,13 @@ fn f_while_the_layout_is_pending_shows_progress_and_keeps_the_focus_view() {
     assert_eq!(app.layout_pending(), Some(n));
     assert!(app.whole_layout().is_none());
     // The first screen is the focus view, drawn without the whole-graph layout.
-    assert!(crate::tui::graph_pane::active(&app));
+    assert!(app.graph_pane.shows_focus());
     let first = screen(&app);
     assert!(first.contains("[focus]"), "{first}");
     assert!(first.contains(&format!("laying out {n} nodes…")), "{first}");
     press(&mut app, "f");
     assert!(
-        crate::tui::graph_pane::active(&app),
+        app.graph_pane.shows_focus(),
         "f does not wait for the layout"
     );
     let s = screen(&app);
@@ -62,7 +63,7 @@ fn f_while_the_layout_is_pending_shows_progress_and_keeps_the_focus_view() {
     assert!(!s.contains("laying out"), "{s}");
     assert!(s.contains("the whole graph is laid out: f shows it"), "{s}");
     press(&mut app, "f");
-    assert!(!crate::tui::graph_pane::active(&app));
+    assert!(!app.graph_pane.shows_focus());
     assert_eq!(app.layout().placed().count(), n);
 }
 
@@ -93,7 +94,7 @@ fn a_reload_during_the_layout_discards_the_stale_result() {
     // sent at all) must never be installed.
     loop {
         let msg = wake(&rx);
-        let last = msg == Msg::LayoutReady(2);
+        let last = matches!(msg, Msg::LayoutReady(2));
         update(&mut app, msg);
         if let Some(l) = app.whole_layout() {
             assert_eq!(l.key, new_key, "only the current graph's layout is shown");

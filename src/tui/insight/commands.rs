@@ -10,6 +10,7 @@ use petgraph::stable_graph::NodeIndex;
 use toolscope_core::export::describe::{Style, describe};
 use toolscope_core::export::{ExportFormat, Highlight};
 use toolscope_core::model::NodeKind;
+use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
 
 use crate::tui::app::{App, Level, Overlay};
 use crate::tui::commands::table::{Command, cmd};
@@ -47,15 +48,20 @@ pub static COMMANDS: &[Command] = &[
 
 fn pin(app: &mut App) {
     app.insight.pin(&app.tk, &app.rec, app.session.params);
-    app.diff_panel = true;
     let (a, t) = (app.rec.actions.len(), app.rec.tools.len());
-    app.set_status(
-        Level::Info,
-        format!(
-            "baseline pinned: {a} actions, {t} tools at {:.2}/h{}",
-            app.session.params.threshold, app.session.params.hops
-        ),
+    let pinned = format!(
+        "baseline pinned: {a} actions, {t} tools at {:.2}/h{}",
+        app.session.params.threshold, app.session.params.hops
     );
+    let hidden = app.graph_pane.split().hide_inspector;
+    open_diff_panel(app);
+    // The panes' note first: at 80 columns the status line has room for little more.
+    let status = if hidden {
+        format!("side panes shown for the diff panel (m hides them); {pinned}")
+    } else {
+        pinned
+    };
+    app.set_status(Level::Info, status);
 }
 
 fn toggle_diff_panel(app: &mut App) {
@@ -67,10 +73,18 @@ fn toggle_diff_panel(app: &mut App) {
         );
         return;
     }
-    app.diff_panel = !app.diff_panel;
     if app.diff_panel {
-        app.evidence.panel = false;
+        app.diff_panel = false;
+    } else {
+        open_diff_panel(app);
     }
+}
+
+/// The diff panel in the right-hand pane, brought back where it was hidden.
+fn open_diff_panel(app: &mut App) {
+    app.diff_panel = true;
+    app.evidence.close_panel();
+    app.with_graph(|g, s| g.show_right_pane(s, "diff panel"));
 }
 
 /// The preview's text: the shown tools (after the filters stage when it is on) in the
@@ -86,7 +100,20 @@ pub fn preview_lines(app: &App) -> Vec<String> {
 
 fn open_preview(app: &mut App) {
     app.insight.preview = preview_lines(app);
+    app.insight.preview_tokens = preview_tokens(app);
     app.overlay = Some(Overlay::Preview { scroll: 0 });
+}
+
+/// The shown tools' tokens as `toolscope recommend` reports them (`tokens: ~N`): their
+/// function definitions in the default encoding, a tool Chat2Graph sends more than once
+/// counted each time.
+fn preview_tokens(app: &mut App) -> u64 {
+    let shown = app.insight.shown_tools(&app.rec).to_vec();
+    let tokenizer = app
+        .insight
+        .tokenizer
+        .get_or_insert_with(|| Tokenizer::new(Encoding::default()));
+    ToolTokens::new(&app.tk, tokenizer).total_sent(&app.rec, &shown, app.session.params.threshold)
 }
 
 /// Keys while the prompt preview is open: scroll, or close.
@@ -152,13 +179,13 @@ fn toggle_enabled(app: &mut App) {
     let Some(ix) = selected_tool(app) else { return };
     let now = !app.tk.node(ix).enabled();
     if app.session.ws.is_some() {
-        // An edit like any other: written to the file on save, undoable.
-        let edit = toolscope_core::edit::Edit::SetEnabled {
-            kind: app.tk.kind(ix),
-            name: app.tk.name(ix).to_string(),
-            enabled: now,
-        };
-        if let Err(e) = crate::tui::editing::apply_edit(app, edit) {
+        // The registry's `enabled`, as `:enabled` runs it: written on save, undoable.
+        let values = [
+            ("TOOL", app.tk.name(ix).to_string()),
+            ("VALUE", now.to_string()),
+            ("kind", app.tk.kind(ix).as_str().to_string()),
+        ];
+        if let Err(e) = crate::tui::editing::run_row(app, "enabled", &values) {
             app.set_status(Level::Error, e);
         }
         return;
@@ -197,8 +224,8 @@ pub fn baseline_command(app: &mut App, arg: &str) -> Result<(), String> {
 }
 
 fn baseline_file(app: &mut App, path: &Path) -> Result<(), String> {
-    let loaded = toolscope_core::source::load_paths(&[path.to_path_buf()], None)
-        .map_err(|e| e.to_string())?;
+    let loaded =
+        toolscope_core::load::load_paths(&[path.to_path_buf()], None).map_err(|e| e.to_string())?;
     app.insight.pin_file(
         PathBuf::from(path),
         loaded.toolkit,

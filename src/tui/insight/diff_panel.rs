@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::tui::app::{App, Focus};
+use crate::tui::app::{ActivePane, App};
 use crate::tui::insight::Change;
 use crate::tui::theme::{Level, Theme};
 use toolscope_core::diff::{EdgeKey, NodeKey, RecDiff};
@@ -26,12 +26,12 @@ pub fn glyph(theme: &Theme, c: Change) -> &'static str {
 }
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let block = pane_block(app, " Diff vs baseline (B closes) ", Focus::Inspector);
+    let block = pane_block(app, " Diff vs baseline (B closes) ", ActivePane::Inspector);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let p = Paragraph::new(lines(app))
         .wrap(Wrap { trim: false })
-        .scroll((app.inspector_scroll, 0));
+        .scroll((app.inspector.scroll(), 0));
     frame.render_widget(p, inner);
 }
 

@@ -110,6 +110,11 @@ pub struct InsightState {
     /// The prompt preview's lines, made when it opens (it is modal, so nothing changes
     /// under it).
     pub preview: Vec<String>,
+    /// The preview's token estimate, counted as `toolscope recommend` counts it (the
+    /// tools' function definitions, each copy Chat2Graph sends), made when it opens.
+    pub preview_tokens: u64,
+    /// Built on the first preview: its vocabulary takes a moment to load.
+    pub tokenizer: Option<toolscope_core::tokens::Tokenizer>,
     /// Fingerprint the baseline file's structural diff was computed against.
     structural_key: u64,
 }

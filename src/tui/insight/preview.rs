@@ -25,7 +25,8 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, scroll: u16) {
     } else {
         "filters off"
     };
-    let title = format!(" Prompt preview: {n} tool(s), {stage} (Esc closes) ");
+    let tokens = app.insight.preview_tokens;
+    let title = format!(" Prompt preview: {n} tool(s), ~{tokens} tokens, {stage} (Esc closes) ");
     let total = app.insight.preview.len();
     let block = crate::tui::view::chrome::bordered(app)
         .title(title)

@@ -204,6 +204,37 @@ fn baseline_file_shows_structural_and_recommendation_changes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 33: the preview says how many tokens the offer costs, the figure `toolscope
+/// recommend` prints for the same file and settings, and it follows the offer.
+#[test]
+fn the_prompt_preview_shows_the_offers_token_estimate() {
+    use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
+    let mut a = app(160, 48);
+    let mut seen = Vec::new();
+    let mut tools = Vec::new();
+    for keys in ["", "----------]]]"] {
+        press(&mut a, keys);
+        let tokenizer = Tokenizer::new(Encoding::default());
+        let expected = ToolTokens::new(&a.tk, &tokenizer).total_sent(
+            &a.rec,
+            &a.rec.tools,
+            a.session.params.threshold,
+        );
+        press(&mut a, "p");
+        assert_eq!(a.insight.preview_tokens, expected);
+        let s = screen(&a);
+        assert!(s.contains(&format!("~{expected} tokens")), "{s}");
+        press(&mut a, "<Esc>");
+        seen.push(expected);
+        tools.push(a.rec.tools.len());
+    }
+    assert!(tools[1] > tools[0], "the offer grew: {tools:?}");
+    assert!(
+        seen[0] > 0 && seen[1] > seen[0],
+        "a lower threshold and a hop more add tools: {seen:?}"
+    );
+}
+
 #[test]
 fn snapshot_prompt_preview_and_scrolling() {
     for (w, h) in SIZES {

@@ -2,6 +2,8 @@
 
 pub(crate) mod why;
 
+pub mod state;
+
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -9,7 +11,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::tui::app::{App, Focus};
+use crate::tui::app::{ActivePane, App};
 use crate::tui::navigator::Row;
 use crate::tui::theme::{Level, Theme};
 use toolscope_core::model::{NodeKind, Operator, ToolMeta};
@@ -18,11 +20,13 @@ use toolscope_core::text::{sanitize, sanitize_lines};
 use crate::tui::view::chrome::pane_block;
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let block = pane_block(app, " Inspector ", Focus::Inspector);
+    let block = pane_block(app, " Inspector ", ActivePane::Inspector);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let operator = match app.nav.current() {
-        Some(Row::Operator(i)) if app.focus == Focus::Navigator => app.tk.operators.get(i),
+        Some(Row::Operator(i)) if app.active_pane == ActivePane::Navigator => {
+            app.tk.operators.get(i)
+        }
         _ => None,
     };
     let (lines, cursor) = match (operator, app.selected) {
@@ -36,14 +40,52 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let scroll = scroll_for(
         &lines,
         cursor,
-        app.inspector_scroll,
+        app.inspector.scroll(),
         inner.width,
         inner.height,
     );
-    let p = Paragraph::new(lines)
+    let p = Paragraph::new(breakable(lines))
         .wrap(Wrap { trim: false })
         .scroll((scroll, 0));
     frame.render_widget(p, inner);
+}
+
+/// Zero-width space: ratatui's word wrap may break a line there, and it takes no cell.
+const BREAK: char = '\u{200B}';
+
+/// The lines with a break opportunity after each `_`, `-`, `/` and `.` inside a word, so
+/// that a name too long for the pane wraps as `knowledge_base_` / `retrieving`, not
+/// `knowledge_base_retrievin` / `g`. The text reads the same: the mark has no width.
+fn breakable(lines: Vec<Line<'static>>) -> Vec<Line<'static>> {
+    lines
+        .into_iter()
+        .map(|mut line| {
+            for span in &mut line.spans {
+                if span.content.contains(['_', '-', '/', '.']) {
+                    span.content = with_breaks(&span.content).into();
+                }
+            }
+            line
+        })
+        .collect()
+}
+
+/// Between two words only: a letter or digit before the joint and a letter after it, so
+/// `0.80` and `-[0.9]->` never break.
+fn with_breaks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut prev: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        let joint = matches!(c, '_' | '-' | '/' | '.');
+        let after_word = prev.is_some_and(char::is_alphanumeric);
+        if joint && after_word && chars.peek().is_some_and(|n| n.is_alphabetic()) {
+            out.push(BREAK);
+        }
+        prev = Some(c);
+    }
+    out
 }
 
 fn heading(app: &App, s: &str) -> Line<'static> {
@@ -127,7 +169,7 @@ fn trace_lines(app: &App, ix: NodeIndex) -> Vec<Line<'static>> {
     if !ev.loaded() {
         return Vec::new();
     }
-    let n = ev.records.len();
+    let n = ev.records().len();
     let offered = ev.times_offered(ix);
     let called = ev.times_called(ix);
     let called = if called == 0 {
@@ -206,7 +248,7 @@ fn edge_section(app: &App, out: &mut Vec<Line<'static>>) -> Option<usize> {
         for i in range {
             let (e, other, _) = edges[i];
             let mut line = edge_line(app, e, other, arrow);
-            if i == app.edge_cursor && app.focus == Focus::Inspector {
+            if i == app.inspector.edge_cursor() && app.active_pane == ActivePane::Inspector {
                 line = line.patch_style(app.theme.selected());
                 cursor = Some(out.len());
             }
@@ -237,4 +279,66 @@ fn edge_line(app: &App, e: EdgeIndex, other: NodeIndex, arrow: &str) -> Line<'st
             edge.kind.as_str()
         )),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::buffer::Buffer;
+    use ratatui::widgets::Widget;
+
+    use super::*;
+
+    /// The rows a line of the inspector takes in a pane `w` columns wide.
+    fn rows(text: &str, w: u16) -> Vec<String> {
+        let area = Rect::new(0, 0, w, 4);
+        let mut buf = Buffer::empty(area);
+        Paragraph::new(breakable(vec![Line::from(text.to_string())]))
+            .wrap(Wrap { trim: false })
+            .render(area, &mut buf);
+        (0..area.height)
+            .map(|y| {
+                let row: String = (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect();
+                row.trim_end().to_string()
+            })
+            .filter(|r| !r.is_empty())
+            .collect()
+    }
+
+    /// Issue 33: a name wraps after a `_` (or `-`, `/`, `.`), never inside a word, and
+    /// the break leaves nothing on the screen.
+    #[test]
+    fn names_wrap_at_underscores_not_mid_word() {
+        assert_eq!(
+            rows("-> knowledge_base_retrieving 0.80", 24),
+            ["-> knowledge_base_", "retrieving 0.80"]
+        );
+        // Without the breaks the same pane cuts the word (what the issue saw).
+        let area = Rect::new(0, 0, 24, 4);
+        let mut buf = Buffer::empty(area);
+        Paragraph::new("-> knowledge_base_retrieving 0.80")
+            .wrap(Wrap { trim: false })
+            .render(area, &mut buf);
+        let plain: Vec<String> = (0..4)
+            .map(|y| (0..24).map(|x| buf[(x, y)].symbol().to_string()).collect())
+            .collect();
+        assert!(
+            plain.iter().any(|r| r.trim_end().ends_with("retrievin")),
+            "{plain:?}"
+        );
+        assert_eq!(
+            rows("mcp/browser-use.v2", 9),
+            ["mcp/", "browser-", "use.v2"]
+        );
+        assert_eq!(
+            with_breaks("a_ b_"),
+            "a_ b_",
+            "no break before a space or the end"
+        );
+        assert_eq!(
+            with_breaks("-[0.9]-> 0.80"),
+            "-[0.9]-> 0.80",
+            "numbers never break"
+        );
+        assert!(rows("x_y", 10).concat().chars().all(|c| c != BREAK));
+    }
 }

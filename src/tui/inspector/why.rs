@@ -36,6 +36,12 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     if let Some(marks) = filter_marks(app) {
         out.push(Line::from(marks));
     }
+    let threshold = app.session.params.threshold;
+    if let Some(note) =
+        toolscope_core::recommend::copies_note(&app.tk, &app.rec, ex.node, threshold)
+    {
+        out.push(Line::from(sanitize(&note).into_owned()));
+    }
     out.push(Line::default());
     out
 }

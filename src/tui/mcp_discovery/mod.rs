@@ -1,6 +1,6 @@
 //! `:mcp discover [SERVER]`: the CLI's `toolscope mcp discover` for the open files, run on a
 //! background thread so the UI keeps drawing. The thread writes each file's sidecar cache
-//! through the CLI's own writer and sends a [`Report`] back as [`Msg::McpDone`]; the cache
+//! through the CLI's own writer and sends a [`Report`] back as [`Msg::McpDone`](crate::tui::msg::Msg::McpDone); the cache
 //! watcher (see `live::watch_mcp_caches`) then reloads the toolkit with the members.
 //!
 //! Starting a program named in a YAML file is a security decision: this command is the only
@@ -11,11 +11,9 @@
 
 #[cfg(test)]
 mod live_tests;
+pub mod state;
 #[cfg(test)]
 mod tests;
-
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -23,72 +21,23 @@ use crate::tui::app::{App, Level};
 use crate::tui::commands::table::{Command, cmd};
 use crate::tui::status::Status;
 
-/// Asks a running discovery to stop; shared between the UI and the discovery thread.
-#[derive(Debug, Clone, Default)]
-pub struct Cancel(Arc<CancelState>);
-
-#[derive(Debug, Default)]
-struct CancelState {
-    asked: AtomicBool,
-    #[cfg(feature = "mcp")]
-    wake: tokio::sync::Notify,
-}
-
-impl Cancel {
-    pub fn cancel(&self) {
-        self.0.asked.store(true, Ordering::SeqCst);
-        // A stored permit: a discovery that starts waiting later still sees it.
-        #[cfg(feature = "mcp")]
-        self.0.wake.notify_one();
-    }
-
-    pub fn is_cancelled(&self) -> bool {
-        self.0.asked.load(Ordering::SeqCst)
-    }
-
-    /// Resolves once [`Cancel::cancel`] was called.
-    #[cfg(feature = "mcp")]
-    async fn cancelled(&self) {
-        if !self.is_cancelled() {
-            self.0.wake.notified().await;
-        }
-    }
-}
+pub use state::Report;
+#[cfg(feature = "mcp")]
+use state::{Cancel, ServerOutcome};
 
 /// Esc or Ctrl-C while a discovery runs (and no overlay is open) cancels it; returns
 /// whether the key was taken. A second Ctrl-C while cancelling goes on to quitting.
 pub fn cancel_key(app: &mut App, k: &KeyEvent) -> bool {
     let ctrl_c = k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c');
     let esc = k.code == KeyCode::Esc && k.modifiers.is_empty();
-    if !app.mcp_running || app.overlay.is_some() || !(ctrl_c || esc) {
+    if !app.mcp.is_running() || app.overlay.is_some() || !(ctrl_c || esc) {
         return false;
     }
-    if app.mcp_cancel.is_cancelled() {
+    if !app.mcp.cancel() {
         return esc;
     }
-    app.mcp_cancel.cancel();
     app.set_status(Level::Info, "cancelling the MCP discovery…");
     true
-}
-
-/// One server's outcome.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServerOutcome {
-    pub name: String,
-    /// Tools found, or why it failed (whole message, whole stderr).
-    pub result: Result<usize, (String, String)>,
-    /// What to do about the failure, when its stderr says (`mcp::discovery::hint`).
-    pub hint: Option<String>,
-}
-
-/// What a background discovery found, server by server.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Report {
-    pub servers: Vec<ServerOutcome>,
-    /// Writing a cache failed (the servers' tools were found but not kept).
-    pub write_errors: Vec<String>,
-    /// Stopped by Esc or Ctrl-C: nothing was recorded.
-    pub cancelled: bool,
 }
 
 #[rustfmt::skip]
@@ -115,7 +64,7 @@ fn start(_: &mut App, _: &str) -> Result<(), String> {
 
 #[cfg(feature = "mcp")]
 fn start(app: &mut App, server: &str) -> Result<(), String> {
-    if app.mcp_running {
+    if app.mcp.is_running() {
         return Err("an MCP discovery is already running".into());
     }
     let tx = app
@@ -124,9 +73,7 @@ fn start(app: &mut App, server: &str) -> Result<(), String> {
         .ok_or("no message channel: `:mcp discover` needs the interactive TUI")?;
     let plan = plan(app, server)?;
     let n: usize = plan.iter().map(|(_, d)| d.len()).sum();
-    app.mcp_running = true;
-    app.mcp_cancel = Cancel::default();
-    let cancel = app.mcp_cancel.clone();
+    let cancel = app.mcp.start();
     app.set_status(
         Level::Info,
         format!(
@@ -152,7 +99,7 @@ type Plan = Vec<(
 fn plan(app: &App, server: &str) -> Result<Plan, String> {
     let mut plan = Vec::new();
     for f in &app.files {
-        let decls = toolscope_core::mcp::declared(&f.path, Some(f.format))?;
+        let decls = toolscope_core::load::declared(&f.path, Some(f.format))?;
         let chosen: Vec<_> = decls
             .into_iter()
             .filter(|d| server.is_empty() || d.name == server)
@@ -269,10 +216,10 @@ fn failure_text(f: &toolscope_core::mcp::client::Failure) -> (String, String) {
 /// thread to end the server's process group, which the process exit alone would leave
 /// running (the server is in a group of its own).
 pub fn stop_before_exit(app: &App, rx: &std::sync::mpsc::Receiver<crate::tui::msg::Msg>) {
-    if !app.mcp_running {
+    if !app.mcp.is_running() {
         return;
     }
-    app.mcp_cancel.cancel();
+    app.mcp.cancel();
     let end = std::time::Instant::now() + std::time::Duration::from_secs(3);
     while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
         match rx.recv_timeout(left) {
@@ -285,7 +232,7 @@ pub fn stop_before_exit(app: &App, rx: &std::sync::mpsc::Receiver<crate::tui::ms
 /// Shows a finished discovery: one status line (tools per server, or the error with the
 /// last stderr line), and each failure whole in the message log.
 pub fn finished(app: &mut App, report: Report) {
-    app.mcp_running = false;
+    app.mcp.finished();
     if report.cancelled {
         app.set_status(
             Level::Info,

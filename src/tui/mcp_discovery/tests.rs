@@ -8,7 +8,8 @@ use toolscope_core::model::NodeKind;
 
 use crate::tui::commands;
 
-use crate::tui::mcp_discovery::{Report, ServerOutcome, finished};
+use crate::tui::mcp_discovery::state::ServerOutcome;
+use crate::tui::mcp_discovery::{Report, finished};
 
 /// Answers `initialize` (echoing the client's protocol version) and `tools/list` with one
 /// tool, `ping`.
@@ -48,8 +49,8 @@ fn discover_one_server_writes_the_cache_and_the_watcher_reloads_members() {
     commands::run(&mut live.app, "mcp discover files");
     let status = live.app.status.clone().expect("status");
     assert_eq!(status.text, "discovering 1 server… (Esc cancels)");
-    assert!(live.app.mcp_running);
-    live.until("the discovery result", |a| !a.mcp_running);
+    assert!(live.app.mcp.is_running());
+    live.until("the discovery result", |a| !a.mcp.is_running());
     let status = live.app.status.clone().expect("status");
     assert_eq!(status.text, "MCP discovery: files: 1 tool", "{status:?}");
     assert!(dir.path().join("kit.yaml.mcp.json").exists());
@@ -69,7 +70,7 @@ fn discover_one_server_writes_the_cache_and_the_watcher_reloads_members() {
 fn a_failing_server_shows_its_stderr_in_one_line_and_whole_in_the_log() {
     let (dir, mut live) = open();
     commands::run(&mut live.app, "mcp discover broken");
-    live.until("the discovery result", |a| !a.mcp_running);
+    live.until("the discovery result", |a| !a.mcp.is_running());
     let status = live.app.status.clone().expect("status");
     assert_eq!(status.level, crate::tui::app::Level::Error);
     assert!(status.text.contains("broken: failed"), "{status:?}");
@@ -126,7 +127,7 @@ fn cancel_with(key: &str) {
     assert!(!pids.iter().any(|p| gone(p)), "running before the key");
     crate::tui::tests::press(&mut live.app, key);
     assert!(live.app.overlay.is_none(), "{key} asked nothing else");
-    live.until("the cancelled discovery", |a| !a.mcp_running);
+    live.until("the cancelled discovery", |a| !a.mcp.is_running());
     let status = live.app.status.clone().expect("status");
     assert!(status.text.starts_with("discovery cancelled"), "{status:?}");
     let until = Instant::now() + Duration::from_secs(5);
@@ -163,7 +164,7 @@ fn refusals_unknown_server_bad_subcommand_and_no_channel() {
     commands::run(&mut live.app, "mcp discover nope");
     let s = live.app.status.clone().expect("status");
     assert!(s.text.contains("no MCP server named `nope`"), "{s:?}");
-    assert!(!live.app.mcp_running);
+    assert!(!live.app.mcp.is_running());
     commands::run(&mut live.app, "mcp list");
     assert!(live.app.status.clone().expect("s").text.contains("usage"));
     let mut bare = crate::tui::tests::app(100, 30);
@@ -172,7 +173,7 @@ fn refusals_unknown_server_bad_subcommand_and_no_channel() {
         bare.status.clone().expect("s").level,
         crate::tui::app::Level::Error
     );
-    assert!(!bare.mcp_running);
+    assert!(!bare.mcp.is_running());
 }
 
 #[cfg(not(feature = "mcp"))]
@@ -187,7 +188,7 @@ fn without_the_feature_the_command_says_so() {
 #[test]
 fn a_report_sums_up_servers_in_one_line() {
     let mut app = crate::tui::tests::app(100, 30);
-    app.mcp_running = true;
+    app.mcp.running = true;
     finished(
         &mut app,
         Report {
@@ -207,7 +208,7 @@ fn a_report_sums_up_servers_in_one_line() {
             cancelled: false,
         },
     );
-    assert!(!app.mcp_running);
+    assert!(!app.mcp.is_running());
     let s = app.status.clone().expect("status");
     assert_eq!(
         s.text,
@@ -235,7 +236,7 @@ fn npx_refusing_to_install_shows_the_hint() {
     std::fs::write(&path, kit).expect("write");
     let mut live = crate::tui::live_tests::start(std::slice::from_ref(&path));
     commands::run(&mut live.app, "mcp discover files");
-    live.until("the discovery result", |a| !a.mcp_running);
+    live.until("the discovery result", |a| !a.mcp.is_running());
     let status = live.app.status.clone().expect("status");
     assert!(
         status.text.contains("files: failed")
@@ -290,7 +291,7 @@ fn with_members() -> (tempfile::TempDir, crate::tui::app::App) {
     }
     toolscope_core::source::save::write_atomic(&sidecar_path(&path), &cache.to_text())
         .expect("cache");
-    let ws = toolscope_core::edit::Workspace::open(&[path], None).expect("open");
+    let ws = toolscope_core::workspace::Workspace::open(&[path], None).expect("open");
     let app = crate::tui::app::App::with_workspace(
         ws,
         "kit.yaml".into(),
@@ -342,7 +343,7 @@ fn members_are_listed_under_their_group_and_a_big_group_collapses() {
     );
     // Enter on the group row expands it, again collapses it.
     let big = app.tk.find(NodeKind::Group, "big").expect("big");
-    app.focus = crate::tui::app::Focus::Navigator;
+    app.active_pane = crate::tui::app::ActivePane::Navigator;
     app.nav.point_at(big);
     crate::tui::tests::press(&mut app, "<Enter>");
     let rows = nav_text(&app);
@@ -378,12 +379,13 @@ fn a_members_score_is_edited_with_e_saved_as_an_item_and_undone() {
     let before = std::fs::read_to_string(&path).expect("read");
     let look = app.tk.action("look").expect("look");
     app.select(look);
-    app.focus = crate::tui::app::Focus::Inspector;
-    app.edge_cursor = app
+    app.active_pane = crate::tui::app::ActivePane::Inspector;
+    let i = app
         .node_edges()
         .iter()
         .position(|&(_, v, _)| app.tk.name(v) == "small_t1")
         .expect("edge to the member");
+    app.inspector.point_at_edge(i);
     crate::tui::tests::press(&mut app, "e<BS><BS><BS><BS>0.7<Enter>w");
     let saved = std::fs::read_to_string(&path).expect("read");
     assert_eq!(
@@ -410,8 +412,8 @@ fn quitting_during_a_discovery_ends_the_server_tree_first() {
     std::fs::write(dir.path().join("hang.sh"), HANGING).expect("hanging");
     let path = dir.path().join("kit.yaml");
     std::fs::write(&path, TOOLKIT).expect("write");
-    let ws =
-        toolscope_core::edit::Workspace::open(std::slice::from_ref(&path), None).expect("open");
+    let ws = toolscope_core::workspace::Workspace::open(std::slice::from_ref(&path), None)
+        .expect("open");
     let mut app = crate::tui::app::App::with_workspace(
         ws,
         "kit.yaml".into(),

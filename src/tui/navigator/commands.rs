@@ -3,7 +3,7 @@
 
 use toolscope_core::model::NodeKind;
 
-use crate::tui::app::{App, Focus};
+use crate::tui::app::{ActivePane, App};
 use crate::tui::commands::table::{Command, cmd};
 use crate::tui::panes::Panes;
 
@@ -48,16 +48,14 @@ fn page(app: &App) -> isize {
 }
 
 pub fn list_step(app: &mut App, delta: isize) {
-    match app.focus {
+    match app.active_pane {
         // The diff panel has no edge cursor: j/k scroll it.
-        Focus::Inspector if delta.abs() == 1 && !app.diff_panel => {
+        ActivePane::Inspector if delta.abs() == 1 && !app.diff_panel => {
             let n = app.node_edges().len();
-            let c = app.edge_cursor as isize + delta;
-            app.edge_cursor = c.clamp(0, n.saturating_sub(1) as isize) as usize;
+            app.inspector.step_edge(delta, n);
         }
-        Focus::Inspector => {
-            let s = i64::from(app.inspector_scroll) + delta.clamp(-1000, 1000) as i64;
-            app.inspector_scroll = s.clamp(0, i64::from(u16::MAX)) as u16;
+        ActivePane::Inspector => {
+            app.inspector.scroll_by(delta.clamp(-1000, 1000) as i64);
         }
         _ => {
             app.nav.step(delta);
@@ -72,18 +70,18 @@ pub fn list_step(app: &mut App, delta: isize) {
 }
 
 fn open(app: &mut App) {
-    if app.focus == Focus::Inspector {
-        if let Some(&(_, other, _)) = app.node_edges().get(app.edge_cursor) {
+    if app.active_pane == ActivePane::Inspector {
+        if let Some(&(_, other, _)) = app.node_edges().get(app.inspector.edge_cursor()) {
             app.select(other);
             app.ensure_selection_visible();
         }
         return;
     }
     match app.nav.current() {
-        Some(Row::Operator(i)) if app.focus == Focus::Navigator => {
+        Some(Row::Operator(i)) if app.active_pane == ActivePane::Navigator => {
             crate::tui::editing::choose_operator(app, i)
         }
-        Some(Row::Node(ix)) if app.focus == Focus::Navigator => {
+        Some(Row::Node(ix)) if app.active_pane == ActivePane::Navigator => {
             // A group of many members: Enter expands / collapses its member rows.
             app.nav.toggle_group(&app.tk, ix);
             app.select(ix);

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-use crate::tui::app::{App, Focus};
+use crate::tui::app::{ActivePane, App};
 use crate::tui::navigator::Row;
 use crate::tui::theme::{Level, Theme};
 use toolscope_core::model::NodeKind;
@@ -21,7 +21,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     } else {
         format!(" /{} ", sanitize(&app.nav.filter))
     };
-    let block = pane_block(app, title, Focus::Navigator);
+    let block = pane_block(app, title, ActivePane::Navigator);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let h = inner.height as usize;
@@ -96,7 +96,7 @@ fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<String> {
     let room = cut.iter().map(|c| c.2).min().unwrap_or(width);
     let names: Vec<&str> = cut.iter().map(|c| c.1.as_str()).collect();
     let short =
-        toolscope_core::layout::labels::shorten_all(&names, room, ell, Some(&app.graph_view.names));
+        toolscope_core::layout::labels::shorten_all(&names, room, ell, Some(&app.graph_pane.names));
     for ((k, _, _), label) in cut.iter().zip(short) {
         out[*k] = label;
     }
@@ -152,7 +152,7 @@ fn row_line(app: &App, row: Row, label: String, at_cursor: bool) -> Line<'static
         }
     };
     if at_cursor && row.selectable() {
-        let sel = if app.focus == Focus::Navigator {
+        let sel = if app.active_pane == ActivePane::Navigator {
             app.theme.selected()
         } else {
             Style::new().add_modifier(Modifier::UNDERLINED)

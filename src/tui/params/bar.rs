@@ -81,7 +81,7 @@ fn param_line_with(app: &App, short: bool) -> Line<'static> {
     if let Some(n) = c.offered {
         field("offered", n.to_string());
     }
-    if let Some(t) = app.evidence.offer_tokens {
+    if let Some(t) = app.evidence.offer_tokens() {
         field("tokens", format!("~{t}"));
     }
     if let Some(d) = &app.insight.diff {
@@ -100,7 +100,7 @@ fn param_line_with(app: &App, short: bool) -> Line<'static> {
     }
     if let Some(n) = app.layout_pending() {
         spans.push(Span::styled(
-            format!(" {}", crate::tui::graph_pane::progress(app, n)),
+            format!(" {}", crate::tui::graph_pane::progress(app.theme.ascii, n)),
             app.theme.muted(),
         ));
     }

@@ -1,15 +1,15 @@
-//! The frame around panes: bordered blocks, highlighted when focused, ASCII in ASCII mode.
+//! The frame around panes: bordered blocks, the active pane highlighted, ASCII in ASCII mode.
 
 use ratatui::symbols;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders};
 
-use crate::tui::app::{App, Focus};
+use crate::tui::app::{ActivePane, App};
 
-/// A bordered block, highlighted when focused.
-pub fn pane_block<'a>(app: &App, title: impl Into<Line<'a>>, focus: Focus) -> Block<'a> {
+/// A bordered block, highlighted when `pane` is the active pane.
+pub fn pane_block<'a>(app: &App, title: impl Into<Line<'a>>, pane: ActivePane) -> Block<'a> {
     bordered(app)
-        .border_style(app.theme.focus_border(app.focus == focus))
+        .border_style(app.theme.active_border(app.active_pane == pane))
         .title(title)
 }
 

@@ -108,18 +108,35 @@ fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             Row::Command(keys, name, doc) => {
                 let lead = keys_w + name_w + 4;
                 let room = width.saturating_sub(lead).max(16);
-                for (i, part) in wrap(doc, room).into_iter().enumerate() {
-                    let (k, n) = if i == 0 {
-                        (keys.as_str(), name.as_str())
-                    } else {
-                        ("", "")
-                    };
-                    out.push(Line::from(vec![
+                let row = |k: &str, n: &str, part: String| {
+                    Line::from(vec![
                         Span::styled(format!(" {k:<keys_w$} "), app.theme.key()),
                         Span::raw(format!("{n:<name_w$}  ")),
                         Span::raw(part),
-                    ]));
+                    ])
+                };
+                let mut docs = wrap(doc, room).into_iter();
+                if keys.width() <= keys_w && name.width() <= name_w {
+                    let first = docs.next().unwrap_or_default();
+                    out.push(row(keys, name, first));
+                } else {
+                    // Wider than its column (`:link FROM TO [SCORE]` at 80 columns): the
+                    // keys and the `:` form get lines of their own, wrapped at spaces,
+                    // and the doc starts below them in its column.
+                    let head = if keys.is_empty() {
+                        name.clone()
+                    } else {
+                        format!("{keys} {name}")
+                    };
+                    let head_room = width.saturating_sub(2).max(10);
+                    for part in wrap(&head, head_room) {
+                        out.push(Line::from(vec![
+                            Span::raw(" "),
+                            Span::styled(part, app.theme.key()),
+                        ]));
+                    }
                 }
+                out.extend(docs.map(|part| row("", "", part)));
             }
         }
     }
@@ -190,4 +207,42 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
     let shown: Vec<Line> = lines.into_iter().skip(skip).collect();
     frame.render_widget(Paragraph::new(shown).block(block), rect);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(line: &Line) -> String {
+        line.spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    /// Issue 33: no help row is cut at the border. Every line fits the help's inner width
+    /// at 80, 100 and 160 columns, and every command's `:` form and doc are there whole
+    /// (read back with the wrapping undone).
+    #[test]
+    fn help_rows_wrap_instead_of_being_cut() {
+        for cols in [80u16, 100, 160] {
+            let a = crate::tui::tests::app(cols, 30);
+            let (_, w, _) = frame_rect(Rect::new(0, 0, cols, 30));
+            let lines = lines(&a, w);
+            for l in &lines {
+                assert!(
+                    l.width() <= w,
+                    "{cols} columns: {:?} is wider than {w}",
+                    text(l)
+                );
+            }
+            let all = lines.iter().map(text).collect::<Vec<_>>().join(" ");
+            let all = all.split_whitespace().collect::<Vec<_>>().join(" ");
+            for r in rows(&a) {
+                if let Row::Command(_, name, doc) = r {
+                    for part in [name.as_str(), doc] {
+                        let part = part.split_whitespace().collect::<Vec<_>>().join(" ");
+                        assert!(all.contains(&part), "{cols} columns: {part:?} is not whole");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -10,7 +10,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use chrome::{bordered, pane_block};
 
-use super::app::{App, Focus, Overlay, Zoom};
+use super::app::{ActivePane, App, Overlay, Zoom};
 use super::panes::{MIN_H, MIN_W, Panes};
 use toolscope_core::text::sanitize;
 
@@ -28,7 +28,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     draw_graph(frame, app, panes.graph);
     if panes.inspector.width > 0 {
-        if app.evidence.panel {
+        if app.replay.shown(&app.seeds) {
+            crate::tui::replay::draw::panel(frame, app, panes.inspector);
+        } else if app.evidence.panel_open() {
             evidence_pane(frame, app, panes.inspector);
         } else if app.diff_panel {
             crate::tui::insight::diff_panel::draw(frame, app, panes.inspector);
@@ -45,18 +47,18 @@ pub fn draw(frame: &mut Frame, app: &App) {
             crate::tui::insight::preview::draw(frame, app, area, *scroll)
         }
         Some(Overlay::Messages { scroll }) => overlay::messages(frame, app, area, *scroll),
-        None => {}
+        None => crate::tui::replay::draw::picker(frame, app, panes.graph),
     }
 }
 
 /// The evidence panel of the active group, or how to get one.
 fn evidence_pane(frame: &mut Frame, app: &App, area: Rect) {
-    match &app.evidence.report {
+    match app.evidence.report() {
         Some(group) => crate::tui::evidence_panel::draw::draw(
             frame,
             area,
             group,
-            app.evidence.steps.as_ref(),
+            app.evidence.steps(),
             app.session.params.threshold,
             app.theme.ascii,
         ),
@@ -82,13 +84,13 @@ fn too_small(frame: &mut Frame, area: Rect) {
 }
 
 fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
-    let zoom = match (crate::tui::graph_pane::active(app), app.zoom) {
+    let zoom = match (app.graph_pane.shows_focus(), app.graph_pane.zoom) {
         (true, _) => "focus",
         (false, Zoom::Detailed) => "detailed",
-        (false, Zoom::Overview) => "compact",
+        (false, Zoom::Compact) => "compact",
         (false, Zoom::Fit) => "fit",
     };
-    let what = match &app.neighbourhood {
+    let what = match &app.graph_pane.neighbourhood {
         Some(n) => format!(
             "neighbourhood of {} ({} hop{})",
             sanitize(app.tk.name(n.centre)),
@@ -105,18 +107,29 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
     };
     let modified = if app.is_modified() { " [+]" } else { "" };
     // The file does not parse: what is drawn is the last good graph.
-    let stale = if app.session.stale.is_some() {
-        " [stale: file has errors]"
-    } else {
-        ""
+    let empty = app.tk.graph.node_count() == 0;
+    let stale = match (&app.session.stale, empty) {
+        (Some(_), true) => " [nothing loaded]",
+        (Some(_), false) => " [stale: file has errors]",
+        (None, _) => "",
     };
-    let note = crate::tui::graph_pane::title_note(app)
+    let note = app
+        .graph_pane
+        .title_note()
         .map(|n| format!(" ({n})"))
         .unwrap_or_default();
     let title = format!(" Graph: {what}{modified}{stale} [{zoom}]{note} ");
-    let block = pane_block(app, title, Focus::Graph);
+    let block = pane_block(app, title, ActivePane::Graph);
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    // Nothing loaded (an empty folder, no toolkit, a file that does not parse on open):
+    // the pane says why, whole, where the graph would be.
+    if let (Some(why), true) = (&app.session.stale, empty) {
+        let p = Paragraph::new(sanitize(why).into_owned()).wrap(Wrap { trim: true });
+        frame.render_widget(p, inner);
+        return;
+    }
     frame.render_widget(crate::tui::graph_pane::draw::GraphWidget { app }, inner);
     crate::tui::graph_pane::more::draw(app, area, frame.buffer_mut());
+    crate::tui::replay::draw::on_graph(app, area, frame.buffer_mut());
 }

@@ -25,9 +25,12 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 use crate::recommend::{Adjacency, Params, recommend};
 
+pub mod per_step;
 mod reach;
+pub mod replay;
 pub mod report;
 mod tally;
+pub mod tune;
 
 use tally::{Sums, SweepTally, ratio};
 pub use tally::{SweepPoint, best_within, suggest};
@@ -152,16 +155,29 @@ struct Sets {
 }
 
 impl Sets {
-    fn id(&mut self, set: &[NodeIndex]) -> u32 {
+    /// The id of `set`, and the bytes a new set costs (0 for one seen before).
+    fn id(&mut self, set: &[NodeIndex]) -> (u32, usize) {
         if let Some(&id) = self.ids.get(set) {
-            return id;
+            return (id, 0);
         }
         let id = self.sets.len() as u32;
         self.ids.insert(set.to_vec(), id);
         self.sets.push(set.to_vec());
-        id
+        (id, set_bytes(set.len()))
     }
 }
+
+/// What a new interned set of `n` nodes costs: held twice (key and list), with the hash
+/// table's slot and spare room counted generously (tables grow by doubling).
+fn set_bytes(n: usize) -> usize {
+    2 * (std::mem::size_of::<Vec<NodeIndex>>() + n * std::mem::size_of::<NodeIndex>())
+        + 2 * (std::mem::size_of::<(Vec<NodeIndex>, u32)>() + 1)
+}
+
+/// What a new step context costs (its key, its target table), and a new target in one.
+const CONTEXT_BYTES: usize = 2 * (std::mem::size_of::<(Context, Targets)>() + 1)
+    + 4 * (std::mem::size_of::<(u32, u64)>() + 1);
+const TARGET_BYTES: usize = 2 * (std::mem::size_of::<(u32, u64)>() + 1);
 
 /// Folds records into step counts; [`StepCounter::finish`] evaluates them.
 pub struct StepCounter<'a> {
@@ -206,22 +222,29 @@ impl<'a> StepCounter<'a> {
         &self.diagnostics
     }
 
-    /// Folds in one record.
-    pub fn add(&mut self, r: &Record) {
+    /// Folds in one record; returns the bytes this kept (new step contexts, new interned
+    /// sets, new targets, a diagnostic), so a caller can bound the step evaluation's
+    /// memory (`eval --steps --context 100` keeps a context per distinct run of calls:
+    /// about 120 times the trace file, uncounted before).
+    pub fn add(&mut self, r: &Record) -> usize {
         let tk = self.tk;
+        let diags = self.diagnostics.len();
         let Some((g, params)) = self.target(r) else {
-            return;
+            return self.diagnostics[diags..]
+                .iter()
+                .map(|d| std::mem::size_of::<Diagnostic>() + d.message.len() + d.file.len())
+                .sum();
         };
         self.count_group(g, params);
         let Some(calls) = &r.calls else {
             self.groups[g as usize].unordered += 1;
-            return;
+            return 0;
         };
         let targets: Vec<u32> = calls
             .iter()
             .map(|c| tool_named(tk, c).map_or(UNKNOWN, |ix| ix.index() as u32))
             .collect();
-        let available = self.available(r.available.as_deref());
+        let (available, mut bytes) = self.available(r.available.as_deref());
         let mut ctx = Context {
             group: g,
             threshold: params.threshold.to_bits(),
@@ -230,12 +253,7 @@ impl<'a> StepCounter<'a> {
             available,
         };
         if let Some(&first) = targets.first() {
-            *self
-                .contexts
-                .entry(ctx)
-                .or_default()
-                .entry(first)
-                .or_default() += 1;
+            bytes += self.count_step(ctx, first);
         }
         let k = self.opts.context.max(1);
         for i in 1..targets.len() {
@@ -249,14 +267,25 @@ impl<'a> StepCounter<'a> {
             );
             self.buf.sort_unstable();
             self.buf.dedup();
-            ctx.tools = self.tool_sets.id(&self.buf);
-            *self
-                .contexts
-                .entry(ctx)
-                .or_default()
-                .entry(targets[i])
-                .or_default() += 1;
+            let (tools, new) = self.tool_sets.id(&self.buf);
+            ctx.tools = tools;
+            bytes += new + self.count_step(ctx, targets[i]);
         }
+        bytes
+    }
+
+    /// Counts one step of `ctx` to `target`; returns the bytes this newly kept.
+    fn count_step(&mut self, ctx: Context, target: u32) -> usize {
+        let mut bytes = 0;
+        let targets = self.contexts.entry(ctx).or_insert_with(|| {
+            bytes += CONTEXT_BYTES;
+            Targets::default()
+        });
+        *targets.entry(target).or_insert_with(|| {
+            bytes += TARGET_BYTES;
+            0
+        }) += 1;
+        bytes
     }
 
     /// The record's group and parameters; `None` (and a TS082 warning) when it names no
@@ -313,23 +342,14 @@ impl<'a> StepCounter<'a> {
         };
     }
 
-    /// The id of a record's available set: its tools, and each group with its members.
-    fn available(&mut self, names: Option<&[String]>) -> u32 {
-        let Some(names) = names.filter(|n| !n.is_empty()) else {
-            return ALL;
+    /// The id of a record's available set: its tools, and each group with its members
+    /// (`[]` is nothing available, SPEC 8; absent is every tool); and the bytes a new set
+    /// costs.
+    fn available(&mut self, names: Option<&[String]>) -> (u32, usize) {
+        let Some(names) = names else {
+            return (ALL, 0);
         };
-        let tk = self.tk;
-        self.buf.clear();
-        for n in names {
-            if let Some(ix) = tool_named(tk, n) {
-                self.buf.push(ix);
-                if tk.kind(ix) == NodeKind::Group {
-                    self.buf.extend(members(tk, ix));
-                }
-            }
-        }
-        self.buf.sort_unstable();
-        self.buf.dedup();
+        available_tools(self.tk, names, &mut self.buf);
         self.available_sets.id(&self.buf)
     }
 
@@ -337,6 +357,22 @@ impl<'a> StepCounter<'a> {
     pub fn finish(self, cost: &dyn TokenCost) -> StepReport {
         Finisher::new(&self, cost).run(&self)
     }
+}
+
+/// The tools `names` make available into `buf` (sorted, distinct): each tool, and each
+/// group with its members.
+fn available_tools(tk: &Toolkit, names: &[String], buf: &mut Vec<NodeIndex>) {
+    buf.clear();
+    for n in names {
+        if let Some(ix) = tool_named(tk, n) {
+            buf.push(ix);
+            if tk.kind(ix) == NodeKind::Group {
+                buf.extend(members(tk, ix));
+            }
+        }
+    }
+    buf.sort_unstable();
+    buf.dedup();
 }
 
 /// The member tools of a group (`Has` edges).
@@ -466,7 +502,9 @@ impl<'c> Finisher<'c> {
                 }
                 continue;
             }
-            let seeds = seeds_of(&c.tool_sets.sets[tools as usize], &callers);
+            let seeds = seeds_of(&c.tool_sets.sets[tools as usize], |t| {
+                callers.get(t.index()).into_iter().flatten().copied()
+            });
             let top = block.iter().map(|(k, _)| k.hops).max().unwrap_or(0);
             let top = top.max(self.sweep_hops.unwrap_or(0));
             let snaps = reach.snapshots(tk, &adj, &seeds, top);
@@ -756,26 +794,32 @@ fn stats(at: &Sums, base: &Sums, unknown: u64) -> StepStats {
 /// The actions calling each tool-like node, by node index.
 fn callers(tk: &Toolkit) -> Vec<Vec<NodeIndex>> {
     let mut out = vec![Vec::new(); tk.graph.node_bound()];
-    for a in tk.nodes_of(NodeKind::Action) {
-        for (e, x) in tk.out_edges(a) {
-            if tk.graph[e].kind == EdgeKind::Call {
-                out[x.index()].push(a);
-            }
-        }
+    for x in tk.graph.node_indices() {
+        out[x.index()].extend(calling(tk, x));
     }
     out
 }
 
-/// The seeds of a step: the actions calling any of its context tools.
-fn seeds_of(tools: &[NodeIndex], callers: &[Vec<NodeIndex>]) -> Vec<NodeIndex> {
-    let mut seeds: Vec<NodeIndex> = tools
-        .iter()
-        .flat_map(|t| callers.get(t.index()).into_iter().flatten().copied())
-        .collect();
+/// The actions with a `Call` edge to `x`.
+fn calling(tk: &Toolkit, x: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+    tk.in_edges(x)
+        .filter(move |&(e, a)| tk.graph[e].kind == EdgeKind::Call && tk.kind(a) == NodeKind::Action)
+        .map(|(_, a)| a)
+}
+
+/// The seeds of a step: the actions calling any of its context tools (`callers` gives a
+/// tool's: a table for a whole evaluation, the tool's in-edges for one step).
+fn seeds_of<I: IntoIterator<Item = NodeIndex>>(
+    tools: &[NodeIndex],
+    callers: impl Fn(NodeIndex) -> I,
+) -> Vec<NodeIndex> {
+    let mut seeds: Vec<NodeIndex> = tools.iter().flat_map(|&t| callers(t)).collect();
     seeds.sort_unstable();
     seeds.dedup();
     seeds
 }
 
+#[cfg(test)]
+mod replay_tests;
 #[cfg(test)]
 mod tests;

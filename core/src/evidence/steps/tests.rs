@@ -11,7 +11,7 @@ use crate::evidence::{CostFn, Record};
 use crate::model::{Node, Operator};
 
 /// Tokens by name: X 10, Y 20, Z 40, W 80 (others by index).
-fn cost(tk: &Toolkit) -> impl Fn(NodeIndex) -> u64 + '_ {
+pub(super) fn cost(tk: &Toolkit) -> impl Fn(NodeIndex) -> u64 + '_ {
     |ix| match tk.name(ix) {
         "X" => 10,
         "Y" => 20,
@@ -212,7 +212,7 @@ use crate::evidence::Target;
 const SCORES: [f64; 5] = [0.2, 0.4, 0.5, 0.7, 0.9];
 
 prop_compose! {
-    fn arb_case()(
+    pub(super) fn arb_case()(
         nexts in prop::collection::vec((0..5usize, 0..5usize, 0..5usize), 0..12),
         calls in prop::collection::vec((0..5usize, 0..6usize, 0..5usize), 1..10),
         group in any::<bool>(),

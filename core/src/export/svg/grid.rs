@@ -25,7 +25,7 @@ pub const MOST_NODES: usize = 400;
 /// Boxes three cells (30 px) high with two free rows under them; channels of 8 cells.
 pub const LOOK: Look = Look {
     box_h: 3,
-    cap: usize::MAX / 4,
+    cap: super::MAX_LABEL,
     gap: 8,
     margin: 2,
     row_gap: 2,

@@ -1,7 +1,7 @@
 use super::*;
+use crate::load::load_example;
 use crate::model::{Node, NodeKind, Toolkit};
 use crate::recommend::{Params, recommend, resolve_seeds};
-use crate::source::load_example;
 
 fn example_svg() -> (Toolkit, String) {
     example_svg_as(false)
@@ -114,12 +114,12 @@ fn empty_toolkit_gives_a_document() {
 
 /// A generated toolkit, a random query on it, and both pictures' drawings.
 fn random_case(actions: usize, tools: usize, seed: u64, picks: &[usize], t: f64, hops: u32) {
-    let text = crate::synth::generate(crate::synth::GenOptions {
+    let text = crate::generate::generate(crate::generate::GenOptions {
         actions,
         tools: Some(tools),
         seed,
     });
-    let tk = crate::source::load_text(
+    let tk = crate::load::load_text(
         std::path::Path::new("gen.yaml"),
         text,
         None,
@@ -188,7 +188,7 @@ proptest::proptest! {
 fn fixture_edges_avoid_boxes_in_both_pictures() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/chat2graph-flat.yml");
-    let tk = crate::source::load_paths(&[path], None)
+    let tk = crate::load::load_paths(&[path], None)
         .expect("fixture loads")
         .toolkit;
     for d in [
@@ -305,7 +305,7 @@ fn unrelated_edges_stay_apart_and_labels_clear_of_lines() {
         "../tests/fixtures/gaia-agents.yml",
     ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-        let tk = crate::source::load_paths(&[path], None)
+        let tk = crate::load::load_paths(&[path], None)
             .expect("fixture loads")
             .toolkit;
         for op in &tk.operators {
@@ -400,9 +400,16 @@ fn title_whole_names_legend_and_aspect() {
     let (w, h) = size(&whole);
     let ratio = w / h;
     assert!((0.75..2.5).contains(&ratio), "whole is {w}x{h}");
-    // A name longer than the old 36-character cut is drawn whole.
+    // A name longer than the old 36-character cut, within MAX_LABEL, is drawn whole; a
+    // longer one is cut with `…` (its tooltip keeps it whole).
     let mut long = Toolkit::new();
-    let name = "an action whose name is much longer than thirty-six characters";
+    let name = "an action whose name runs past thirty-six characters";
+    assert!(name.len() > 36 && name.len() <= MAX_LABEL);
     long.add_node(Node::new(NodeKind::Action, name));
     assert!(to_svg(&long, None).contains(&format!("  {name}</text>")));
+    let mut longer = Toolkit::new();
+    let name = "n".repeat(MAX_LABEL + 10);
+    longer.add_node(Node::new(NodeKind::Action, name.as_str()));
+    let svg = to_svg(&longer, None);
+    assert!(!svg.contains(&format!("  {name}</text>")) && svg.contains("…</text>"));
 }

@@ -11,7 +11,7 @@ use petgraph::stable_graph::NodeIndex;
 use crate::diag::{Code, Severity};
 use crate::model::{Node, NodeKind, Operator};
 
-use crate::source::ctx::Ctx;
+use crate::formats::ctx::Ctx;
 use crate::source::yaml::{NodeId, Scalar};
 
 /// A `tools:` entry: a local tool, or an MCP server with optionally listed member tools.
@@ -22,6 +22,11 @@ struct ToolEntry {
     /// Members known from the MCP cache, used when none are listed. Each one's schema moves
     /// into its tool node when the first caller makes it.
     cached: std::cell::RefCell<Vec<crate::mcp::cache::CachedTool>>,
+    /// Whether the MCP cache has an entry for this server (when none are listed): then
+    /// its members are the cached ones, even none. Chat2Graph offers what the server lists,
+    /// so a server listing no tools offers nothing; only a server whose tools are unknown
+    /// stands for them as one tool.
+    discovered: bool,
 }
 
 struct ActionEntry {
@@ -33,10 +38,12 @@ pub fn load(ctx: &mut Ctx<'_>) {
     if let Some(root) = ctx.doc.root {
         ctx.duplicate_keys(root);
     }
-    let tools = tool_entries(ctx);
+    let mut tools = tool_entries(ctx);
+    qualify_shared_members(&mut tools);
     let actions = action_entries(ctx, &tools);
     let chain = flattened_chain(ctx, &actions);
     build_graph(ctx, &tools, &actions, &chain);
+    count_chain_places(ctx, &chain);
     operators(ctx);
     scores(ctx);
     report_ignored_tuning(ctx);
@@ -118,11 +125,14 @@ fn tool_entries(ctx: &mut Ctx<'_>) -> HashMap<String, ToolEntry> {
                 format!("tool `{name}` is declared twice; the last one counts, as in Chat2Graph"),
             );
         }
-        let cached = match (group && members.is_empty(), out.get_mut(&name)) {
+        let (cached, discovered) = match (group && members.is_empty(), out.get_mut(&name)) {
             // A second entry of the name (the last counts): the members the first took.
-            (true, Some(earlier)) => earlier.cached.take(),
-            (true, None) => ctx.cached_members(&name),
-            (false, _) => Vec::new(),
+            (true, Some(earlier)) => (earlier.cached.take(), earlier.discovered),
+            (true, None) => match ctx.cached_members(&name) {
+                Some(tools) => (tools, true),
+                None => (Vec::new(), false),
+            },
+            (false, _) => (Vec::new(), false),
         };
         out.insert(
             name,
@@ -131,10 +141,77 @@ fn tool_entries(ctx: &mut Ctx<'_>) -> HashMap<String, ToolEntry> {
                 group,
                 members,
                 cached: std::cell::RefCell::new(cached),
+                discovered,
             },
         );
     }
     out
+}
+
+/// Members of one name on two servers (Playwright's and browser-use's `browser_navigate`)
+/// are two tools: Chat2Graph offers the model a function of each. Each is named
+/// `SERVER/TOOL` (`model::mcp`), and lint says the model sees two functions with one name.
+fn qualify_shared_members(tools: &mut HashMap<String, ToolEntry>) {
+    if tools.values().filter(|e| e.group).nth(1).is_none() {
+        return;
+    }
+    let mut servers: HashMap<String, Vec<&String>> = HashMap::new();
+    for (name, entry) in tools.iter().filter(|(_, e)| e.group) {
+        let listed = entry.members.iter().map(|(m, _)| m.clone());
+        let cached: Vec<String> = entry
+            .cached
+            .borrow()
+            .iter()
+            .map(|t| t.name.clone())
+            .collect();
+        let mut seen = HashSet::new();
+        for m in listed.chain(cached) {
+            if seen.insert(m.clone()) {
+                servers.entry(m).or_default().push(name);
+            }
+        }
+    }
+    let mut shared: Vec<(String, Vec<String>)> = servers
+        .into_iter()
+        .filter(|(_, s)| s.len() > 1)
+        .map(|(m, s)| {
+            let mut s: Vec<String> = s.into_iter().cloned().collect();
+            s.sort_by_key(|n| tools[n].item);
+            (m, s)
+        })
+        .collect();
+    shared.sort();
+    for (member, names) in &shared {
+        for server in names {
+            let q = crate::model::mcp::qualify(server, member);
+            if let Some(entry) = tools.get_mut(server) {
+                for (m, _) in entry.members.iter_mut().filter(|(m, _)| m == member) {
+                    *m = q.clone();
+                }
+                for t in entry
+                    .cached
+                    .borrow_mut()
+                    .iter_mut()
+                    .filter(|t| &t.name == member)
+                {
+                    t.name = q.clone();
+                }
+            }
+        }
+    }
+}
+
+/// How often each chained action appears in the chains, where more than once: Chat2Graph
+/// builds the action's tools anew for each place, and offers each copy
+/// (`Toolkit::copies_sent`). Recorded for every Chat2Graph config, so that a tool two
+/// actions call counts twice too.
+fn count_chain_places(ctx: &mut Ctx<'_>, chain: &[(String, NodeId, usize)]) {
+    let mut places: HashMap<String, u32> = HashMap::new();
+    for (name, _, _) in chain {
+        *places.entry(name.clone()).or_default() += 1;
+    }
+    places.retain(|_, n| *n > 1);
+    ctx.toolkit.chain_places = Some(places);
 }
 
 fn action_entries(
@@ -334,7 +411,13 @@ fn call_edges(
     };
     let first = made.groups.insert(t);
     let mut members = HashSet::new();
-    if entry.group && entry.members.is_empty() && !entry.cached.borrow().is_empty() {
+    if entry.group && entry.members.is_empty() && entry.discovered {
+        if entry.cached.borrow().is_empty() {
+            if first {
+                no_tools_listed(ctx, tool, entry.item);
+            }
+            return;
+        }
         let group_origin = ctx.origin(ctx.doc.resolve(entry.item));
         for tool in entry.cached.borrow_mut().iter_mut() {
             if !ctx.edge_allowed(item) {
@@ -386,6 +469,21 @@ fn call_edges(
             ctx.toolkit.add_new_edge(a, m, 1.0, origin);
         }
     }
+}
+
+/// A chained action calls an MCP server whose cache lists no tools: Chat2Graph adds the
+/// tools the server lists and nothing else, so the action is offered nothing from it, and
+/// neither the server nor a score on it reaches the model. Said once per server.
+fn no_tools_listed(ctx: &mut Ctx<'_>, server: &str, item: NodeId) {
+    let file = crate::model::mcp::shell_word(&ctx.file);
+    ctx.diag(
+        item,
+        Severity::Warning,
+        Code::McpServerNoTools,
+        format!(
+            "the MCP cache lists no tools for the server `{server}`: Chat2Graph offers nothing from it, so toolscope offers nothing either; if the server lists tools now, run `toolscope mcp discover {file}`"
+        ),
+    );
 }
 
 /// Operators: each `experts[].workflow` operator as `<expert>/<n>`, and `leader`.
@@ -456,7 +554,7 @@ fn add_operator(ctx: &mut Ctx<'_>, name: String, op: NodeId) {
             );
         }
         // An aliased list is copied into every operator that uses it: counted.
-        if !ctx.charge(a, crate::source::ctx::listed_name_bytes(action.len())) {
+        if !ctx.charge(a, crate::formats::ctx::listed_name_bytes(action.len())) {
             return;
         }
         actions.push(action);
@@ -470,8 +568,12 @@ fn add_operator(ctx: &mut Ctx<'_>, name: String, op: NodeId) {
     ctx.toolkit.operators.push(operator);
 }
 
-/// The `scores:` list: `{from, to, score}` entries overriding edge scores.
+/// The `scores:` list: `{from, to, score}` entries overriding edge scores. An entry naming
+/// an MCP server whose tools are known scores each of its tools that the action calls and
+/// that has no entry of its own (in any order), as the integration applies it.
 fn scores(ctx: &mut Ctx<'_>) {
+    let mut own = HashSet::new();
+    let mut on_servers = Vec::new();
     for item in root_list(ctx, "scores") {
         if ctx.doc.map(item).is_none() {
             ctx.diag(
@@ -501,23 +603,76 @@ fn scores(ctx: &mut Ctx<'_>) {
             continue;
         };
         let score = ctx.score(v, || format!("{from} -> {to}"));
-        let edge = ctx
-            .toolkit
-            .action(&from)
-            .and_then(|a| ctx.toolkit.named(&to).find_map(|b| ctx.toolkit.edge(a, b)));
-        match edge {
-            Some(e) => {
+        let a = ctx.toolkit.action(&from);
+        let edge = a.and_then(|a| ctx.toolkit.named(&to).find_map(|b| ctx.toolkit.edge(a, b)));
+        let server = a.and_then(|a| {
+            let g = ctx.toolkit.find(NodeKind::Group, &to)?;
+            let calls = server_calls(&ctx.toolkit, a, g);
+            (!calls.is_empty()).then_some(calls)
+        });
+        match (edge, server) {
+            (Some(e), _) => {
+                own.insert(e);
                 ctx.toolkit.graph[e].score = score;
                 ctx.toolkit.graph[e].origin = Some(ctx.origin(item));
             }
-            None => ctx.diag(
-                item,
-                Severity::Warning,
-                Code::ScoreEntryNoEdge,
-                format!("`scores` names an edge that does not exist: {from} -> {to}"),
-            ),
+            (None, Some(calls)) => on_servers.push((item, from, to, score, calls)),
+            (None, None) => match ctx.toolkit.mcp_no_edge(&from, &to, &score.to_string()) {
+                Some(why) => ctx.diag(
+                    item,
+                    Severity::Warning,
+                    Code::McpMemberUnknown,
+                    format!("`scores` entry {from} -> {to}: {why}"),
+                ),
+                None => ctx.diag(
+                    item,
+                    Severity::Warning,
+                    Code::ScoreEntryNoEdge,
+                    format!("`scores` names an edge that does not exist: {from} -> {to}"),
+                ),
+            },
         }
     }
+    for (item, from, to, score, calls) in on_servers {
+        let origin = Some(ctx.origin(item));
+        let mut scored = Vec::new();
+        for (e, m) in calls {
+            if !own.contains(&e) {
+                ctx.toolkit.graph[e].score = score;
+                ctx.toolkit.graph[e].origin = origin;
+                scored.push(ctx.toolkit.name(m).to_string());
+            }
+        }
+        let n = scored.len();
+        ctx.diag(
+            item,
+            Severity::Info,
+            Code::ScoreOnServer,
+            match n {
+                0 => format!("`{from} -> {to}` scores no tool: every tool of the MCP server `{to}` has a score of its own from `{from}`"),
+                _ => format!(
+                    "`{from} -> {to}` scores the {n} tool{} of the MCP server `{to}` that have no score of their own from `{from}`: {}",
+                    if n == 1 { "" } else { "s" },
+                    scored.join(", ")
+                ),
+            },
+        );
+    }
+}
+
+/// The `Call` edges from action `a` to the known tools of group `g`, with the tools.
+fn server_calls(
+    tk: &crate::model::Toolkit,
+    a: NodeIndex,
+    g: NodeIndex,
+) -> Vec<(petgraph::stable_graph::EdgeIndex, NodeIndex)> {
+    let mut calls: Vec<_> = tk
+        .out_edges(g)
+        .filter(|(e, _)| tk.graph[*e].kind == crate::model::EdgeKind::Has)
+        .filter_map(|(_, m)| Some((tk.edge(a, m)?, m)))
+        .collect();
+    calls.sort();
+    calls
 }
 
 /// Chat2Graph builds each `OperatorConfig` from `instruction`, `output_schema` and `actions`

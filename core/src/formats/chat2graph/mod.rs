@@ -7,14 +7,15 @@ mod chains;
 pub(crate) mod edit;
 pub(crate) mod load;
 pub(crate) mod remove;
+mod restore;
 pub(crate) mod tools;
 
 use super::FileFormat;
 use crate::edit::doc::Nav;
 use crate::edit::{Edit, EditError, Patch};
+use crate::formats::ctx::Ctx;
 use crate::model::Toolkit;
 use crate::source::Format;
-use crate::source::ctx::Ctx;
 use crate::source::yaml::{Doc, NodeId};
 
 pub(crate) struct Chat2Graph;
@@ -46,8 +47,7 @@ impl FileFormat for Chat2Graph {
     }
 
     fn patch(&self, nav: &Nav<'_, '_>, tk: &Toolkit, edit: &Edit) -> Result<Patch, EditError> {
-        crate::edit::restore::c2g_patch(nav, self, tk, edit)
-            .unwrap_or_else(|| edit::patch(nav, tk, edit))
+        restore::c2g_patch(nav, self, tk, edit).unwrap_or_else(|| edit::patch(nav, tk, edit))
     }
 
     fn implied(&self, tk: &Toolkit, txn: &crate::edit::Transaction) -> Vec<(Edit, String)> {

@@ -275,8 +275,9 @@ pub(crate) fn leaves_uncalled(own: &Toolkit, txn: &Transaction) -> Vec<Edit> {
 mod tests {
     use std::path::Path;
 
-    use crate::edit::{Edit, Workspace};
+    use crate::edit::Edit;
     use crate::model::NodeKind;
+    use crate::workspace::Workspace;
 
     const MINI: &str = include_str!("../../../../tests/golden/chat2graph-mini.yml");
 

@@ -4,9 +4,9 @@
 //!
 //! An MCP server whose tools toolscope knows (listed in its entry, or in the MCP cache) is
 //! not called in the graph: each of its tools is (SPEC 1). An edit of `action -> server`
-//! is made on those edges (see `graph::edges_to`), and its score is written for each tool,
-//! since a `scores:` entry naming the server names no edge then (TS060, and the
-//! integration refuses it).
+//! is made on those edges (see `graph::edges_to`), and its score is written for each tool:
+//! a `scores:` entry naming the server would score only the tools without an entry of
+//! their own (TS063), and setting the server's score sets every tool's.
 
 use crate::model::{NodeKind, Toolkit};
 use crate::source::patch::{self, Splice};

@@ -13,7 +13,7 @@ use petgraph::stable_graph::NodeIndex;
 use crate::diag::{Code, Severity};
 use crate::model::{Names, NodeKind, Origin, Toolkit};
 
-use crate::source::ctx::{Ctx, Ref};
+use crate::formats::ctx::{Ctx, Ref};
 use crate::source::yaml::NodeId;
 
 /// Each group's member names, by group name.

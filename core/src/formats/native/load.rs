@@ -7,7 +7,7 @@ use crate::diag::{Code, Severity};
 use crate::model::{Node, NodeKind, Operator};
 
 use super::edges::{Members, make_edges};
-use crate::source::ctx::{Ctx, Ref};
+use crate::formats::ctx::{Ctx, Ref};
 use crate::source::yaml::NodeId;
 use petgraph::stable_graph::NodeIndex;
 
@@ -172,6 +172,13 @@ fn declare_tool(ctx: &mut Ctx<'_>, item: NodeId) {
 /// Declares groups with `Has` edges; returns each group's member names.
 fn declare_groups(ctx: &mut Ctx<'_>, groups: Vec<NodeId>) -> Members {
     let mut members = HashMap::new();
+    // A tool name two servers' caches list is two tools, named `SERVER/TOOL` (`model::mcp`).
+    let mut servers_of: HashMap<String, usize> = HashMap::new();
+    for tools in ctx.mcp_members.values() {
+        for t in tools {
+            *servers_of.entry(t.name.clone()).or_default() += 1;
+        }
+    }
     for item in groups {
         let Some(name) = ctx.decl_name(item, "a group") else {
             continue;
@@ -201,7 +208,10 @@ fn declare_groups(ctx: &mut Ctx<'_>, groups: Vec<NodeId>) -> Members {
         if names.is_empty() {
             let at = ctx.doc.resolve(item);
             let origin = ctx.origin(at);
-            for mut tool in ctx.cached_members(&name) {
+            for mut tool in ctx.cached_members(&name).unwrap_or_default() {
+                if servers_of.get(&tool.name).is_some_and(|n| *n > 1) {
+                    tool.name = crate::model::mcp::qualify(&name, &tool.name);
+                }
                 let t = ctx.cached_member(&mut tool, origin);
                 if !has_edge(ctx, g, t, at, &mut made) {
                     break;
@@ -224,7 +234,7 @@ fn has_edge(
     item: NodeId,
     made: &mut HashSet<NodeIndex>,
 ) -> bool {
-    let name_bytes = crate::source::ctx::listed_name_bytes(ctx.toolkit.name(t).len());
+    let name_bytes = crate::formats::ctx::listed_name_bytes(ctx.toolkit.name(t).len());
     if !made.insert(t) {
         return ctx.charge(item, name_bytes);
     }
@@ -259,7 +269,7 @@ fn operator(ctx: &mut Ctx<'_>, item: NodeId) {
                 );
             }
             // An aliased list is copied into every operator that uses it: counted.
-            if !ctx.charge(r.item, crate::source::ctx::listed_name_bytes(r.name.len())) {
+            if !ctx.charge(r.item, crate::formats::ctx::listed_name_bytes(r.name.len())) {
                 return;
             }
             actions.push(r.name.to_string());
@@ -287,8 +297,9 @@ fn operator(ctx: &mut Ctx<'_>, item: NodeId) {
 
 #[cfg(test)]
 mod tests {
-    use crate::source::{Limits, load_text};
-    use crate::synth::{GenOptions, generate};
+    use crate::generate::{GenOptions, generate};
+    use crate::load::load_text;
+    use crate::source::Limits;
 
     /// Generated kits name groups from actions, so they make more edges than they list:
     /// the edge array grows at the rate seen so far instead of doubling.

@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::diag::Code;
-use crate::edit::{Edit, EditError, Workspace};
+use crate::edit::{Edit, EditError};
 use crate::model::{NodeKind, Toolkit};
 use crate::source::{self, Limits};
+use crate::workspace::Workspace;
 
 /// `files` lists its members; `look` calls it at 0.6 in a block list (with a comment),
 /// `act` at 1.0 in a flow list.
@@ -49,7 +50,8 @@ fn text(ws: &Workspace) -> &str {
 
 /// The toolkit and lint codes a fresh load of `text` gives.
 fn reload(path: &Path, text: &str) -> (Toolkit, Vec<Code>) {
-    let load = source::load_text(path, text.to_string(), None, &Limits::default()).expect("load");
+    let load =
+        crate::load::load_text(path, text.to_string(), None, &Limits::default()).expect("load");
     let loaded = source::Loaded {
         toolkit: load.toolkit,
         files: vec![load.source],

@@ -1,7 +1,7 @@
 //! The fast reader against granit-parser: same tree, or given up.
 
 use super::*;
-use crate::synth::{GenOptions, generate};
+use crate::generate::{GenOptions, generate};
 use proptest::prelude::*;
 
 /// What the fast reader did with `text`: `true` when it read it (and its tree is

@@ -1,0 +1,179 @@
+//! Every step of every record, one entry each (`eval --steps --per-step`, SPEC 8): what
+//! seeded it, what was offered (cut to the record's `available`) and whether the call
+//! made next was among it. Step 0 is a record's first call, offered from its operator's
+//! seeds; step N is its call N, seeded by the actions calling the `context` calls before.
+//!
+//! Each offer is the recommendation itself ([`recommend`]), looked up once per distinct
+//! seed set and parameters; the entries and the offers remembered are counted in bytes
+//! ([`PerStepCounter::add`] returns them) so the trace memory limit bounds them.
+
+use std::collections::HashMap;
+
+use petgraph::stable_graph::NodeIndex;
+
+use super::super::Record;
+use super::super::eval::{EvalOptions, target_of, tool_named};
+use super::{callers, members, seeds_of};
+use crate::model::{NodeKind, Toolkit};
+use crate::recommend::recommend;
+
+/// One step of one record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerStep {
+    /// The record's number from 1 over all records loaded (before any operator filter).
+    pub record: u64,
+    pub id: Option<String>,
+    /// The record's call this step is about, counting from 0.
+    pub step: usize,
+    /// The previous calls that seeded it, oldest first (`[]` for step 0).
+    pub after: Vec<String>,
+    pub next: String,
+    /// The tools offered, cut to what the record had available, by name (in node order).
+    pub offered: Vec<String>,
+    pub hit: bool,
+}
+
+/// Offers remembered, by seed set and parameters.
+type Offers = HashMap<(Vec<NodeIndex>, u64, u32), Vec<NodeIndex>>;
+
+/// Builds the per-step entries record by record.
+pub struct PerStepCounter<'a> {
+    tk: &'a Toolkit,
+    opts: EvalOptions,
+    context: usize,
+    callers: Vec<Vec<NodeIndex>>,
+    offers: Offers,
+    entries: Vec<PerStep>,
+}
+
+impl<'a> PerStepCounter<'a> {
+    /// `threshold` and `hops` win over the record's and the operator's, as in `eval`.
+    pub fn new(
+        tk: &'a Toolkit,
+        threshold: Option<f64>,
+        hops: Option<u32>,
+        context: usize,
+    ) -> PerStepCounter<'a> {
+        PerStepCounter {
+            tk,
+            opts: EvalOptions {
+                threshold,
+                hops,
+                ..EvalOptions::default()
+            },
+            context: context.max(1),
+            callers: callers(tk),
+            offers: Offers::default(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// Adds the steps of record number `number`; returns the bytes this kept. A record
+    /// naming no operator, or without its calls in order, has no steps.
+    pub fn add(&mut self, number: u64, r: &Record) -> usize {
+        let tk = self.tk;
+        let Ok((_, op_seeds, params)) = target_of(tk, r, &self.opts) else {
+            return 0;
+        };
+        let Some(calls) = &r.calls else { return 0 };
+        let available = r.available.as_deref().map(|names| available_set(tk, names));
+        let mut bytes = 0;
+        for (i, next) in calls.iter().enumerate() {
+            let from = i.saturating_sub(self.context);
+            let after = &calls[from..i];
+            let seeds = if i == 0 {
+                let mut s = op_seeds.clone();
+                s.sort_unstable();
+                s.dedup();
+                s
+            } else {
+                let mut tools: Vec<NodeIndex> =
+                    after.iter().filter_map(|c| tool_named(tk, c)).collect();
+                tools.sort_unstable();
+                tools.dedup();
+                seeds_of(&tools, |t| {
+                    self.callers.get(t.index()).into_iter().flatten().copied()
+                })
+            };
+            let key = (seeds, params.threshold.to_bits(), params.hops);
+            if !self.offers.contains_key(&key) {
+                let tools = recommend(tk, &key.0, params).tools;
+                bytes += 2 * (key.0.len() + tools.len()) * std::mem::size_of::<NodeIndex>() + 128;
+                self.offers.insert(key.clone(), tools);
+            }
+            let offer: Vec<NodeIndex> = self.offers[&key]
+                .iter()
+                .copied()
+                .filter(|x| {
+                    available
+                        .as_ref()
+                        .is_none_or(|a| a.binary_search(x).is_ok())
+                })
+                .collect();
+            let hit = tool_named(tk, next).is_some_and(|x| offer.contains(&x));
+            let entry = PerStep {
+                record: number,
+                id: r.id.clone(),
+                step: i,
+                after: after.to_vec(),
+                next: next.clone(),
+                offered: offer.iter().map(|&x| tk.name(x).to_string()).collect(),
+                hit,
+            };
+            bytes += entry_bytes(&entry);
+            self.entries.push(entry);
+        }
+        bytes
+    }
+
+    /// The entries, in record order and step order.
+    pub fn finish(self) -> Vec<PerStep> {
+        self.entries
+    }
+}
+
+/// A record's available names as a sorted set of nodes: tools, and a group with its
+/// members (names of nothing in the toolkit are left out).
+fn available_set(tk: &Toolkit, names: &[String]) -> Vec<NodeIndex> {
+    let mut out = Vec::new();
+    for n in names {
+        if let Some(ix) = tool_named(tk, n) {
+            out.push(ix);
+            if tk.kind(ix) == NodeKind::Group {
+                out.extend(members(tk, ix));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+fn entry_bytes(e: &PerStep) -> usize {
+    let text = |s: &String| std::mem::size_of::<String>() + s.len();
+    std::mem::size_of::<PerStep>()
+        + e.id.as_ref().map_or(0, String::len)
+        + e.after.iter().map(text).sum::<usize>()
+        + e.next.len()
+        + e.offered.iter().map(text).sum::<usize>()
+}
+
+/// The entries as SPEC 8's `per_step` list.
+pub fn to_json(entries: &[PerStep]) -> serde_json::Value {
+    serde_json::Value::Array(
+        entries
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "record": e.record,
+                    "id": e.id,
+                    "step": e.step,
+                    "after": e.after,
+                    "next": e.next,
+                    "offered": e.offered,
+                    "hit": e.hit,
+                })
+            })
+            .collect(),
+    )
+}

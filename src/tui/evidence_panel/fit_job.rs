@@ -1,0 +1,152 @@
+//! `:fit` off the UI thread. Fitting and applying the fitted scores to the files' text can
+//! take seconds on a large kit (`:fit add-edges` most), so the work runs on a copy of the
+//! workspace on a thread of its own while the screen keeps drawing and every key (`:q!`,
+//! Ctrl-C) and signal (SIGTERM, SIGHUP) still works. The copy comes back whole: the shell
+//! puts it in place of the session's workspace as one undoable step, unless the toolkit
+//! changed meanwhile (an edit, an undo, a reload, a save), when the fit is refused.
+//!
+//! Nothing here names the app or the message channel: the job's state and the work only.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use toolscope_core::edit::Transaction;
+use toolscope_core::evidence::Record;
+use toolscope_core::evidence::eval::{EvalOptions, resolve};
+use toolscope_core::evidence::fit::Changes;
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::explain::num;
+use toolscope_core::workspace::Workspace;
+
+/// A fit running on its thread: what it started from, and its stop switch.
+#[derive(Debug)]
+pub struct Running {
+    /// Tells an old job's result from the current one's.
+    pub(super) id: u64,
+    /// The toolkit the fit started from (kept, so a changed toolkit is a new allocation).
+    started_on: Arc<Toolkit>,
+    /// Whether the workspace had unsaved edits then (a save leaves the toolkit alone).
+    dirty: bool,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Running {
+    pub(super) fn new(id: u64, ws: &Workspace) -> Running {
+        Running {
+            id,
+            started_on: Arc::clone(&ws.toolkit),
+            dirty: ws.is_dirty(),
+            cancel: Arc::default(),
+        }
+    }
+
+    /// The stop switch, for the thread.
+    pub(super) fn cancel_switch(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancel)
+    }
+
+    /// Asks the thread to stop (it stops at its next check; its result is dropped).
+    pub(super) fn cancel(&self) {
+        self.cancel.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether `ws` is still what the fit started from: same toolkit, same saved state.
+    pub(super) fn still_current(&self, ws: &Workspace) -> bool {
+        Arc::ptr_eq(&ws.toolkit, &self.started_on) && ws.is_dirty() == self.dirty
+    }
+}
+
+/// What a fit found, sent back to the loop.
+#[derive(Debug, Clone)]
+pub struct Done {
+    pub id: u64,
+    pub outcome: Outcome,
+}
+
+/// What came of a fit.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// The scores already fit the records.
+    Unchanged {
+        records: usize,
+    },
+    /// The workspace with the fitted scores applied as one step, what the step says, and
+    /// one line per changed score.
+    Fitted {
+        ws: Box<Workspace>,
+        said: String,
+        lines: Vec<String>,
+        calls: usize,
+        next: usize,
+    },
+    Failed(String),
+    /// Stopped by its switch before it finished.
+    Cancelled,
+}
+
+/// Fits the Call (and, from ordered runs, Next) scores of `ws` to `records` and applies
+/// them to `ws` as one transaction; `add_edges` also adds the Next edges the runs show.
+pub fn run(mut ws: Workspace, records: &[Record], add_edges: bool, stop: &AtomicBool) -> Outcome {
+    let stopped = || stop.load(Ordering::SeqCst);
+    let tk = Arc::clone(&ws.toolkit);
+    let resolved = resolve(&tk, records, &EvalOptions::default()).0;
+    if stopped() {
+        return Outcome::Cancelled;
+    }
+    let changes = Changes::new(&tk, &resolved, add_edges);
+    if changes.is_empty() {
+        return Outcome::Unchanged {
+            records: resolved.len(),
+        };
+    }
+    let lines = lines(&tk, &changes);
+    let txn = Transaction::from(changes.edits(&tk));
+    let mut said = txn.describe();
+    if stopped() {
+        return Outcome::Cancelled;
+    }
+    match ws.apply(txn) {
+        Ok(applied) => {
+            for n in &applied.notes {
+                said.push_str("; ");
+                said.push_str(n);
+            }
+            Outcome::Fitted {
+                ws: Box::new(ws),
+                said,
+                lines,
+                calls: changes.calls.len(),
+                next: changes.next.len(),
+            }
+        }
+        Err(e) => Outcome::Failed(e.to_string()),
+    }
+}
+
+/// One line per changed score, for the message log.
+fn lines(tk: &Toolkit, changes: &Changes) -> Vec<String> {
+    let mut lines = Vec::with_capacity(changes.calls.len() + changes.next.len());
+    for f in &changes.calls {
+        lines.push(format!(
+            "fit: {} -> {}: {} -> {} (called in {}/{} records)",
+            tk.name(f.from),
+            tk.name(f.to),
+            num(f.old),
+            num(f.new),
+            f.called,
+            f.present
+        ));
+    }
+    for f in &changes.next {
+        let old = f.old.map_or_else(|| "(new)".to_string(), num);
+        lines.push(format!(
+            "fit: {} -> {}: {old} -> {} ({} of {} steps)",
+            tk.name(f.from),
+            tk.name(f.to),
+            num(f.new),
+            f.steps,
+            f.row_steps
+        ));
+    }
+    lines
+}

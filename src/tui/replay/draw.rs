@@ -1,0 +1,338 @@
+//! Drawing the replay: its panel (in the inspector's place), its line on the graph pane's
+//! bottom border with the called tool's box marked hit or miss, and the list of loaded
+//! runs to choose from. Nothing here changes state.
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+use toolscope_core::evidence::steps::replay::ReplayStep;
+use toolscope_core::recommend::explain::num;
+use toolscope_core::recommend::{Params, explain};
+use toolscope_core::text::sanitize;
+
+use super::{After, Run};
+use crate::tui::app::App;
+use crate::tui::graph_pane::draw::put_str;
+use crate::tui::graph_pane::geometry::WRect;
+use crate::tui::view::chrome::bordered;
+
+fn ok_glyph(app: &App, hit: bool) -> &'static str {
+    match (app.theme.ascii, hit) {
+        (false, true) => "✓",
+        (false, false) => "✗",
+        (true, true) => "+",
+        (true, false) => "x",
+    }
+}
+
+fn name(app: &App, ix: petgraph::stable_graph::NodeIndex) -> String {
+    sanitize(app.tk.name(ix)).into_owned()
+}
+
+/// The replay's panel in the inspector's place.
+pub fn panel(frame: &mut Frame, app: &App, area: Rect) {
+    if area.width == 0 {
+        return;
+    }
+    let (title, lines) = match (app.replay.run(), app.replay.after()) {
+        (Some(run), _) => (" replay ", run_lines(app, run)),
+        (None, Some(a)) => (" step ", after_lines(app, a)),
+        _ => (" replay ", Vec::new()),
+    };
+    let block = bordered(app).title(title);
+    let p = Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(block);
+    frame.render_widget(p, area);
+}
+
+fn bold(s: String) -> Span<'static> {
+    Span::styled(s, Style::new().add_modifier(Modifier::BOLD))
+}
+
+fn after_lines(app: &App, a: &After) -> Vec<Line<'static>> {
+    let mut out = vec![
+        Line::from(vec![Span::raw("after "), bold(name(app, a.tool))]),
+        Line::from(format!(
+            "offers {} tool(s) from {} seed(s)",
+            a.offer.offered.len(),
+            a.offer.seeds.len()
+        )),
+    ];
+    if a.opening {
+        out.push(Line::from(""));
+        out.push(Line::styled(
+            "A kit init made: the step after the tool most runs call first, not the union of every first call.",
+            app.theme.muted(),
+        ));
+    }
+    out.push(Line::from(""));
+    out.push(Line::styled(
+        "Esc: the operator's seeds; R: replay a run",
+        app.theme.muted(),
+    ));
+    out
+}
+
+/// `step 2 of 6` (steps count from 0: step 0 is the first call).
+fn step_of(run: &Run) -> String {
+    format!(
+        "step {} of {}",
+        run.step,
+        run.played.steps.len().saturating_sub(1)
+    )
+}
+
+fn run_lines(app: &App, run: &Run) -> Vec<Line<'static>> {
+    let p = &run.played;
+    let id = run
+        .source
+        .id
+        .as_deref()
+        .map(|i| format!(" {}", sanitize(i)))
+        .unwrap_or_default();
+    let mut out = vec![
+        Line::from(vec![bold(format!("run {}", run.record + 1)), Span::raw(id)]),
+        Line::from(format!(
+            "{} · t {} · hops {}",
+            sanitize(&p.group),
+            num(run.params.threshold),
+            run.params.hops
+        )),
+    ];
+    let play = if run.playing { " ▶" } else { "" };
+    let follow = if run.follow { " (following)" } else { "" };
+    out.push(Line::from(vec![
+        bold(step_of(run)),
+        Span::raw(format!("{play}{follow}")),
+    ]));
+    let Some(s) = run.current() else {
+        out.push(Line::from("no calls yet"));
+        return out;
+    };
+    if !s.after.is_empty() {
+        let after: Vec<String> = s.after.iter().map(|a| sanitize(a).into_owned()).collect();
+        out.push(Line::from(format!("after {}", after.join(", "))));
+    } else {
+        out.push(Line::from("first call (the operator's seeds)"));
+    }
+    let verdict = if s.hit { "hit" } else { "miss" };
+    out.push(Line::from(vec![
+        Span::raw("next "),
+        bold(sanitize(&s.next).into_owned()),
+        Span::raw(format!(" {} {verdict}", ok_glyph(app, s.hit))),
+    ]));
+    let cut = s.offer.recommended.len() - s.offer.offered.len();
+    let cut = if cut > 0 {
+        format!(" ({cut} the run lacked)")
+    } else {
+        String::new()
+    };
+    out.push(Line::from(format!(
+        "offered {} tool(s){cut}",
+        s.offer.offered.len()
+    )));
+    let (hits, steps) = p.hits_through(run.step);
+    out.push(Line::from(format!("recall so far {hits}/{steps}")));
+    if !s.hit {
+        out.push(Line::from(""));
+        for l in why(app, run, s) {
+            out.push(Line::styled(l, app.theme.muted()));
+        }
+    }
+    match &run.tune {
+        Some(t) => {
+            out.push(Line::from(""));
+            if let Some(n) = &t.note {
+                out.push(Line::from(format!("tune: {n}")));
+            }
+            for (i, c) in t.list.iter().enumerate() {
+                let mark = if i == t.cursor { "> " } else { "  " };
+                let style = if i == t.cursor {
+                    app.theme.selected()
+                } else {
+                    Style::new()
+                };
+                out.push(Line::styled(
+                    format!("{mark}{}", sanitize(&c.describe(&app.tk))),
+                    style,
+                ));
+                out.push(Line::from(format!(
+                    "  recall {:.2}->{:.2} tok {:.0}->{:.0}",
+                    c.before.recall(),
+                    c.after.recall(),
+                    c.before.tokens,
+                    c.after.tokens
+                )));
+            }
+            if !t.list.is_empty() {
+                out.push(Line::styled(
+                    "Enter applies (u undoes) · Esc closes",
+                    app.theme.muted(),
+                ));
+            }
+        }
+        None => {
+            out.push(Line::from(""));
+            let keys = if s.hit {
+                "←/→ steps · Space plays · Esc leaves"
+            } else {
+                "t tunes · ←/→ steps · Space plays · Esc leaves"
+            };
+            out.push(Line::styled(keys, app.theme.muted()));
+        }
+    }
+    out
+}
+
+/// Where a missed call stands: not in the graph, not available to the run, or what keeps
+/// it out (explain).
+pub(crate) fn why(app: &App, run: &Run, s: &ReplayStep) -> Vec<String> {
+    let next = sanitize(&s.next).into_owned();
+    let Some(t) = s.target else {
+        return vec![format!(
+            "{next} is not in the graph at all: no tool or group has that name."
+        )];
+    };
+    if !s.was_available(run.played.available.as_deref()) {
+        return vec![format!(
+            "{next} was not available to the run: no offer could hold it."
+        )];
+    }
+    let params: Params = run.params;
+    match explain(&app.tk, &s.offer.seeds, params, t) {
+        Some(e) => e
+            .lines(&app.tk)
+            .into_iter()
+            .map(|l| sanitize(&l).into_owned())
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The replay's line on the graph pane's bottom border (`area` includes the border), and
+/// the called tool's box marked hit or miss.
+pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) {
+    if area.width < 12 || area.height < 3 || !app.replay.shown(&app.seeds) {
+        return;
+    }
+    let text = match (app.replay.run(), app.replay.after()) {
+        (Some(run), _) => match run.current() {
+            Some(s) => {
+                let (hits, steps) = run.played.hits_through(run.step);
+                let verdict = if s.hit { "hit" } else { "miss" };
+                format!(
+                    " run {} {} · {} {} {verdict} · recall {hits}/{steps} ",
+                    run.record + 1,
+                    step_of(run),
+                    ok_glyph(app, s.hit),
+                    sanitize(&s.next)
+                )
+            }
+            None => format!(" run {}: no calls yet ", run.record + 1),
+        },
+        (None, Some(a)) => format!(
+            " step after {} · {} tool(s) ",
+            name(app, a.tool),
+            a.offer.offered.len()
+        ),
+        _ => return,
+    };
+    let border = WRect {
+        x: i32::from(area.x),
+        y: i32::from(area.y),
+        w: i32::from(area.width),
+        h: i32::from(area.height),
+    };
+    let text: String = text.chars().take(area.width as usize - 2).collect();
+    let style = app.theme.title();
+    put_str(
+        buf,
+        area,
+        border,
+        border.x + 1,
+        border.y + border.h - 1,
+        &text,
+        style,
+    );
+    if let Some(s) = app.replay.run().and_then(|r| r.current()) {
+        mark_target(app, area, s, buf);
+    }
+}
+
+/// The called tool's box gets ✓ (hit) or ✗ (miss) in its last cell, when it is drawn.
+fn mark_target(app: &App, area: Rect, s: &ReplayStep, buf: &mut Buffer) {
+    let Some(t) = s.target else { return };
+    if !app.graph_pane.shows_focus() {
+        return;
+    }
+    let geo = app.geometry();
+    let Some(r) = geo.node_rect(app.layout(), &app.tk, t) else {
+        return;
+    };
+    let inner = crate::tui::panes::inner(area);
+    let view = WRect {
+        x: app.graph_pane.viewport.x,
+        y: app.graph_pane.viewport.y,
+        w: i32::from(inner.width),
+        h: i32::from(inner.height),
+    };
+    let y = if geo.box_h == 1 { r.y } else { r.y + 1 };
+    let style = app.theme.selected();
+    put_str(
+        buf,
+        inner,
+        view,
+        r.x + r.w - 2,
+        y,
+        ok_glyph(app, s.hit),
+        style,
+    );
+}
+
+/// The list of loaded runs, over the graph, while one is being chosen.
+pub fn picker(frame: &mut Frame, app: &App, area: Rect) {
+    let Some(cursor) = app.replay.picking() else {
+        return;
+    };
+    let records = app.evidence.records();
+    let w = area.width.saturating_sub(8).min(70);
+    let h = area
+        .height
+        .saturating_sub(6)
+        .min(records.len() as u16 + 2)
+        .max(3);
+    let r = Rect::new(area.x + (area.width - w) / 2, area.y + 2, w, h);
+    let rows = usize::from(h.saturating_sub(2)).max(1);
+    let first = cursor.saturating_sub(rows - 1);
+    let lines: Vec<Line> = records
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(rows)
+        .map(|(i, rec)| {
+            let who = match &rec.target {
+                toolscope_core::evidence::Target::Operator(o) => sanitize(o).into_owned(),
+                toolscope_core::evidence::Target::Seeds(s) => format!("seeds {}", s.join(",")),
+            };
+            let calls = rec
+                .calls
+                .as_ref()
+                .map_or("no order".to_string(), |c| format!("{} calls", c.len()));
+            let id = rec.id.as_deref().map(sanitize).unwrap_or_default();
+            let text = format!("{:>4} {id} {who} · {calls}", i + 1);
+            if i == cursor {
+                Line::styled(text, app.theme.selected())
+            } else {
+                Line::from(text)
+            }
+        })
+        .collect();
+    let block = bordered(app).title(" replay which run? j/k Enter · Esc ");
+    frame.render_widget(Clear, r);
+    frame.render_widget(Paragraph::new(lines).block(block), r);
+}

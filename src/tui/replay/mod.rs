@@ -1,0 +1,757 @@
+//! Runs on the graph (SPEC 8): the step after a chosen tool, a loaded record replayed step
+//! by step, and tuning from a miss.
+//!
+//! The pane owns its state ([`ReplayPane`]); nothing else changes it. Its handlers take that
+//! state and a small [`Ctx`] (the toolkit, the loaded records, the parameters) and return
+//! [`Effect`]s that the shell applies ([`shell`]): show a step's seeds on the graph, apply
+//! an edit, schedule the next play tick. The steps themselves come from the core
+//! ([`toolscope_core::evidence::steps::replay`]), computed as `eval --steps` computes
+//! them; the graph shows a step as the recommendation from its seeds, cut to what the run
+//! had (`App::recompute` asks [`ReplayPane::refresh`] for the cut).
+
+pub(crate) mod commands;
+pub(crate) mod draw;
+pub(crate) mod shell;
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use petgraph::stable_graph::NodeIndex;
+use petgraph::visit::NodeIndexable;
+
+use toolscope_core::edit::Edit;
+use toolscope_core::evidence::steps::replay::{
+    Offer, ReplayStep, Replayed, is_step_kit, offer_after, opening_tool, replay,
+};
+use toolscope_core::evidence::steps::tune::{Candidate, Change, candidates, measure};
+use toolscope_core::evidence::{Record, TokenCost};
+use toolscope_core::model::{EdgeKind, NodeKind, Toolkit};
+use toolscope_core::recommend::{Params, Recommendation};
+use toolscope_core::tokens::{Encoding, Tokenizer, tool_entry};
+
+/// The time between two steps while playing.
+pub const PACE: std::time::Duration = std::time::Duration::from_millis(900);
+
+/// What a handler reads: the graph, the loaded records, the view's parameters.
+pub struct Ctx<'a> {
+    pub tk: &'a Arc<Toolkit>,
+    pub records: &'a [Record],
+    pub params: Params,
+    /// The active operator's name.
+    pub operator: Option<&'a str>,
+    /// The selected node.
+    pub selected: Option<NodeIndex>,
+    /// How many offered tools the graph pane shows whole (see [`room`]).
+    pub room: usize,
+}
+
+/// How many offered tools the focus view holds whole at a terminal size: half the nodes it
+/// fits (each offered tool comes with its action in a kit `init` made): 10 at 80x24, 15 at
+/// 100x30, 30 at 160x48 (docs/tui.md).
+pub fn room(size: (u16, u16)) -> usize {
+    match size {
+        (w, h) if w >= 160 && h >= 48 => 30,
+        (w, h) if w >= 100 && h >= 30 => 15,
+        _ => 10,
+    }
+}
+
+/// What the shell does for the replay.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Show a step: make `operator` active (when named and not active), the seeds the
+    /// step's, and select `select`.
+    Show {
+        operator: Option<String>,
+        seeds: Vec<NodeIndex>,
+        select: Option<NodeIndex>,
+    },
+    /// Apply the edits as one undoable step, then take these parameters.
+    Apply {
+        edits: Vec<Edit>,
+        threshold: Option<f64>,
+        hops: Option<u32>,
+        what: String,
+    },
+    /// Send a play tick of this generation after [`PACE`].
+    Tick(u64),
+    /// The replay ended: the operator's own seeds come back.
+    Leave,
+    Info(String),
+    Error(String),
+}
+
+/// The pane's state.
+#[derive(Default)]
+pub struct ReplayPane {
+    mode: Mode,
+    /// The tick generation: a tick of an older one is stale.
+    generation: u64,
+    /// Built on the first tune; token counts by node index of `tokens_for`'s graph.
+    tokenizer: Option<Tokenizer>,
+    tokens: RefCell<Vec<Option<u64>>>,
+    tokens_for: Option<Arc<Toolkit>>,
+}
+
+#[derive(Default)]
+enum Mode {
+    #[default]
+    Off,
+    /// The step after a tool, without a record.
+    After(After),
+    /// Choosing a loaded record.
+    Pick {
+        cursor: usize,
+    },
+    Run(Box<Run>),
+}
+
+/// The step after a tool.
+pub(crate) struct After {
+    pub tool: NodeIndex,
+    pub offer: Offer,
+    /// The first screen of a step kit.
+    pub opening: bool,
+    tk: Arc<Toolkit>,
+    params: Params,
+}
+
+/// A record being replayed.
+pub(crate) struct Run {
+    /// Its index among the loaded records (shown from 1).
+    pub record: usize,
+    pub step: usize,
+    pub playing: bool,
+    /// Following the newest record as the trace file grows.
+    pub follow: bool,
+    /// The record as walked (to see it changed on a reload).
+    source: Record,
+    pub played: Replayed,
+    tk: Arc<Toolkit>,
+    params: Params,
+    pub tune: Option<Tune>,
+}
+
+/// The changes that would have offered a missed call, ranked.
+pub(crate) struct Tune {
+    pub list: Vec<Candidate>,
+    pub cursor: usize,
+    /// Why the list is empty.
+    pub note: Option<String>,
+}
+
+impl Run {
+    pub fn current(&self) -> Option<&ReplayStep> {
+        self.played.steps.get(self.step)
+    }
+}
+
+impl ReplayPane {
+    pub fn is_off(&self) -> bool {
+        matches!(self.mode, Mode::Off)
+    }
+
+    pub(crate) fn run(&self) -> Option<&Run> {
+        match &self.mode {
+            Mode::Run(r) => Some(&**r),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn after(&self) -> Option<&After> {
+        match &self.mode {
+            Mode::After(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The cursor of the record list, while it is open.
+    pub(crate) fn picking(&self) -> Option<usize> {
+        match self.mode {
+            Mode::Pick { cursor } => Some(cursor),
+            _ => None,
+        }
+    }
+
+    /// The seeds of the step shown.
+    fn step_seeds(&self) -> Option<&[NodeIndex]> {
+        match &self.mode {
+            Mode::After(a) => Some(a.offer.seeds.as_slice()),
+            Mode::Run(r) => r.current().map(|s| s.offer.seeds.as_slice()),
+            _ => None,
+        }
+    }
+
+    /// Whether the graph shows the replay's step (the seeds are the step's: choosing an
+    /// operator or seeds leaves the replay behind, and its keys go back to the keymap).
+    pub fn shown(&self, seeds: &[NodeIndex]) -> bool {
+        self.step_seeds().is_some_and(|s| same(s, seeds))
+    }
+
+    /// After the recommendation was recomputed: walks the record again when the graph or
+    /// the parameters changed, and cuts the recommendation to what the run had.
+    pub fn refresh(&mut self, ctx: &Ctx, seeds: &[NodeIndex], rec: &mut Recommendation) {
+        match &mut self.mode {
+            Mode::Run(run) => {
+                let params = params_for(ctx, &run.played);
+                let stale = !Arc::ptr_eq(&run.tk, ctx.tk)
+                    || run.params != params
+                    || ctx.records.get(run.record) != Some(&run.source);
+                if stale {
+                    let Some(r) = ctx.records.get(run.record) else {
+                        self.mode = Mode::Off;
+                        return;
+                    };
+                    match replay(ctx.tk, r, Some(params), 1) {
+                        Ok(played) => {
+                            run.step = run.step.min(played.steps.len().saturating_sub(1));
+                            run.played = played;
+                            run.source = r.clone();
+                            run.tk = Arc::clone(ctx.tk);
+                            run.params = params;
+                            run.tune = None;
+                        }
+                        Err(_) => {
+                            self.mode = Mode::Off;
+                            return;
+                        }
+                    }
+                }
+                let shown = run.current().is_some_and(|s| same(&s.offer.seeds, seeds));
+                if let (true, Some(set)) = (shown, &run.played.available) {
+                    rec.retain_tools(ctx.tk, |x| set.binary_search(&x).is_ok());
+                }
+            }
+            Mode::After(a) if !Arc::ptr_eq(&a.tk, ctx.tk) || a.params != ctx.params => {
+                a.offer = offer_after(ctx.tk, &[a.tool], ctx.params, None);
+                a.tk = Arc::clone(ctx.tk);
+                a.params = ctx.params;
+            }
+            _ => {}
+        }
+    }
+
+    /// The step after the selected tool (an action: after the tools it calls).
+    pub fn step_after_selected(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        let Some(ix) = ctx.selected.filter(|&ix| ctx.tk.graph.contains_node(ix)) else {
+            return vec![Effect::Error("select a tool first".into())];
+        };
+        let tk = ctx.tk;
+        let tool = match tk.kind(ix) {
+            NodeKind::Tool | NodeKind::Group => ix,
+            NodeKind::Action => {
+                let called = tk
+                    .out_edges(ix)
+                    .find(|&(e, _)| tk.graph[e].kind == EdgeKind::Call);
+                match called {
+                    Some((_, x)) => x,
+                    None => {
+                        return vec![Effect::Error(format!(
+                            "{} calls no tool: select a tool",
+                            tk.name(ix)
+                        ))];
+                    }
+                }
+            }
+        };
+        self.show_after(ctx, tool, false)
+    }
+
+    fn show_after(&mut self, ctx: &Ctx, tool: NodeIndex, opening: bool) -> Vec<Effect> {
+        let offer = offer_after(ctx.tk, &[tool], ctx.params, None);
+        if offer.seeds.is_empty() {
+            return vec![Effect::Error(format!(
+                "no action calls {}: no step follows it",
+                ctx.tk.name(tool)
+            ))];
+        }
+        let seeds = offer.seeds.clone();
+        self.stop();
+        self.mode = Mode::After(After {
+            tool,
+            offer,
+            opening,
+            tk: Arc::clone(ctx.tk),
+            params: ctx.params,
+        });
+        vec![Effect::Show {
+            operator: None,
+            seeds,
+            select: Some(tool),
+        }]
+    }
+
+    /// The first screen of a kit `init` made: the step after the tool most runs call
+    /// first (see [`opening_tool`]); nothing for other kits.
+    pub fn opening(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        if !is_step_kit(ctx.tk) {
+            return Vec::new();
+        }
+        let Some(op) = ctx.operator.and_then(|n| ctx.tk.operator(n)) else {
+            return Vec::new();
+        };
+        match opening_tool(ctx.tk, op, ctx.records, ctx.params, ctx.room) {
+            Some(tool) => self.show_after(ctx, tool, true),
+            None => Vec::new(),
+        }
+    }
+
+    /// `R`: the list of loaded records.
+    pub fn pick(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        if ctx.records.is_empty() {
+            return vec![Effect::Error(
+                "no traces loaded: :traces FILE (or --traces FILE)".into(),
+            )];
+        }
+        self.stop();
+        let cursor = self.run().map_or(0, |r| r.record);
+        self.mode = Mode::Pick {
+            cursor: cursor.min(ctx.records.len() - 1),
+        };
+        Vec::new()
+    }
+
+    /// `:replay RECORD STEP` (RECORD from 1 in load order, or a record's `id`; STEP from
+    /// 0); `:replay` alone follows the newest record.
+    pub fn command(&mut self, ctx: &Ctx, arg: &str) -> Result<Vec<Effect>, String> {
+        let mut words = arg.split_whitespace();
+        let (Some(record), step) = (words.next(), words.next()) else {
+            return self.follow(ctx);
+        };
+        if words.next().is_some() {
+            return Err("usage: :replay [RECORD [STEP]]".into());
+        }
+        let index = record_index(ctx.records, record)?;
+        let step = match step {
+            Some(s) => s
+                .parse::<usize>()
+                .map_err(|_| format!("`{s}` is no step number (steps count from 0)"))?,
+            None => 0,
+        };
+        self.start(ctx, index, Some(step), false)
+    }
+
+    /// Follows the newest record from its last step.
+    fn follow(&mut self, ctx: &Ctx) -> Result<Vec<Effect>, String> {
+        let Some(last) = ctx.records.len().checked_sub(1) else {
+            return Err("no traces loaded: :traces FILE (or --traces FILE)".into());
+        };
+        self.start(ctx, last, None, true)
+    }
+
+    /// Starts replaying record `index` at `step` (`None`: its last).
+    fn start(
+        &mut self,
+        ctx: &Ctx,
+        index: usize,
+        step: Option<usize>,
+        follow: bool,
+    ) -> Result<Vec<Effect>, String> {
+        let r = ctx
+            .records
+            .get(index)
+            .ok_or_else(|| format!("no record {}", index + 1))?;
+        let probe = replay(ctx.tk, r, None, 1)?;
+        let params = params_for(ctx, &probe);
+        let played = if params == probe.params {
+            probe
+        } else {
+            replay(ctx.tk, r, Some(params), 1)?
+        };
+        let n = played.steps.len();
+        if n == 0 && !follow {
+            return Err(format!(
+                "record {} has no calls in order (`calls`): nothing to replay",
+                index + 1
+            ));
+        }
+        let step = step.unwrap_or(n.saturating_sub(1));
+        if n > 0 && step >= n {
+            return Err(format!(
+                "record {} has steps 0 to {}",
+                index + 1,
+                n.saturating_sub(1)
+            ));
+        }
+        self.stop();
+        self.mode = Mode::Run(Box::new(Run {
+            record: index,
+            step,
+            playing: false,
+            follow,
+            source: r.clone(),
+            played,
+            tk: Arc::clone(ctx.tk),
+            params,
+            tune: None,
+        }));
+        Ok(self.show_step())
+    }
+
+    /// The effect that shows the current step.
+    fn show_step(&self) -> Vec<Effect> {
+        let Some(run) = self.run() else {
+            return Vec::new();
+        };
+        let Some(s) = run.current() else {
+            return vec![Effect::Info(format!(
+                "record {}: no calls yet; waiting for the trace file to grow",
+                run.record + 1
+            ))];
+        };
+        vec![Effect::Show {
+            operator: run.played.operator.clone(),
+            seeds: s.offer.seeds.clone(),
+            select: s.target,
+        }]
+    }
+
+    /// A new generation of ticks: the ones sent before are stale.
+    fn stop(&mut self) {
+        self.generation += 1;
+        if let Mode::Run(r) = &mut self.mode {
+            r.playing = false;
+        }
+    }
+
+    /// A play tick: the next step while playing.
+    pub fn tick(&mut self, generation: u64) -> Vec<Effect> {
+        if generation != self.generation {
+            return Vec::new();
+        }
+        let Mode::Run(run) = &mut self.mode else {
+            return Vec::new();
+        };
+        if !run.playing {
+            return Vec::new();
+        }
+        if run.step + 1 >= run.played.steps.len() {
+            // At the end; a followed file may still grow.
+            run.playing = run.follow;
+            return if run.follow {
+                vec![Effect::Tick(generation)]
+            } else {
+                vec![Effect::Info("replay: the last step".into())]
+            };
+        }
+        run.step += 1;
+        run.tune = None;
+        let mut out = self.show_step();
+        out.push(Effect::Tick(generation));
+        out
+    }
+
+    /// The trace files were read again: a followed run moves to the newest record's last
+    /// step.
+    pub fn traces_loaded(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        let Some(run) = self.run() else {
+            return Vec::new();
+        };
+        if !run.follow {
+            return Vec::new();
+        }
+        let Some(last) = ctx.records.len().checked_sub(1) else {
+            return Vec::new();
+        };
+        // Shown already: the newest record, at its last step (a record that grew in place
+        // was walked again by `refresh`, at the step it was on).
+        let at_end = run.step + 1 >= run.played.steps.len();
+        if last == run.record && ctx.records.get(last) == Some(&run.source) && at_end {
+            return Vec::new();
+        }
+        let playing = run.playing;
+        match self.start(ctx, last, None, true) {
+            Ok(mut out) => {
+                if playing && let Mode::Run(r) = &mut self.mode {
+                    r.playing = true;
+                    out.push(Effect::Tick(self.generation));
+                }
+                out
+            }
+            Err(e) => vec![Effect::Error(e)],
+        }
+    }
+
+    /// A key while the replay is shown (or its record list is open); `None`: not the
+    /// replay's, the keymap has it.
+    pub fn key(&mut self, ctx: &Ctx, k: &KeyEvent) -> Option<Vec<Effect>> {
+        if k.modifiers.contains(KeyModifiers::CONTROL) {
+            return None;
+        }
+        match &mut self.mode {
+            Mode::Off => None,
+            Mode::Pick { cursor } => {
+                if pick_key(cursor, ctx, k).is_some() {
+                    return Some(Vec::new());
+                }
+                let c = *cursor;
+                if k.code == KeyCode::Esc {
+                    self.mode = Mode::Off;
+                    return Some(Vec::new());
+                }
+                Some(
+                    self.start(ctx, c, Some(0), false)
+                        .unwrap_or_else(|e| vec![Effect::Error(e)]),
+                )
+            }
+            Mode::After(_) => match k.code {
+                KeyCode::Esc => {
+                    self.mode = Mode::Off;
+                    Some(vec![Effect::Leave])
+                }
+                _ => None,
+            },
+            Mode::Run(_) => self.run_key(ctx, k),
+        }
+    }
+
+    fn run_key(&mut self, ctx: &Ctx, k: &KeyEvent) -> Option<Vec<Effect>> {
+        let ReplayPane {
+            mode,
+            generation,
+            tokenizer,
+            tokens,
+            tokens_for,
+        } = &mut *self;
+        let Mode::Run(run) = mode else {
+            return None;
+        };
+        if let Some(tune) = &mut run.tune {
+            match k.code {
+                KeyCode::Esc | KeyCode::Char('t') => {
+                    run.tune = None;
+                    return Some(Vec::new());
+                }
+                KeyCode::Down | KeyCode::Char('j') => {
+                    tune.cursor = (tune.cursor + 1).min(tune.list.len().saturating_sub(1));
+                    return Some(Vec::new());
+                }
+                KeyCode::Up | KeyCode::Char('k') => {
+                    tune.cursor = tune.cursor.saturating_sub(1);
+                    return Some(Vec::new());
+                }
+                KeyCode::Enter => return Some(apply(ctx, tune)),
+                _ => {}
+            }
+        }
+        let n = run.played.steps.len();
+        let to = match k.code {
+            KeyCode::Right | KeyCode::Char('l') => run.step + 1,
+            KeyCode::Left | KeyCode::Char('h') => run.step.saturating_sub(1),
+            KeyCode::Home | KeyCode::Char('g') => 0,
+            KeyCode::End | KeyCode::Char('G') => n.saturating_sub(1),
+            KeyCode::Char(' ') => {
+                run.playing = !run.playing;
+                // Ticks sent before a pause are stale: one pace, never two.
+                *generation += 1;
+                return Some(if run.playing {
+                    vec![Effect::Tick(*generation)]
+                } else {
+                    Vec::new()
+                });
+            }
+            KeyCode::Char('t') => {
+                let cost = cost(ctx.tk, tokenizer, tokens, tokens_for);
+                run.tune = Some(tune(ctx, &cost, run));
+                return Some(Vec::new());
+            }
+            KeyCode::PageDown | KeyCode::PageUp => {
+                let last = ctx.records.len().saturating_sub(1);
+                let record = if k.code == KeyCode::PageDown {
+                    (run.record + 1).min(last)
+                } else {
+                    run.record.saturating_sub(1)
+                };
+                return Some(
+                    self.start(ctx, record, Some(0), false)
+                        .unwrap_or_else(|e| vec![Effect::Error(e)]),
+                );
+            }
+            KeyCode::Esc => {
+                self.stop();
+                self.mode = Mode::Off;
+                return Some(vec![Effect::Leave]);
+            }
+            _ => return None,
+        };
+        if to >= n || to == run.step {
+            return Some(Vec::new());
+        }
+        run.step = to;
+        run.tune = None;
+        run.follow = false;
+        self.generation += 1;
+        if let Mode::Run(r) = &mut self.mode {
+            r.playing = false;
+        }
+        Some(self.show_step())
+    }
+}
+
+/// The token cost of the tools of `tk`, counted once each (the tokenizer is built on the
+/// first tune, the counts kept until the graph changes).
+fn cost<'a>(
+    tk: &'a Arc<Toolkit>,
+    tokenizer: &'a mut Option<Tokenizer>,
+    tokens: &'a RefCell<Vec<Option<u64>>>,
+    tokens_for: &mut Option<Arc<Toolkit>>,
+) -> Cost<'a> {
+    if !tokens_for.as_ref().is_some_and(|t| Arc::ptr_eq(t, tk)) {
+        let mut cache = tokens.borrow_mut();
+        cache.clear();
+        cache.resize(tk.graph.node_bound(), None);
+        *tokens_for = Some(Arc::clone(tk));
+    }
+    let tokenizer = tokenizer.get_or_insert_with(|| Tokenizer::new(Encoding::default()));
+    Cost {
+        tk,
+        tokenizer,
+        cache: tokens,
+    }
+}
+
+/// Token costs counted once per tool.
+pub struct Cost<'a> {
+    tk: &'a Toolkit,
+    tokenizer: &'a Tokenizer,
+    cache: &'a RefCell<Vec<Option<u64>>>,
+}
+
+impl TokenCost for Cost<'_> {
+    fn tool_tokens(&self, ix: NodeIndex) -> u64 {
+        if let Some(Some(n)) = self.cache.borrow().get(ix.index()) {
+            return *n;
+        }
+        let n = self.tokenizer.count(&tool_entry(self.tk, ix));
+        if let Some(slot) = self.cache.borrow_mut().get_mut(ix.index()) {
+            *slot = Some(n);
+        }
+        n
+    }
+}
+
+/// j/k move in the record list; `None`: Enter or Esc (the caller decides).
+fn pick_key(cursor: &mut usize, ctx: &Ctx, k: &KeyEvent) -> Option<()> {
+    let last = ctx.records.len().saturating_sub(1);
+    match k.code {
+        KeyCode::Down | KeyCode::Char('j') => *cursor = (*cursor + 1).min(last),
+        KeyCode::Up | KeyCode::Char('k') => *cursor = cursor.saturating_sub(1),
+        KeyCode::PageDown => *cursor = (*cursor + 10).min(last),
+        KeyCode::PageUp => *cursor = cursor.saturating_sub(10),
+        KeyCode::Home | KeyCode::Char('g') => *cursor = 0,
+        KeyCode::End | KeyCode::Char('G') => *cursor = last,
+        KeyCode::Enter | KeyCode::Esc => return None,
+        _ => {}
+    }
+    Some(())
+}
+
+/// The parameters a record is walked at: the view's when its operator is the active one
+/// (what the user is trying, as the evidence panel does), else the record's own.
+fn params_for(ctx: &Ctx, played: &Replayed) -> Params {
+    match (&played.operator, ctx.operator) {
+        (Some(op), Some(active)) if op == active => ctx.params,
+        _ => played.params,
+    }
+}
+
+/// The candidates of the current step, measured over every loaded record.
+fn tune(ctx: &Ctx, cost: &dyn TokenCost, run: &Run) -> Tune {
+    let Some(step) = run.current() else {
+        return Tune::empty("no step");
+    };
+    if step.hit {
+        return Tune::empty("a hit: nothing to tune");
+    }
+    if step.target.is_none() {
+        return Tune::empty("the call is no tool of the toolkit: add it first");
+    }
+    if !step.was_available(run.played.available.as_deref()) {
+        return Tune::empty("the run did not have this tool: no change offers it");
+    }
+    let params = run.params;
+    let operator = run.played.operator.as_deref();
+    let list = candidates(
+        ctx.tk,
+        step,
+        params,
+        operator,
+        run.played.available.as_deref(),
+    );
+    if list.is_empty() {
+        return Tune::empty("no change of scores, threshold or hops offers it");
+    }
+    // "Before" is the graph as the view has it: the operator at the view's parameters.
+    let mut base = (**ctx.tk).clone();
+    if let Some(op) = operator.and_then(|o| base.operator_mut(o)) {
+        op.threshold = params.threshold;
+        op.hops = params.hops;
+    }
+    let ranked = measure(&base, ctx.records, list, cost);
+    Tune {
+        list: ranked,
+        cursor: 0,
+        note: None,
+    }
+}
+
+impl Tune {
+    fn empty(why: &str) -> Tune {
+        Tune {
+            list: Vec::new(),
+            cursor: 0,
+            note: Some(why.to_string()),
+        }
+    }
+}
+
+/// Enter in the tune list: the chosen candidate as one undoable edit.
+fn apply(ctx: &Ctx, tune: &Tune) -> Vec<Effect> {
+    let Some(c) = tune.list.get(tune.cursor) else {
+        return Vec::new();
+    };
+    let mut threshold = None;
+    let mut hops = None;
+    for ch in &c.changes {
+        match ch {
+            Change::Threshold { to, .. } => threshold = Some(*to),
+            Change::Hops { to, .. } => hops = Some(*to),
+            _ => {}
+        }
+    }
+    vec![Effect::Apply {
+        edits: c.edits(ctx.tk),
+        threshold,
+        hops,
+        what: c.describe(ctx.tk),
+    }]
+}
+
+/// A record by its number (from 1, in load order) or its `id`.
+pub fn record_index(records: &[Record], word: &str) -> Result<usize, String> {
+    if let Ok(n) = word.parse::<usize>() {
+        return match n {
+            1.. if n <= records.len() => Ok(n - 1),
+            _ => Err(format!(
+                "no record {n}: records are numbered 1 to {} in load order",
+                records.len()
+            )),
+        };
+    }
+    records
+        .iter()
+        .position(|r| r.id.as_deref() == Some(word))
+        .ok_or_else(|| format!("no record numbered or with id `{word}`"))
+}
+
+fn same(a: &[NodeIndex], b: &[NodeIndex]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort_unstable();
+    a.dedup();
+    b.sort_unstable();
+    b.dedup();
+    a == b
+}

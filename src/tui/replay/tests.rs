@@ -1,0 +1,232 @@
+//! The replay driven by keys through `update`, and its screens on `TestBackend`.
+//!
+//! The fixture is shaped as `init` writes kits (`call <tool>` per tool): operator `fs`
+//! seeds `call ls` and `call cd` at threshold 0.35, hops 1. Run 1 (`ls cd ls cat`) hits
+//! every step; run 2 (`cd mv touch`) misses `mv` after `cd` (`call cd -> call mv` is 0.3)
+//! and `touch` after `mv` (no edge leads to `call touch`); run 3 had only ls, grep and
+//! cat; run 4 calls `find`, no tool of the kit.
+
+use petgraph::stable_graph::NodeIndex;
+
+use crate::tui::app::App;
+use crate::tui::editing::tests::{Fixture, fixture, keys, open};
+use crate::tui::tests::screen;
+
+const TK: &str = include_str!("../../../tests/fixtures/replay/fs-kit.yaml");
+const RUNS: &str = include_str!("../../../tests/fixtures/replay/fs-runs.jsonl");
+
+fn setup(w: u16, h: u16) -> (Fixture, std::path::PathBuf, App) {
+    let f = fixture(TK);
+    let runs = f.path.with_file_name("runs.jsonl");
+    std::fs::write(&runs, RUNS).expect("write runs");
+    let mut app = open(&f.path);
+    crate::tui::update::update(&mut app, crate::tui::msg::Msg::Resize(w, h));
+    keys(&mut app, &format!(":traces {}<Enter>", runs.display()));
+    (f, runs, app)
+}
+
+fn ix(app: &App, name: &str) -> NodeIndex {
+    toolscope_core::evidence::eval::tool_named(&app.tk, name)
+        .or_else(|| app.tk.action(name))
+        .expect("node")
+}
+
+/// What the panel says of the current step's miss, joined.
+fn why(app: &App) -> String {
+    let run = app.replay.run().expect("replaying");
+    let s = run.current().expect("a step");
+    super::draw::why(app, run, s).join(" ")
+}
+
+fn step(app: &App) -> (usize, usize, bool) {
+    let run = app.replay.run().expect("replaying");
+    let s = run.current().expect("a step");
+    (run.record, run.step, s.hit)
+}
+
+#[test]
+fn replay_walks_a_run_with_keys_and_cuts_the_offer() {
+    let (_f, _runs, mut app) = setup(160, 48);
+    keys(&mut app, ":replay 1 0<Enter>");
+    assert_eq!(step(&app), (0, 0, true));
+    // Step 1: after ls, its callers seed the graph; cd is offered.
+    keys(&mut app, "l");
+    assert_eq!(step(&app), (0, 1, true));
+    assert_eq!(app.seeds, vec![ix(&app, "call ls")]);
+    assert!(app.rec.contains(ix(&app, "cd")));
+    assert_eq!(app.selected, Some(ix(&app, "cd")));
+    keys(&mut app, "G");
+    assert_eq!(step(&app).1, 3);
+    keys(&mut app, "hg");
+    assert_eq!(step(&app).1, 0);
+    // Run 3 had ls, grep and cat: cd is recommended after ls but not offered.
+    keys(&mut app, ":replay r3 1<Enter>");
+    assert_eq!(step(&app), (2, 1, false));
+    assert!(!app.rec.contains(ix(&app, "cd")));
+    assert!(app.rec.contains(ix(&app, "cat")));
+    // Esc leaves: the operator's seeds and the whole recommendation come back.
+    keys(&mut app, "<Esc>");
+    assert!(app.replay.is_off());
+    assert_eq!(app.seeds.len(), 2);
+    assert!(app.rec.contains(ix(&app, "cd")));
+}
+
+#[test]
+fn replay_refuses_what_is_not_there() {
+    let (_f, _runs, mut app) = setup(160, 48);
+    for (line, says) in [
+        (":replay 9 0", "records are numbered 1 to 4"),
+        (":replay 1 7", "steps 0 to 3"),
+        (":replay nope", "no record numbered or with id `nope`"),
+        (":replay 1 x", "`x` is no step number"),
+    ] {
+        keys(&mut app, &format!("{line}<Enter>"));
+        let s = app.status.clone().expect("status");
+        assert!(s.text.contains(says), "{line}: {}", s.text);
+        assert!(app.replay.is_off(), "{line}");
+    }
+}
+
+#[test]
+fn a_miss_says_what_keeps_the_call_out_and_tuning_applies_one_undoable_edit() {
+    let (f, _runs, mut app) = setup(160, 48);
+    keys(&mut app, ":replay 2 1<Enter>");
+    assert_eq!(step(&app), (1, 1, false));
+    let w = why(&app);
+    assert!(
+        w.contains("blocked at threshold 0.35 by call cd -> call mv (0.3)"),
+        "{w}"
+    );
+    assert!(w.contains("enter at threshold 0.3"), "{w}");
+    keys(&mut app, "t");
+    let tune = app
+        .replay
+        .run()
+        .and_then(|r| r.tune.as_ref())
+        .expect("tune");
+    let said: Vec<String> = tune.list.iter().map(|c| c.describe(&app.tk)).collect();
+    assert_eq!(said, ["threshold -> 0.3", "call cd -> call mv 0.3 -> 0.35"]);
+    let c = &tune.list[0];
+    assert!(c.after.hits > c.before.hits, "{c:?}");
+    // The second: the edge's score, one edit; the step is shown again, now a hit.
+    keys(&mut app, "j<Enter>");
+    assert_eq!(step(&app), (1, 1, true));
+    assert!(app.is_modified());
+    let st = app.status.clone().expect("status").text;
+    assert!(st.contains("tuned: call cd -> call mv"), "{st}");
+    keys(&mut app, "u");
+    assert_eq!(step(&app), (1, 1, false));
+    keys(&mut app, "w");
+    assert_eq!(std::fs::read_to_string(&f.path).expect("read"), TK);
+    // The threshold candidate moves the view's threshold with the file's.
+    keys(&mut app, "t<Enter>");
+    assert_eq!(app.session.params.threshold, 0.3);
+    assert_eq!(app.active_operator().map(|o| o.threshold), Some(0.3));
+    assert_eq!(step(&app), (1, 1, true));
+    keys(&mut app, "u");
+    assert_eq!(app.session.params.threshold, 0.35);
+    assert_eq!(step(&app), (1, 1, false));
+}
+
+#[test]
+fn misses_out_of_the_graph_or_out_of_the_run_are_said() {
+    let (_f, _runs, mut app) = setup(160, 48);
+    keys(&mut app, ":replay 4 1<Enter>");
+    assert!(why(&app).contains("find is not in the graph at all"));
+    keys(&mut app, "t");
+    let note = app
+        .replay
+        .run()
+        .and_then(|r| r.tune.as_ref())
+        .and_then(|t| t.note.clone());
+    assert_eq!(
+        note.as_deref(),
+        Some("the call is no tool of the toolkit: add it first")
+    );
+    keys(&mut app, "<Esc>:replay 3 2<Enter>");
+    assert!(why(&app).contains("rm was not available to the run"));
+    // touch: no edge reaches it; the link is the candidate.
+    keys(&mut app, ":replay 2 2<Enter>t");
+    let tune = app
+        .replay
+        .run()
+        .and_then(|r| r.tune.as_ref())
+        .expect("tune");
+    let said: Vec<String> = tune.list.iter().map(|c| c.describe(&app.tk)).collect();
+    assert_eq!(said, ["link call mv -> call touch at 0.35"]);
+}
+
+#[test]
+fn play_ticks_advance_and_stale_ticks_do_nothing() {
+    let (_f, _runs, mut app) = setup(160, 48);
+    keys(&mut app, ":replay 1 0<Enter><Space>");
+    assert!(app.replay.run().is_some_and(|r| r.playing));
+    let generation = app.replay.generation;
+    crate::tui::replay::shell::tick(&mut app, generation);
+    assert_eq!(step(&app).1, 1);
+    crate::tui::replay::shell::tick(&mut app, generation - 1);
+    assert_eq!(step(&app).1, 1, "a stale tick");
+    keys(&mut app, "<Space>");
+    let generation = app.replay.generation;
+    crate::tui::replay::shell::tick(&mut app, generation);
+    assert_eq!(step(&app).1, 1, "paused");
+}
+
+#[test]
+fn the_run_list_and_following_a_growing_file() {
+    let (_f, runs, mut app) = setup(160, 48);
+    keys(&mut app, "R");
+    assert!(screen(&app).contains("replay which run?"));
+    keys(&mut app, "jj<Enter>");
+    assert_eq!(step(&app), (2, 0, true));
+    // `:replay` alone follows the newest record, at its last step.
+    keys(&mut app, ":replay<Enter>");
+    assert_eq!(step(&app), (3, 1, false));
+    let mut text = RUNS.to_string();
+    text.push_str("{\"id\": \"r5\", \"operator\": \"fs\", \"calls\": [\"cd\", \"ls\"]}\n");
+    std::fs::write(&runs, text).expect("append");
+    app.evidence.changed_on_disk();
+    crate::tui::update::flush(&mut app);
+    assert_eq!(step(&app), (4, 1, true));
+    assert!(screen(&app).contains("(following)"));
+}
+
+#[test]
+fn the_step_after_a_tool_and_the_opening_of_a_step_kit() {
+    let (_f, _runs, mut app) = setup(160, 48);
+    // The opening: the tool most runs call first (ls: 3 of 4).
+    crate::tui::replay::shell::opening(&mut app);
+    assert_eq!(app.seeds, vec![ix(&app, "call ls")]);
+    assert!(screen(&app).contains("step after ls"));
+    keys(&mut app, "<Esc>");
+    assert_eq!(app.seeds.len(), 2);
+    // S on a selected tool.
+    let cd = ix(&app, "cd");
+    app.select(cd);
+    keys(&mut app, "S");
+    assert_eq!(app.seeds, vec![ix(&app, "call cd")]);
+    let a = app.replay.after().expect("step view");
+    let mut want = vec![ix(&app, "ls"), cd];
+    want.sort();
+    assert_eq!(a.offer.offered, want);
+    // A key of the keymap still works (threshold down): the step follows it.
+    keys(&mut app, "-");
+    let a = app.replay.after().expect("step view");
+    assert!(a.offer.offered.contains(&ix(&app, "mv")));
+}
+
+#[test]
+fn replayed_steps_on_screen() {
+    for (w, h) in [(100, 30), (80, 24)] {
+        let (f, _runs, mut app) = setup(w, h);
+        // The status line names the toolkit's temporary folder: the same in every run.
+        let dir = f.path.parent().expect("a folder").display().to_string();
+        let shot = |app: &App| screen(app).replace(&dir, "<tmp>");
+        keys(&mut app, ":replay 1 1<Enter>");
+        insta::assert_snapshot!(format!("replay_hit_{w}x{h}"), shot(&app));
+        keys(&mut app, ":replay 2 1<Enter>");
+        insta::assert_snapshot!(format!("replay_miss_{w}x{h}"), shot(&app));
+        keys(&mut app, "t");
+        insta::assert_snapshot!(format!("replay_tune_{w}x{h}"), shot(&app));
+    }
+}

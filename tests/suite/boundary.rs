@@ -1,0 +1,778 @@
+//! The boundaries the compiler cannot keep on its own.
+//!
+//! The core is its own crate (`core/`), so it cannot name the front ends; what it depends
+//! on is read from `Cargo.lock` (the terminal and command-line crates must not be in its
+//! tree). The CLI and the TUI share the binary crate: neither may name the other (`main`
+//! chooses one). Inside the TUI, files of different features (folders such as
+//! `graph_pane/`, `editing/`) must not import each other in a circle.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `Cargo.lock` as package name -> the names it depends on.
+fn lock_graph(text: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for block in text.split("[[package]]").skip(1) {
+        let mut name = None;
+        let mut deps = Vec::new();
+        let mut in_deps = false;
+        for line in block.lines() {
+            let line = line.trim();
+            if let Some(n) = line.strip_prefix("name = ") {
+                name = Some(n.trim_matches('"').to_string());
+            } else if line.starts_with("dependencies = [") {
+                in_deps = true;
+            } else if in_deps && line.starts_with(']') {
+                in_deps = false;
+            } else if in_deps {
+                // `"name"` or `"name version"`.
+                let dep = line.trim_end_matches(',').trim_matches('"');
+                deps.push(dep.split(' ').next().unwrap_or(dep).to_string());
+            }
+        }
+        if let Some(n) = name {
+            out.entry(n).or_default().extend(deps);
+        }
+    }
+    out
+}
+
+fn reachable(graph: &BTreeMap<String, Vec<String>>, from: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![from.to_string()];
+    while let Some(p) = todo.pop() {
+        if seen.insert(p.clone()) {
+            todo.extend(graph.get(&p).into_iter().flatten().cloned());
+        }
+    }
+    seen
+}
+
+const FRONT_END_CRATES: &[&str] = &["ratatui", "crossterm", "clap", "color-eyre"];
+
+#[test]
+fn the_core_depends_on_no_terminal_or_command_line_crate() {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).expect("Cargo.lock");
+    let graph = lock_graph(&lock);
+    let core = reachable(&graph, "toolscope-core");
+    assert!(core.len() > 20, "the core's tree was not found: {core:?}");
+    let bad: Vec<&&str> = FRONT_END_CRATES
+        .iter()
+        .filter(|c| core.contains(**c))
+        .collect();
+    assert!(bad.is_empty(), "the core's tree holds {bad:?}");
+    // The check can fail: the binary's tree holds them all.
+    let binary = reachable(&graph, "toolscope");
+    assert!(FRONT_END_CRATES.iter().all(|c| binary.contains(*c)));
+}
+
+fn rust_files(p: &Path, out: &mut Vec<PathBuf>) {
+    if p.is_dir() {
+        let mut entries: Vec<_> = std::fs::read_dir(p)
+            .expect("read_dir")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        entries.sort();
+        for e in entries {
+            rust_files(&e, out);
+        }
+    } else if p.extension().is_some_and(|e| e == "rs") {
+        out.push(p.to_path_buf());
+    }
+}
+
+/// The code of a file: comments left out, and every inline `#[cfg(test)] mod tests { .. }`
+/// block cut out. A `mod tests;` declaration (its body in another file) is no block: what
+/// follows it is read, so a file declaring its tests at the top is still read whole.
+fn code(text: &str) -> String {
+    let text: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    const NEEDLE: &str = "#[cfg(test)]\nmod tests {";
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(NEEDLE) {
+        out.push_str(&rest[..at]);
+        let body = &rest[at + NEEDLE.len() - 1..];
+        rest = &body[block_len(body)..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The length of the `{ .. }` block `text` starts with (braces counted; the whole text
+/// when it never closes).
+fn block_len(text: &str) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// Lines of the files under `dir` naming any of `names`.
+fn naming(dir: &str, names: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(&root().join(dir), &mut files);
+    assert!(!files.is_empty(), "{dir} has no files");
+    let mut found = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read");
+        for (i, line) in code(&text).lines().enumerate() {
+            if names.iter().any(|n| line.contains(n)) {
+                found.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_front_ends_never_name_each_other() {
+    let tui = naming("src/tui", &["crate::cli", "toolscope::cli"]);
+    assert!(tui.is_empty(), "the TUI names the CLI:\n{}", tui.join("\n"));
+    let cli = naming("src/cli", &["crate::tui", "toolscope::tui"]);
+    assert!(cli.is_empty(), "the CLI names the TUI:\n{}", cli.join("\n"));
+}
+
+#[test]
+fn the_scan_sees_a_violation() {
+    assert!(code("use crate::cli::mcp;").contains("crate::cli"));
+    assert!(!code("// crate::cli::mcp").contains("crate::cli"));
+    assert!(!code("fn a() {}\n#[cfg(test)]\nmod tests { use crate::cli; }").contains("cli"));
+    // Code after an inline test block is still read.
+    let after = code("#[cfg(test)]\nmod tests {\n fn t() { }\n}\nuse crate::cli;");
+    assert!(
+        after.contains("crate::cli") && !after.contains("fn t"),
+        "{after}"
+    );
+}
+
+#[test]
+fn a_file_declaring_its_tests_at_the_top_is_read_whole() {
+    let file = "//! A feature.\n\n#[cfg(test)]\nmod tests;\n\nuse crate::cli::mcp;\n\nfn f() {}\n";
+    let seen = code(file);
+    assert!(seen.contains("use crate::cli::mcp;"), "{seen}");
+    assert!(seen.contains("fn f() {}"), "{seen}");
+    assert_eq!(seen.lines().count(), file.lines().count());
+}
+
+/// The TUI's files as module paths (`graph_pane::draw`) -> file, tests left out.
+fn tui_modules() -> BTreeMap<String, PathBuf> {
+    let base = root().join("src/tui");
+    let mut files = Vec::new();
+    rust_files(&base, &mut files);
+    let mut out = BTreeMap::new();
+    for f in files {
+        let rel = f.strip_prefix(&base).expect("under src/tui");
+        let rel = rel.to_string_lossy().trim_end_matches(".rs").to_string();
+        if rel.contains("tests") || rel == "keystr" {
+            continue;
+        }
+        let module = rel.trim_end_matches("/mod").trim_end_matches("mod");
+        out.insert(module.trim_end_matches('/').replace('/', "::"), f);
+    }
+    out
+}
+
+/// The longest known module a path names (`graph_pane::draw::GraphWidget` -> `graph_pane::draw`).
+fn resolve(modules: &BTreeMap<String, PathBuf>, path: &[&str]) -> Option<String> {
+    (1..=path.len())
+        .rev()
+        .map(|n| path[..n].join("::"))
+        .find(|k| modules.contains_key(k))
+}
+
+/// Which TUI modules each module imports (`crate::tui::x`, `super::x`, `super::super::x`).
+fn tui_imports(modules: &BTreeMap<String, PathBuf>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph = BTreeMap::new();
+    for (module, file) in modules {
+        let text = code(&std::fs::read_to_string(file).expect("read"));
+        // `super` names the parent module, whether the file is `a/b.rs` or `a/b/mod.rs`.
+        let mut parent: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
+        parent.pop();
+        let mut deps = BTreeSet::new();
+        for (prefix, base) in [
+            ("crate::tui::", Vec::new()),
+            (
+                "super::super::",
+                parent[..parent.len().saturating_sub(1)].to_vec(),
+            ),
+            ("super::", parent.clone()),
+        ] {
+            for (i, _) in text.match_indices(prefix) {
+                if prefix == "super::" && text[..i].ends_with("super::") {
+                    continue;
+                }
+                if text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':')
+                    && prefix != "crate::tui::"
+                {
+                    continue;
+                }
+                let rest = &text[i + prefix.len()..];
+                let end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                    .unwrap_or(rest.len());
+                let mut path = base.clone();
+                path.extend(rest[..end].split("::").filter(|s| !s.is_empty()));
+                if let Some(m) = resolve(modules, &path)
+                    && m != *module
+                    && !m.is_empty()
+                {
+                    deps.insert(m);
+                }
+            }
+        }
+        graph.insert(module.clone(), deps);
+    }
+    graph
+}
+
+/// The feature a module belongs to: its first path segment.
+fn feature(module: &str) -> &str {
+    module.split("::").next().unwrap_or(module)
+}
+
+/// Circles (strongly connected components of more than one module) that span features.
+fn circles_across_features(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    // Two modules are in one circle when each reaches the other.
+    let mut reach: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for m in graph.keys() {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<&str> = graph[m].iter().map(String::as_str).collect();
+        while let Some(x) = todo.pop() {
+            if seen.insert(x) {
+                todo.extend(graph.get(x).into_iter().flatten().map(String::as_str));
+            }
+        }
+        reach.insert(m.as_str(), seen);
+    }
+    let mut done: BTreeSet<String> = BTreeSet::new();
+    let mut out = Vec::new();
+    for m in graph.keys() {
+        if done.contains(m) {
+            continue;
+        }
+        let circle: Vec<String> = graph
+            .keys()
+            .filter(|o| {
+                *o == m
+                    || (reach[m.as_str()].contains(o.as_str())
+                        && reach[o.as_str()].contains(m.as_str()))
+            })
+            .cloned()
+            .collect();
+        done.extend(circle.iter().cloned());
+        let features: BTreeSet<&str> = circle.iter().map(|c| feature(c)).collect();
+        if circle.len() > 1 && features.len() > 1 {
+            out.push(circle);
+        }
+    }
+    out
+}
+
+#[test]
+fn no_import_circle_between_tui_features() {
+    let modules = tui_modules();
+    assert!(modules.contains_key("graph_pane::draw"), "{modules:?}");
+    let graph = tui_imports(&modules);
+    // The scan finds real imports: the view draws the graph pane.
+    assert!(
+        graph["view"].contains("graph_pane::draw"),
+        "{:?}",
+        graph["view"]
+    );
+    let circles = circles_across_features(&graph);
+    assert!(
+        circles.is_empty(),
+        "import circles across features: {circles:?}"
+    );
+}
+
+#[test]
+fn a_circle_across_features_is_found() {
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    g.insert("a::x".into(), ["b".to_string()].into());
+    g.insert("b".into(), ["a::x".to_string()].into());
+    g.insert("c::y".into(), ["c".to_string()].into());
+    g.insert("c".into(), ["c::y".to_string()].into());
+    let circles = circles_across_features(&g);
+    assert_eq!(circles, vec![vec!["a::x".to_string(), "b".to_string()]]);
+}
+
+// ---------------------------------------------------------------------------------------
+// The core's layers: no import circle between core/src's top-level modules.
+
+/// Where the block opened by the `{` at `open` closes (the byte after its `}`), skipping
+/// braces in comments, strings, raw strings and character literals.
+fn block_end(text: &str, open: usize) -> usize {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(b.len(), |n| i + 2 + n + 2);
+                continue;
+            }
+            b'r' if !ident_byte(b, i) && matches!(b.get(i + 1), Some(b'"' | b'#')) => {
+                let hashes = b[i + 1..].iter().take_while(|c| **c == b'#').count();
+                if b.get(i + 1 + hashes) == Some(&b'"') {
+                    let close = format!("\"{}", "#".repeat(hashes));
+                    let from = i + 2 + hashes;
+                    i = text[from..]
+                        .find(&close)
+                        .map_or(b.len(), |n| from + n + close.len());
+                    continue;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            // A character literal (`'{'`, `'\''`); a lifetime (`'a`) has no closing quote.
+            b'\'' if b.get(i + 1) == Some(&b'\\') => {
+                i = text[i + 3..].find('\'').map_or(b.len(), |n| i + 3 + n);
+            }
+            b'\'' if text[i + 1..].chars().nth(1) == Some('\'') => {
+                i += 1 + text[i + 1..].chars().next().map_or(1, char::len_utf8);
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+fn ident_byte(b: &[u8], i: usize) -> bool {
+    i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')
+}
+
+/// A file's code with its test modules left out: each `#[cfg(test)] mod NAME { .. }` block
+/// (to its closing brace; the code after it is kept), and the names of the test modules it
+/// declares in files of their own (`#[cfg(test)] mod NAME;`). Nothing else is cut: a `mod
+/// tests;` line at the top of a file leaves the rest of the file in.
+fn without_tests(text: &str) -> (String, Vec<String>) {
+    let mut out = String::with_capacity(text.len());
+    let mut test_files = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "#[cfg(test)]".len()..];
+        let item = after.trim_start();
+        let skipped = after.len() - item.len();
+        // `pub mod tests;`, `pub(crate) mod tests { .. }`: the visibility changes nothing.
+        let item = ["pub(crate) ", "pub(super) ", "pub "]
+            .iter()
+            .find_map(|v| item.strip_prefix(v))
+            .unwrap_or(item);
+        let name_len = item.strip_prefix("mod ").map(|m| {
+            m.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(m.len())
+        });
+        match name_len {
+            Some(n) => {
+                let name = &item[4..4 + n];
+                let tail = item[4 + n..].trim_start();
+                if tail.starts_with(';') {
+                    test_files.push(name.to_string());
+                    rest = &item[4 + n..];
+                } else if tail.starts_with('{') {
+                    let open = item.len() - tail.len();
+                    rest = &item[block_end(item, open)..];
+                } else {
+                    out.push_str(&rest[at..at + "#[cfg(test)]".len() + skipped]);
+                    rest = item;
+                }
+            }
+            // A test-only item that is not a module (a function, a `use`): its lines stay.
+            None => {
+                out.push_str(&rest[at..at + "#[cfg(test)]".len()]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    (out, test_files)
+}
+
+/// The file of child module `name` declared in `file`: `name.rs` or `name/mod.rs` beside a
+/// `mod.rs` (or `lib.rs`), else in the folder named after the file.
+fn child_file(file: &Path, name: &str) -> Option<PathBuf> {
+    let stem = file.file_stem()?.to_string_lossy().to_string();
+    let dir = file.parent()?;
+    let dir = if stem == "mod" || stem == "lib" {
+        dir.to_path_buf()
+    } else {
+        dir.join(stem)
+    };
+    [
+        dir.join(format!("{name}.rs")),
+        dir.join(name).join("mod.rs"),
+    ]
+    .into_iter()
+    .find(|p| p.exists())
+}
+
+/// The core's top-level modules (`edit`, `lint`) -> the code of their files (comments and
+/// test modules left out), each with its file and line.
+fn core_module_code() -> BTreeMap<String, Vec<(PathBuf, String)>> {
+    let base = root().join("core/src");
+    let mut files = Vec::new();
+    rust_files(&base, &mut files);
+    let mut texts: BTreeMap<PathBuf, String> = BTreeMap::new();
+    let mut test_files: BTreeSet<PathBuf> = BTreeSet::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("read");
+        let (code, tests) = without_tests(&text);
+        test_files.extend(tests.iter().filter_map(|t| child_file(f, t)));
+        texts.insert(f.clone(), code);
+    }
+    // A test module's own children are test code too.
+    let mut out: BTreeMap<String, Vec<(PathBuf, String)>> = BTreeMap::new();
+    for (f, code) in texts {
+        let rel = f.strip_prefix(&base).expect("under core/src");
+        let in_tests = test_files.iter().any(|t| {
+            f == *t || (t.ends_with("mod.rs") && t.parent().is_some_and(|d| f.starts_with(d)))
+        });
+        let top = rel
+            .iter()
+            .next()
+            .map(|s| s.to_string_lossy().trim_end_matches(".rs").to_string());
+        let Some(top) = top.filter(|t| t != "lib") else {
+            continue;
+        };
+        if in_tests {
+            continue;
+        }
+        let code = code
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        out.entry(top).or_default().push((rel.to_path_buf(), code));
+    }
+    out
+}
+
+/// The module path of a file under core/src (`edit/ops.rs` -> [edit, ops]).
+fn module_path(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|s| s.to_string_lossy().to_string())
+        .collect();
+    if let Some(last) = parts.pop() {
+        let last = last.trim_end_matches(".rs");
+        if last != "mod" {
+            parts.push(last.to_string());
+        }
+    }
+    parts
+}
+
+/// The top-level modules a file's code names, each with the line that names it: `crate::x`,
+/// `crate::{x, y::z}` (over several lines too), and `super::` paths that climb to the
+/// crate root.
+fn names_of_top_modules(
+    rel: &Path,
+    code: &str,
+    tops: &BTreeSet<String>,
+) -> Vec<(String, usize, String)> {
+    let depth = module_path(rel).len();
+    let b = code.as_bytes();
+    let word = |s: &str| -> String {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let mut firsts: Vec<(usize, String)> = Vec::new();
+    for (i, _) in code.match_indices("crate::") {
+        if ident_byte(b, i) {
+            continue;
+        }
+        let rest = &code[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // The group's own items: after its `{` and each comma outside inner groups.
+            let mut depth = 0;
+            let mut start = 0;
+            for (k, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        firsts.push((i, word(group[start..k].trim())));
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        firsts.push((i, word(group[start..k].trim())));
+                        start = k + 1;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            firsts.push((i, word(rest)));
+        }
+    }
+    for (i, _) in code.match_indices("super::") {
+        if ident_byte(b, i) || (i >= 2 && &code[i - 2..i] == "::") {
+            continue;
+        }
+        let mut rest = &code[i..];
+        let mut ups = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            ups += 1;
+            rest = r;
+        }
+        if ups == depth {
+            firsts.push((i, word(rest)));
+        }
+    }
+    firsts.sort();
+    firsts
+        .into_iter()
+        .filter(|(_, m)| tops.contains(m))
+        .map(|(i, m)| {
+            let line = code[..i].matches('\n').count();
+            let text = code.lines().nth(line).unwrap_or("").trim().to_string();
+            (m, line + 1, text)
+        })
+        .collect()
+}
+
+/// The core's module graph: top-level module -> the modules it names -> where.
+type CoreGraph = BTreeMap<String, BTreeMap<String, Vec<String>>>;
+
+fn core_graph() -> CoreGraph {
+    let modules = core_module_code();
+    let tops: BTreeSet<String> = modules.keys().cloned().collect();
+    let mut graph = CoreGraph::new();
+    for (top, files) in &modules {
+        let deps = graph.entry(top.clone()).or_default();
+        for (rel, code) in files {
+            for (to, line, text) in names_of_top_modules(rel, code, &tops) {
+                if to != *top {
+                    deps.entry(to)
+                        .or_default()
+                        .push(format!("core/src/{}:{line}: {text}", rel.display()));
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// A circle in `graph` as a path that returns to its start (`[a, b, a]`), if any.
+fn find_circle(graph: &CoreGraph) -> Option<Vec<String>> {
+    // Depth-first, with the path on a stack: an edge back onto the path closes a circle.
+    fn visit(
+        graph: &CoreGraph,
+        m: &str,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| p == m) {
+            let mut circle = path[at..].to_vec();
+            circle.push(m.to_string());
+            return Some(circle);
+        }
+        if done.contains(m) {
+            return None;
+        }
+        path.push(m.to_string());
+        for to in graph.get(m).into_iter().flat_map(|d| d.keys()) {
+            if let Some(c) = visit(graph, to, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(m.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|m| visit(graph, m, &mut Vec::new(), &mut done))
+}
+
+/// A circle with the lines that make each of its steps.
+fn show_circle(graph: &CoreGraph, circle: &[String]) -> String {
+    let mut out = format!(
+        "import circle between core modules: {}\n",
+        circle.join(" -> ")
+    );
+    for step in circle.windows(2) {
+        out.push_str(&format!("  {} -> {}:\n", step[0], step[1]));
+        for at in &graph[&step[0]][&step[1]] {
+            out.push_str(&format!("    {at}\n"));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_import_circle_between_core_modules() {
+    let graph = core_graph();
+    // The scan finds real imports: formats write edits, loading reads formats.
+    assert!(
+        graph["formats"].contains_key("edit"),
+        "{:?}",
+        graph["formats"]
+    );
+    assert!(graph["load"].contains_key("formats"), "{:?}", graph["load"]);
+    assert!(
+        graph["workspace"].contains_key("load"),
+        "{:?}",
+        graph["workspace"]
+    );
+    if let Some(circle) = find_circle(&graph) {
+        panic!("{}", show_circle(&graph, &circle));
+    }
+}
+
+#[test]
+fn the_core_scan_reads_past_test_declarations_and_finds_a_circle() {
+    // A `mod tests;` declaration at the top cuts nothing: the import after it is seen.
+    let text = "#[cfg(test)]\nmod tests;\n\nuse crate::formats::of;\n";
+    let (code, files) = without_tests(text);
+    assert_eq!(files, ["tests"]);
+    assert!(code.contains("crate::formats"), "{code}");
+    let (code, files) = without_tests("#[cfg(test)]\npub(crate) mod tests;\nuse crate::edit;\n");
+    assert_eq!(
+        (files.as_slice(), code.contains("crate::edit")),
+        (&["tests".to_string()][..], true)
+    );
+    // An inline test module is cut to its closing brace, braces in its strings and
+    // characters included; the code after it stays.
+    let text = "fn a() {}\n#[cfg(test)]\nmod tests {\n    use crate::load;\n    fn b() { let _ = (\"}\", '}', r#\"}\"#); }\n}\nuse crate::edit::Edit;\n";
+    let (code, _) = without_tests(text);
+    assert!(!code.contains("crate::load"), "{code}");
+    assert!(code.contains("crate::edit::Edit"), "{code}");
+    // Groups and `super::` paths that climb to the crate root are read.
+    let tops: BTreeSet<String> = ["edit", "formats", "model", "source"]
+        .map(String::from)
+        .into();
+    let found: Vec<String> = names_of_top_modules(
+        Path::new("formats/native/edit.rs"),
+        "use crate::{\n    edit::{Edit, doc},\n    model,\n};\nuse super::super::super::source::patch;\nuse super::super::Nav;\n",
+        &tops,
+    )
+    .into_iter()
+    .map(|(m, _, _)| m)
+    .collect();
+    assert_eq!(found, ["edit", "model", "source"]);
+    // And a circle is found and shown with its lines.
+    let mut g = CoreGraph::new();
+    g.entry("a".into())
+        .or_default()
+        .insert("b".into(), vec!["a.rs:1: use crate::b;".into()]);
+    g.entry("b".into())
+        .or_default()
+        .insert("c".into(), vec!["b.rs:2: use crate::c;".into()]);
+    g.entry("c".into())
+        .or_default()
+        .insert("a".into(), vec!["c.rs:3: use crate::a;".into()]);
+    g.entry("d".into())
+        .or_default()
+        .insert("a".into(), vec!["d.rs:1: use crate::a;".into()]);
+    let circle = find_circle(&g).expect("a circle");
+    assert_eq!(circle, ["a", "b", "c", "a"]);
+    assert!(show_circle(&g, &circle).contains("c.rs:3: use crate::a;"));
+    g.get_mut("c").expect("c").clear();
+    assert_eq!(find_circle(&g), None);
+}
+
+#[test]
+fn the_lower_layers_name_no_format() {
+    // The knot round three untied: the text layer, MCP and the edit vocabulary sit below
+    // the formats, and the formats below loading and the applier.
+    let graph = core_graph();
+    let rules: &[(&str, &[&str])] = &[
+        (
+            "source",
+            &["formats", "load", "workspace", "session", "mcp"],
+        ),
+        ("mcp", &["formats", "load", "workspace", "session"]),
+        (
+            "edit",
+            &["formats", "load", "workspace", "session", "export", "mcp"],
+        ),
+        ("formats", &["load", "workspace", "session"]),
+        ("load", &["workspace", "session"]),
+    ];
+    let mut bad = Vec::new();
+    for (module, never) in rules {
+        for (to, lines) in &graph[*module] {
+            if never.contains(&to.as_str()) {
+                bad.push(format!("{module} -> {to}:\n    {}", lines.join("\n    ")));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The names of the `.rs` files in `dir` that `main.rs` does not declare as `mod NAME;`.
+fn undeclared_test_files(dir: &Path) -> Vec<String> {
+    let main = std::fs::read_to_string(dir.join("main.rs")).expect("read main.rs");
+    let declared: BTreeSet<&str> = main
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("mod ")?.strip_suffix(';'))
+        .collect();
+    let mut missing: Vec<String> = std::fs::read_dir(dir)
+        .expect("read the suite's folder")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".rs").map(str::to_string))
+        .filter(|n| n != "main" && !declared.contains(n.as_str()))
+        .collect();
+    missing.sort();
+    missing
+}
+
+/// The integration tests are one binary (`tests/suite/main.rs`): a file in its folder that
+/// `main.rs` forgets would never be compiled, and its tests would silently not run.
+#[test]
+fn every_file_of_the_suite_is_compiled() {
+    let missing = undeclared_test_files(&root().join("tests/suite"));
+    assert!(
+        missing.is_empty(),
+        "tests/suite/main.rs does not declare {missing:?}"
+    );
+}
+
+#[test]
+fn a_forgotten_suite_file_is_seen() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("main.rs"), "mod kept;\n").expect("write");
+    std::fs::write(dir.path().join("kept.rs"), "").expect("write");
+    std::fs::write(dir.path().join("forgotten.rs"), "").expect("write");
+    assert_eq!(undeclared_test_files(dir.path()), ["forgotten"]);
+}
