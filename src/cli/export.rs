@@ -6,8 +6,11 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use super::common::{Inputs, SeedArgs, error, out};
+use toolscope_core::evidence::steps::replay::{caption, record_index, replay};
+use toolscope_core::evidence::{load_traces, otlp};
 use toolscope_core::export::{self, ExportFormat, Highlight};
-use toolscope_core::recommend::recommend;
+use toolscope_core::model::Toolkit;
+use toolscope_core::recommend::{Params, recommend};
 use toolscope_core::source::save::write_output;
 
 /// The core's export formats as `--to` values.
@@ -44,6 +47,16 @@ pub struct Args {
     /// the focus view (the recommendation and the nodes one edge beyond it).
     #[arg(long)]
     whole: bool,
+    /// Draw one step of a recorded run, as `:replay RECORD STEP` shows it: the offer after
+    /// the run's previous call (cut to the tools the run had) with the tool it called next
+    /// outlined as a hit or a miss. RECORD is a number (1 to n, in load order) or a
+    /// record's `id`; steps count from 0 (`eval --steps --per-step` numbers both so).
+    /// Needs --traces; --threshold and --hops override the record's.
+    #[arg(long, num_args = 2, value_names = ["RECORD", "STEP"], requires = "traces")]
+    replay: Option<Vec<String>>,
+    /// Trace files for --replay (repeatable): JSONL records or OTLP JSON lines.
+    #[arg(long, value_name = "FILE", requires = "replay")]
+    traces: Vec<std::path::PathBuf>,
     /// Write to FILE instead of stdout (never over an opened toolkit file).
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<std::path::PathBuf>,
@@ -58,6 +71,18 @@ pub fn run(args: &Args) -> ExitCode {
         Err(code) => return code,
     };
     let tk = &loaded.toolkit;
+    if let Some(words) = &args.replay {
+        return match replayed(tk, args, words) {
+            Ok(text) => {
+                let opened = opened(&args.inputs.paths, &loaded.toolkit.files);
+                write_out(args.output.as_deref(), &text, &opened, args.force)
+            }
+            Err(e) => {
+                error(&e);
+                ExitCode::from(1)
+            }
+        };
+    }
     let query = if args.seeds.any() {
         match args.seeds.resolve(tk) {
             Ok(q) => Some(q),
@@ -76,13 +101,7 @@ pub fn run(args: &Args) -> ExitCode {
         _ => None,
     };
     let title = export::Title {
-        file: args
-            .inputs
-            .paths
-            .iter()
-            .map(|p| toolscope_core::text::sanitize(&p.display().to_string()).into_owned())
-            .collect::<Vec<_>>()
-            .join(", "),
+        file: file_title(args),
         operator: args
             .seeds
             .operator
@@ -90,10 +109,78 @@ pub fn run(args: &Args) -> ExitCode {
             .and_then(|n| tk.operator(n))
             .map(|o| o.name.clone()),
         hops: query.as_ref().map(|q| q.params.hops),
+        called: None,
     };
     let text = args.to.0.write(tk, hl.as_ref(), args.whole, &title);
     let opened = opened(&args.inputs.paths, &loaded.toolkit.files);
     write_out(args.output.as_deref(), &text, &opened, args.force)
+}
+
+/// The files drawn, for the title line.
+fn file_title(args: &Args) -> String {
+    args.inputs
+        .paths
+        .iter()
+        .map(|p| toolscope_core::text::sanitize(&p.display().to_string()).into_owned())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `--replay RECORD STEP`: the step's picture, as the TUI's replay shows it.
+fn replayed(tk: &Toolkit, args: &Args, words: &[String]) -> Result<String, String> {
+    if args.to.0 != ExportFormat::Svg {
+        return Err("--replay draws a picture: use it with --to svg".into());
+    }
+    if !args.seeds.seeds.is_empty() || !args.seeds.seed.is_empty() || args.seeds.operator.is_some()
+    {
+        return Err("--replay takes its seeds and operator from the run: drop --seeds, --seed and --operator".into());
+    }
+    let [record, step] = words else {
+        return Err("--replay takes RECORD and STEP".into());
+    };
+    let (records, diags) = load_traces(&args.traces, None, otlp::AGENT_ATTR)?;
+    crate::cli::eval::print_diags(&diags);
+    let index = record_index(&records, record)?;
+    let step: usize = step
+        .parse()
+        .map_err(|_| format!("`{step}` is no step number (steps count from 0)"))?;
+    let r = &records[index];
+    let probe = replay(tk, r, None, 1)?;
+    let params = Params {
+        threshold: args.seeds.threshold.unwrap_or(probe.params.threshold),
+        hops: args.seeds.hops.unwrap_or(probe.params.hops),
+    };
+    let played = replay(tk, r, Some(params), 1)?;
+    let n = played.steps.len();
+    let Some(s) = played.steps.get(step) else {
+        return Err(match n {
+            0 => format!(
+                "record {} has no calls in order (`calls`): no step to draw",
+                index + 1
+            ),
+            _ => format!("record {} has steps 0 to {}", index + 1, n - 1),
+        });
+    };
+    let mut rec = recommend(tk, &s.offer.seeds, played.params);
+    if let Some(set) = &played.available {
+        rec.retain_tools(tk, |x| set.binary_search(&x).is_ok());
+    }
+    let hl = Highlight {
+        rec: &rec,
+        threshold: played.params.threshold,
+        seeds: &s.offer.seeds,
+    };
+    let title = export::Title {
+        file: file_title(args),
+        operator: played.operator.clone(),
+        hops: Some(played.params.hops),
+        called: Some(export::Called {
+            node: s.target,
+            hit: s.hit,
+            caption: caption(index, &played, s),
+        }),
+    };
+    Ok(args.to.0.write(tk, Some(&hl), args.whole, &title))
 }
 
 /// Every file the command read: the paths given and the toolkit files found in them.

@@ -141,7 +141,10 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
 /// What a removal takes with it, as `kind name` and `seed ACTION of operator OP` (the
 /// lines the TUI's removal dialog lists).
 fn cascade(txn: &Transaction, ws: &Workspace) -> Vec<String> {
-    let Some(Edit::RemoveNode { kind, name }) = txn.edits.first() else {
+    let Some((kind, name)) = txn.edits.iter().find_map(|e| match e {
+        Edit::RemoveNode { kind, name } => Some((kind, name)),
+        _ => None,
+    }) else {
         return Vec::new();
     };
     let mut out: Vec<String> = toolscope_core::edit::removal(&ws.toolkit, *kind, name)

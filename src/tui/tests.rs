@@ -668,11 +668,37 @@ fn the_readme_picture_is_what_its_command_shows() {
         .map(|l| l.trim_end().to_string())
         .collect();
 
+    readme_picture("<!-- picture", &shown);
+}
+
+/// The README's tour pictures a replayed miss: `:replay 2 1` on the small replay kit.
+#[test]
+fn the_readme_replay_picture_is_what_its_keys_show() {
+    use std::path::PathBuf;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let file = "tests/fixtures/replay/fs-kit.yaml";
+    let ws = toolscope_core::workspace::Workspace::open(&[root.join(file)], None)
+        .expect("the fixture opens");
+    let mut a = App::with_workspace(ws, file.into(), Theme::default(), (100, 22));
+    let runs = root.join("tests/fixtures/replay/fs-runs.jsonl");
+    crate::tui::keystr::send(&mut a, &format!(":traces {}<Enter>", runs.display()));
+    crate::tui::keystr::send(&mut a, ":replay 2 1<Enter>");
+    let shown: Vec<String> = screen(&a)
+        .replace(&root.display().to_string(), ".")
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    assert!(shown.iter().any(|l| l.contains("miss")), "{shown:#?}");
+    readme_picture("<!-- replay picture", &shown);
+}
+
+/// Fails when the README's code block after `marker` differs from `shown`
+/// (`TOOLSCOPE_BLESS_README=1` writes `shown` in instead).
+fn readme_picture(marker: &str, shown: &[String]) {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let readme_path = root.join("README.md");
     let readme = std::fs::read_to_string(&readme_path).expect("README.md");
-    let marker = readme
-        .find("<!-- picture")
-        .expect("the README marks its picture");
+    let marker = readme.find(marker).expect("the README marks its picture");
     let open = marker + readme[marker..].find("```\n").expect("a code block") + 4;
     let close = open + readme[open..].find("```\n").expect("the block ends");
     let pictured: Vec<String> = readme[open..close].lines().map(str::to_string).collect();

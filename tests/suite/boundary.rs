@@ -776,3 +776,53 @@ fn a_forgotten_suite_file_is_seen() {
     std::fs::write(dir.path().join("forgotten.rs"), "").expect("write");
     assert_eq!(undeclared_test_files(dir.path()), ["forgotten"]);
 }
+
+/// The layers of docs/architecture.md's table ("The core is a stack"): module -> layer,
+/// read from the doc itself so the two cannot drift apart.
+fn documented_layers() -> BTreeMap<String, u32> {
+    let doc = std::fs::read_to_string(root().join("docs/architecture.md")).expect("read doc");
+    let mut layers = BTreeMap::new();
+    for line in doc.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        // `| 7 | `session` | everything below |` splits into ["", "7", "`session`", ..].
+        let (Some(n), Some(modules)) = (cells.get(1), cells.get(2)) else {
+            continue;
+        };
+        let Ok(n) = n.parse::<u32>() else { continue };
+        for m in modules.split(',') {
+            layers.insert(m.trim().trim_matches('`').to_string(), n);
+        }
+    }
+    layers
+}
+
+/// Imports the table allows within one layer (named in its "may import" column).
+const SAME_LAYER: &[(&str, &str)] = &[("lint", "mcp")];
+
+#[test]
+fn every_core_import_goes_down_the_documented_layers() {
+    let layers = documented_layers();
+    assert!(layers.len() >= 20, "the doc's table was read: {layers:?}");
+    let graph = core_graph();
+    let mut bad = Vec::new();
+    for (module, deps) in &graph {
+        let Some(&from) = layers.get(module) else {
+            bad.push(format!("{module} is in no layer of docs/architecture.md"));
+            continue;
+        };
+        for (to, lines) in deps {
+            let ok = match layers.get(to) {
+                Some(&under) => under < from || SAME_LAYER.contains(&(module, to)),
+                None => false,
+            };
+            if !ok {
+                bad.push(format!(
+                    "{module} (layer {from}) -> {to} (layer {:?}):\n    {}",
+                    layers.get(to),
+                    lines.join("\n    ")
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

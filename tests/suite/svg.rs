@@ -44,3 +44,58 @@ fn export_svg_to_a_file_without_seeds() {
     assert!(!svg.contains(" seed\""));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 31: `export --to svg --traces F --replay RECORD STEP` draws a replayed step: the
+/// step's offer, the called tool outlined as a hit or a miss, and the step in the title.
+#[test]
+fn a_replayed_step_is_drawn_with_its_call_marked() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let kit = format!("{dir}/tests/fixtures/replay/fs-kit.yaml");
+    let runs = format!("{dir}/tests/fixtures/replay/fs-runs.jsonl");
+    let export = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_toolscope"))
+            .arg("export")
+            .arg(&kit)
+            .args(["--traces", &runs])
+            .args(args)
+            .output()
+            .expect("binary runs")
+    };
+    let svg_of = |record: &str, step: &str| {
+        let o = export(&["--to", "svg", "--replay", record, step]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).expect("utf-8")
+    };
+    // The node whose <title> names `tool`, as its class list and the group's text.
+    let node_of = |svg: &str, tool: &str| -> String {
+        let at = svg
+            .find(&format!("<title>{tool} (tool)"))
+            .unwrap_or_else(|| panic!("{tool} is drawn:\n{svg}"));
+        let open = svg[..at].rfind("<g class=\"").expect("its group");
+        svg[open..at].to_string()
+    };
+    // Record 1 (`r1`), step 1: after `ls`, `cd` was offered and called.
+    let hit = svg_of("r1", "1");
+    assert!(node_of(&hit, "cd").contains("called-hit"), "{hit}");
+    assert!(
+        !hit.contains("called-miss\">"),
+        "only the called tool is marked"
+    );
+    assert!(
+        hit.contains("record 1, step 1 of 3: after ls, called cd: a hit"),
+        "{hit}"
+    );
+    // Record 2, step 1: after `cd`, `mv` was called but kept out (its edge is 0.3 under
+    // the threshold 0.35); it is drawn anyway, outlined as the miss.
+    let miss = svg_of("2", "1");
+    assert!(node_of(&miss, "mv").contains("called-miss"), "{miss}");
+    assert!(!node_of(&miss, "mv").contains(" rec"), "{miss}");
+    assert!(miss.contains("called mv: a miss"), "{miss}");
+    // What cannot be drawn is refused with the reason.
+    let o = export(&["--to", "svg", "--replay", "9", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no record 9"));
+    let o = export(&["--to", "dot", "--replay", "1", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--to svg"));
+}

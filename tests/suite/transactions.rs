@@ -88,7 +88,13 @@ fn removing_an_action_takes_it_out_of_the_seeds_and_undo_puts_it_back() {
         operator: "main".into(),
         action: "plan".into()
     }));
-    ws.apply(txn).unwrap();
+    let applied = ws.apply(txn).unwrap();
+    // The seed goes with the action, so no note may say an operator still names it.
+    assert!(
+        !applied.notes.iter().any(|n| n.contains("still names")),
+        "{:?}",
+        applied.notes
+    );
     ws.save_all().unwrap();
     let text = fs::read_to_string(&p).unwrap();
     assert!(text.contains("actions: [write]"), "{text}");

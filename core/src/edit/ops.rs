@@ -838,14 +838,15 @@ operators:
         let txn = op.build(&g, &tk).expect("builds");
         assert_eq!(
             txn.edits,
+            // The seed first, so the removal finds no operator naming the action.
             [
-                Edit::RemoveNode {
-                    kind: NodeKind::Action,
-                    name: "plan it".into()
-                },
                 Edit::RemoveSeed {
                     operator: "op".into(),
                     action: "plan it".into()
+                },
+                Edit::RemoveNode {
+                    kind: NodeKind::Action,
+                    name: "plan it".into()
                 }
             ]
         );

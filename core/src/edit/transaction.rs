@@ -28,14 +28,13 @@ impl From<Vec<Edit>> for Transaction {
 }
 
 impl Transaction {
-    /// Removing a node the way the TUI does: Chat2Graph's cascade, then the removed actions
-    /// taken out of every operator's seed list (a seed naming no action is an error).
+    /// Removing a node the way the TUI does: the removed actions taken out of every
+    /// operator's seed list (a seed naming no action is an error), then Chat2Graph's
+    /// cascade. The seeds go first so the removal itself finds no operator still naming
+    /// what it removes (and says nothing about one).
     pub fn removal(tk: &Toolkit, kind: NodeKind, name: &str) -> Result<Transaction, EditError> {
         let removed = super::removal(tk, kind, name)?;
-        let mut edits = vec![Edit::RemoveNode {
-            kind,
-            name: name.to_string(),
-        }];
+        let mut edits = Vec::new();
         let gone: Vec<&str> = removed
             .nodes
             .iter()
@@ -50,6 +49,10 @@ impl Transaction {
                 });
             }
         }
+        edits.push(Edit::RemoveNode {
+            kind,
+            name: name.to_string(),
+        });
         Ok(Transaction { edits })
     }
 
@@ -57,12 +60,18 @@ impl Transaction {
         self.edits.is_empty()
     }
 
-    /// A short description: the first edit, and how many follow it.
+    /// A short description: the edit asked for (a removal's node, not the seeds it takes
+    /// first; otherwise the first edit), and how many more come with it.
     pub fn describe(&self) -> String {
-        match self.edits.as_slice() {
-            [] => "nothing".into(),
-            [one] => one.describe(),
-            [first, rest @ ..] => format!("{} (+{} more)", first.describe(), rest.len()),
+        let head = self
+            .edits
+            .iter()
+            .find(|e| matches!(e, Edit::RemoveNode { .. }))
+            .or(self.edits.first());
+        match (head, self.edits.len()) {
+            (None, _) => "nothing".into(),
+            (Some(one), 1) => one.describe(),
+            (Some(head), n) => format!("{} (+{} more)", head.describe(), n - 1),
         }
     }
 

@@ -9,7 +9,7 @@ pub mod mermaid;
 pub mod native;
 pub mod svg;
 
-pub use svg::Title;
+pub use svg::{Called, Title};
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 

@@ -85,6 +85,20 @@ pub struct Title {
     /// The operator whose recommendation is drawn, if one was named.
     pub operator: Option<String>,
     pub hops: Option<u32>,
+    /// A replayed step (`export --replay`, `:export svg` while replaying): the tool the
+    /// run called next, outlined as a hit or a miss, and the step said under the title.
+    pub called: Option<Called>,
+}
+
+/// The call a replayed step made, for the picture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Called {
+    /// The toolkit's tool of that name (`None`: not in the graph at all).
+    pub node: Option<NodeIndex>,
+    /// It was offered.
+    pub hit: bool,
+    /// The step in words, e.g. `record 2, step 1 of 3: after cd, called mv: a miss`.
+    pub caption: String,
 }
 
 /// The focus view with `hl` (the recommendation and its frontier), else the whole graph.
@@ -105,7 +119,8 @@ pub fn to_svg_titled(
     whole: bool,
     title: &Title,
 ) -> String {
-    let pic = picture(tk, hl, whole);
+    let called = title.called.as_ref().and_then(|c| c.node);
+    let pic = picture(tk, hl, whole, called);
     render(tk, &pic, hl, title)
 }
 
@@ -115,10 +130,19 @@ enum Picture {
     Layered(Layout),
 }
 
-/// The nodes drawn: the focus view's (the recommendation and its frontier) or all.
-fn picture(tk: &Toolkit, hl: Option<&Highlight<'_>>, whole: bool) -> Picture {
+/// The nodes drawn: the focus view's (the recommendation and its frontier, and `also`,
+/// a replayed step's called tool, which a miss may leave out of both) or all.
+fn picture(
+    tk: &Toolkit,
+    hl: Option<&Highlight<'_>>,
+    whole: bool,
+    also: Option<NodeIndex>,
+) -> Picture {
     let focus = hl.filter(|h| !whole && !h.rec.is_empty());
     let mut keep = vec![focus.is_none(); tk.graph.node_bound()];
+    if let Some(slot) = also.and_then(|ix| keep.get_mut(ix.index())) {
+        *slot = true;
+    }
     if let Some(h) = focus {
         let members: Vec<NodeIndex> = h.rec.actions.iter().chain(&h.rec.tools).copied().collect();
         for &m in &members {
@@ -153,7 +177,7 @@ fn picture(tk: &Toolkit, hl: Option<&Highlight<'_>>, whole: bool) -> Picture {
 
 /// What is drawn: which node goes in which slot (columns and rows).
 pub fn picture_layout(tk: &Toolkit, hl: Option<&Highlight<'_>>, whole: bool) -> Layout {
-    match picture(tk, hl, whole) {
+    match picture(tk, hl, whole, None) {
         Picture::Grid(s) => s.layout,
         Picture::Layered(l) => l,
     }
@@ -171,7 +195,7 @@ pub struct Drawing {
 /// The boxes and routes of the picture `to_svg` (or with `whole`, `to_svg_whole`) draws,
 /// in the picture's pixels.
 pub fn drawing(tk: &Toolkit, hl: Option<&Highlight<'_>>, whole: bool) -> Drawing {
-    drawing_of(tk, &picture(tk, hl, whole))
+    drawing_of(tk, &picture(tk, hl, whole, None))
 }
 
 fn drawing_of(tk: &Toolkit, pic: &Picture) -> Drawing {
@@ -268,8 +292,12 @@ fn render(tk: &Toolkit, pic: &Picture, hl: Option<&Highlight<'_>>, title: &Title
         edge(&mut out, tk, *e, p, hl);
     }
     out.push_str("</g>\n<g class=\"nodes\">\n");
+    let called = title.called.as_ref();
     for &(ix, r) in &d.boxes {
-        node(&mut out, tk, ix, r, hl);
+        let mark = called
+            .filter(|c| c.node == Some(ix))
+            .map(|c| if c.hit { " called-hit" } else { " called-miss" });
+        node(&mut out, tk, ix, r, hl, mark.unwrap_or(""));
     }
     out.push_str("</g>\n");
     legend(&mut out, MARGIN + TITLE_H + d.size.1 + MARGIN, hl);
@@ -306,6 +334,9 @@ fn title_text(tk: &Toolkit, hl: Option<&Highlight<'_>>, title: &Title) -> String
         }
         None => parts.push(format!("{actions} actions, {} tools", tools + groups)),
     }
+    if let Some(c) = &title.called {
+        parts.push(c.caption.clone());
+    }
     parts.join(" \u{b7} ")
 }
 
@@ -335,6 +366,8 @@ const STYLE: &str = r##"<defs>
 .node.rec text { font-weight: bold; }
 .node.seed .shape { fill: #1d4ed8; stroke: #1e3a8a; stroke-width: 3; }
 .node.seed text { fill: #ffffff; font-weight: bold; }
+.node.called-hit .shape { stroke: #15803d; stroke-width: 4; }
+.node.called-miss .shape { stroke: #b91c1c; stroke-width: 4; stroke-dasharray: 6 3; }
 .legend text { fill: #111827; }
 .legend .title { font-weight: bold; }
 </style>
@@ -395,7 +428,15 @@ fn label(tk: &Toolkit, ix: NodeIndex, hl: Option<&Highlight<'_>>) -> String {
     format!("{mark}{}", short(tk.name(ix)))
 }
 
-fn node(out: &mut String, tk: &Toolkit, ix: NodeIndex, r: Rect, hl: Option<&Highlight<'_>>) {
+/// One node's box; `mark` adds classes (a replayed step's called tool).
+fn node(
+    out: &mut String,
+    tk: &Toolkit,
+    ix: NodeIndex,
+    r: Rect,
+    hl: Option<&Highlight<'_>>,
+    mark: &str,
+) {
     let (x, y, w, h) = r;
     let kind = tk.kind(ix);
     let state = match hl {
@@ -404,7 +445,7 @@ fn node(out: &mut String, tk: &Toolkit, ix: NodeIndex, r: Rect, hl: Option<&High
         Some(_) => " dim",
         None => "",
     };
-    let _ = writeln!(out, r#"<g class="node {}{state}">"#, kind.as_str());
+    let _ = writeln!(out, r#"<g class="node {}{state}{mark}">"#, kind.as_str());
     let _ = writeln!(
         out,
         "<title>{} ({}){}</title>",

@@ -98,3 +98,83 @@ fn add_tool_asks_for_the_module_path_on_a_chat2graph_file() {
     keys(&mut app, ":add-tool Pen<Enter><Esc>");
     assert!(app.tk.find(NodeKind::Tool, "Pen").is_none());
 }
+
+/// A GAIA-shaped config: a browser MCP server whose tools toolscope does not know (no
+/// `mcp discover` cache), and `analyze` in two chains (Chat2Graph builds its tool twice).
+const SERVERS: &str = r#"tools:
+  - &browser_use_tool
+    name: "BrowserTool"
+    type: "MCP"
+    mcp_transport_config:
+      transport_type: "STDIO"
+      command: "uvx"
+      args: ["browser-use", "--mcp"]
+  - &multi_modal_tool
+    name: "GeminiMultiModalTool"
+    type: "LOCAL_TOOL"
+    module_path: "app.core.toolkit.system_tool.gemini_multi_modal_tool"
+actions:
+  - &browse_action
+    name: "browser using action"
+    desc: "Browses."
+    tools:
+      - *browser_use_tool
+  - &analyze_action
+    name: "analyze"
+    desc: "Looks at media."
+    tools:
+      - *multi_modal_tool
+  - &verify_action
+    name: "verify"
+    desc: "Checks."
+toolkit:
+  - [*browse_action, *analyze_action]
+  - [*verify_action, *analyze_action]
+operators:
+  - &dev_operator
+    instruction: "Work."
+    output_schema: "result"
+    actions: [*browse_action, *analyze_action]
+experts:
+  - profile:
+      name: "Dev"
+    workflow:
+      - [*dev_operator]
+leader:
+  actions: [*verify_action]
+"#;
+
+/// Issue 32: `:score` to a tool of a server whose tools are unknown says so and names
+/// both ways forward (list the server's tools, or score the server), as `set` does, and
+/// changes nothing.
+#[test]
+fn score_to_an_unknown_member_of_a_server_names_both_ways_forward() {
+    let f = fixture(SERVERS);
+    let mut app = open(&f.path);
+    keys(
+        &mut app,
+        ":score \"browser using action\" browser_open_tab 0.3<Enter>",
+    );
+    let s = app.status.clone().expect("status");
+    assert!(s.text.contains("whose tools are unknown"), "{}", s.text);
+    assert!(s.text.contains("mcp discover"), "{}", s.text);
+    assert!(s.text.contains("BrowserTool 0.3"), "{}", s.text);
+    assert!(!app.is_modified());
+}
+
+/// Issue 32: a tool Chat2Graph sends twice (its caller has two places in the chains)
+/// says so in the inspector, with the reason.
+#[test]
+fn the_inspector_says_why_a_tool_is_sent_twice() {
+    let f = fixture(SERVERS);
+    let mut app = open(&f.path);
+    crate::tui::update::update(&mut app, crate::tui::msg::Msg::Resize(160, 48));
+    select(&mut app, "GeminiMultiModalTool");
+    let s = crate::tui::tests::screen(&app);
+    assert!(s.contains("sent 2 times"), "{s}");
+    assert!(s.contains("2 places in the toolkit"), "{s}");
+    // A tool sent once says nothing of the kind.
+    select(&mut app, "analyze");
+    let s = crate::tui::tests::screen(&app);
+    assert!(!s.contains("sent 2 times"), "{s}");
+}

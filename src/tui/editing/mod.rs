@@ -474,7 +474,8 @@ fn run_given(app: &mut App, op: &'static EditOp, given: ops::Given) -> Result<()
             app.recompute();
             Ok(())
         }
-        [Edit::RemoveNode { kind, name }, ..] => {
+        // A removal (`Transaction::removal`): the seeds it takes, then the node.
+        [.., Edit::RemoveNode { kind, name }] => {
             let (kind, name) = (*kind, name.clone());
             let ix = app
                 .tk

@@ -283,6 +283,7 @@ fn export_text(app: &App, fmt: &str) -> Result<String, String> {
             .filter(|_| !app.seeds_edited)
             .map(|o| o.name.clone()),
         hops: Some(app.session.params.hops),
+        called: app.replay.called(&app.seeds),
     };
     Ok(ExportFormat::parse(fmt)?.write(&app.tk, Some(&hl), false, &title))
 }

@@ -24,7 +24,7 @@ use petgraph::visit::NodeIndexable;
 
 use toolscope_core::edit::Edit;
 use toolscope_core::evidence::steps::replay::{
-    Offer, ReplayStep, Replayed, is_step_kit, offer_after, opening_tool, replay,
+    Offer, ReplayStep, Replayed, is_step_kit, offer_after, opening_tool, record_index, replay,
 };
 use toolscope_core::evidence::steps::tune::{Candidate, Change, candidates, measure};
 use toolscope_core::evidence::{Record, TokenCost};
@@ -78,6 +78,9 @@ pub enum Effect {
     },
     /// Send a play tick of this generation after [`PACE`].
     Tick(u64),
+    /// The replay's panel (in the inspector's place) must be seen: where the focus view or
+    /// `m` hid the right-hand pane, bring it back and say so.
+    ShowPanel,
     /// The replay ended: the operator's own seeds come back.
     Leave,
     Info(String),
@@ -187,6 +190,18 @@ impl ReplayPane {
 
     /// Whether the graph shows the replay's step (the seeds are the step's: choosing an
     /// operator or seeds leaves the replay behind, and its keys go back to the keymap).
+    /// The replayed step on screen, for a picture (`:export svg`): its called tool, hit or
+    /// miss, and the step in words.
+    pub fn called(&self, seeds: &[NodeIndex]) -> Option<toolscope_core::export::Called> {
+        let run = self.run().filter(|_| self.shown(seeds))?;
+        let s = run.current()?;
+        Some(toolscope_core::export::Called {
+            node: s.target,
+            hit: s.hit,
+            caption: toolscope_core::evidence::steps::replay::caption(run.record, &run.played, s),
+        })
+    }
+
     pub fn shown(&self, seeds: &[NodeIndex]) -> bool {
         self.step_seeds().is_some_and(|s| same(s, seeds))
     }
@@ -388,7 +403,10 @@ impl ReplayPane {
             params,
             tune: None,
         }));
-        Ok(self.show_step())
+        // The step's hit or miss, and what keeps a miss out, are in the panel.
+        let mut out = vec![Effect::ShowPanel];
+        out.extend(self.show_step());
+        Ok(out)
     }
 
     /// The effect that shows the current step.
@@ -556,7 +574,7 @@ impl ReplayPane {
             KeyCode::Char('t') => {
                 let cost = cost(ctx.tk, tokenizer, tokens, tokens_for);
                 run.tune = Some(tune(ctx, &cost, run));
-                return Some(Vec::new());
+                return Some(vec![Effect::ShowPanel]);
             }
             KeyCode::PageDown | KeyCode::PageUp => {
                 let last = ctx.records.len().saturating_sub(1);
@@ -728,23 +746,6 @@ fn apply(ctx: &Ctx, tune: &Tune) -> Vec<Effect> {
         hops,
         what: c.describe(ctx.tk),
     }]
-}
-
-/// A record by its number (from 1, in load order) or its `id`.
-pub fn record_index(records: &[Record], word: &str) -> Result<usize, String> {
-    if let Ok(n) = word.parse::<usize>() {
-        return match n {
-            1.. if n <= records.len() => Ok(n - 1),
-            _ => Err(format!(
-                "no record {n}: records are numbered 1 to {} in load order",
-                records.len()
-            )),
-        };
-    }
-    records
-        .iter()
-        .position(|r| r.id.as_deref() == Some(word))
-        .ok_or_else(|| format!("no record numbered or with id `{word}`"))
 }
 
 fn same(a: &[NodeIndex], b: &[NodeIndex]) -> bool {

@@ -123,6 +123,7 @@ pub fn apply(app: &mut App, effects: Vec<Effect>) {
                     });
                 }
             }
+            Effect::ShowPanel => app.with_graph(|g, s| g.show_right_pane(s, "replay panel")),
             Effect::Leave => leave(app),
             Effect::Info(t) => app.set_status(Level::Info, t),
             Effect::Error(t) => app.set_status(Level::Error, t),

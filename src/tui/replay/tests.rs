@@ -230,3 +230,31 @@ fn replayed_steps_on_screen() {
         insta::assert_snapshot!(format!("replay_tune_{w}x{h}"), shot(&app));
     }
 }
+
+/// Where `m` (or the focus view) hid the right-hand pane, replaying a run and opening the
+/// tune list bring it back: the hit or miss, what keeps a miss out and the list are there.
+#[test]
+fn the_replay_panel_shows_itself_where_the_side_panes_were_hidden() {
+    let (_f, _runs, mut app) = setup(100, 30);
+    let inspector_width = |app: &App| {
+        crate::tui::panes::Panes::new(app.size, app.layout_hint())
+            .inspector
+            .width
+    };
+    keys(&mut app, "m");
+    assert_eq!(inspector_width(&app), 0, "`m` hid the right-hand pane");
+    keys(&mut app, ":replay 2 1<Enter>");
+    let s = screen(&app);
+    assert!(inspector_width(&app) > 0, "{s}");
+    assert!(s.contains("blocked at"), "{s}");
+    keys(&mut app, "m");
+    assert_eq!(
+        inspector_width(&app),
+        0,
+        "`m` still hides it during a replay"
+    );
+    keys(&mut app, "t");
+    let s = screen(&app);
+    assert!(inspector_width(&app) > 0, "{s}");
+    assert!(s.contains("threshold -> 0.3"), "{s}");
+}

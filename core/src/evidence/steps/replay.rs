@@ -161,6 +161,46 @@ impl Replayed {
     }
 }
 
+/// The record a user names, as an index into `records`: its number (1 to n, in load order,
+/// as `per_step` numbers them) or its `id`.
+pub fn record_index(records: &[Record], word: &str) -> Result<usize, String> {
+    if let Ok(n) = word.parse::<usize>() {
+        return match n {
+            1.. if n <= records.len() => Ok(n - 1),
+            _ => Err(format!(
+                "no record {n}: records are numbered 1 to {} in load order",
+                records.len()
+            )),
+        };
+    }
+    records
+        .iter()
+        .position(|r| r.id.as_deref() == Some(word))
+        .ok_or_else(|| format!("no record numbered or with id `{word}`"))
+}
+
+/// A replayed step in words, for a picture's title: `record 2, step 1 of 3: after cd,
+/// called mv: a miss (outlined red)`.
+pub fn caption(record: usize, played: &Replayed, s: &ReplayStep) -> String {
+    let after = if s.after.is_empty() {
+        "first call".to_string()
+    } else {
+        format!("after {}", s.after.join(", "))
+    };
+    let verdict = match (s.hit, s.target) {
+        (true, _) => "a hit (outlined green)",
+        (false, Some(_)) => "a miss (outlined red)",
+        (false, None) => "a miss (no tool of the toolkit)",
+    };
+    format!(
+        "record {}, step {} of {}: {after}, called {}: {verdict}",
+        record + 1,
+        s.step,
+        played.steps.len().saturating_sub(1),
+        s.next
+    )
+}
+
 /// Walks record `r` at its parameters (`params` wins when given, as the command line's
 /// do in `eval`), each step seeded by the last `context` calls (1: the previous call).
 /// The message of the TS082 warning when it names no operator; a record without its calls

@@ -376,6 +376,7 @@ fn title_whole_names_legend_and_aspect() {
         file: "graph-db.yaml".into(),
         operator: Some(op.name.clone()),
         hops: Some(params.hops),
+        called: None,
     };
     let svg = to_svg_titled(&tk, Some(&hl), false, &title);
     let want = format!(
