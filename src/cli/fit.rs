@@ -13,6 +13,7 @@ use super::common::{InputFormat, print_json};
 use super::eval::TraceArgs;
 use toolscope_core::edit::{Edit, Transaction};
 use toolscope_core::evidence::Record;
+use toolscope_core::evidence::criterion::Criterion;
 use toolscope_core::evidence::eval::{EvalOptions, Report, Resolved, evaluate, resolve};
 use toolscope_core::evidence::fit::{Changes, Fitted, HOLDOUT_SEED, holdout_mask};
 use toolscope_core::evidence::learn::NextFit;
@@ -159,15 +160,32 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
         let ordered = rs.iter().any(|r| r.calls.is_some());
         ordered.then(|| {
             (
-                steps(&before_tk, rs, args, &cost),
-                steps(&after_tk, rs, args, &cost),
+                steps(&before_tk, rs, args, &cost, false),
+                steps(&after_tk, rs, args, &cost, true),
             )
         })
     };
+    // The setting to use after the fit, by the one criterion (core::evidence::criterion):
+    // step recall on records with their calls in order (the after side of the fitted
+    // steps, swept), completeness otherwise, as `eval --sweep` and the TUI suggest it.
+    let steps_fitted = step_pair(&used_recs);
+    let suggestions = match &steps_fitted {
+        Some((_, a)) => Suggestions::Steps(Box::new(a.clone())),
+        None => Suggestions::Records(Box::new(evaluate(
+            &after_tk,
+            &used,
+            &EvalOptions {
+                sweep: true,
+                ..opts.clone()
+            },
+            &cost,
+        ))),
+    };
     let evals = Evals {
+        suggestions,
         fitted: pair(&used),
         held: args.holdout.map(|_| pair(&held)),
-        steps_fitted: step_pair(&used_recs),
+        steps_fitted,
         steps_held: args.holdout.and_then(|_| step_pair(&held_recs)),
     };
     let changed = !changes.is_empty();
@@ -186,6 +204,8 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
             "written": args.write && changed,
             "fitted": pair_json(&evals.fitted),
             "holdout": evals.held.as_ref().map_or(Value::Null, pair_json),
+            "criterion": evals.suggestions.criterion().describe(),
+            "suggested": evals.suggestions.to_json(),
             "steps": {
                 "fitted": evals.steps_fitted.as_ref().map_or(Value::Null, step_pair_json),
                 "holdout": evals.steps_held.as_ref().map_or(Value::Null, step_pair_json),
@@ -206,12 +226,19 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
 }
 
 /// The step evaluation of `records` on `tk` at their own parameters.
-fn steps(tk: &Toolkit, records: &[Record], args: &Args, cost: &ToolTokens) -> StepReport {
+fn steps(
+    tk: &Toolkit,
+    records: &[Record],
+    args: &Args,
+    cost: &ToolTokens,
+    sweep: bool,
+) -> StepReport {
     let mut c = StepCounter::new(
         tk,
         StepOptions {
             threshold: args.traces.threshold,
             hops: args.traces.hops,
+            sweep,
             ..StepOptions::default()
         },
     );
@@ -222,6 +249,7 @@ fn steps(tk: &Toolkit, records: &[Record], args: &Args, cost: &ToolTokens) -> St
 }
 
 struct Evals {
+    suggestions: Suggestions,
     fitted: (Report, Report),
     held: Option<(Report, Report)>,
     steps_fitted: Option<(StepReport, StepReport)>,
@@ -330,7 +358,99 @@ fn summary(
     if let Some(s) = &evals.steps_held {
         out += &step_line("held out", s);
     }
+    out += &evals.suggestions.text();
     out
+}
+
+/// The settings suggested for the fitted toolkit, per operator, by the one criterion.
+enum Suggestions {
+    /// Records with their calls in order: the step sweep after the fit.
+    Steps(Box<StepReport>),
+    /// Records without order: the record evaluation after the fit, swept.
+    Records(Box<Report>),
+}
+
+impl Suggestions {
+    fn criterion(&self) -> Criterion {
+        match self {
+            Suggestions::Steps(r) => toolscope_core::evidence::steps::report::criterion(r),
+            Suggestions::Records(r) => r.criterion,
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let point = |operator: &str, t: f64, h: u32, measure: f64, tokens: f64| {
+            json!({"operator": operator, "threshold": t, "hops": h,
+                   self.criterion().key(): measure, "tokens": tokens})
+        };
+        match self {
+            Suggestions::Steps(r) => r
+                .operators
+                .iter()
+                .filter_map(|g| {
+                    let p = g.suggested.as_ref()?;
+                    Some(point(&g.operator, p.threshold, p.hops, p.recall, p.tokens))
+                })
+                .collect(),
+            Suggestions::Records(r) => r
+                .operators
+                .iter()
+                .filter_map(|g| {
+                    let s = g.suggested.as_ref()?;
+                    Some(point(
+                        &g.operator,
+                        s.threshold,
+                        s.hops,
+                        s.complete,
+                        s.tokens,
+                    ))
+                })
+                .collect(),
+        }
+    }
+
+    /// `suggested after the fit (fewest tokens reaching step recall 0.90):` and a line per
+    /// operator.
+    fn text(&self) -> String {
+        let mut out = format!(
+            "suggested after the fit ({}), per operator:\n",
+            self.criterion().describe()
+        );
+        let none = |op: &str| format!("  {}: none reaches it\n", for_terminal(op));
+        match self {
+            Suggestions::Steps(r) => {
+                for g in &r.operators {
+                    out += &match &g.suggested {
+                        Some(p) => format!(
+                            "  {}: threshold {}, hops {} (step recall {:.3}, ~{:.0} tokens per step)\n",
+                            for_terminal(&g.operator),
+                            num(p.threshold),
+                            p.hops,
+                            p.recall,
+                            p.tokens
+                        ),
+                        None => none(&g.operator),
+                    };
+                }
+            }
+            Suggestions::Records(r) => {
+                for g in &r.operators {
+                    out += &match &g.suggested {
+                        Some(s) => format!(
+                            "  {}: threshold {}, hops {} (complete {:.3}, ~{:.0} tokens)\n",
+                            for_terminal(&g.operator),
+                            num(s.threshold),
+                            s.hops,
+                            s.complete,
+                            s.tokens
+                        ),
+                        None => none(&g.operator),
+                    };
+                }
+            }
+        }
+        out
+    }
 }
 
 fn step_line(what: &str, (b, a): &(StepReport, StepReport)) -> String {
