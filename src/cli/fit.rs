@@ -16,7 +16,7 @@ use toolscope_core::evidence::Record;
 use toolscope_core::evidence::criterion::Criterion;
 use toolscope_core::evidence::eval::{EvalOptions, Report, Resolved, evaluate, resolve};
 use toolscope_core::evidence::fit::{Changes, Fitted, HOLDOUT_SEED, holdout_mask};
-use toolscope_core::evidence::learn::NextFit;
+use toolscope_core::evidence::learn::{NextFit, Smoothing};
 use toolscope_core::evidence::report;
 use toolscope_core::evidence::steps::{StepCounter, StepOptions, StepReport};
 use toolscope_core::model::Toolkit;
@@ -204,6 +204,7 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
             "written": args.write && changed,
             "fitted": pair_json(&evals.fitted),
             "holdout": evals.held.as_ref().map_or(Value::Null, pair_json),
+            "smoothing": smoothing_json(&before_tk, &changes.smoothing),
             "criterion": evals.suggestions.criterion().describe(),
             "suggested": evals.suggestions.to_json(),
             "steps": {
@@ -216,6 +217,9 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
             match std::io::IsTerminal::is_terminal(&std::io::stdout()) {
                 true => super::common::out(&for_terminal(&diff)),
                 false => super::common::out(&diff),
+            }
+            for line in smoothing_text(&before_tk, &changes.smoothing).lines() {
+                super::common::status(line);
             }
             for line in summary(&before_tk, &changes.calls, &changes.next, &evals, args).lines() {
                 super::common::status(line);
@@ -288,6 +292,60 @@ fn next_json(tk: &Toolkit, f: &NextFit) -> Value {
         "from": tk.name(f.from), "to": tk.name(f.to), "old": f.old, "new": f.new,
         "added": f.edge.is_none(), "steps": f.steps, "row_steps": f.row_steps, "floor": f.floor,
     })
+}
+
+/// What the cross-validation of the Next scores measures.
+const CV_MEASURE: &str = "mean next-call recall over offers of 1 to 15 tools (each step's row ranking, cut to the tools the run had) on held-out runs";
+
+fn smoothing_json(tk: &Toolkit, s: &Smoothing) -> Value {
+    json!({
+        "weight": s.weight, "runs": s.runs, "folds": s.folds, "steps": s.steps,
+        "measure": CV_MEASURE,
+        "scores": s.scores.iter().map(|(m, v)| json!({"weight": m, "score": v})).collect::<Vec<_>>(),
+        "rows": s.rows,
+        "plain_rows": s.plain_rows.iter().map(|&a| tk.name(a)).collect::<Vec<_>>(),
+        "chosen_score": s.chosen_score,
+    })
+}
+
+/// How far the Next scores trust the runs, and why, in a few lines.
+fn smoothing_text(tk: &Toolkit, s: &Smoothing) -> String {
+    if s.folds == 0 {
+        return format!(
+            "Next scores: prior weight {} (fixed: {} distinct run(s) with their calls in order, fewer than {} to cross-validate)\n",
+            num(s.weight),
+            s.runs,
+            toolscope_core::evidence::learn::FOLDS
+        );
+    }
+    let scores: Vec<String> = s
+        .scores
+        .iter()
+        .map(|(m, v)| format!("{} {v:.4}", num(*m)))
+        .collect();
+    let mut out = format!(
+        "Next scores: prior weight {} chosen by {}-fold cross-validation over {} distinct runs ({} held-out steps)\n  measure: {CV_MEASURE}\n  by prior weight (0 = the plain transition counts): {}\n",
+        num(s.weight),
+        s.folds,
+        s.runs,
+        s.steps,
+        scores.join(", ")
+    );
+    let names: Vec<String> = s
+        .plain_rows
+        .iter()
+        .map(|&a| for_terminal(tk.name(a)).into_owned())
+        .collect();
+    out += &format!(
+        "  {} of {} rows keep the plain counts (they score higher on their held-out steps){}{}; with them {}\n",
+        s.plain_rows.len(),
+        s.rows,
+        if names.is_empty() { "" } else { ": " },
+        names.join(", "),
+        s.chosen_score
+            .map_or_else(|| "-".into(), |v| format!("{v:.4}"))
+    );
+    out
 }
 
 fn step_pair_json((before, after): &(StepReport, StepReport)) -> Value {

@@ -46,6 +46,9 @@ pub struct Resolved {
     /// The calls in order as tools (`None` for a name that is no tool), when the record
     /// gives the order: what `fit` learns `Next` scores from.
     pub ordered: Option<Vec<Option<NodeIndex>>>,
+    /// The tools the run had (sorted; a group stands for itself and its members), when
+    /// the record says: `fit`'s cross-validation ranks only these.
+    pub available: Option<Vec<NodeIndex>>,
 }
 
 /// The numbers of one group of records (or of all records pooled).
@@ -142,6 +145,11 @@ pub fn resolve(
             called,
             unknown,
             ordered,
+            available: r.available.as_deref().map(|names| {
+                let mut buf = Vec::new();
+                super::steps::available_tools(tk, names, &mut buf);
+                buf
+            }),
         });
     }
     (out, diags)
