@@ -9,8 +9,9 @@
 //! - **Fit**: `c(A, B)` = the steps from a tool `A` calls to a tool `B` calls, `n_A` = the
 //!   steps from `A`'s tools. For each action with `n_A > 0`, over its `Next` edges (and,
 //!   when adding edges, every `B` with `c(A, B) > 0`; a new edge's written score is 0):
-//!   `r(A, B) = (c(A, B) + 2 w(A, B)) / (n_A + 2)` (the written score worth two steps, as
-//!   Call scores are fitted) and the new score `round4(r / max_B r)`: the row's best
+//!   `r(A, B) = (c(A, B) + m w(A, B)) / (n_A + m)` (the written score worth `m` steps, `m`
+//!   chosen by cross-validation: [`Smoothing`]; a row the plain counts predict better on
+//!   the folds keeps them, `m = 0`) and the new score `round4(r / max_B r)`: the row's best
 //!   successor gets 1.0, so a row with little evidence does not lose to one with much at
 //!   a shared threshold. Rows with no steps stay as written; no edge is removed. A new
 //!   score is at least the edge's floor ([`floor`](super::floor)), so the fitted records
