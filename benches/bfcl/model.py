@@ -136,23 +136,111 @@ def init_prior(records, data):
     return {a: dict(w) for a in data.tools}
 
 
-def fit_next(graph, records, operator, m=PRIOR_WEIGHT):
-    """What `fit` writes for Next scores: for every action a with n_a > 0 steps from
-    its tool, r(a, b) = (c(a, b) + m * w(a, b)) / (n_a + m) over the edges a -> b
-    that exist or were stepped (w = 0 for a new edge), then N(a, b) =
-    round4(r(a, b) / max_b' r(a, b')). Rows with n_a = 0 are left as written. Then the
-    repairs (repairs(); operator = (seeds, threshold, hops)): N(a, b) = max(N(a, b), t)
-    on the edges that keep the records complete."""
+def fit_row(w, row, m):
+    """One row as fit writes it with prior weight m: r(a, b) = (c(a, b) + m * w(a, b)) /
+    (n_a + m) over the edges a -> b that exist or were stepped, scaled to a row maximum
+    of 1 and rounded; None when every r is 0 (the row stays as written)."""
+    n = sum(row.values())
+    r = {b: (row.get(b, 0) + m * w.get(b, 0.0)) / (n + m) for b in set(w) | set(row)}
+    top = max(r.values()) if r else 0.0
+    if top <= 0:
+        return None
+    return {b: round4(v / top) for b, v in r.items()}
+
+
+WEIGHTS = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)   # 0: the plain transition counts
+FOLDS = 5
+OFFER_SIZES = 15
+EPS = 1e-9
+
+
+def step_score(row, available, target):
+    """Mean over offers of the first k = 1..15 tools of the row (by score, cut to the
+    run's available tools) of the hit; tied tools share the places left."""
+    best = {b: s for b, s in row.items() if available is None or b in available}
+    if target not in best:
+        return 0.0
+    v = best[target]
+    above = sum(1 for s in best.values() if s > v)
+    tied = sum(1 for s in best.values() if s == v)
+    return sum(min(1.0, max(0.0, (k - above) / tied)) for k in range(1, OFFER_SIZES + 1)) / OFFER_SIZES
+
+
+def choose_smoothing(graph, records):
+    """fit's choice of how far to trust the runs (core/src/evidence/learn.rs, Smoothing):
+    the prior weight of WEIGHTS with the best 5-fold cross-validated score (folds by
+    distinct call sequence, the i-th distinct in record order to fold i % 5, so repeats
+    of a task stay on one side), ties to the weight nearest 2 then the smaller; then the
+    rows whose held-out steps score higher with m = 0 fall back to the plain counts.
+    Returns {"weight", "runs", "folds", "steps", "scores", "rows", "plain_rows",
+    "chosen_score"}."""
+    seen, fold_of = {}, []
+    for r in records:
+        fold_of.append(seen.setdefault(tuple(r["calls"]), len(seen)) % FOLDS)
+    fixed = {"weight": PRIOR_WEIGHT, "runs": len(seen), "folds": 0, "steps": 0, "scores": [],
+             "rows": 0, "plain_rows": [], "chosen_score": None}
+    if len(seen) < FOLDS:
+        return fixed
+    total = [0.0] * len(WEIGHTS)
+    per_row = {}
+    steps_n = 0
+    for f in range(FOLDS):
+        train = [r for r, g in zip(records, fold_of) if g != f]
+        c = transition_counts(train)
+        rows = {}
+        for r, g in zip(records, fold_of):
+            if g != f:
+                continue
+            available = set(r["available"]) if r.get("available") is not None else None
+            calls = r["calls"]
+            for i in range(1, len(calls)):
+                a, x = calls[i - 1], calls[i]
+                if a not in graph and a not in c:
+                    continue
+                steps_n += 1
+                scores = per_row.setdefault(a, [0.0] * len(WEIGHTS))
+                for j, m in enumerate(WEIGHTS):
+                    if (a, j) not in rows:
+                        fitted = fit_row(graph.get(a, {}), c[a], m) if a in c else None
+                        rows[(a, j)] = fitted if fitted is not None else dict(graph.get(a, {}))
+                    v = step_score(rows[(a, j)], available, x)
+                    total[j] += v
+                    scores[j] += v
+    if steps_n == 0:
+        return fixed
+    best = 0
+    for i in range(1, len(WEIGHTS)):
+        a, b = total[i], total[best]
+        nearer = abs(WEIGHTS[i] - PRIOR_WEIGHT) < abs(WEIGHTS[best] - PRIOR_WEIGHT)
+        if a > b + EPS or (a >= b - EPS and nearer):
+            best = i
+    plain_rows = sorted(a for a, s in per_row.items() if s[0] > s[best] + EPS)
+    chosen = sum(s[0] if s[0] > s[best] + EPS else s[best] for s in per_row.values())
+    return {"weight": WEIGHTS[best], "runs": len(seen), "folds": FOLDS, "steps": steps_n,
+            "scores": [(m, t / steps_n) for m, t in zip(WEIGHTS, total)], "rows": len(per_row),
+            "plain_rows": plain_rows, "chosen_score": chosen / steps_n}
+
+
+def fit_next(graph, records, operator, m=None):
+    """What `fit` writes for Next scores: the smoothing choose_smoothing() picks (or the
+    weight m when given, no fallback), each row with n_a > 0 fitted by fit_row() with its
+    weight (0 for the rows that fall back to the plain counts). Rows with n_a = 0 are left
+    as written. Then the repairs (repairs(); operator = (seeds, threshold, hops)):
+    N(a, b) = max(N(a, b), t) on the edges that keep the records complete."""
+    if m is None:
+        choice = choose_smoothing(graph, [r for r in records if r.get("calls") is not None])
+    else:
+        choice = {"weight": m, "plain_rows": []}
+    plain = set(choice["plain_rows"])
     c = transition_counts(records)
     out = {a: dict(row) for a, row in graph.items()}
     for a, row in c.items():
-        n = sum(row.values())
-        w = graph.get(a, {})
-        r = {b: (row.get(b, 0) + m * w.get(b, 0.0)) / (n + m) for b in set(w) | set(row)}
-        top = max(r.values())
-        out[a] = {b: round4(v / top) for b, v in r.items()}
+        fitted = fit_row(graph.get(a, {}), row, 0.0 if a in plain else choice["weight"])
+        if fitted is not None:
+            out[a] = fitted
     for (a, b), t in repairs(graph, out, records, *operator).items():
         out[a][b] = max(out[a][b], t)
+    fit_next.last_choice = choice
     return out
 
 
@@ -232,7 +320,7 @@ def called_of(record):
     return record["calls"] if called is None else called
 
 
-def reference_graph(records, data, m=PRIOR_WEIGHT):
+def reference_graph(records, data, m=None):
     """The recommended design: init's group-popularity prior, then one fit, with the
     operator init writes (the actions of the first calls, REFERENCE_THRESHOLD, hops 1)."""
     operator = (first_calls(records), REFERENCE_THRESHOLD, REFERENCE_HOPS)

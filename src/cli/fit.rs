@@ -13,9 +13,10 @@ use super::common::{InputFormat, print_json};
 use super::eval::TraceArgs;
 use toolscope_core::edit::{Edit, Transaction};
 use toolscope_core::evidence::Record;
+use toolscope_core::evidence::criterion::Criterion;
 use toolscope_core::evidence::eval::{EvalOptions, Report, Resolved, evaluate, resolve};
 use toolscope_core::evidence::fit::{Changes, Fitted, HOLDOUT_SEED, holdout_mask};
-use toolscope_core::evidence::learn::NextFit;
+use toolscope_core::evidence::learn::{NextFit, Smoothing};
 use toolscope_core::evidence::report;
 use toolscope_core::evidence::steps::{StepCounter, StepOptions, StepReport};
 use toolscope_core::model::Toolkit;
@@ -159,15 +160,32 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
         let ordered = rs.iter().any(|r| r.calls.is_some());
         ordered.then(|| {
             (
-                steps(&before_tk, rs, args, &cost),
-                steps(&after_tk, rs, args, &cost),
+                steps(&before_tk, rs, args, &cost, false),
+                steps(&after_tk, rs, args, &cost, true),
             )
         })
     };
+    // The setting to use after the fit, by the one criterion (core::evidence::criterion):
+    // step recall on records with their calls in order (the after side of the fitted
+    // steps, swept), completeness otherwise, as `eval --sweep` and the TUI suggest it.
+    let steps_fitted = step_pair(&used_recs);
+    let suggestions = match &steps_fitted {
+        Some((_, a)) => Suggestions::Steps(Box::new(a.clone())),
+        None => Suggestions::Records(Box::new(evaluate(
+            &after_tk,
+            &used,
+            &EvalOptions {
+                sweep: true,
+                ..opts.clone()
+            },
+            &cost,
+        ))),
+    };
     let evals = Evals {
+        suggestions,
         fitted: pair(&used),
         held: args.holdout.map(|_| pair(&held)),
-        steps_fitted: step_pair(&used_recs),
+        steps_fitted,
         steps_held: args.holdout.and_then(|_| step_pair(&held_recs)),
     };
     let changed = !changes.is_empty();
@@ -186,6 +204,9 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
             "written": args.write && changed,
             "fitted": pair_json(&evals.fitted),
             "holdout": evals.held.as_ref().map_or(Value::Null, pair_json),
+            "smoothing": smoothing_json(&before_tk, &changes.smoothing),
+            "criterion": evals.suggestions.criterion().describe(),
+            "suggested": evals.suggestions.to_json(),
             "steps": {
                 "fitted": evals.steps_fitted.as_ref().map_or(Value::Null, step_pair_json),
                 "holdout": evals.steps_held.as_ref().map_or(Value::Null, step_pair_json),
@@ -197,6 +218,9 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
                 true => super::common::out(&for_terminal(&diff)),
                 false => super::common::out(&diff),
             }
+            for line in smoothing_text(&before_tk, &changes.smoothing).lines() {
+                super::common::status(line);
+            }
             for line in summary(&before_tk, &changes.calls, &changes.next, &evals, args).lines() {
                 super::common::status(line);
             }
@@ -206,12 +230,19 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
 }
 
 /// The step evaluation of `records` on `tk` at their own parameters.
-fn steps(tk: &Toolkit, records: &[Record], args: &Args, cost: &ToolTokens) -> StepReport {
+fn steps(
+    tk: &Toolkit,
+    records: &[Record],
+    args: &Args,
+    cost: &ToolTokens,
+    sweep: bool,
+) -> StepReport {
     let mut c = StepCounter::new(
         tk,
         StepOptions {
             threshold: args.traces.threshold,
             hops: args.traces.hops,
+            sweep,
             ..StepOptions::default()
         },
     );
@@ -222,6 +253,7 @@ fn steps(tk: &Toolkit, records: &[Record], args: &Args, cost: &ToolTokens) -> St
 }
 
 struct Evals {
+    suggestions: Suggestions,
     fitted: (Report, Report),
     held: Option<(Report, Report)>,
     steps_fitted: Option<(StepReport, StepReport)>,
@@ -260,6 +292,60 @@ fn next_json(tk: &Toolkit, f: &NextFit) -> Value {
         "from": tk.name(f.from), "to": tk.name(f.to), "old": f.old, "new": f.new,
         "added": f.edge.is_none(), "steps": f.steps, "row_steps": f.row_steps, "floor": f.floor,
     })
+}
+
+/// What the cross-validation of the Next scores measures.
+const CV_MEASURE: &str = "mean next-call recall over offers of 1 to 15 tools (each step's row ranking, cut to the tools the run had) on held-out runs";
+
+fn smoothing_json(tk: &Toolkit, s: &Smoothing) -> Value {
+    json!({
+        "weight": s.weight, "runs": s.runs, "folds": s.folds, "steps": s.steps,
+        "measure": CV_MEASURE,
+        "scores": s.scores.iter().map(|(m, v)| json!({"weight": m, "score": v})).collect::<Vec<_>>(),
+        "rows": s.rows,
+        "plain_rows": s.plain_rows.iter().map(|&a| tk.name(a)).collect::<Vec<_>>(),
+        "chosen_score": s.chosen_score,
+    })
+}
+
+/// How far the Next scores trust the runs, and why, in a few lines.
+fn smoothing_text(tk: &Toolkit, s: &Smoothing) -> String {
+    if s.folds == 0 {
+        return format!(
+            "Next scores: prior weight {} (fixed: {} distinct run(s) with their calls in order, fewer than {} to cross-validate)\n",
+            num(s.weight),
+            s.runs,
+            toolscope_core::evidence::learn::FOLDS
+        );
+    }
+    let scores: Vec<String> = s
+        .scores
+        .iter()
+        .map(|(m, v)| format!("{} {v:.4}", num(*m)))
+        .collect();
+    let mut out = format!(
+        "Next scores: prior weight {} chosen by {}-fold cross-validation over {} distinct runs ({} held-out steps)\n  measure: {CV_MEASURE}\n  by prior weight (0 = the plain transition counts): {}\n",
+        num(s.weight),
+        s.folds,
+        s.runs,
+        s.steps,
+        scores.join(", ")
+    );
+    let names: Vec<String> = s
+        .plain_rows
+        .iter()
+        .map(|&a| for_terminal(tk.name(a)).into_owned())
+        .collect();
+    out += &format!(
+        "  {} of {} rows keep the plain counts (they score higher on their held-out steps){}{}; with them {}\n",
+        s.plain_rows.len(),
+        s.rows,
+        if names.is_empty() { "" } else { ": " },
+        names.join(", "),
+        s.chosen_score
+            .map_or_else(|| "-".into(), |v| format!("{v:.4}"))
+    );
+    out
 }
 
 fn step_pair_json((before, after): &(StepReport, StepReport)) -> Value {
@@ -330,7 +416,99 @@ fn summary(
     if let Some(s) = &evals.steps_held {
         out += &step_line("held out", s);
     }
+    out += &evals.suggestions.text();
     out
+}
+
+/// The settings suggested for the fitted toolkit, per operator, by the one criterion.
+enum Suggestions {
+    /// Records with their calls in order: the step sweep after the fit.
+    Steps(Box<StepReport>),
+    /// Records without order: the record evaluation after the fit, swept.
+    Records(Box<Report>),
+}
+
+impl Suggestions {
+    fn criterion(&self) -> Criterion {
+        match self {
+            Suggestions::Steps(r) => toolscope_core::evidence::steps::report::criterion(r),
+            Suggestions::Records(r) => r.criterion,
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let point = |operator: &str, t: f64, h: u32, measure: f64, tokens: f64| {
+            json!({"operator": operator, "threshold": t, "hops": h,
+                   self.criterion().key(): measure, "tokens": tokens})
+        };
+        match self {
+            Suggestions::Steps(r) => r
+                .operators
+                .iter()
+                .filter_map(|g| {
+                    let p = g.suggested.as_ref()?;
+                    Some(point(&g.operator, p.threshold, p.hops, p.recall, p.tokens))
+                })
+                .collect(),
+            Suggestions::Records(r) => r
+                .operators
+                .iter()
+                .filter_map(|g| {
+                    let s = g.suggested.as_ref()?;
+                    Some(point(
+                        &g.operator,
+                        s.threshold,
+                        s.hops,
+                        s.complete,
+                        s.tokens,
+                    ))
+                })
+                .collect(),
+        }
+    }
+
+    /// `suggested after the fit (fewest tokens reaching step recall 0.90):` and a line per
+    /// operator.
+    fn text(&self) -> String {
+        let mut out = format!(
+            "suggested after the fit ({}), per operator:\n",
+            self.criterion().describe()
+        );
+        let none = |op: &str| format!("  {}: none reaches it\n", for_terminal(op));
+        match self {
+            Suggestions::Steps(r) => {
+                for g in &r.operators {
+                    out += &match &g.suggested {
+                        Some(p) => format!(
+                            "  {}: threshold {}, hops {} (step recall {:.3}, ~{:.0} tokens per step)\n",
+                            for_terminal(&g.operator),
+                            num(p.threshold),
+                            p.hops,
+                            p.recall,
+                            p.tokens
+                        ),
+                        None => none(&g.operator),
+                    };
+                }
+            }
+            Suggestions::Records(r) => {
+                for g in &r.operators {
+                    out += &match &g.suggested {
+                        Some(s) => format!(
+                            "  {}: threshold {}, hops {} (complete {:.3}, ~{:.0} tokens)\n",
+                            for_terminal(&g.operator),
+                            num(s.threshold),
+                            s.hops,
+                            s.complete,
+                            s.tokens
+                        ),
+                        None => none(&g.operator),
+                    };
+                }
+            }
+        }
+        out
+    }
 }
 
 fn step_line(what: &str, (b, a): &(StepReport, StepReport)) -> String {

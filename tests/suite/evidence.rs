@@ -288,7 +288,10 @@ fn eval_text_has_a_table_and_the_tools_never_called() {
     assert!(text.contains("\nop "), "{text}");
     assert!(text.contains("(overall)"), "{text}");
     assert!(text.contains("never called: (none)"), "{text}");
-    assert!(text.contains("suggested: threshold 0.4, hops 2"), "{text}");
+    assert!(
+        text.contains("suggested (fewest tokens keeping complete 1.00): threshold 0.4, hops 2"),
+        "{text}"
+    );
     assert!(text.contains("an estimate (o200k_base)"), "{text}");
 }
 

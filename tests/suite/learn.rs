@@ -313,7 +313,8 @@ fn eval_steps_reports_recall_tokens_sweep_and_gates() {
     let out = run(&["eval", &k, "--traces", &r, "--steps", "--sweep"]);
     let t = ok(&out);
     assert!(
-        t.contains("(overall)") && t.contains("suggested for recall >= 0.9"),
+        t.contains("(overall)")
+            && t.contains("suggested (fewest tokens reaching step recall 0.90)"),
         "{t}"
     );
     let gated = run(&["eval", &k, "--traces", &r, "--steps", "--min-recall", "0.5"]);

@@ -13,6 +13,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use petgraph::stable_graph::NodeIndex;
 
+use super::criterion::{Criterion, Point, choose};
 use super::{Record, Target, TokenCost};
 use crate::diag::{Code, Diagnostic};
 use crate::model::{NodeKind, Operator, Toolkit};
@@ -45,6 +46,9 @@ pub struct Resolved {
     /// The calls in order as tools (`None` for a name that is no tool), when the record
     /// gives the order: what `fit` learns `Next` scores from.
     pub ordered: Option<Vec<Option<NodeIndex>>>,
+    /// The tools the run had (sorted; a group stands for itself and its members), when
+    /// the record says: `fit`'s cross-validation ranks only these.
+    pub available: Option<Vec<NodeIndex>>,
 }
 
 /// The numbers of one group of records (or of all records pooled).
@@ -72,13 +76,19 @@ pub struct StepStats {
     pub tokens: f64,
 }
 
-/// The cheapest parameters that keep completeness.
+/// The suggested parameters: the cheapest that meet the criterion
+/// ([`criterion`](super::criterion)), with the completeness and tokens per record there.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Suggested {
     pub threshold: f64,
     pub hops: u32,
     pub complete: f64,
     pub tokens: f64,
+    /// What it optimises.
+    pub criterion: Criterion,
+    /// With the step criterion: next-call recall and tokens per step there.
+    pub step_recall: Option<f64>,
+    pub step_tokens: Option<f64>,
 }
 
 /// One operator (or seeds group) in the report.
@@ -100,6 +110,8 @@ pub struct Report {
     pub overall: Stats,
     /// Records that could not be resolved (unknown operator or seeds).
     pub diagnostics: Vec<Diagnostic>,
+    /// What the suggestions optimise.
+    pub criterion: Criterion,
 }
 
 /// Resolves records; the ones naming no operator (or seeds naming no action) become
@@ -133,6 +145,11 @@ pub fn resolve(
             called,
             unknown,
             ordered,
+            available: r.available.as_deref().map(|names| {
+                let mut buf = Vec::new();
+                super::steps::available_tools(tk, names, &mut buf);
+                buf
+            }),
         });
     }
     (out, diags)
@@ -262,6 +279,7 @@ pub fn evaluate(
         operators,
         overall: overall.finish(tk),
         diagnostics: Vec::new(),
+        criterion: Criterion::Complete(opts.min_complete.unwrap_or(1.0)),
     }
 }
 
@@ -553,8 +571,8 @@ impl StepSums {
     }
 }
 
-/// The cheapest step over hops 0 to `top + 2` that keeps `complete >= min`: fewest
-/// tokens, then fewer offered tools, then the higher threshold, then fewer hops.
+/// The cheapest step over hops 0 to `top + 2` that keeps `complete >= min` (and above 0):
+/// [`choose`] with [`Criterion::Complete`].
 fn suggest(
     tk: &Toolkit,
     rs: &[&Resolved],
@@ -563,32 +581,79 @@ fn suggest(
     filters: Option<&ToolFilters>,
     cost: &dyn TokenCost,
 ) -> Option<Suggested> {
-    let mut best: Option<(StepStats, u32)> = None;
+    let criterion = Criterion::Complete(min);
+    let mut points = Vec::new();
     for h in 0..=top.saturating_add(2) {
         for s in sweep_group(tk, rs, Some(h), filters, cost) {
-            if s.complete.is_none_or(|c| c < min) {
-                continue;
-            }
-            let better = match &best {
-                None => true,
-                Some((b, bh)) => {
-                    (s.tokens, s.offered_tools, -s.threshold, h).partial_cmp(&(
-                        b.tokens,
-                        b.offered_tools,
-                        -b.threshold,
-                        *bh,
-                    )) == Some(std::cmp::Ordering::Less)
-                }
-            };
-            if better {
-                best = Some((s, h));
+            if let Some(c) = s.complete {
+                points.push(Point {
+                    threshold: s.threshold,
+                    hops: h,
+                    value: c,
+                    tokens: s.tokens,
+                    offered_tools: s.offered_tools,
+                });
             }
         }
     }
-    best.map(|(s, h)| Suggested {
-        threshold: s.threshold,
-        hops: h,
-        complete: s.complete.unwrap_or(0.0),
-        tokens: s.tokens,
+    choose(&criterion, points).map(|p| Suggested {
+        threshold: p.threshold,
+        hops: p.hops,
+        complete: p.value,
+        tokens: p.tokens,
+        criterion,
+        step_recall: None,
+        step_tokens: None,
     })
+}
+
+/// Each operator's suggestion replaced by its step suggestion (criterion
+/// [`Criterion::StepRecall`] at `steps.target_recall`): the setting `steps` suggests for
+/// that operator (the step sweep of the same records), with the completeness and tokens
+/// per record of its records measured there. An operator the steps suggest nothing for
+/// has no suggestion. How `eval --sweep` agrees with `eval --steps --sweep` on ordered
+/// records.
+pub fn suggest_by_steps(
+    tk: &Toolkit,
+    report: &mut Report,
+    records: &[Resolved],
+    steps: &super::steps::StepReport,
+    cost: &dyn TokenCost,
+) {
+    let criterion = Criterion::StepRecall(steps.target_recall);
+    report.criterion = criterion;
+    for g in &mut report.operators {
+        if g.steps.is_none() {
+            continue;
+        }
+        let point = steps
+            .operators
+            .iter()
+            .find(|s| s.operator == g.operator)
+            .and_then(|s| s.suggested.clone());
+        g.suggested = point.map(|p| {
+            let mine: Vec<Resolved> = records
+                .iter()
+                .filter(|r| r.group == g.operator)
+                .cloned()
+                .map(|mut r| {
+                    r.params = Params {
+                        threshold: p.threshold,
+                        hops: p.hops,
+                    };
+                    r
+                })
+                .collect();
+            let at = evaluate(tk, &mine, &EvalOptions::default(), cost).overall;
+            Suggested {
+                threshold: p.threshold,
+                hops: p.hops,
+                complete: at.complete.unwrap_or(0.0),
+                tokens: at.tokens.unwrap_or(0.0),
+                criterion,
+                step_recall: Some(p.recall),
+                step_tokens: Some(p.tokens),
+            }
+        });
+    }
 }

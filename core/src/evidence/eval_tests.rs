@@ -190,7 +190,10 @@ fn sweep_steps_and_suggestion_by_hand() {
             threshold: 0.4,
             hops: 2,
             complete: 1.0,
-            tokens: 70.0
+            tokens: 70.0,
+            criterion: crate::evidence::criterion::Criterion::Complete(1.0),
+            step_recall: None,
+            step_tokens: None,
         })
     );
     // seeds:c never reaches W: no suggestion.

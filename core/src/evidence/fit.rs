@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
 use super::eval::Resolved;
-use super::learn::{NextFit, fit_next};
+use super::learn::{NextFit, Smoothing, choose_smoothing, fit_next_with};
 use crate::edit::Edit;
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 use crate::recommend::{Params, recommend};
@@ -170,21 +170,25 @@ fn smoothed(old: f64, c: Counts) -> f64 {
 pub struct Changes {
     pub calls: Vec<Fitted>,
     pub next: Vec<NextFit>,
+    /// How far the Next scores trust the runs, and why ([`Smoothing`]).
+    pub smoothing: Smoothing,
 }
 
 impl Changes {
     /// Fits `records` on `tk`; `add_edges` also adds the Next edges the steps show and the
     /// graph lacks (callers pass `false` for Chat2Graph files, whose chains fix the edges).
     pub fn new(tk: &Toolkit, records: &[Resolved], add_edges: bool) -> Changes {
+        let smoothing = choose_smoothing(tk, records, add_edges);
         Changes {
             calls: fit(tk, records)
                 .into_iter()
                 .filter(|f| f.new != f.old)
                 .collect(),
-            next: fit_next(tk, records, add_edges)
+            next: fit_next_with(tk, records, add_edges, &smoothing)
                 .into_iter()
                 .filter(|f| f.old != Some(f.new))
                 .collect(),
+            smoothing,
         }
     }
 

@@ -9,8 +9,9 @@
 //! - **Fit**: `c(A, B)` = the steps from a tool `A` calls to a tool `B` calls, `n_A` = the
 //!   steps from `A`'s tools. For each action with `n_A > 0`, over its `Next` edges (and,
 //!   when adding edges, every `B` with `c(A, B) > 0`; a new edge's written score is 0):
-//!   `r(A, B) = (c(A, B) + 2 w(A, B)) / (n_A + 2)` (the written score worth two steps, as
-//!   Call scores are fitted) and the new score `round4(r / max_B r)`: the row's best
+//!   `r(A, B) = (c(A, B) + m w(A, B)) / (n_A + m)` (the written score worth `m` steps, `m`
+//!   chosen by cross-validation: [`Smoothing`]; a row the plain counts predict better on
+//!   the folds keeps them, `m = 0`) and the new score `round4(r / max_B r)`: the row's best
 //!   successor gets 1.0, so a row with little evidence does not lose to one with much at
 //!   a shared threshold. Rows with no steps stay as written; no edge is removed. A new
 //!   score is at least the edge's floor ([`floor`](super::floor)), so the fitted records
@@ -99,25 +100,23 @@ pub struct NextFit {
 /// No new score is below the edge's floor ([`floor`](super::floor)): with the Call floor of
 /// [`fit`](super::fit::fit), `complete` never drops on the fitted records.
 pub fn fit_next(tk: &Toolkit, records: &[Resolved], add_edges: bool) -> Vec<NextFit> {
-    let callers = callers(tk);
-    let mut c: HashMap<NodeIndex, HashMap<NodeIndex, u64>> = HashMap::new();
-    let mut n: HashMap<NodeIndex, u64> = HashMap::new();
-    for (p, x) in step_pairs(records) {
-        let (Some(from), Some(to)) = (callers.get(&p), callers.get(&x)) else {
-            continue;
-        };
-        for &a in from {
-            *n.entry(a).or_default() += 1;
-            let row = c.entry(a).or_default();
-            for &b in to {
-                *row.entry(b).or_default() += 1;
-            }
-        }
-    }
+    let smoothing = choose_smoothing(tk, records, add_edges);
+    fit_next_with(tk, records, add_edges, &smoothing)
+}
+
+/// [`fit_next`] with the smoothing given (what [`choose_smoothing`] chose).
+pub fn fit_next_with(
+    tk: &Toolkit,
+    records: &[Resolved],
+    add_edges: bool,
+    smoothing: &Smoothing,
+) -> Vec<NextFit> {
+    let (c, n) = counts(records, &callers(tk));
     let floors = super::floor::subgraph_floors(tk, records);
     let mut out = Vec::new();
     for (&a, &n_a) in &n {
-        out.extend(fit_row(tk, a, n_a, c.get(&a), add_edges, &floors));
+        let m = smoothing.weight_of(a);
+        out.extend(fit_row(tk, a, n_a, c.get(&a), add_edges, &floors, m));
     }
     repair(tk, records, &mut out);
     out.sort_by(|x, y| (tk.name(x.from), tk.name(x.to)).cmp(&(tk.name(y.from), tk.name(y.to))));
@@ -152,6 +151,7 @@ fn fit_row(
     counts: Option<&HashMap<NodeIndex, u64>>,
     add_edges: bool,
     floors: &HashMap<EdgeIndex, f64>,
+    m: f64,
 ) -> Vec<NextFit> {
     let mut row: BTreeMap<NodeIndex, (Option<EdgeIndex>, Option<f64>, u64)> = BTreeMap::new();
     for (e, b) in tk.out_edges(a) {
@@ -167,7 +167,7 @@ fn fit_row(
     }
     let rate = |old: Option<f64>, k: u64| {
         let w = old.filter(|w| (0.0..=1.0).contains(w)).unwrap_or(0.0);
-        (k as f64 + PRIOR_WEIGHT * w) / (n_a as f64 + PRIOR_WEIGHT)
+        (k as f64 + m * w) / (n_a as f64 + m)
     };
     let top = row
         .values()
@@ -191,6 +191,281 @@ fn fit_row(
             }
         })
         .collect()
+}
+
+/// The prior weights `fit` tries, in steps (0: the plain transition counts, the fallback).
+pub const WEIGHTS: [f64; 8] = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0];
+/// The folds of the cross-validation.
+pub const FOLDS: usize = 5;
+/// The offer sizes whose recall the cross-validation averages: 1 to this.
+pub const OFFER_SIZES: usize = 15;
+/// Scores closer than this are equal (Rust and the Python reference sum in one order, but
+/// a choice must not hang on the last bit).
+const EPS: f64 = 1e-9;
+
+/// How far `fit` trusts the runs: the prior weight `m` chosen by cross-validation over the
+/// training runs, and the rows (source actions) that fall back to the plain counts.
+///
+/// The runs (records with their calls in order) are grouped by their sequence of calls, so
+/// a task the records repeat (BFCL runs each task in four categories) is never on both
+/// sides of a fold; the `i`-th distinct sequence, in record order, goes to fold `i mod 5`.
+/// For each fold and each weight of [`WEIGHTS`], every row is fitted on the other folds'
+/// steps (`r(A, B) = (c(A, B) + m w(A, B)) / (n_A + m)`, scaled to a row maximum of 1 and
+/// rounded, as the fit writes it; a row without training steps stays as written) and each
+/// held-out step from `A` is scored by where its called tool ranks in `A`'s row among the
+/// tools the run had: the mean over offer sizes `k` = 1..15 of the hit of the first `k`
+/// (tools of equal score share the places left, `s / n` for `n` tied over `s` places).
+/// The weight with the highest total wins (ties: the one nearest 2, the former fixed
+/// weight, then the smaller); then each row whose held-out steps score higher with
+/// `m = 0` (the plain transition counts) than with the chosen weight uses `m = 0`. With
+/// fewer than 5 distinct runs there is no cross-validation: `m = 2`, no fallback.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Smoothing {
+    /// The chosen prior weight.
+    pub weight: f64,
+    /// Distinct runs (sequences of calls) among the records with order.
+    pub runs: usize,
+    /// Folds used (0: not cross-validated).
+    pub folds: usize,
+    /// Held-out steps scored (over all folds).
+    pub steps: u64,
+    /// Each weight of [`WEIGHTS`] with its mean held-out score (empty without folds).
+    pub scores: Vec<(f64, f64)>,
+    /// Rows with held-out steps.
+    pub rows: usize,
+    /// The rows that fall back to the plain counts (`m = 0`), sorted.
+    pub plain_rows: Vec<NodeIndex>,
+    /// The mean held-out score of the choice (row fallbacks applied).
+    pub chosen_score: Option<f64>,
+    /// Per row with held-out steps: (action, steps, total score with the plain counts,
+    /// total score as chosen), sorted by action.
+    pub per_row: Vec<(NodeIndex, u64, f64, f64)>,
+}
+
+impl Default for Smoothing {
+    fn default() -> Smoothing {
+        Smoothing::fixed(0)
+    }
+}
+
+impl Smoothing {
+    /// No cross-validation: the former fixed weight.
+    pub fn fixed(runs: usize) -> Smoothing {
+        Smoothing {
+            weight: PRIOR_WEIGHT,
+            runs,
+            folds: 0,
+            steps: 0,
+            scores: Vec::new(),
+            rows: 0,
+            plain_rows: Vec::new(),
+            chosen_score: None,
+            per_row: Vec::new(),
+        }
+    }
+
+    /// The weight row `a` is fitted with.
+    pub fn weight_of(&self, a: NodeIndex) -> f64 {
+        if self.plain_rows.binary_search(&a).is_ok() {
+            0.0
+        } else {
+            self.weight
+        }
+    }
+
+    /// The mean held-out score of a weight.
+    pub fn score_of(&self, m: f64) -> Option<f64> {
+        self.scores.iter().find(|s| s.0 == m).map(|s| s.1)
+    }
+}
+
+/// Chooses the smoothing by cross-validation over the ordered records ([`Smoothing`]).
+pub fn choose_smoothing(tk: &Toolkit, records: &[Resolved], add_edges: bool) -> Smoothing {
+    let ordered: Vec<&Resolved> = records.iter().filter(|r| r.ordered.is_some()).collect();
+    let mut seen: HashMap<&[Option<NodeIndex>], usize> = HashMap::new();
+    let mut fold_of = Vec::with_capacity(ordered.len());
+    for r in &ordered {
+        let key = r.ordered.as_deref().unwrap_or_default();
+        let next = seen.len();
+        let i = *seen.entry(key).or_insert(next);
+        fold_of.push(i % FOLDS);
+    }
+    if seen.len() < FOLDS {
+        return Smoothing::fixed(seen.len());
+    }
+    let callers = callers(tk);
+    let tools_of = tools_of(tk);
+    // Per weight: the total over steps, and per row.
+    let mut total = vec![0.0; WEIGHTS.len()];
+    let mut per_row: BTreeMap<NodeIndex, Vec<f64>> = BTreeMap::new();
+    let mut row_steps: HashMap<NodeIndex, u64> = HashMap::new();
+    let mut steps = 0u64;
+    for f in 0..FOLDS {
+        let train: Vec<Resolved> = ordered
+            .iter()
+            .zip(&fold_of)
+            .filter(|(_, g)| **g != f)
+            .map(|(r, _)| (*r).clone())
+            .collect();
+        let (c, n) = counts(&train, &callers);
+        let mut rows: HashMap<(NodeIndex, usize), Vec<(NodeIndex, f64)>> = HashMap::new();
+        for (r, _) in ordered.iter().zip(&fold_of).filter(|(_, g)| **g == f) {
+            let calls = r.ordered.as_deref().unwrap_or_default();
+            for w in calls.windows(2) {
+                let (Some(p), Some(x)) = (w[0], w[1]) else {
+                    continue;
+                };
+                let Some(from) = callers.get(&p) else {
+                    continue;
+                };
+                for &a in from {
+                    steps += 1;
+                    *row_steps.entry(a).or_default() += 1;
+                    let scores = per_row.entry(a).or_insert_with(|| vec![0.0; WEIGHTS.len()]);
+                    for (i, &m) in WEIGHTS.iter().enumerate() {
+                        let row = rows.entry((a, i)).or_insert_with(|| {
+                            cv_row(tk, a, c.get(&a), n.get(&a).copied(), add_edges, m)
+                        });
+                        let v = step_score(row, &tools_of, r.available.as_deref(), x);
+                        total[i] += v;
+                        scores[i] += v;
+                    }
+                }
+            }
+        }
+    }
+    if steps == 0 {
+        return Smoothing::fixed(seen.len());
+    }
+    let mut best = 0;
+    for i in 1..WEIGHTS.len() {
+        let (a, b) = (total[i], total[best]);
+        let nearer = (WEIGHTS[i] - PRIOR_WEIGHT).abs() < (WEIGHTS[best] - PRIOR_WEIGHT).abs();
+        if a > b + EPS || (a >= b - EPS && nearer) {
+            best = i;
+        }
+    }
+    let plain_rows: Vec<NodeIndex> = per_row
+        .iter()
+        .filter(|(_, s)| s[0] > s[best] + EPS)
+        .map(|(&a, _)| a)
+        .collect();
+    let pick = |s: &[f64]| if s[0] > s[best] + EPS { s[0] } else { s[best] };
+    let chosen: f64 = per_row.values().map(|s| pick(s)).sum();
+    let mean = |x: f64| x / steps as f64;
+    Smoothing {
+        weight: WEIGHTS[best],
+        runs: seen.len(),
+        folds: FOLDS,
+        steps,
+        scores: WEIGHTS
+            .iter()
+            .zip(&total)
+            .map(|(&m, &t)| (m, mean(t)))
+            .collect(),
+        rows: per_row.len(),
+        plain_rows,
+        chosen_score: Some(mean(chosen)),
+        per_row: per_row
+            .iter()
+            .map(|(&a, s)| (a, row_steps.get(&a).copied().unwrap_or(0), s[0], pick(s)))
+            .collect(),
+    }
+}
+
+type Counts = HashMap<NodeIndex, HashMap<NodeIndex, u64>>;
+
+/// `c(A, B)` and `n_A` over the steps of `records`.
+fn counts(
+    records: &[Resolved],
+    callers: &HashMap<NodeIndex, Vec<NodeIndex>>,
+) -> (Counts, HashMap<NodeIndex, u64>) {
+    let mut c: Counts = HashMap::new();
+    let mut n: HashMap<NodeIndex, u64> = HashMap::new();
+    for (p, x) in step_pairs(records) {
+        let (Some(from), Some(to)) = (callers.get(&p), callers.get(&x)) else {
+            continue;
+        };
+        for &a in from {
+            *n.entry(a).or_default() += 1;
+            let row = c.entry(a).or_default();
+            for &b in to {
+                *row.entry(b).or_default() += 1;
+            }
+        }
+    }
+    (c, n)
+}
+
+/// Row `a` as the fit would write it with weight `m` from these counts (no floors): the
+/// target actions with their scores; the written row when it has no steps.
+fn cv_row(
+    tk: &Toolkit,
+    a: NodeIndex,
+    counts: Option<&HashMap<NodeIndex, u64>>,
+    n_a: Option<u64>,
+    add_edges: bool,
+    m: f64,
+) -> Vec<(NodeIndex, f64)> {
+    let written = || {
+        tk.out_edges(a)
+            .filter(|&(e, _)| tk.graph[e].kind == EdgeKind::Next)
+            .map(|(e, b)| (b, tk.graph[e].score))
+            .collect()
+    };
+    match n_a {
+        Some(n) if n > 0 => {
+            let fits = fit_row(tk, a, n, counts, add_edges, &HashMap::new(), m);
+            if fits.is_empty() {
+                written()
+            } else {
+                fits.into_iter().map(|f| (f.to, f.new)).collect()
+            }
+        }
+        _ => written(),
+    }
+}
+
+/// A held-out step's score in a row: the mean over offer sizes 1..=15 of the hit of the
+/// first `k` tools of the row (by score, a tool by its best action), cut to `available`;
+/// tied tools share the places left.
+fn step_score(
+    row: &[(NodeIndex, f64)],
+    tools_of: &HashMap<NodeIndex, Vec<NodeIndex>>,
+    available: Option<&[NodeIndex]>,
+    target: NodeIndex,
+) -> f64 {
+    let mut best: HashMap<NodeIndex, f64> = HashMap::new();
+    for &(b, s) in row {
+        for &x in tools_of.get(&b).into_iter().flatten() {
+            if available.is_none_or(|av| av.binary_search(&x).is_ok()) {
+                let e = best.entry(x).or_insert(s);
+                *e = e.max(s);
+            }
+        }
+    }
+    let Some(&v) = best.get(&target) else {
+        return 0.0;
+    };
+    let above = best.values().filter(|&&s| s > v).count() as f64;
+    let tied = best.values().filter(|&&s| s == v).count() as f64;
+    (1..=OFFER_SIZES)
+        .map(|k| ((k as f64 - above) / tied).clamp(0.0, 1.0))
+        .sum::<f64>()
+        / OFFER_SIZES as f64
+}
+
+/// The tools each action calls.
+fn tools_of(tk: &Toolkit) -> HashMap<NodeIndex, Vec<NodeIndex>> {
+    let mut out: HashMap<NodeIndex, Vec<NodeIndex>> = HashMap::new();
+    for a in tk.nodes_of(NodeKind::Action) {
+        for (e, x) in tk.out_edges(a) {
+            if tk.graph[e].kind == EdgeKind::Call {
+                out.entry(a).or_default().push(x);
+            }
+        }
+    }
+    out
 }
 
 /// The learned scores applied to a copy of the toolkit's graph (added edges added).
@@ -315,6 +590,149 @@ mod tests {
         let (mixed, _) = crate::evidence::eval::resolve(&tk, &recs, &opts);
         assert_eq!(c_of(&fit_next(&tk, &mixed, false)), Some((0.5, 0.5)));
         let _ = cb;
+    }
+
+    mod cv {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// `n` tools in two groups, one action each, and the prior's Next edge from every
+        /// action to every action at a score of the given list (cycled).
+        fn prior_kit(n: usize, scores: &[f64]) -> Toolkit {
+            let names: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut tk = kit(&refs);
+            let actions: Vec<NodeIndex> = names
+                .iter()
+                .map(|t| ix(&tk, NodeKind::Action, &format!("call {t}")))
+                .collect();
+            let mut k = 0;
+            for &a in &actions {
+                for &b in &actions {
+                    tk.add_edge(a, b, scores[k % scores.len()], None);
+                    k += 1;
+                }
+            }
+            tk.operators.push(crate::model::Operator::new(
+                "op",
+                vec![format!("call {}", names[0])],
+            ));
+            tk
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(48))]
+
+            /// fit's chosen smoothing never scores below the plain transition counts on
+            /// the held-out folds: overall, and row by row (where the counts do better,
+            /// the row falls back to them).
+            #[test]
+            fn chosen_smoothing_never_loses_to_the_plain_counts_on_held_out_folds(
+                n in 3usize..7,
+                scores in proptest::collection::vec(0.0f64..=1.0, 1..9),
+                runs in proptest::collection::vec(
+                    proptest::collection::vec(0usize..7, 2..9), 5..30),
+                available in proptest::collection::vec(proptest::bool::ANY, 7),
+            ) {
+                let tk = prior_kit(n, &scores);
+                let records: Vec<Record> = runs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let calls: Vec<String> = r.iter().map(|&c| format!("t{}", c % n)).collect();
+                        let refs: Vec<&str> = calls.iter().map(String::as_str).collect();
+                        let mut rec = Record::ordered("op", &refs);
+                        // Every other run says what it had: its own tools and a random few.
+                        if i % 2 == 1 {
+                            let mut av: Vec<String> = calls.clone();
+                            av.extend((0..n).filter(|&t| available[t]).map(|t| format!("t{t}")));
+                            rec.available = Some(av);
+                        }
+                        rec
+                    })
+                    .collect();
+                let opts = crate::evidence::eval::EvalOptions::default();
+                let (rs, _) = crate::evidence::eval::resolve(&tk, &records, &opts);
+                let s = choose_smoothing(&tk, &rs, false);
+                prop_assume!(s.folds > 0);
+                let plain = s.score_of(0.0).unwrap_or(f64::NAN);
+                let chosen = s.chosen_score.unwrap_or(f64::NAN);
+                prop_assert!(chosen >= plain - 1e-9, "chosen {chosen} < plain {plain}: {s:?}");
+                prop_assert!(
+                    chosen >= s.score_of(s.weight).unwrap_or(f64::NAN) - 1e-9,
+                    "the row fallbacks lowered the score: {s:?}"
+                );
+                for &(a, k, p, c) in &s.per_row {
+                    prop_assert!(k > 0);
+                    prop_assert!(c >= p - 1e-9, "row {} chose {c} < plain {p}", tk.name(a));
+                    let falls_back = s.plain_rows.contains(&a);
+                    prop_assert_eq!(falls_back, s.weight_of(a) == 0.0 && s.weight != 0.0 || falls_back);
+                }
+                // The fitted rows follow the choice: a fallback row is the plain counts
+                // scaled to 1 (an edge never stepped from it gets 0).
+                let fits = fit_next_with(&tk, &rs, false, &s);
+                for f in fits.iter().filter(|f| s.plain_rows.contains(&f.from)) {
+                    if f.steps == 0 {
+                        prop_assert_eq!(f.new, f.floor);
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn too_few_distinct_runs_keep_the_fixed_weight() {
+            let tk = prior_kit(3, &[0.5]);
+            // Ten records, four distinct sequences: no cross-validation.
+            let records: Vec<Record> = (0..10)
+                .map(|i| Record::ordered("op", &[["t0", "t1", "t2", "t0"][i % 4], "t1"]))
+                .collect();
+            let opts = crate::evidence::eval::EvalOptions::default();
+            let (rs, _) = crate::evidence::eval::resolve(&tk, &records, &opts);
+            let s = choose_smoothing(&tk, &rs, false);
+            assert_eq!((s.folds, s.weight, s.runs), (0, PRIOR_WEIGHT, 3));
+        }
+
+        #[test]
+        fn a_row_the_counts_predict_keeps_them() {
+            // From t0 the runs always call t1, which the prior scores 0; the prior puts t2
+            // first from every action. Any weight above 1 ranks t2 before t1 in row t0 on
+            // the held-out steps (one training step from t0 a fold): the row then falls
+            // back to the counts, so each of its two held-out steps scores 1.
+            let names = ["t0", "t1", "t2", "t3", "t4", "t5"];
+            let mut tk = kit(&names);
+            let acts: Vec<NodeIndex> = names
+                .iter()
+                .map(|t| ix(&tk, NodeKind::Action, &format!("call {t}")))
+                .collect();
+            for &a in &acts {
+                for (j, &b) in acts.iter().enumerate() {
+                    let w = match j {
+                        1 => 0.0,
+                        2 => 1.0,
+                        _ => 0.1,
+                    };
+                    tk.add_edge(a, b, w, None);
+                }
+            }
+            tk.operators
+                .push(crate::model::Operator::new("op", vec!["call t0".into()]));
+            let mut runs: Vec<Vec<&str>> = vec![vec!["t0", "t1", "t3"], vec!["t0", "t1", "t4"]];
+            for i in 0..8 {
+                let mut r = vec!["t5", "t2"];
+                r.extend(std::iter::repeat_n("t4", i));
+                runs.push(r);
+            }
+            let records: Vec<Record> = runs.iter().map(|r| Record::ordered("op", r)).collect();
+            let opts = crate::evidence::eval::EvalOptions::default();
+            let (rs, _) = crate::evidence::eval::resolve(&tk, &records, &opts);
+            let s = choose_smoothing(&tk, &rs, false);
+            assert_eq!(s.folds, FOLDS, "{s:?}");
+            let row = s.per_row.iter().find(|r| r.0 == acts[0]).expect("row t0");
+            assert_eq!((row.1, row.2, row.3), (2, 2.0, 2.0), "{s:?}");
+            if s.weight > 1.0 {
+                assert!(s.plain_rows.contains(&acts[0]), "{s:?}");
+            }
+        }
     }
 
     /// `fit` and `:fit` make their edits from `Changes`: unchanged scores are left out,

@@ -9,6 +9,7 @@
 
 use petgraph::stable_graph::NodeIndex;
 
+pub mod criterion;
 pub mod defs;
 pub mod eval;
 pub mod fit;

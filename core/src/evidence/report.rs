@@ -2,6 +2,7 @@
 
 use serde_json::{Value, json};
 
+use super::criterion::Criterion;
 use super::eval::{GroupReport, Report, Stats, StepStats, Suggested};
 use crate::recommend::explain::num;
 
@@ -58,7 +59,30 @@ fn step_json(s: &StepStats) -> Value {
 }
 
 fn suggested_json(s: &Suggested) -> Value {
-    json!({"threshold": s.threshold, "hops": s.hops, "complete": s.complete, "tokens": s.tokens})
+    json!({
+        "threshold": s.threshold, "hops": s.hops, "complete": s.complete, "tokens": s.tokens,
+        "criterion": s.criterion.describe(), "criterion_key": s.criterion.key(),
+        "criterion_target": s.criterion.target(),
+        "step_recall": s.step_recall, "step_tokens": s.step_tokens,
+    })
+}
+
+/// The suggestion in one line: `suggested (fewest tokens keeping complete 1.00):
+/// threshold 0.4, hops 2 (complete 1.000, ~70 tokens)`.
+pub fn suggested_text(s: &Suggested) -> String {
+    let at = match (s.step_recall, s.step_tokens) {
+        (Some(r), Some(t)) => format!(
+            "step recall {r:.3}, ~{t:.0} tokens per step; complete {:.3}, ~{:.0} tokens per record",
+            s.complete, s.tokens
+        ),
+        _ => format!("complete {:.3}, ~{:.0} tokens", s.complete, s.tokens),
+    };
+    format!(
+        "suggested ({}): threshold {}, hops {} ({at})",
+        s.criterion.describe(),
+        num(s.threshold),
+        s.hops
+    )
 }
 
 fn opt(x: Option<f64>) -> String {
@@ -104,15 +128,21 @@ pub fn to_text(report: &Report, encoding: &str) -> String {
         out += &row(&g.operator, g.threshold, g.hops, &g.stats);
     }
     out += &row("(overall)", None, None, &report.overall);
-    out +=
-        &format!("tokens: an estimate ({encoding}) of the describe --style json entries offered\n");
+    out += &format!(
+        "records: runs of the operator; calls: runs that called a tool of the toolkit; recall: \
+         share of a run's called tools offered (mean over runs); complete: share of runs with \
+         every called tool offered; precision: share of the offered tools called (mean); \
+         offered: tools offered per run; ~tokens: an estimate ({encoding}) of the \
+         describe --style json entries offered, per run; unknown: called names that are no \
+         tool of the toolkit\n"
+    );
     for g in &report.operators {
-        out += &details(g);
+        out += &details(g, report.criterion);
     }
     out
 }
 
-fn details(g: &GroupReport) -> String {
+fn details(g: &GroupReport, criterion: Criterion) -> String {
     let mut out = String::new();
     let list = |v: &[String]| {
         if v.is_empty() {
@@ -149,14 +179,8 @@ fn details(g: &GroupReport) -> String {
             );
         }
         out += &match &g.suggested {
-            Some(s) => format!(
-                "  suggested: threshold {}, hops {} (complete {:.3}, ~{:.0} tokens)\n",
-                num(s.threshold),
-                s.hops,
-                s.complete,
-                s.tokens
-            ),
-            None => "  suggested: none keeps the completeness asked for\n".to_string(),
+            Some(s) => format!("  {}\n", suggested_text(s)),
+            None => format!("  suggested ({}): none reaches it\n", criterion.describe()),
         };
     }
     out

@@ -129,8 +129,9 @@ pub struct Args {
     #[arg(long, value_name = "K", default_value_t = 1, requires = "steps",
           value_parser = clap::value_parser!(u32).range(1..=100))]
     pub context: u32,
-    /// With --steps --sweep: the recall the suggested setting must reach.
-    #[arg(long, value_name = "X", default_value_t = 0.9, requires = "steps", value_parser = parse_threshold)]
+    /// With --sweep on records with their calls in order: the next-call recall the
+    /// suggested setting must reach (the suggestion is the fewest tokens reaching it).
+    #[arg(long, value_name = "X", default_value_t = 0.9, value_parser = parse_threshold)]
     pub target_recall: f64,
     /// With --steps --sweep: the token budget of the best point, a share of the tokens of
     /// offering everything available.

@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use super::args::{Args, Format, no_evidence};
 use crate::cli::common::print_json;
-use toolscope_core::evidence::eval::{Report, evaluate};
+use toolscope_core::evidence::criterion::Criterion;
+use toolscope_core::evidence::eval::{Report, evaluate, suggest_by_steps};
 use toolscope_core::evidence::report;
+use toolscope_core::evidence::steps::{StepCounter, StepOptions};
 use toolscope_core::model::Toolkit;
 use toolscope_core::text::for_terminal;
 use toolscope_core::tokens::{Tokenizer, ToolTokens};
@@ -25,7 +27,34 @@ pub fn run(tk: &Toolkit, args: &Args) -> ExitCode {
     };
     let tokenizer = Tokenizer::new(args.traces.encoding.into());
     let cost = ToolTokens::new(tk, &tokenizer);
-    let report = evaluate(tk, &resolved, &opts, &cost);
+    let mut report = evaluate(tk, &resolved, &opts, &cost);
+    // One criterion (core::evidence::criterion): records with their calls in order are
+    // judged by next-call recall, as `eval --steps --sweep` judges them, unless a
+    // completeness was asked for (or the filters stage is on, which steps do not model).
+    let ordered = records.iter().any(|r| r.calls.is_some());
+    if args.sweep
+        && opts.filters.is_none()
+        && matches!(
+            Criterion::auto(ordered, args.target_recall, args.min_complete),
+            Criterion::StepRecall(_)
+        )
+    {
+        let mut counter = StepCounter::new(
+            tk,
+            StepOptions {
+                threshold: opts.threshold,
+                hops: opts.hops,
+                sweep: true,
+                target_recall: args.target_recall,
+                ..StepOptions::default()
+            },
+        );
+        for r in records.iter().filter(|r| r.calls.is_some()) {
+            counter.add(r);
+        }
+        let steps = counter.finish(&cost);
+        suggest_by_steps(tk, &mut report, &resolved, &steps, &cost);
+    }
     match args.format {
         Format::Json => print_json(&report::to_json(&report)),
         Format::Text => crate::cli::common::out(&for_terminal(&report::to_text(

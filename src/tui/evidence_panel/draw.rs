@@ -14,6 +14,7 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph};
 
+use toolscope_core::evidence::criterion::{Criterion, TARGET_RECALL};
 use toolscope_core::evidence::eval::{GroupReport, StepStats};
 use toolscope_core::evidence::steps::{StepGroup, SweepPoint};
 use toolscope_core::recommend::explain::num;
@@ -89,6 +90,22 @@ fn fmt(x: Option<f64>) -> String {
     x.map_or_else(|| "-".into(), |v| format!("{v:.2}"))
 }
 
+/// What a suggestion optimises, in items of at most 20 columns (the inspector's column is
+/// 22 wide): `fewest tokens`, `reaching step recall`, `0.90`.
+fn criterion_items(c: &Criterion) -> Vec<Item> {
+    let mut out: Vec<String> = Vec::new();
+    for w in c.describe().split(' ') {
+        match out.last_mut() {
+            Some(last) if last.len() + 1 + w.len() <= 20 => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => out.push(w.to_string()),
+        }
+    }
+    out.into_iter().map(item).collect()
+}
+
 /// One figure: spans that stay on one line.
 type Item = Vec<Span<'static>>;
 
@@ -130,18 +147,39 @@ fn figures(g: &GroupReport, steps: Option<&StepGroup>) -> Vec<Item> {
                 .map_or_else(|| "-".into(), |r| format!("{:.0}%", r * 100.0))
         )));
     }
-    match &g.suggested {
-        Some(x) => {
+    // One criterion (core::evidence::criterion): step recall when the records give their
+    // calls in order, as `eval --sweep` and `eval --steps --sweep` judge them.
+    match steps {
+        Some(st) => {
+            let c = Criterion::StepRecall(TARGET_RECALL);
             out.push(item("| suggested:"));
-            out.push(item(format!("threshold {}", num(x.threshold))));
-            out.push(item(format!("hops {}", x.hops)));
-            out.push(item(format!("complete {:.2}", x.complete)));
-            out.push(item(format!("~{:.0} tokens", x.tokens)));
+            out.extend(criterion_items(&c));
+            match &st.suggested {
+                Some(p) => {
+                    out.push(item(format!("threshold {}", num(p.threshold))));
+                    out.push(item(format!("hops {}", p.hops)));
+                    // Its step recall is at least the criterion's (the sweep's curve shows it).
+                    out.push(item(format!("~{:.0} tokens/step", p.tokens)));
+                }
+                None => out.push(item("none reaches it")),
+            }
         }
         None => {
+            let c = g
+                .suggested
+                .as_ref()
+                .map_or(Criterion::Complete(1.0), |x| x.criterion);
             out.push(item("| suggested:"));
-            out.push(item("none keeps"));
-            out.push(item("completeness"));
+            out.extend(criterion_items(&c));
+            match &g.suggested {
+                Some(x) => {
+                    out.push(item(format!("threshold {}", num(x.threshold))));
+                    out.push(item(format!("hops {}", x.hops)));
+                    out.push(item(format!("complete {:.2}", x.complete)));
+                    out.push(item(format!("~{:.0} tokens", x.tokens)));
+                }
+                None => out.push(item("none reaches it")),
+            }
         }
     }
     if s.never_called.is_empty() {
@@ -503,7 +541,9 @@ operators:
         let s = screen(80, 24, false);
         assert!(s.contains("evidence: op"), "{s}");
         assert!(s.contains("records 3") && s.contains("with calls 3"), "{s}");
-        assert!(s.contains("suggested:  threshold 0.4"), "{s}");
+        // The suggestion names its criterion (completeness: these records have no order).
+        assert!(s.contains("suggested:  fewest tokens"), "{s}");
+        assert!(s.contains("keeping complete  1.00  threshold 0.4"), "{s}");
         assert!(s.contains("threshold"), "{s}");
         // Too small for a chart: the numbers still show.
         let small = screen(60, 8, true);

@@ -360,6 +360,7 @@ fn active_records(a: &Active, all: &[Resolved]) -> (String, Vec<Resolved>) {
             called: r.called.clone(),
             unknown: r.unknown,
             ordered: r.ordered.clone(),
+            available: r.available.clone(),
         })
         .collect();
     (group, mine)

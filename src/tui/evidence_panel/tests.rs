@@ -424,3 +424,105 @@ fn a_fit_whose_toolkit_changed_meanwhile_is_refused_and_esc_cancels_one() {
     assert_eq!(edges(&live.app), before);
     assert!(!live.app.is_modified());
 }
+
+/// The `toolscope` binary `cargo test` builds beside this test (target/<profile>/).
+fn toolscope_binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the test's own path");
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>/deps");
+    let bin = dir.join(format!("toolscope{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        bin.exists(),
+        "{} is missing: `cargo test` builds it with the integration tests",
+        bin.display()
+    );
+    bin
+}
+
+fn run_ok(bin: &std::path::Path, args: &[&str]) -> (String, String) {
+    let out = std::process::Command::new(bin)
+        .args(args)
+        .output()
+        .expect("run toolscope");
+    let (o, e) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(out.status.success(), "toolscope {args:?}: {e}");
+    (o, e)
+}
+
+/// One criterion, named, everywhere (issue 34): on the README tour's runs (their calls in
+/// order) `eval --sweep`, `eval --steps --sweep`, `fit`'s summary and the evidence panel
+/// name the same criterion and suggest the same threshold and hops. Before the criterion
+/// was shared, `eval --sweep` and the panel kept every record complete (threshold 0.3208)
+/// while `eval --steps --sweep` reached step recall 0.90 (threshold 1.0, hops 1).
+#[test]
+fn every_path_suggests_the_same_setting_and_names_its_criterion() {
+    let bin = toolscope_binary();
+    let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/docs");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let kit = dir.path().join("kit.yaml");
+    let kit_s = kit.to_str().expect("utf-8 path");
+    let runs = format!("{docs}/runs.jsonl");
+    run_ok(
+        &bin,
+        &[
+            "init",
+            &format!("{docs}/defs/files.json"),
+            &format!("{docs}/defs/web.json"),
+            "-o",
+            kit_s,
+            "--traces",
+            &runs,
+        ],
+    );
+    let (_, fit) = run_ok(&bin, &["fit", kit_s, "--traces", &runs, "--write"]);
+    let criterion = "fewest tokens reaching step recall 0.90";
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (o, _) = run_ok(&bin, args);
+        serde_json::from_str(&o).expect("JSON")
+    };
+    let base = [
+        "eval", kit_s, "--traces", &runs, "--sweep", "--format", "json",
+    ];
+    let records = json(&base);
+    let steps = json(&[&base[..], &["--steps"]].concat());
+    let setting = |v: &serde_json::Value| (v["threshold"].as_f64(), v["hops"].as_u64());
+    let by_records = &records["operators"][0]["suggested"];
+    let by_steps = &steps["operators"][0]["suggested"];
+    assert_eq!(by_records["criterion"], criterion, "{records}");
+    assert_eq!(steps["criterion"], criterion, "{steps}");
+    let want = setting(by_steps);
+    assert!(want.0.is_some() && want.1.is_some(), "{steps}");
+    assert_eq!(setting(by_records), want);
+    assert!(by_steps["recall"].as_f64().is_some_and(|r| r >= 0.9));
+    // fit's summary: the criterion and the same setting for the operator.
+    let (t, h) = (want.0.unwrap_or_default(), want.1.unwrap_or_default());
+    let line = format!(
+        "assistant: threshold {}, hops {h} ",
+        toolscope_core::recommend::explain::num(t)
+    );
+    assert!(
+        fit.contains(&format!("suggested after the fit ({criterion})")) && fit.contains(&line),
+        "{line:?} not in:\n{fit}"
+    );
+    assert!(fit.contains("next-call recall"), "{fit}");
+    // The panel, on the operator, with the same runs loaded.
+    let mut app = open(&kit);
+    keys(&mut app, ":operator assistant<Enter>");
+    keys(&mut app, &format!(":traces {runs}<Enter>"));
+    keys(&mut app, "V");
+    let st = app
+        .evidence
+        .steps
+        .clone()
+        .expect("the panel's step numbers");
+    let p = st.suggested.expect("the panel's suggestion");
+    assert_eq!((Some(p.threshold), Some(u64::from(p.hops))), want);
+    let s = screen(&app);
+    assert!(s.contains("suggested:  fewest tokens"), "{s}");
+    assert!(s.contains("reaching step recall"), "{s}");
+}

@@ -361,7 +361,7 @@ impl<'a> StepCounter<'a> {
 
 /// The tools `names` make available into `buf` (sorted, distinct): each tool, and each
 /// group with its members.
-fn available_tools(tk: &Toolkit, names: &[String], buf: &mut Vec<NodeIndex>) {
+pub(crate) fn available_tools(tk: &Toolkit, names: &[String], buf: &mut Vec<NodeIndex>) {
     buf.clear();
     for n in names {
         if let Some(ix) = tool_named(tk, n) {

@@ -5,7 +5,9 @@
 //! "hits", "recall", "offered_tools", "tokens", "token_ratio", "baseline": {"recall",
 //! "offered_tools", "tokens"}, "unknown_targets", "first": {...}}` plus, with the sweep,
 //! `"sweep": [point]`, `"suggested"` and `"best"` (a point or `null`), a point being
-//! `{"threshold", "hops", "recall", "offered_tools", "tokens", "token_ratio"}`.
+//! `{"threshold", "hops", "recall", "offered_tools", "tokens", "token_ratio"}`;
+//! `"criterion"` and `"best_criterion"` at the top say in words what `suggested` and
+//! `best` optimise.
 
 use serde_json::{Map, Value, json};
 
@@ -16,6 +18,8 @@ pub fn to_json(r: &StepReport) -> Value {
     json!({
         "context": r.context,
         "target_recall": r.target_recall,
+        "criterion": criterion(r).describe(),
+        "best_criterion": format!("highest step recall within {} of the tokens", pct(Some(r.budget))),
         "budget": r.budget,
         "operators": r.operators.iter().map(group_json).collect::<Vec<_>>(),
         "overall": group_json(&r.overall),
@@ -81,6 +85,11 @@ fn point_json(p: &SweepPoint) -> Value {
     })
 }
 
+/// What the step report's suggestions optimise.
+pub fn criterion(r: &StepReport) -> crate::evidence::criterion::Criterion {
+    crate::evidence::criterion::Criterion::StepRecall(r.target_recall)
+}
+
 fn opt(x: Option<f64>, digits: usize) -> String {
     x.map_or_else(|| "-".to_string(), |v| format!("{v:.digits$}"))
 }
@@ -130,8 +139,12 @@ pub fn to_text(r: &StepReport, encoding: &str) -> String {
         );
     }
     out += &format!(
-        "steps: seeds = the actions calling the last {} call(s); share = ~tokens over offering \
-         everything available (base); tokens: an estimate ({encoding})\n",
+        "steps: the calls after each record's first; seeds = the actions calling the last {} \
+         call(s); recall: share of steps whose call was offered (next-call recall); offered: \
+         tools offered per step; ~tokens: their estimated prompt tokens per step ({encoding}); \
+         base ~tok: tokens per step of offering everything the run had available; share = \
+         ~tokens over base ~tok; first recall: share of records whose first call the \
+         operator's own offer (its seeds) held\n",
         r.context
     );
     let unordered = r.overall.unordered;
@@ -180,11 +193,14 @@ fn sweep_text(g: &StepGroup, sweep: &[SweepPoint], r: &StepReport) -> String {
         None => format!("  {what}: none\n"),
     };
     out += &line(
-        format!("suggested for recall >= {}", r.target_recall),
+        format!("suggested ({})", criterion(r).describe()),
         &g.suggested,
     );
     out += &line(
-        format!("best within {} of the tokens", pct(Some(r.budget))),
+        format!(
+            "best (highest step recall within {} of the tokens)",
+            pct(Some(r.budget))
+        ),
         &g.best,
     );
     out

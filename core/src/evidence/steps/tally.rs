@@ -96,26 +96,29 @@ pub(crate) fn ratio(a: u64, b: u64) -> Option<f64> {
     (b > 0).then(|| a as f64 / b as f64)
 }
 
-/// The cheapest point reaching `recall`: fewest tokens, then fewer tools, then the higher
-/// threshold, then fewer hops.
+/// The cheapest point reaching step recall `recall` (and above 0): the one rule of
+/// [`criterion::choose`](crate::evidence::criterion::choose), fewest tokens, then fewer
+/// tools, then the higher threshold, then fewer hops.
 pub fn suggest(points: &[SweepPoint], recall: f64) -> Option<SweepPoint> {
-    points
-        .iter()
-        .filter(|p| p.recall >= recall - 1e-12)
-        .min_by(|a, b| {
-            (a.tokens, a.offered_tools, -a.threshold, a.hops)
-                .partial_cmp(&(b.tokens, b.offered_tools, -b.threshold, b.hops))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        })
-        .cloned()
+    use crate::evidence::criterion::{Criterion, Point, choose};
+    let as_point = |p: &SweepPoint| Point {
+        threshold: p.threshold,
+        hops: p.hops,
+        value: p.recall,
+        tokens: p.tokens,
+        offered_tools: p.offered_tools,
+    };
+    let pick = choose(&Criterion::StepRecall(recall), points.iter().map(as_point))?;
+    points.iter().find(|p| as_point(p) == pick).cloned()
 }
 
 /// The highest recall within `budget` (a share of the baseline's tokens): ties go to fewer
-/// tokens, then the higher threshold, then fewer hops.
+/// tokens, then the higher threshold, then fewer hops. A point with recall 0 is never the
+/// best (it offers nothing the runs called).
 pub fn best_within(points: &[SweepPoint], budget: f64) -> Option<SweepPoint> {
     points
         .iter()
-        .filter(|p| p.token_ratio.is_some_and(|r| r <= budget + 1e-12))
+        .filter(|p| p.recall > 0.0 && p.token_ratio.is_some_and(|r| r <= budget + 1e-12))
         .min_by(|a, b| {
             (-a.recall, a.tokens, -a.threshold, a.hops)
                 .partial_cmp(&(-b.recall, b.tokens, -b.threshold, b.hops))

@@ -118,7 +118,7 @@ fn sweep_points_and_choices_by_hand() {
     assert_eq!((b.threshold, b.hops, b.recall), (0.6, 1, 0.5));
     let text = report::to_text(&r, "o200k_base");
     assert!(
-        text.contains("suggested for recall >= 1: threshold 0.4, hops 1"),
+        text.contains("suggested (fewest tokens reaching step recall 1.00): threshold 0.4, hops 1"),
         "{text}"
     );
     let json = report::to_json(&r);
