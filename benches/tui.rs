@@ -1,8 +1,9 @@
 //! Layout and frame drawing at 1k, 10k and 100k nodes (SPEC 7: layout under 200 ms at 10k,
 //! one frame at 200x60 under 8 ms, a threshold key press to a redrawn highlight under 16 ms).
 //! The TUI opens on the focus view (the generated toolkit has operators), so the frame and
-//! key-press rows measure it; `whole` rows measure the whole graph; `focus_refit` is what
-//! choosing an operator costs.
+//! key-press rows measure it; `whole` rows measure the whole graph (`pan_to_frame_whole`
+//! routes the moved window's edges again); `focus_refit` is what choosing an operator
+//! costs; `neighbourhood_open_to_frame` opens the neighbourhood view and draws it.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -98,6 +99,17 @@ fn benches(c: &mut Criterion) {
                     .expect("draw")
             })
         });
+        // A pan moves the window, so its edges are routed again (no kept routes).
+        let mut right = true;
+        g.bench_function(BenchmarkId::new("pan_to_frame_whole", nodes), |b| {
+            b.iter(|| {
+                app.graph_pane.pan(if right { 7 } else { -7 }, 0);
+                right = !right;
+                term.draw(|f| view::draw(f, &app))
+                    .map(|_| ())
+                    .expect("draw")
+            })
+        });
         g.bench_function(
             BenchmarkId::new("threshold_key_to_frame_whole", nodes),
             |b| {
@@ -110,6 +122,27 @@ fn benches(c: &mut Criterion) {
                 })
             },
         );
+        // The neighbourhood view (`N`, radius 2) of the selection, re-opened per frame
+        // (opening lays it out and routes its window).
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Char('f'), KeyModifiers::NONE)),
+        );
+        if let Some(ix) = app.tk.graph.node_indices().next() {
+            app.select(ix);
+            g.bench_function(
+                BenchmarkId::new("neighbourhood_open_to_frame", nodes),
+                |b| {
+                    b.iter(|| {
+                        app.open_neighbourhood(ix, 2);
+                        term.draw(|f| view::draw(f, &app))
+                            .map(|_| ())
+                            .expect("draw")
+                    })
+                },
+            );
+            app.graph_pane.neighbourhood = None;
+        }
     }
     g.finish();
 }

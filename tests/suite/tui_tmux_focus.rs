@@ -223,3 +223,60 @@ fn the_whole_recommendation_stays_on_screen_at_every_size_and_hops_step() {
         }
     }
 }
+
+/// Cells of a crossing (`╋`, `┼`) right beside another crossing or a junction, across or
+/// along: a knot (`┏╋╋┳━┛`, `▼━━━╋┛┏┻╋━┫`) where no line can be followed by eye.
+fn knots(pane: &[String]) -> Vec<String> {
+    let grid: Vec<Vec<char>> = pane.iter().map(|r| r.chars().collect()).collect();
+    let at = |x: usize, y: usize| grid.get(y).and_then(|r| r.get(x)).copied().unwrap_or(' ');
+    let crossing = |c: char| matches!(c, '╋' | '┼');
+    let joint = |c: char| crossing(c) || "┳┻┣┫┬┴├┤".contains(c);
+    let mut out = Vec::new();
+    for (y, row) in grid.iter().enumerate() {
+        for (x, &c) in row.iter().enumerate() {
+            if !crossing(c) {
+                continue;
+            }
+            let beside = [at(x + 1, y), at(x, y + 1)];
+            if beside.iter().any(|&b| joint(b)) || (x > 0 && joint(at(x - 1, y))) {
+                out.push(format!("row {y}: {}", pane[y]));
+            }
+        }
+    }
+    out
+}
+
+/// Issue 33's knot, in a real terminal: `gaia-agents.yml` at 80x24, `WebSurferExpert/1`,
+/// hops 2 (two `]` presses) drew `┏╋╋┳━┛` and `▼━━━╋┛┏┻╋━┫` between its columns; now no
+/// crossing sits beside another crossing or a junction, and edges left out are counted.
+#[test]
+fn the_gaia_web_surfer_at_hops_2_draws_no_knot_at_80x24() {
+    if !tmux::available() {
+        return;
+    }
+    assert_eq!(
+        knots(&["┏╋╋┳━┛".to_string()]).len(),
+        2,
+        "the check can fail"
+    );
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gaia-agents.yml");
+    let tmux = Tmux::new("knot");
+    let fixture_s = fixture.display().to_string();
+    tmux.start(
+        (80, 24),
+        None,
+        &[env!("CARGO_BIN_EXE_toolscope"), &fixture_s],
+    );
+    tmux.first_screen();
+    let typed = ":operator WebSurferExpert/1";
+    tmux.run(&["send-keys", "-t", "t", "-l", typed]);
+    tmux.run(&["send-keys", "-t", "t", "Enter"]);
+    tmux.send(&["]"]);
+    tmux.send(&["]"]);
+    let screen = tmux.wait("hops 2", |s| {
+        s.contains("hops 2") && s.contains("WebSurferExpert/1") && !s.contains(typed)
+    });
+    let found = knots(&graph_pane(&screen));
+    assert!(found.is_empty(), "{found:#?}\n{screen}");
+    tmux.run(&["send-keys", "-t", "t", "q"]);
+}

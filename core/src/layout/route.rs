@@ -142,7 +142,36 @@ const NONE: u32 = u32::MAX;
 /// Routes `wires` (in order: earlier ones get the plainest routes) between `boxes` on a
 /// grid of `w` x `h` cells. `None` for a wire whose box is missing or enclosed.
 pub fn route_all(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> Vec<Option<Routed>> {
+    route_with(w, h, boxes, wires, true)
+}
+
+/// As [`route_all`], but stricter, for drawings that show less rather than a knot: an
+/// unrelated route never runs straight right beside another (`┃┃`, which the eye cannot
+/// keep apart over many rows), and a wire with no such route is left unrouted (`None`)
+/// instead of sharing a run.
+pub fn route_clean(
+    w: i32,
+    h: i32,
+    boxes: &[(u32, CellRect)],
+    wires: &[Wire],
+) -> Vec<Option<Routed>> {
+    route_with(w, h, boxes, wires, false)
+}
+
+fn route_with(
+    w: i32,
+    h: i32,
+    boxes: &[(u32, CellRect)],
+    wires: &[Wire],
+    forced: bool,
+) -> Vec<Option<Routed>> {
+    let modes: &[Mode] = if forced {
+        &[Mode::Window, Mode::Whole, Mode::ForcedNear, Mode::Forced]
+    } else {
+        &[Mode::Window, Mode::Whole]
+    };
     let mut grid = Grid::new(w.max(1), h.max(1), boxes, wires);
+    grid.apart = !forced;
     let rects: HashMap<u32, CellRect> = boxes.iter().copied().collect();
     let mut search = Search::new(grid.cells());
     let mut out: Vec<Option<Routed>> = Vec::with_capacity(wires.len());
@@ -157,9 +186,7 @@ pub fn route_all(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> V
             src,
             dst,
         };
-        let found = [Mode::Window, Mode::Whole, Mode::ForcedNear, Mode::Forced]
-            .into_iter()
-            .find_map(|mode| search.run(&grid, &job, mode));
+        let found = modes.iter().find_map(|&mode| search.run(&grid, &job, mode));
         if let Some(r) = &found {
             grid.commit(i as u32, *wire, r);
         }
@@ -203,6 +230,8 @@ struct Grid {
     head: Vec<u32>,
     /// The wire of each route, by id (its index in the wires routed).
     wires: Vec<Wire>,
+    /// Unrelated routes never run straight side by side (see [`route_clean`]).
+    apart: bool,
 }
 
 impl Grid {
@@ -224,6 +253,7 @@ impl Grid {
             more: HashMap::new(),
             head: vec![NONE; n],
             wires: wires.to_vec(),
+            apart: false,
         }
     }
 
@@ -251,6 +281,23 @@ impl Grid {
                 .more
                 .get(&(c as u32, axis))
                 .is_none_or(|v| v.iter().all(ok))
+    }
+
+    /// Whether `wire` may run straight along `axis` through cell `c`: with the `apart`
+    /// rule, no unrelated route runs along that axis in a cell right beside it.
+    fn apart_ok(&self, c: usize, axis: usize, wire: Wire) -> bool {
+        if !self.apart {
+            return true;
+        }
+        let (x, y) = ((c as i32) % self.w, (c as i32) / self.w);
+        let sides = if axis == 0 {
+            [(x, y - 1), (x, y + 1)]
+        } else {
+            [(x - 1, y), (x + 1, y)]
+        };
+        sides
+            .iter()
+            .all(|&(sx, sy)| self.at(sx, sy).is_none_or(|n| self.fits(n, axis, wire)))
     }
 
     fn taken(&self, c: usize, axis: usize) -> bool {
@@ -433,6 +480,7 @@ impl Search {
                     grid.fits(c, 0, job.wire) && grid.fits(c, 1, job.wire)
                 } else {
                     grid.fits(c, d.axis(), job.wire)
+                        && (forced || grid.apart_ok(c, d.axis(), job.wire))
                 };
                 let (dx, dy) = d2.step();
                 let (nx, ny) = (x + dx, y + dy);

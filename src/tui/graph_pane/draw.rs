@@ -3,7 +3,6 @@
 //! window is rasterised; boxes are found by column and row range, edges by bounding box.
 
 use petgraph::Direction;
-use petgraph::stable_graph::EdgeReference;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use ratatui::buffer::Buffer;
@@ -16,12 +15,12 @@ use crate::tui::app::{ActivePane, App};
 use crate::tui::graph_pane::geometry::{Geometry, WRect};
 use crate::tui::theme::Level;
 use toolscope_core::layout::Slot;
-use toolscope_core::model::Edge;
 use toolscope_core::text::sanitize;
 
-use crate::tui::graph_pane::canvas::{Canvas, Dir, Mark};
-use crate::tui::graph_pane::route::{Ends, FAR, may_touch, plan, route_cells};
+use crate::tui::graph_pane::canvas::{Canvas, Mark};
 use crate::tui::graph_pane::shapes::{self, State};
+use crate::tui::graph_pane::window_routes::{WindowRoutes, under};
+use crate::tui::graph_pane::wires::Routes;
 
 /// Draws the graph of `app` into its area.
 pub struct GraphWidget<'a> {
@@ -38,25 +37,87 @@ impl Widget for GraphWidget<'_> {
             w: i32::from(area.width),
             h: i32::from(area.height),
         };
+        let drawn = Drawn::of(app, &geo, view);
         let mut canvas = Canvas::new(view);
-        lines(app, &geo, &mut canvas);
+        drawn.lines(app, &geo, &mut canvas);
         canvas.draw(buf, area, &app.theme);
-        highlight(app, &geo, view, area, buf);
-        draw_boxes(app, &geo, view, area, buf);
+        highlight(app, &drawn, view, area, buf);
+        draw_boxes(app, (&geo, &drawn), view, area, buf);
     }
+}
+
+/// The routes a frame draws: the focus view's own, or those of the window.
+pub enum Drawn<'a> {
+    Focus(&'a Routes),
+    Window(std::sync::Arc<WindowRoutes>),
+}
+
+impl<'a> Drawn<'a> {
+    /// The routes for `view` of what `app` shows.
+    pub fn of(app: &'a App, geo: &Geometry, view: WRect) -> Drawn<'a> {
+        match focus_routes(app) {
+            Some(r) => Drawn::Focus(r),
+            None => Drawn::Window(app.graph_pane.window.get(app, geo, view)),
+        }
+    }
+
+    pub fn routes(&self) -> &Routes {
+        match self {
+            Drawn::Focus(r) => r,
+            Drawn::Window(w) => &w.routes,
+        }
+    }
+
+    /// How many of `ix`'s edges are not drawn, when that is written under its box (the
+    /// views routed by window keep that line free; the focus view writes it beside).
+    pub fn unshown(&self, ix: NodeIndex) -> usize {
+        match self {
+            Drawn::Focus(_) => 0,
+            Drawn::Window(w) => w.routes.unshown.get(&ix).copied().unwrap_or(0),
+        }
+    }
+
+    /// Adds the lines, arrowheads and labels (and, in the focus view, the counts of edges
+    /// not drawn beside their boxes).
+    pub fn lines(&self, app: &App, geo: &Geometry, canvas: &mut Canvas) {
+        let counts = match self {
+            Drawn::Focus(r) => counts_beside(app, geo, r),
+            Drawn::Window(_) => Vec::new(),
+        };
+        draw_routed(app, self.routes(), counts, canvas);
+    }
+}
+
+/// The focus view's counts of edges not drawn: the cells beside each box where one may go.
+fn counts_beside(app: &App, geo: &Geometry, routes: &Routes) -> Vec<(Vec<(i32, i32)>, String)> {
+    let mut nodes: Vec<(&NodeIndex, &usize)> = routes.unshown.iter().collect();
+    nodes.sort();
+    let mut out = Vec::new();
+    for (&ix, &n) in nodes {
+        let Some(r) = geo.node_rect(app.layout(), &app.tk, ix) else {
+            continue;
+        };
+        let text = format!("+{n}");
+        let w = text.width() as i32;
+        let mid = r.y + r.h / 2;
+        let at = vec![
+            (r.x + r.w + 1, mid),
+            (r.x - w - 1, mid),
+            (r.x + r.w - w - 1, r.y + r.h),
+        ];
+        out.push((at, text));
+    }
+    out
 }
 
 /// Adds every edge that meets the canvas's view: the focus view's routes, else the routes
-/// planned per frame.
+/// of the window (see [`super::window_routes`]).
 pub fn lines(app: &App, geo: &Geometry, canvas: &mut Canvas) {
-    match focus_routes(app) {
-        Some(routes) => draw_routed(app, routes, canvas),
-        None => route_edges(app, geo, canvas),
-    }
+    Drawn::of(app, geo, canvas.view()).lines(app, geo, canvas);
 }
 
 /// The focus view's routes, when it is shown and was routed.
-fn focus_routes(app: &App) -> Option<&crate::tui::graph_pane::wires::Routes> {
+fn focus_routes(app: &App) -> Option<&Routes> {
     if !app.graph_pane.shows_focus() {
         return None;
     }
@@ -66,7 +127,12 @@ fn focus_routes(app: &App) -> Option<&crate::tui::graph_pane::wires::Routes> {
 /// The routed edges meeting the view, with their arrowheads, then their labels: a label
 /// goes on a stretch of its own edge that no other line touches, else beside its
 /// arrowhead on cells nothing else uses; without either it is left out.
-fn draw_routed(app: &App, routes: &crate::tui::graph_pane::wires::Routes, canvas: &mut Canvas) {
+fn draw_routed(
+    app: &App,
+    routes: &Routes,
+    counts: Vec<(Vec<(i32, i32)>, String)>,
+    canvas: &mut Canvas,
+) {
     let mut order: Vec<(&EdgeIndex, &toolscope_core::layout::route::Routed)> =
         routes.by_edge.iter().collect();
     // Weakest first, so the stronger edges' levels win where lines merge; then by index,
@@ -108,6 +174,14 @@ fn draw_routed(app: &App, routes: &crate::tui::graph_pane::wires::Routes, canvas
                 .iter()
                 .any(|&(lx, ly, lw)| ly == y && lx < x + w && x < lx + lw)
     };
+    // Counts of edges not drawn first: they say what the picture leaves out.
+    for (at, text) in counts {
+        let w = text.width() as i32;
+        if let Some(&(x, y)) = at.iter().find(|&&(x, y)| clear(x, y, w, &taken, canvas)) {
+            taken.push((x, y, w));
+            canvas.mark((x, y), Mark::Text(text), Level::Normal);
+        }
+    }
     for (r, text, level) in wanted {
         let w = text.width() as i32;
         let on_line = r.spans.iter().find_map(|&(x, y, len)| {
@@ -180,30 +254,23 @@ fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
     }
 }
 
-/// The cells edge `e` is drawn on, arrowhead included.
-pub fn edge_cells(app: &App, geo: &Geometry, e: EdgeIndex) -> Vec<(i32, i32)> {
-    if let Some(routes) = focus_routes(app) {
-        return routes
-            .by_edge
-            .get(&e)
-            .map(|r| r.cells.clone())
-            .unwrap_or_default();
-    }
-    let Some((u, v)) = app.tk.graph.edge_endpoints(e).filter(|(u, v)| u != v) else {
-        return Vec::new();
-    };
-    let Some(ends) = Ends::of(app.layout(), geo, &app.tk, u, v) else {
-        return Vec::new();
-    };
-    let route = plan(geo, &ends);
-    let mut cells: Vec<(i32, i32)> = route.lines.iter().flat_map(|l| route_cells(l)).collect();
-    cells.push(route.head);
-    cells
+/// The cells edge `e` is drawn on, arrowhead included, when `view` is shown.
+pub fn edge_cells(app: &App, geo: &Geometry, view: WRect, e: EdgeIndex) -> Vec<(i32, i32)> {
+    cells_of(&Drawn::of(app, geo, view), e)
+}
+
+fn cells_of(drawn: &Drawn<'_>, e: EdgeIndex) -> Vec<(i32, i32)> {
+    drawn
+        .routes()
+        .by_edge
+        .get(&e)
+        .map(|r| r.cells.clone())
+        .unwrap_or_default()
 }
 
 /// Highlights the selected node's edges along their whole route, and the inspector's edge
 /// cursor in reverse video.
-fn highlight(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffer) {
+fn highlight(app: &App, drawn: &Drawn<'_>, view: WRect, area: Rect, buf: &mut Buffer) {
     let mut paint = |cells: Vec<(i32, i32)>, style: Style| {
         for (x, y) in cells {
             if view.contains(x, y) {
@@ -224,99 +291,13 @@ fn highlight(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffe
             .map(|e| e.id())
             .collect();
         for e in own {
-            paint(edge_cells(app, geo, e), style);
+            paint(cells_of(drawn, e), style);
         }
     }
     if app.active_pane == ActivePane::Inspector
         && let Some(e) = app.selected_edge()
     {
-        paint(edge_cells(app, geo, e), app.theme.selected());
-    }
-}
-
-/// The edges whose route can reach the view's columns, each once: short edges have their
-/// source within [`FAR`] layers of the visible columns; far edges (two stubs) have an end
-/// next to them. Only nodes of nearby columns are visited, so the cost follows what is on
-/// screen, not the size of the graph.
-fn candidate_edges<'a>(
-    app: &'a App,
-    geo: &Geometry,
-    view: WRect,
-) -> impl Iterator<Item = EdgeReference<'a, Edge>> + 'a {
-    let layout = app.layout();
-    let n = layout.layers.len();
-    // Visible columns [c0, c1): the one left of the first column starting in view may
-    // reach into it.
-    let c0 = geo.col_x.partition_point(|&x| x < view.x).saturating_sub(1);
-    let c1 = geo.col_x.partition_point(|&x| x <= view.x + view.w);
-    let sources = c0.saturating_sub(FAR + 1).min(n)..(c1 + FAR + 1).min(n);
-    let targets = c0.saturating_sub(1).min(n)..(c1 + 1).min(n);
-    let graph = &app.tk.graph;
-    let outside = sources.clone();
-    let from_sources = layout.layers[sources]
-        .iter()
-        .flatten()
-        .flat_map(move |&u| graph.edges_directed(u, Direction::Outgoing));
-    let far_into_view = layout.layers[targets]
-        .iter()
-        .flatten()
-        .flat_map(move |&v| graph.edges_directed(v, Direction::Incoming))
-        .filter(move |e| {
-            let lu = layout
-                .slot(e.source())
-                .map_or(usize::MAX, |s| s.layer as usize);
-            !outside.contains(&lu)
-        });
-    from_sources.chain(far_into_view)
-}
-
-/// Adds every edge whose route may cross the view to the canvas.
-fn route_edges(app: &App, geo: &Geometry, canvas: &mut Canvas) {
-    let layout = app.layout();
-    let ell = app.theme.glyphs().ellipsis;
-    for e in candidate_edges(app, geo, canvas.view()) {
-        let (u, v) = (e.source(), e.target());
-        if u == v {
-            continue;
-        }
-        let (Some(su), Some(sv)) = (layout.slot(u), layout.slot(v)) else {
-            continue;
-        };
-        if !may_touch(geo, canvas.view(), su, sv) || stubbed(app, e.id(), su, sv) {
-            continue;
-        }
-        let (Some(ru), Some(rv)) = (
-            geo.node_rect(layout, &app.tk, u),
-            geo.node_rect(layout, &app.tk, v),
-        ) else {
-            continue;
-        };
-        let ends = Ends {
-            lu: su.layer as usize,
-            lv: sv.layer as usize,
-            ou: su.order,
-            ov: sv.order,
-            ru,
-            rv,
-        };
-        let route = plan(geo, &ends);
-        if !route.lines.iter().any(|l| canvas.touches(l)) {
-            continue;
-        }
-        let level = edge_level(app, e.id());
-        canvas.owner(e.id().index() as u32);
-        for line in &route.lines {
-            canvas.polyline(line, level);
-        }
-        for &at in &route.cuts {
-            canvas.mark(at, Mark::Text(ell.to_string()), level);
-        }
-        let dir = if route.down { Dir::Down } else { Dir::Right };
-        canvas.mark(route.head, Mark::Arrow(dir), level);
-        let text = label_text(app, e.id());
-        if !text.is_empty() {
-            canvas.mark(route.label, Mark::Text(text), level);
-        }
+        paint(cells_of(drawn, e), app.theme.selected());
     }
 }
 
@@ -328,9 +309,8 @@ pub struct Shown {
     pub label: String,
 }
 
-/// The boxes that meet the view, with labels shortened together (so two different names
-/// never show the same label).
-pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
+/// The nodes whose boxes meet `view`, with their boxes.
+pub fn boxes_meeting(app: &App, geo: &Geometry, view: WRect) -> Vec<(NodeIndex, WRect)> {
     let layout = app.layout();
     let first_col = geo
         .col_x
@@ -345,14 +325,24 @@ pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
         }
         for &ix in layout.rows_of(l, row_lo, row_hi) {
             if let Some(rect) = geo.node_rect(layout, &app.tk, ix) {
-                out.push(Shown {
-                    ix,
-                    rect,
-                    label: String::new(),
-                });
+                out.push((ix, rect));
             }
         }
     }
+    out
+}
+
+/// The boxes that meet the view, with labels shortened together (so two different names
+/// never show the same label).
+pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
+    let mut out: Vec<Shown> = boxes_meeting(app, geo, view)
+        .into_iter()
+        .map(|(ix, rect)| Shown {
+            ix,
+            rect,
+            label: String::new(),
+        })
+        .collect();
     let names: Vec<String> = out
         .iter()
         .map(|s| sanitize(app.tk.name(s.ix)).into_owned())
@@ -367,23 +357,39 @@ pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
     out
 }
 
-/// Draws the boxes of the nodes inside the view, and the stubs naming their away tools.
-fn draw_boxes(app: &App, geo: &Geometry, view: WRect, area: Rect, buf: &mut Buffer) {
+/// Draws the boxes of the nodes inside the view, and under them the stubs naming their
+/// away tools and the count of their edges not drawn.
+fn draw_boxes(
+    app: &App,
+    (geo, drawn): (&Geometry, &Drawn<'_>),
+    view: WRect,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     for s in shown(app, geo, view) {
         draw_box(app, geo, &s, view, area, buf);
-        draw_stubs(app, geo, &s, view, area, buf);
+        draw_stubs(app, geo, &s, drawn.unshown(s.ix), (view, area), buf);
     }
 }
 
 /// Whether edge `e` is drawn as a stub instead of a route: in the whole graph, a call to a
 /// tool (or group) that sits after another caller, its home, elsewhere in the drawing.
-fn stubbed(app: &App, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
+pub(super) fn stubbed(app: &App, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
     let call = app.tk.graph[e].kind != toolscope_core::model::EdgeKind::Next;
     call && sv.layer != su.layer + 1 && !app.graph_pane.shows_focus()
 }
 
-/// One line under a box naming the tools it calls that sit elsewhere: `▶ DocumentReader`.
-fn draw_stubs(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf: &mut Buffer) {
+/// One line under a box naming the tools it calls that sit elsewhere (`▶ DocumentReader`)
+/// and how many of its edges are not drawn (`+2 edges`: their other end is beyond the
+/// window, or no route keeps them apart from the others). The count is whole or absent.
+fn draw_stubs(
+    app: &App,
+    geo: &Geometry,
+    s: &Shown,
+    unshown: usize,
+    (view, area): (WRect, Rect),
+    buf: &mut Buffer,
+) {
     let layout = app.layout();
     let Some(su) = layout.slot(s.ix) else { return };
     let mut names = Vec::new();
@@ -397,24 +403,37 @@ fn draw_stubs(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf
             level = level.max(edge_level(app, e.id()));
         }
     }
-    if names.is_empty() {
+    if names.is_empty() && unshown == 0 {
         return;
     }
     names.sort();
     let g = app.theme.glyphs();
-    let room = (s.rect.w + geo.gap - 3).max(0) as usize;
-    let text = fit(
-        &format!("{} {}", g.arrow_right, names.join(", ")),
-        room,
-        g.ellipsis,
-    );
-    let y = s.rect.y + geo.box_h;
+    let line = under(geo, s.rect);
+    let room = line.w as usize;
+    let count = match unshown {
+        0 => String::new(),
+        1 => "+1 edge".to_string(),
+        n if format!("+{n} edges").len() <= room => format!("+{n} edges"),
+        n => format!("+{n}"),
+    };
+    let stubs = format!("{} {}", g.arrow_right, names.join(", "));
+    let text = match (names.is_empty(), count.is_empty()) {
+        (true, _) => count,
+        (false, true) => fit(&stubs, room, g.ellipsis),
+        (false, false) => {
+            let rest = room.saturating_sub(count.width() + 1);
+            format!("{} {count}", fit(&stubs, rest, g.ellipsis))
+        }
+    };
+    if unshown > 0 {
+        level = level.max(Level::Normal);
+    }
     put_str(
         buf,
         area,
         view,
-        s.rect.x + 1,
-        y,
+        line.x,
+        line.y,
         &text,
         app.theme.edge(level),
     );
@@ -549,75 +568,5 @@ fn mark(app: &App, ix: NodeIndex) -> Option<crate::tui::insight::Change> {
         (false, true) => Some(Change::Entered),
         (true, false) => Some(Change::Left),
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::collections::HashSet;
-
-    use petgraph::visit::IntoEdgeReferences;
-
-    use super::*;
-    use crate::tui::theme::Theme;
-    use toolscope_core::generate::{GenOptions, generate};
-    use toolscope_core::load::load_text;
-    use toolscope_core::source::{EXAMPLE_NAME, Limits, Loaded};
-
-    /// Every edge whose route meets the view is a candidate, wherever the view is.
-    #[test]
-    fn candidates_cover_every_edge_that_reaches_the_view() {
-        let text = generate(GenOptions {
-            actions: 400,
-            tools: Some(100),
-            seed: 5,
-        });
-        let file = load_text(
-            std::path::Path::new("g.yaml"),
-            text,
-            None,
-            &Limits::default(),
-        )
-        .expect("loads");
-        let loaded = Loaded {
-            toolkit: file.toolkit,
-            files: vec![file.source],
-            diagnostics: Vec::new(),
-        };
-        let mut app = App::new(loaded, EXAMPLE_NAME.into(), Theme::default(), (120, 40));
-        for zoom in [
-            crate::tui::app::Zoom::Detailed,
-            crate::tui::app::Zoom::Compact,
-        ] {
-            app.graph_pane.zoom = zoom;
-            let geo = app.geometry();
-            let (w, h) = geo.extent(app.layout());
-            let xs = (-20..w).step_by(23);
-            let views: Vec<(i32, i32)> = xs.flat_map(|x| [(x, -3), (x, h / 3)]).collect();
-            for (x, y) in views {
-                let view = WRect { x, y, w: 40, h: 12 };
-                let canvas = Canvas::new(view);
-                let got: HashSet<_> = candidate_edges(&app, &geo, view).map(|e| e.id()).collect();
-                for e in app.tk.graph.edge_references() {
-                    let (u, v) = (e.source(), e.target());
-                    if u == v {
-                        continue;
-                    }
-                    let Some(ends) = Ends::of(app.layout(), &geo, &app.tk, u, v) else {
-                        continue;
-                    };
-                    let route = plan(&geo, &ends);
-                    let mut lines = route.lines.clone();
-                    lines.push(vec![route.head]);
-                    if lines.iter().any(|l| canvas.touches(l)) {
-                        assert!(
-                            got.contains(&e.id()),
-                            "{} missing at {x},{y}",
-                            app.tk.edge_label(e.id())
-                        );
-                    }
-                }
-            }
-        }
     }
 }

@@ -97,8 +97,8 @@ impl GraphPane {
         let was = self.split();
         let splits = fit::splits(self.side_panes_hidden);
         let fitted_for = fit_key(self, s);
-        // A layout some edge of which cannot be routed apart from the others is tried
-        // again with more room (the next split), keeping the best.
+        // A layout some edge of which cannot be routed apart from the others (so would not
+        // be drawn) is tried again with more room (the next split), keeping the best.
         let mut best: Option<Focused> = None;
         let tries = (0..splits.len()).flat_map(|from| [(from, false), (from, true)]);
         for (from, roomy) in tries {
@@ -123,7 +123,7 @@ impl GraphPane {
                 &geometry,
                 (i32::from(pane.width), i32::from(pane.height)),
             );
-            let forced = routes.as_ref().map_or(0, |r| r.forced);
+            let left_out = routes.as_ref().map_or(0, |r| r.left_out);
             let tried = Focused {
                 geometry,
                 cols: layout.layers.len() as u32,
@@ -136,14 +136,14 @@ impl GraphPane {
                 split: choice.split,
                 routes,
             };
-            let better = best
-                .as_ref()
-                .is_none_or(|b| forced < b.routes.as_ref().map_or(0, |r| r.forced) && choice.fits);
+            let better = best.as_ref().is_none_or(|b| {
+                left_out < b.routes.as_ref().map_or(0, |r| r.left_out) && choice.fits
+            });
             if better {
                 best = Some(tried);
             }
             // More room helps a view that fits; one that overflows the pane keeps its look.
-            if forced == 0 || !choice.fits {
+            if left_out == 0 || !choice.fits {
                 break;
             }
         }
@@ -226,12 +226,12 @@ impl GraphPane {
             f.blocked = blocked;
         }
         self.reroute(s);
-        let forced = self
+        let left_out = self
             .focus_view
             .as_ref()
             .and_then(|f| f.routes.as_ref())
-            .is_some_and(|r| r.forced > 0);
-        if forced {
+            .is_some_and(|r| r.left_out > 0);
+        if left_out {
             // The nodes that stay leave no room to route the new edges apart: start afresh.
             return self.lay_out(s, Some((base, left)));
         }

@@ -20,7 +20,6 @@ mod focused;
 pub(crate) mod geometry;
 pub(crate) mod marks;
 pub mod more;
-pub(crate) mod route;
 pub mod shapes;
 #[cfg(test)]
 mod tests;
@@ -29,6 +28,9 @@ mod trace_tests;
 pub mod whole;
 #[cfg(test)]
 mod whole_tests;
+pub mod window_routes;
+#[cfg(test)]
+mod window_trace_tests;
 pub mod wires;
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
@@ -84,6 +86,8 @@ pub struct GraphPane {
     pub radius: u32,
     /// Mouse position where a graph drag started, with the viewport at that time.
     drag: Option<((u16, u16), Viewport)>,
+    /// The routes of the last window drawn without the focus view's own.
+    pub window: window_routes::WindowCache,
 }
 
 impl Default for GraphPane {
@@ -101,6 +105,7 @@ impl Default for GraphPane {
             neighbourhood: None,
             radius: 1,
             drag: None,
+            window: window_routes::WindowCache::default(),
         }
     }
 }

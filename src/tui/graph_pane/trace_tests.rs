@@ -89,6 +89,47 @@ pub fn shared_runs(app: &App) -> Vec<String> {
     out
 }
 
+/// Cells where two edges sharing neither end run straight along the same axis right
+/// beside each other (`┃┃`, `━` over `━`): over a few cells the eye cannot keep them apart.
+pub fn side_by_side_runs(app: &App) -> Vec<String> {
+    let (_, t) = traced(app);
+    let mut bits: HashMap<(u32, i32, i32), u8> = HashMap::new();
+    for c in &t {
+        *bits.entry((c.edge, c.x, c.y)).or_default() |= c.bits;
+    }
+    // Straight cells by axis: (x, y, horizontal) -> edges.
+    let mut straight: HashMap<(i32, i32, bool), Vec<u32>> = HashMap::new();
+    for (&(e, x, y), &b) in &bits {
+        if b == LEFT | RIGHT || b == UP | DOWN {
+            straight
+                .entry((x, y, b == LEFT | RIGHT))
+                .or_default()
+                .push(e);
+        }
+    }
+    let ends = |e: u32| app.tk.graph.edge_endpoints(EdgeIndex::new(e as usize));
+    let mut out = Vec::new();
+    for (&(x, y, h), edges) in &straight {
+        let beside = if h { (x, y + 1, h) } else { (x + 1, y, h) };
+        for &a in edges {
+            for &b in straight.get(&beside).into_iter().flatten() {
+                let (Some((su, sv)), Some((tu, tv))) = (ends(a), ends(b)) else {
+                    continue;
+                };
+                if su != tu && sv != tv {
+                    out.push(format!(
+                        "{} and {} run side by side at ({x}, {y})",
+                        app.tk.edge_label(EdgeIndex::new(a as usize)),
+                        app.tk.edge_label(EdgeIndex::new(b as usize)),
+                    ));
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Recorded lines that the frame does not show as a line glyph, an arrowhead or a label.
 pub fn hidden_lines(app: &App) -> Vec<String> {
     let (canvas, t) = traced(app);
@@ -116,7 +157,7 @@ pub fn hidden_lines(app: &App) -> Vec<String> {
             [g.thin[b as usize], g.heavy[b as usize]].contains(&sym) || g.dashed.contains(&sym);
         let label = sym
             .chars()
-            .all(|ch| ch.is_ascii_digit() || ".~▲▼<>hops".contains(ch));
+            .all(|ch| ch.is_ascii_digit() || ".~▲▼<>hops+".contains(ch));
         if !(line || arrows.contains(&sym) || label) {
             out.push(format!("({}, {}) shows `{sym}`", c.x, c.y));
         }
@@ -145,7 +186,7 @@ fn highlighted(app: &App, ix: NodeIndex) -> (usize, usize, usize) {
     let (mut lit, mut total) = (0, 0);
     let mut mine = std::collections::HashSet::new();
     for e in &own {
-        for (x, y) in edge_cells(app, &geo, *e) {
+        for (x, y) in edge_cells(app, &geo, v, *e) {
             mine.insert((x, y));
             if v.contains(x, y) {
                 total += 1;
@@ -159,7 +200,7 @@ fn highlighted(app: &App, ix: NodeIndex) -> (usize, usize, usize) {
         if own.contains(&e) {
             continue;
         }
-        for (x, y) in edge_cells(app, &geo, e) {
+        for (x, y) in edge_cells(app, &geo, v, e) {
             if v.contains(x, y) && !mine.contains(&(x, y)) && is_lit(x, y) {
                 stray += 1;
             }
@@ -207,31 +248,16 @@ mod tests {
                             "{which} {} {w}x{h} hops {}",
                             app.tk.operators[i].name, app.session.params.hops
                         );
-                        let routes = app
-                            .graph_pane
-                            .focus_view
-                            .as_ref()
-                            .and_then(|f| f.routes.as_ref());
-                        for (e, r) in routes.iter().flat_map(|r| r.by_edge.iter()) {
-                            if r.forced {
-                                eprintln!(
-                                    "FORCED {} {:?} {:?}",
-                                    app.tk.edge_label(*e),
-                                    r.cells,
-                                    r.head()
-                                );
-                            }
-                        }
-                        assert_eq!(
-                            routes.map(|r| r.forced),
-                            Some(0),
-                            "{what}: routed cleanly\n{}",
-                            crate::tui::tests::screen(&app)
-                        );
                         let shared = shared_runs(&app);
                         assert!(
                             shared.is_empty(),
                             "{what}: {shared:#?}\n{}",
+                            crate::tui::tests::screen(&app)
+                        );
+                        let beside = side_by_side_runs(&app);
+                        assert!(
+                            beside.is_empty(),
+                            "{what}: {beside:#?}\n{}",
                             crate::tui::tests::screen(&app)
                         );
                         let hidden = hidden_lines(&app);

@@ -1,18 +1,21 @@
 //! The focus view's edges, routed once per layout (not per frame) with the core's grid
-//! router ([`toolscope_core::layout::route`]): two edges that share neither source nor
-//! target never run along the same cells, so each can be followed alone. Recommended edges
-//! are routed first (they get the plainest routes), then the others, shorter ones first.
+//! router ([`toolscope_core::layout::route::route_clean`]): two edges that share neither
+//! source nor target never run along the same cells nor straight side by side, so each
+//! can be followed alone. Recommended edges are routed first (they get the plainest
+//! routes), then the others, shorter ones first. An edge the room cannot hold apart is
+//! not drawn; its ends are counted (see [`Routes::unshown`]).
 //!
 //! A focus view beyond [`MOST_WIRES`] edges or [`MOST_CELLS`] cells is far from fitting any
-//! screen; its edges are drawn the cheap way, as in the whole graph.
+//! screen; its edges are routed by window, as in the whole graph
+//! ([`super::window_routes`]).
 
 use std::collections::HashMap;
 
-use petgraph::stable_graph::EdgeIndex;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use toolscope_core::layout::Layout;
-use toolscope_core::layout::route::{CellRect, Routed, Wire, route_all};
+use toolscope_core::layout::route::{CellRect, Routed, Wire, route_clean};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::Recommendation;
 
@@ -23,12 +26,14 @@ pub const MOST_WIRES: usize = 300;
 /// The largest grid routed.
 pub const MOST_CELLS: i64 = 1 << 17;
 
-/// Every routed edge of the focus view.
+/// Every routed edge of a view, and what was left out.
 #[derive(Debug, Clone, Default)]
 pub struct Routes {
     pub by_edge: HashMap<EdgeIndex, Routed>,
-    /// Edges that found no clean route and share a run with another (none expected).
-    pub forced: usize,
+    /// Edges that found no clean route, so are not drawn.
+    pub left_out: usize,
+    /// Nodes with edges not drawn, and how many (each says so on screen).
+    pub unshown: HashMap<NodeIndex, usize>,
 }
 
 /// Routes the edges between laid-out nodes on a grid covering the drawing and the pane.
@@ -89,12 +94,18 @@ pub fn route(
             to: v.index() as u32,
         })
         .collect();
-    let routed = route_all(w, h, &boxes, &wires);
+    let routed = route_clean(w, h, &boxes, &wires);
     let mut out = Routes::default();
-    for (edge, r) in edges.iter().zip(routed) {
-        if let Some(r) = r {
-            out.forced += usize::from(r.forced);
-            out.by_edge.insert(edge.2, r);
+    for (&(_, _, e, u, v), r) in edges.iter().zip(routed) {
+        match r {
+            Some(r) => {
+                out.by_edge.insert(e, r);
+            }
+            None => {
+                out.left_out += 1;
+                *out.unshown.entry(u).or_default() += 1;
+                *out.unshown.entry(v).or_default() += 1;
+            }
         }
     }
     Some(out)

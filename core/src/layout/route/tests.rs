@@ -102,6 +102,76 @@ fn unrelated_edges_cross_but_never_run_together() {
     assert_eq!(check_apart(&wires, &routes), 0);
 }
 
+/// Two unrelated wires whose only way is one corridor: `route_all` forces the second
+/// along the first, `route_clean` leaves it unrouted.
+#[test]
+fn a_clean_routing_leaves_out_what_would_share_a_run() {
+    let boxes = [
+        (0, rect(0, 0, 1, 1)),
+        (1, rect(6, 0, 1, 1)),
+        (2, rect(0, 2, 1, 1)),
+        (3, rect(6, 2, 1, 1)),
+        // Walls above and below the corridor (row 1, columns 2 to 4).
+        (8, rect(2, 0, 3, 1)),
+        (9, rect(2, 2, 3, 1)),
+    ];
+    let wires = [Wire { from: 0, to: 1 }, Wire { from: 2, to: 3 }];
+    let forced = route_all(7, 3, &boxes, &wires);
+    assert!(forced[0].as_ref().is_some_and(|r| !r.forced));
+    assert!(forced[1].as_ref().is_some_and(|r| r.forced));
+    let clean = route_clean(7, 3, &boxes, &wires);
+    let cells = |r: &Option<Routed>| r.as_ref().map(|r| r.cells.clone());
+    assert_eq!(cells(&clean[0]), cells(&forced[0]));
+    assert!(clean[1].is_none(), "{:?}", clean[1]);
+}
+
+/// Cells where two unrelated routes run straight along the same axis right beside each
+/// other.
+fn side_by_side(wires: &[Wire], routes: &[Option<Routed>]) -> usize {
+    let mut straight: HashMap<((i32, i32), usize), Vec<usize>> = HashMap::new();
+    for (i, r) in routes.iter().enumerate() {
+        let Some(r) = r else { continue };
+        for (c, ax) in axes(r) {
+            if ax[0] != ax[1] {
+                straight.entry((c, usize::from(ax[1]))).or_default().push(i);
+            }
+        }
+    }
+    let mut n = 0;
+    for (&((x, y), a), ids) in &straight {
+        let beside = if a == 0 { (x, y + 1) } else { (x + 1, y) };
+        for j in straight.get(&(beside, a)).into_iter().flatten() {
+            for &i in ids {
+                let (p, q) = (wires[i], wires[*j]);
+                n += usize::from(p.from != q.from && p.to != q.to);
+            }
+        }
+    }
+    n
+}
+
+/// Two sources in adjacent rows wired to two targets in adjacent rows: `route_all` runs
+/// the two routes side by side, `route_clean` keeps a row between them.
+#[test]
+fn a_clean_routing_never_runs_unrelated_routes_side_by_side() {
+    let boxes = [
+        (0, rect(0, 1, 3, 1)),
+        (1, rect(0, 2, 3, 1)),
+        (2, rect(12, 1, 3, 1)),
+        (3, rect(12, 2, 3, 1)),
+    ];
+    let wires = [Wire { from: 0, to: 2 }, Wire { from: 1, to: 3 }];
+    let all = route_all(15, 6, &boxes, &wires);
+    assert!(
+        side_by_side(&wires, &all) > 0,
+        "the check can fail: {all:?}"
+    );
+    let clean = route_clean(15, 6, &boxes, &wires);
+    assert!(clean.iter().all(Option::is_some), "both routed: {clean:?}");
+    assert_eq!(side_by_side(&wires, &clean), 0, "{clean:?}");
+    assert_eq!(check_apart(&wires, &clean), 0);
+}
+
 proptest::proptest! {
     #[test]
     fn random_drawings_route_apart(

@@ -1,0 +1,309 @@
+//! Edge routes of the views that are not routed once per layout: the whole graph, the
+//! neighbourhood view, and a focus view too large to route whole (see [`super::wires`]).
+//! The edges among the nodes in and around the visible window are routed on the cell grid
+//! by the core's router, so the focus view's rule holds in every view: two edges that
+//! share neither source nor target never run along the same cells, and crossings are
+//! drawn as crossings.
+//!
+//! Where the room cannot hold that, less is drawn rather than a knot: an edge with no
+//! clean route, or whose other end lies beyond the margin around the window, is not
+//! drawn, and its ends on screen say how many of theirs are not (`+2 edges` under the
+//! box). The routes are kept until the router's input changes (a pan, a zoom, another
+//! structure), so a frame that changes none of it routes nothing.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use petgraph::Direction;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+
+use toolscope_core::layout::route::{CellRect, Wire, route_clean};
+
+use crate::tui::app::App;
+use crate::tui::graph_pane::draw::{boxes_meeting, stubbed};
+use crate::tui::graph_pane::geometry::{Geometry, WRect};
+use crate::tui::graph_pane::wires::Routes;
+
+/// Cells around the window whose nodes' edges are routed too (an edge may leave the
+/// window and come back; one reaching farther is counted, not drawn).
+pub const MARGIN: (i32, i32) = (24, 8);
+/// Routing a window of more edges than this would cost more than a frame: the rest are
+/// counted, not drawn (shortest first are routed).
+pub const MOST_EDGES: usize = 400;
+
+/// The routes of one window.
+#[derive(Debug, Default)]
+pub struct WindowRoutes {
+    /// Hash of what the router was given.
+    key: u64,
+    /// The routes, and the nodes in the window with edges not drawn.
+    pub routes: Routes,
+}
+
+/// The last window routed, shared by the frames that draw the same window.
+#[derive(Debug, Default, Clone)]
+pub struct WindowCache(Arc<std::sync::Mutex<Option<Arc<WindowRoutes>>>>);
+
+impl WindowCache {
+    /// The routes of `view`: the kept ones when the router's input is the same.
+    pub fn get(&self, app: &App, geo: &Geometry, view: WRect) -> Arc<WindowRoutes> {
+        let input = Input::of(app, geo, view);
+        let key = input.key();
+        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(w) = kept.as_ref().filter(|w| w.key == key) {
+            return Arc::clone(w);
+        }
+        let routed = Arc::new(input.route(key));
+        *kept = Some(Arc::clone(&routed));
+        routed
+    }
+}
+
+/// What the router is given for a window: the grid's origin and size, the boxes (nodes
+/// and the text lines under them), the edges to route, and the edges already left out.
+struct Input {
+    origin: (i32, i32),
+    size: (i32, i32),
+    boxes: Vec<(u32, CellRect)>,
+    /// (edge, source, target) in routing order.
+    edges: Vec<(u32, NodeIndex, NodeIndex)>,
+    unshown: HashMap<NodeIndex, usize>,
+    /// Nodes whose box meets the view itself (only they carry counts).
+    in_view: HashSet<NodeIndex>,
+    /// Nodes with a line kept free under their box (for their stubs and counts).
+    lined: HashSet<NodeIndex>,
+    /// Each node's box and the line under it, for lines added later.
+    under: HashMap<NodeIndex, WRect>,
+    region: WRect,
+}
+
+impl Input {
+    fn of(app: &App, geo: &Geometry, view: WRect) -> Input {
+        let region = WRect {
+            x: view.x - MARGIN.0,
+            y: view.y - MARGIN.1,
+            w: view.w + 2 * MARGIN.0,
+            h: view.h + 2 * MARGIN.1,
+        };
+        let near = boxes_meeting(app, geo, region);
+        let inside: HashMap<NodeIndex, WRect> = near
+            .iter()
+            .filter(|(_, r)| within(*r, region))
+            .copied()
+            .collect();
+        let in_view: HashSet<NodeIndex> = near
+            .iter()
+            .filter(|(_, r)| meets(*r, view))
+            .map(|(ix, _)| *ix)
+            .collect();
+        let near_set: HashSet<NodeIndex> = near.iter().map(|(ix, _)| *ix).collect();
+        let mut unshown: HashMap<NodeIndex, usize> = HashMap::new();
+        let mut edges = Vec::new();
+        let layout = app.layout();
+        for &(u, _) in &near {
+            let Some(su) = layout.slot(u) else { continue };
+            for e in app.tk.graph.edges_directed(u, Direction::Outgoing) {
+                let v = e.target();
+                let Some(sv) = layout.slot(v) else { continue };
+                if u == v || stubbed(app, e.id(), su, sv) {
+                    continue;
+                }
+                match (inside.get(&u), inside.get(&v)) {
+                    (Some(a), Some(b)) => {
+                        let length = (a.x - b.x).abs() + (a.y - b.y).abs();
+                        edges.push((length, e.id().index() as u32, u, v));
+                    }
+                    _ => {
+                        *unshown.entry(u).or_default() += 1;
+                        if near_set.contains(&v) {
+                            *unshown.entry(v).or_default() += 1;
+                        }
+                    }
+                }
+            }
+            // Edges into `u` from laid-out nodes beyond the region.
+            for e in app.tk.graph.edges_directed(u, Direction::Incoming) {
+                let w = e.source();
+                let far = layout
+                    .slot(w)
+                    .filter(|_| w != u && !near_set.contains(&w))
+                    .is_some_and(|sw| !stubbed(app, e.id(), sw, su));
+                if far {
+                    *unshown.entry(u).or_default() += 1;
+                }
+            }
+        }
+        edges.sort();
+        for &(_, _, u, v) in edges.iter().skip(MOST_EDGES) {
+            *unshown.entry(u).or_default() += 1;
+            *unshown.entry(v).or_default() += 1;
+        }
+        edges.truncate(MOST_EDGES);
+        let boxes: Vec<(u32, CellRect)> = near
+            .iter()
+            .map(|&(ix, r)| (ix.index() as u32, cell(r, region)))
+            .collect();
+        let mut input = Input {
+            origin: (region.x, region.y),
+            size: (region.w, region.h),
+            boxes,
+            edges: edges.into_iter().map(|(_, e, u, v)| (e, u, v)).collect(),
+            unshown,
+            in_view,
+            lined: HashSet::new(),
+            under: near.iter().map(|&(ix, r)| (ix, under(geo, r))).collect(),
+            region,
+        };
+        // The line under a box naming its away tools or its undrawn edges is kept free.
+        let wanted: Vec<NodeIndex> = near
+            .iter()
+            .map(|(ix, _)| *ix)
+            .filter(|ix| input.unshown.contains_key(ix) || has_stubs(app, *ix))
+            .collect();
+        input.keep_lines(&wanted);
+        input
+    }
+
+    /// Keeps the lines under `nodes` free of routes.
+    fn keep_lines(&mut self, nodes: &[NodeIndex]) {
+        for ix in nodes {
+            let Some(&line) = self.under.get(ix) else {
+                continue;
+            };
+            if self.lined.insert(*ix) {
+                let key = u32::MAX - 1 - self.lined.len() as u32;
+                self.boxes.push((key, cell(line, self.region)));
+            }
+        }
+    }
+
+    fn key(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.origin.hash(&mut h);
+        self.size.hash(&mut h);
+        for (k, r) in &self.boxes {
+            (k, r.x, r.y, r.w, r.h).hash(&mut h);
+        }
+        for (e, u, v) in &self.edges {
+            (e, u.index(), v.index()).hash(&mut h);
+        }
+        let mut counts: Vec<(usize, usize)> =
+            self.unshown.iter().map(|(n, c)| (n.index(), *c)).collect();
+        counts.sort_unstable();
+        counts.hash(&mut h);
+        h.finish()
+    }
+
+    /// Routes the edges; one with no clean route is counted at both ends instead. A node
+    /// on screen that gets a count that way had no line kept free for it: the window is
+    /// routed once more with its line kept (a count never covers a route).
+    fn route(mut self, key: u64) -> WindowRoutes {
+        let first = self.route_once(key);
+        let missing: Vec<NodeIndex> = first
+            .routes
+            .unshown
+            .keys()
+            .filter(|ix| !self.lined.contains(ix))
+            .copied()
+            .collect();
+        if missing.is_empty() {
+            return first;
+        }
+        self.keep_lines(&missing);
+        let mut second = self.route_once(key);
+        // Counts still without a line are not written (they would cover routes).
+        second
+            .routes
+            .unshown
+            .retain(|ix, _| self.lined.contains(ix));
+        second
+    }
+
+    fn route_once(&self, key: u64) -> WindowRoutes {
+        let wires: Vec<Wire> = self
+            .edges
+            .iter()
+            .map(|&(_, u, v)| Wire {
+                from: u.index() as u32,
+                to: v.index() as u32,
+            })
+            .collect();
+        let routed = route_clean(self.size.0, self.size.1, &self.boxes, &wires);
+        let mut out = WindowRoutes {
+            key,
+            routes: Routes {
+                unshown: self.unshown.clone(),
+                ..Routes::default()
+            },
+        };
+        let (dx, dy) = self.origin;
+        for (&(e, u, v), r) in self.edges.iter().zip(routed) {
+            match r {
+                Some(mut r) => {
+                    for c in &mut r.cells {
+                        *c = (c.0 + dx, c.1 + dy);
+                    }
+                    for s in &mut r.spans {
+                        *s = (s.0 + dx, s.1 + dy, s.2);
+                    }
+                    out.routes.by_edge.insert(EdgeIndex::new(e as usize), r);
+                }
+                None => {
+                    out.routes.left_out += 1;
+                    *out.routes.unshown.entry(u).or_default() += 1;
+                    *out.routes.unshown.entry(v).or_default() += 1;
+                }
+            }
+        }
+        out.routes.unshown.retain(|n, _| self.in_view.contains(n));
+        out
+    }
+}
+
+/// The line under a box where its stubs and counts are written.
+pub fn under(geo: &Geometry, r: WRect) -> WRect {
+    WRect {
+        x: r.x + 2,
+        y: r.y + geo.box_h,
+        w: (r.w + geo.gap - 4).max(1),
+        h: 1,
+    }
+}
+
+/// Whether `ix` names away tools under its box (the whole graph's stubs).
+fn has_stubs(app: &App, ix: NodeIndex) -> bool {
+    let layout = app.layout();
+    let Some(su) = layout.slot(ix) else {
+        return false;
+    };
+    app.tk
+        .graph
+        .edges_directed(ix, Direction::Outgoing)
+        .any(|e| {
+            layout
+                .slot(e.target())
+                .is_some_and(|sv| stubbed(app, e.id(), su, sv))
+        })
+}
+
+fn cell(r: WRect, region: WRect) -> CellRect {
+    CellRect {
+        x: r.x - region.x,
+        y: r.y - region.y,
+        w: r.w,
+        h: r.h,
+    }
+}
+
+fn within(r: WRect, outer: WRect) -> bool {
+    r.x >= outer.x
+        && r.y >= outer.y
+        && r.x + r.w <= outer.x + outer.w
+        && r.y + r.h <= outer.y + outer.h
+}
+
+fn meets(a: WRect, b: WRect) -> bool {
+    a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
+}
