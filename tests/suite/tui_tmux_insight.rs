@@ -44,9 +44,13 @@ fn panels_show_themselves_at_80x24_in_tmux() {
     }
     let s = Tmux::new("insight-80");
     s.start((80, 24), None, &[env!("CARGO_BIN_EXE_toolscope")]);
-    s.wait("the TUI", |x| x.contains("threshold 0.60"));
-    s.send(&["m"]);
-    s.wait("the side panes hidden", |x| !x.contains("Inspector"));
+    let first = s.wait("the TUI", |x| x.contains("threshold 0.60"));
+    // At 80x24 the focus view may already have hidden the right-hand pane to fit the
+    // recommendation; otherwise `m` hides it.
+    if first.contains("Inspector") {
+        s.send(&["m"]);
+        s.wait("the side panes hidden", |x| !x.contains("Inspector"));
+    }
     s.send(&["V"]);
     s.wait("the evidence panel and the note", |x| {
         x.contains("No traces loaded") && x.contains("side panes shown")
