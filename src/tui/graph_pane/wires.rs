@@ -15,7 +15,7 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use toolscope_core::layout::Layout;
-use toolscope_core::layout::route::{CellRect, Routed, Wire, route_clean};
+use toolscope_core::layout::route::{CellRect, Routed, Wire, route_clean_within};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::Recommendation;
 
@@ -25,6 +25,10 @@ use crate::tui::graph_pane::geometry::Geometry;
 pub const MOST_WIRES: usize = 300;
 /// The largest grid routed.
 pub const MOST_CELLS: i64 = 1 << 17;
+/// Search states one routing may take in all: a view whose edges mostly find no clean
+/// route would otherwise search its whole grid per edge, on the key path (a threshold
+/// step routes again). Edges left when they are spent are counted, not drawn.
+pub const MOST_STATES: u32 = 30_000;
 
 /// Every routed edge of a view, and what was left out.
 #[derive(Debug, Clone, Default)]
@@ -94,7 +98,7 @@ pub fn route(
             to: v.index() as u32,
         })
         .collect();
-    let routed = route_clean(w, h, &boxes, &wires);
+    let routed = route_clean_within(w, h, &boxes, &wires, MOST_STATES);
     let mut out = Routes::default();
     for (&(_, _, e, u, v), r) in edges.iter().zip(routed) {
         match r {

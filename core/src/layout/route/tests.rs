@@ -172,6 +172,22 @@ fn a_clean_routing_never_runs_unrelated_routes_side_by_side() {
     assert_eq!(check_apart(&wires, &clean), 0);
 }
 
+/// A routing within a budget of search states routes what the budget allows, in order,
+/// and leaves the rest: none with no states, all with plenty.
+#[test]
+fn a_routing_within_a_budget_stops_when_it_is_spent() {
+    let boxes = [
+        (0, rect(0, 0, 5, 1)),
+        (1, rect(9, 0, 5, 1)),
+        (2, rect(0, 4, 5, 1)),
+    ];
+    let wires = [Wire { from: 0, to: 1 }, Wire { from: 2, to: 1 }];
+    let none = route_clean_within(20, 6, &boxes, &wires, 0);
+    assert!(none.iter().all(Option::is_none));
+    let all = route_clean_within(20, 6, &boxes, &wires, 1_000_000);
+    assert_eq!(all, route_clean(20, 6, &boxes, &wires));
+}
+
 proptest::proptest! {
     #[test]
     fn random_drawings_route_apart(
