@@ -4,6 +4,11 @@
 //! `threshold_and_hops` both as one transaction (what the TUI writes on save). `write_only` is the
 //! write itself (lock, content check, temporary file, write, fsync, content check, rename)
 //! of the same text: the edit and its verify cost the difference.
+//!
+//! `fit_batch` is what `fit --add-edges` applies (issue 35): a score on every Call and Next
+//! edge of the kit (the members of its MCP groups scored on their own) and two Next edges
+//! added per action, as one transaction, without the save: one parse of the file for all
+//! of them, and the actions given two edges patched in their own lines.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -122,5 +127,68 @@ fn edit_save(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, edit_save);
+/// Fit's edits on a generated kit: every edge scored, then two Next edges added per action.
+fn fit_edits(tk: &toolscope_core::model::Toolkit) -> Vec<Edit> {
+    use toolscope_core::model::{EdgeKind, NodeKind};
+    let actions: Vec<_> = tk.nodes_of(NodeKind::Action).collect();
+    let mut edits = Vec::new();
+    for &a in &actions {
+        for (e, to) in tk.out_edges(a) {
+            if tk.graph[e].kind != EdgeKind::Has {
+                edits.push(Edit::SetScore {
+                    from: tk.name(a).to_string(),
+                    to: tk.name(to).to_string(),
+                    to_kind: tk.kind(to),
+                    // A group's reference one score, its members another: each member
+                    // then gets an item of its own next to the reference.
+                    score: match (tk.kind(to), tk.graph[e].score) {
+                        (NodeKind::Group, 0.35) => 0.4,
+                        (NodeKind::Group, _) => 0.35,
+                        (_, 0.55) => 0.6,
+                        _ => 0.55,
+                    },
+                });
+            }
+        }
+    }
+    for (i, &a) in actions.iter().enumerate() {
+        let targets = (1..actions.len())
+            .map(|k| actions[(i + k * 7) % actions.len()])
+            .filter(|&b| b != a && tk.edge(a, b).is_none())
+            .take(2);
+        for b in targets {
+            edits.push(Edit::AddEdge {
+                from: tk.name(a).to_string(),
+                to: tk.name(b).to_string(),
+                to_kind: NodeKind::Action,
+                score: 0.45,
+            });
+        }
+    }
+    edits
+}
+
+fn fit_batch(c: &mut Criterion) {
+    let Ok(dir) = tempfile::tempdir() else { return };
+    let mut group = c.benchmark_group("fit_batch");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for n in [1_000, 10_000, 100_000] {
+        let Some((_path, ws, _)) = setup(dir.path(), n) else {
+            continue;
+        };
+        let edits = fit_edits(&ws.toolkit);
+        group.bench_function(BenchmarkId::new("scores_and_added_edges", n), |b| {
+            b.iter_batched(
+                || (ws.clone(), Transaction::from(edits.clone())),
+                |(mut ws, txn)| ws.apply(txn).is_ok(),
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, edit_save, fit_batch);
 criterion_main!(benches);

@@ -951,3 +951,141 @@ fn add_tool_with_a_caller_given_twice_adds_one_edge() {
     let o = run(&["describe", s(&c2g)]);
     assert!(o.status.success());
 }
+
+// ------------------------------------------ items 2 and 3: fit's edits cost one parse
+
+/// Fit's edits on a generated kit (`gen --actions N`, with its MCP groups): every Call and
+/// Next score of the actions changed (a member of a group scored on its own included),
+/// then two Next edges added per action, in fit's order.
+fn fit_like_edits(tk: &toolscope_core::model::Toolkit) -> Vec<toolscope_core::edit::Edit> {
+    use toolscope_core::edit::Edit;
+    use toolscope_core::model::{EdgeKind, NodeKind};
+    let actions: Vec<_> = tk.nodes_of(NodeKind::Action).collect();
+    let mut edits = Vec::new();
+    for &a in &actions {
+        for (e, to) in tk.out_edges(a) {
+            if tk.graph[e].kind != EdgeKind::Has {
+                edits.push(Edit::SetScore {
+                    from: tk.name(a).to_string(),
+                    to: tk.name(to).to_string(),
+                    to_kind: tk.kind(to),
+                    // A group's reference one score, its members another: each member
+                    // then gets an item of its own next to the reference.
+                    score: match (tk.kind(to), tk.graph[e].score) {
+                        (NodeKind::Group, 0.35) => 0.4,
+                        (NodeKind::Group, _) => 0.35,
+                        (_, 0.55) => 0.6,
+                        _ => 0.55,
+                    },
+                });
+            }
+        }
+    }
+    for (i, &a) in actions.iter().enumerate() {
+        let mut added = 0;
+        for k in 1..actions.len() {
+            let b = actions[(i + k * 7) % actions.len()];
+            if added == 2 {
+                break;
+            }
+            if b != a && tk.edge(a, b).is_none() {
+                edits.push(Edit::AddEdge {
+                    from: tk.name(a).to_string(),
+                    to: tk.name(b).to_string(),
+                    to_kind: NodeKind::Action,
+                    score: 0.45,
+                });
+                added += 1;
+            }
+        }
+    }
+    edits
+}
+
+/// The bytes of YAML parsed to apply fit's edits, per byte of the file, and whether the
+/// batch made them all.
+fn parses_per_byte(actions: usize) -> (f64, usize, usize) {
+    use toolscope_core::generate::{GenOptions, generate};
+    let text = generate(GenOptions {
+        actions,
+        tools: None,
+        seed: 3,
+    });
+    assert!(text.contains("groups:"), "the kit has an MCP group");
+    let len = text.len();
+    let mut ws = toolscope_core::workspace::Workspace::from_text(Path::new("g.yaml"), text, None)
+        .expect("the generated kit loads");
+    let edits = fit_like_edits(&ws.toolkit);
+    let n = edits.len();
+    let before = toolscope_core::source::yaml::parsed_bytes();
+    let applied = ws
+        .apply(toolscope_core::edit::Transaction::from(edits))
+        .expect("fit's edits apply");
+    let parsed = toolscope_core::source::yaml::parsed_bytes() - before;
+    assert!(applied.text_changed);
+    assert!(
+        applied.notes.iter().any(|n| n.contains("item of its own")),
+        "a member was scored on its own: {:?}",
+        applied.notes
+    );
+    assert!(ws.loads_back(0).is_ok());
+    (parsed as f64 / len as f64, ws.batched_edits(), n)
+}
+
+/// Items 2 and 3: scores and added edges go as one batch against one parse, even when a
+/// group's member items land next to the group's reference; the bytes parsed stay a
+/// small multiple of the file whatever its size (one by one, they grew with the edits:
+/// a parse of the whole file per added edge and per score once two met at one place).
+///
+/// What grows is what is asserted: the bytes parsed per byte of the file may not grow by
+/// more than a fifth from 200 to 800 actions (four times the edits). The batch parses the
+/// file once, its check the result once, and each action given several edits that build on
+/// each other (two added edges, a group and its members) its own lines once per edit.
+#[test]
+fn fit_scores_and_added_edges_cost_one_parse_of_the_file() {
+    let mut seen = Vec::new();
+    for actions in [200, 400, 800] {
+        let (per_byte, batched, edits) = parses_per_byte(actions);
+        assert_eq!(batched, edits, "{actions} actions: every edit in the batch");
+        seen.push((actions, edits, per_byte));
+    }
+    let (first, last) = (seen[0].2, seen[seen.len() - 1].2);
+    assert!(
+        last < first * 1.2 && last < 30.0,
+        "bytes parsed per byte of the file (actions, edits, per byte): {seen:?}"
+    );
+}
+
+/// Item 1's caveat: a `:fit` cancelled while its edits are applied stops there (the TUI's
+/// job passes its Esc switch to `apply_or_stop`), changing nothing; the switch is looked
+/// at as the edits go, in the batch and one by one alike.
+#[test]
+fn applying_fit_edits_stops_when_asked_and_changes_nothing() {
+    use std::cell::Cell;
+    use toolscope_core::generate::{GenOptions, generate};
+    for min_batch in [16, usize::MAX] {
+        let text = generate(GenOptions {
+            actions: 200,
+            tools: None,
+            seed: 3,
+        });
+        let mut ws = toolscope_core::workspace::Workspace::from_text(
+            Path::new("g.yaml"),
+            text.clone(),
+            None,
+        )
+        .expect("the generated kit loads");
+        ws.set_min_batch(min_batch);
+        let edits = fit_like_edits(&ws.toolkit);
+        let looks = Cell::new(0usize);
+        let stop = || {
+            looks.set(looks.get() + 1);
+            looks.get() > 50
+        };
+        let r = ws.apply_or_stop(toolscope_core::edit::Transaction::from(edits), &stop);
+        assert!(r.is_err(), "stopped");
+        assert_eq!(looks.get(), 51, "looked at before each edit until stopped");
+        assert_eq!(ws.files()[0].source.text, text);
+        assert!(!ws.is_dirty() && !ws.can_undo());
+    }
+}

@@ -33,6 +33,7 @@ mod loader;
 mod mcp_members;
 mod memory_budget;
 mod picture;
+mod prop_batch;
 mod prop_writeback;
 mod pyyaml_writers;
 mod robustness;

@@ -20,7 +20,15 @@ pub struct Nav<'d, 'a> {
     /// The nodes some alias refers to, gathered on first need: a batch of edits asks for
     /// each of its references, and a walk of the whole document each time was quadratic.
     alias_targets: std::cell::OnceCell<std::collections::HashSet<NodeId>>,
+    /// The declarations of each top-level list by name (first and last), built on the
+    /// second look-up in a list: a batch of edits looks up an action per edit, and a walk
+    /// of the list each time was quadratic.
+    decls: RefCell<Decls>,
 }
+
+/// Per top-level list: how often it was searched, and its index once built.
+type Decls = std::collections::HashMap<String, (usize, Option<DeclIndex>)>;
+type DeclIndex = std::collections::HashMap<String, (NodeId, NodeId)>;
 
 impl<'d, 'a> Nav<'d, 'a> {
     pub fn new(text: &'a str, doc: &'d Doc, window: bool) -> Nav<'d, 'a> {
@@ -30,6 +38,7 @@ impl<'d, 'a> Nav<'d, 'a> {
             window,
             notes: RefCell::new(Vec::new()),
             alias_targets: std::cell::OnceCell::new(),
+            decls: RefCell::default(),
         }
     }
 
@@ -96,6 +105,19 @@ impl<'d, 'a> Nav<'d, 'a> {
 
     /// The declaration called `name` in a top-level list: the first or the last one.
     pub fn decl(&self, list: &str, name: &str, last: bool) -> Option<NodeId> {
+        if !self.window {
+            let mut decls = self.decls.borrow_mut();
+            let (searched, index) = decls.entry(list.to_string()).or_default();
+            *searched += 1;
+            if index.is_none() && *searched > 1 {
+                *index = Some(self.decl_index(list));
+            }
+            if let Some(index) = index {
+                return index
+                    .get(name)
+                    .map(|&(first, l)| if last { l } else { first });
+            }
+        }
         let items = match self.window {
             true => self
                 .doc
@@ -113,6 +135,23 @@ impl<'d, 'a> Nav<'d, 'a> {
         } else {
             found.next()
         }
+    }
+
+    /// The mapping items of a top-level list by name: the first and the last of each.
+    fn decl_index(&self, list: &str) -> DeclIndex {
+        let mut index = DeclIndex::new();
+        for item in self.top_list(list) {
+            if self.doc.map(item).is_none() {
+                continue;
+            }
+            if let Some(name) = self.name_of(item) {
+                index
+                    .entry(name.to_string())
+                    .and_modify(|e| e.1 = item)
+                    .or_insert((item, item));
+            }
+        }
+        index
     }
 
     /// The entry written in this mapping itself (not through a merge key), last one wins.

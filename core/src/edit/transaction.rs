@@ -159,12 +159,6 @@ impl Undo {
         Ok(())
     }
 
-    /// Records the inverses of edits that do not depend on each other (a batch of scores
-    /// on distinct edges), as one group.
-    pub fn push_independent(&mut self, inverses: Vec<Edit>) {
-        self.steps.push(inverses);
-    }
-
     pub fn finish(self) -> Transaction {
         Transaction {
             edits: self.steps.into_iter().rev().flatten().collect(),

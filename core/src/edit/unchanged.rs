@@ -31,17 +31,25 @@ pub fn same_outside_doc(a: &Doc, old: &str, splices: &[Splice], new: &str) -> Re
     }
     let b = yaml::parse(new, &Limits::default())
         .map_err(|e| format!("the new text does not parse: {e}"))?;
+    same_outside_docs(a, old, splices, &b)
+}
+
+/// [`same_outside_doc`] with the new text parsed too (a batch parses it for its next edit).
+pub fn same_outside_docs(a: &Doc, old: &str, splices: &[Splice], b: &Doc) -> Result<(), String> {
+    if splices.is_empty() {
+        return Ok(());
+    }
     let mut sorted: Vec<&Splice> = splices.iter().collect();
     sorted.sort_by_key(|s| (s.at.start, s.at.end));
     let shifts = Shifts::new(&sorted);
-    let at = Starts::new(&b);
+    let at = Starts::new(b);
     let aliased = aliased_targets(a);
     for (i, n) in a.nodes().enumerate() {
         let id = i as NodeId;
         if edited(old, a, id, &sorted) {
             if let (Value::Scalar { .. }, Some(anchor)) = (&n.value, &n.anchor)
                 && aliased.contains(&id)
-                && changed_scalar(a, id, &b, &at, &shifts)
+                && changed_scalar(a, id, b, &at, &shifts)
             {
                 return Err(format!(
                     "line {}: the edit changes the anchored value &{}, which is used elsewhere through aliases",
@@ -52,7 +60,7 @@ pub fn same_outside_doc(a: &Doc, old: &str, splices: &[Splice], new: &str) -> Re
         }
         let found = at
             .get(shifts.map(n.span.start))
-            .find(|m| same(a, id, &b, *m));
+            .find(|m| same(a, id, b, *m));
         if found.is_none() {
             return Err(format!(
                 "line {}: the edit would change what the file says there (outside the edited construct)",

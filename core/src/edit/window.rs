@@ -60,8 +60,20 @@ pub(crate) fn origin(edit: &Edit, tk: &Toolkit) -> Option<(Origin, Subject)> {
 /// its dash to the next line (not blank, not a comment) indented less than the mapping.
 pub(crate) fn declaration_lines(text: &str, origin: Origin) -> Option<std::ops::Range<usize>> {
     let start = nth_line(text, origin.line)?;
+    item_lines(text, start, (origin.col as usize).checked_sub(1)?)
+}
+
+/// [`declaration_lines`] of the item whose mapping starts at byte `at` (a node's span
+/// start in a parse of the whole text), without counting lines from the top.
+pub(crate) fn lines_at(text: &str, at: usize) -> Option<std::ops::Range<usize>> {
+    let start = patch::line_start(text, at);
+    item_lines(text, start, at - start)
+}
+
+/// The lines of the block sequence item whose dash is on the line starting at `start` and
+/// whose mapping starts `col` bytes into it.
+fn item_lines(text: &str, start: usize, col: usize) -> Option<std::ops::Range<usize>> {
     let line = &text[start..patch::line_end(text, start)];
-    let col = origin.col as usize - 1;
     let trimmed = line.trim_start_matches(' ');
     let dash_col = line.len() - trimmed.len();
     if !line.is_char_boundary(col) || !trimmed.starts_with("- ") || dash_col + 2 > col {

@@ -219,7 +219,7 @@ impl Workspace {
         *self = Workspace::from_files(fresh, self.forced, &self.roots);
         (self.each_edit_bytes, self.windowed_saves, self.rereads) = kept;
         for (file, edit) in pending {
-            let result = self.prepare(file, &edit).map(|(step, _)| step);
+            let result = self.prepare(file, &edit, &|| false).map(|(step, _)| step);
             let id = result.as_ref().map_or(0, |s| s.id);
             match result.and_then(|step| self.finish(step, true)) {
                 Ok(()) => {

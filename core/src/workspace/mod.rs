@@ -99,6 +99,8 @@ struct Step {
     backward: Vec<Splice>,
     /// Made in one item's lines of a file unchanged since load or save (see `window_proof`).
     window: Option<WindowEdit>,
+    /// How many of the edits the batch path made (see `batch`).
+    batched: usize,
 }
 
 /// What an applied edit changed.
@@ -138,6 +140,11 @@ pub struct Workspace {
     windowed_saves: usize,
     /// Reloads made in place by `reread` (for tests).
     rereads: usize,
+    /// Edits made by the batch path (for tests that it carries `fit`).
+    batched: usize,
+    /// Transactions leading with at least this many scores and added edges take the
+    /// batch path ([`batch::MIN_EDITS`]; tests lower it, or turn the batch off).
+    min_batch: usize,
     /// The paths opened, that file names are shown relative to.
     roots: Vec<PathBuf>,
     /// Operators several files define, with the names shown (`NAME @ FILE`).
@@ -210,6 +217,8 @@ impl Workspace {
             each_edit_bytes: Limits::default().verify_each_edit_bytes,
             windowed_saves: 0,
             rereads: 0,
+            batched: 0,
+            min_batch: batch::MIN_EDITS,
             roots: roots.to_vec(),
             names: Vec::new(),
         };
@@ -332,12 +341,24 @@ impl Workspace {
     /// Applies an edit or a transaction to the graph and to the text of the file it
     /// belongs to, as one step of undo.
     pub fn apply(&mut self, txn: impl Into<Transaction>) -> Result<Applied, EditError> {
+        self.apply_or_stop(txn, &|| false)
+    }
+
+    /// [`Workspace::apply`] that looks at `stop` before each edit's text is made and gives
+    /// up, changing nothing, once it says so (a long `:fit` the user cancels); the error
+    /// then says the edit was stopped.
+    pub fn apply_or_stop(
+        &mut self,
+        txn: impl Into<Transaction>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Applied, EditError> {
         let (file, txn) = self.locate(txn.into())?;
         let (txn, mut notes) = self.complete(file, txn);
-        let (step, more) = self.prepare(file, &txn)?;
+        let (step, more) = self.prepare(file, &txn, stop)?;
         notes.extend(more);
         let text_changed = !step.forward.is_empty();
         let id = step.id;
+        self.batched += step.batched;
         self.finish(step, true)?;
         self.files[file].pending.push((id, txn));
         self.redo.clear();
@@ -367,6 +388,7 @@ impl Workspace {
         &mut self,
         file: usize,
         txn: &Transaction,
+        stop: &dyn Fn() -> bool,
     ) -> Result<(Step, Vec<String>), EditError> {
         if txn.is_empty() {
             return Err(EditError::Invalid("an empty transaction".into()));
@@ -379,14 +401,14 @@ impl Workspace {
             let lent = std::mem::take(&mut self.files[file].own);
             let mut own: std::borrow::Cow<'_, Toolkit> = std::borrow::Cow::Owned(lent);
             let operators = own.operators.clone();
-            let result = self.prepare_with(file, txn, &mut own);
+            let result = self.prepare_with(file, txn, &mut own, stop);
             let mut own = own.into_owned();
             own.operators = operators;
             self.files[file].own = own;
             result
         } else {
             let mut own = std::borrow::Cow::Borrowed(&self.files[file].own);
-            self.prepare_with(file, txn, &mut own)
+            self.prepare_with(file, txn, &mut own, stop)
         };
         if result.is_ok() {
             self.next_id += 1;
@@ -406,6 +428,7 @@ impl Workspace {
         file: usize,
         txn: &Transaction,
         own: &mut std::borrow::Cow<'w, Toolkit>,
+        stop: &dyn Fn() -> bool,
     ) -> Result<(Step, Vec<String>), EditError> {
         let f = &self.files[file];
         let offset = source::bom_len(&f.source.text);
@@ -427,24 +450,31 @@ impl Workspace {
         // The item every edit so far was patched in, when all were: later edits of the
         // transaction in the same item keep to its lines too (its first line never moves).
         let mut same_item: Option<crate::edit::window::Subject> = None;
-        // A long run of score edits first (`fit`): one parse and one check for all of them.
-        let lead = batch::leading_scores(&txn.edits);
+        // A long run of scores and added edges first (`fit`): one parse and one check for
+        // all of them.
+        let lead = batch::leading(&txn.edits, f.source.format);
         let mut start = 0;
-        if lead >= batch::MIN_EDITS
-            && let Some((patch, inverses)) =
-                batch::scores(&f.source, own, &txn.edits[..lead], self.each_edit_bytes)?
+        if lead >= self.min_batch.max(1)
+            && let Some(made) = batch::edits(
+                &f.source,
+                own,
+                &txn.edits[..lead],
+                self.each_edit_bytes,
+                stop,
+            )?
         {
-            let (new_text, _) = patch::apply(&f.source.text, &patch.splices, offset)
+            let (new_text, _) = patch::apply(&f.source.text, &made.patch.splices, offset)
                 .map_err(EditError::Unsupported)?;
             text = std::borrow::Cow::Owned(new_text);
-            for edit in &txn.edits[..lead] {
-                edit.apply_graph(own.to_mut())?;
-            }
-            undo.push_independent(inverses);
-            notes.extend(patch.notes);
+            *own = std::borrow::Cow::Owned(made.graph);
+            undo = made.undo;
+            notes.extend(made.patch.notes);
             start = lead;
         }
         for (i, edit) in txn.edits.iter().enumerate().skip(start) {
+            if stop() {
+                return Err(stopped());
+            }
             let in_item = i > 0
                 && same_item.is_some()
                 && crate::edit::window::subject(edit, own) == same_item;
@@ -519,6 +549,7 @@ impl Workspace {
             forward,
             backward,
             window,
+            batched: start,
         };
         Ok((step, notes))
     }
@@ -644,12 +675,31 @@ impl Workspace {
         self.rereads
     }
 
+    /// Sends transactions leading with at least `edits` scores and added edges through the
+    /// batch path (`usize::MAX`: none), for tests that compare it with the edits one by one.
+    #[doc(hidden)]
+    pub fn set_min_batch(&mut self, edits: usize) {
+        self.min_batch = edits;
+    }
+
+    /// How many edits the batch path made (`fit`'s scores and added edges), the rest
+    /// having gone one by one.
+    #[doc(hidden)]
+    pub fn batched_edits(&self) -> usize {
+        self.batched
+    }
+
     /// The expected graph of one file, for tools that adjust it (and for tests that need
     /// a verification failure).
     #[doc(hidden)]
     pub fn expected_mut(&mut self, file: usize) -> &mut Toolkit {
         &mut self.files[file].own
     }
+}
+
+/// The error of an edit given up because its `stop` said so.
+fn stopped() -> EditError {
+    EditError::Invalid("stopped before it was finished; nothing changed".into())
 }
 
 /// Bytes compared at a time by [`common_prefix`] and [`common_suffix`]: a slice compare

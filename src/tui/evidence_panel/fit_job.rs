@@ -3,7 +3,8 @@
 //! workspace on a thread of its own while the screen keeps drawing and every key (`:q!`,
 //! Ctrl-C) and signal (SIGTERM, SIGHUP) still works. The copy comes back whole: the shell
 //! puts it in place of the session's workspace as one undoable step, unless the toolkit
-//! changed meanwhile (an edit, an undo, a reload, a save), when the fit is refused.
+//! changed meanwhile (an edit, an undo, a reload, a save), when the fit is refused. Esc
+//! stops the job between its phases and, while the edits are applied, before each edit.
 //!
 //! Nothing here names the app or the message channel: the job's state and the work only.
 
@@ -105,7 +106,9 @@ pub fn run(mut ws: Workspace, records: &[Record], add_edges: bool, stop: &Atomic
     if stopped() {
         return Outcome::Cancelled;
     }
-    match ws.apply(txn) {
+    // The edits look at the switch too: a cancel during a long apply ends it there.
+    match ws.apply_or_stop(txn, &stopped) {
+        Err(_) if stopped() => Outcome::Cancelled,
         Ok(applied) => {
             for n in &applied.notes {
                 said.push_str("; ");

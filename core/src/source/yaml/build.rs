@@ -39,6 +39,7 @@ pub(super) fn parse_one(text: Arc<str>, limits: &Limits) -> Result<Doc, ParseErr
 }
 
 fn check_size(text: &str, limits: &Limits) -> Result<(), ParseError> {
+    super::count_parsed(text.len());
     // Positions are stored as u32, so 4 GB is a hard ceiling whatever the limits say.
     let max = limits.max_bytes.min(u32::MAX as usize);
     if text.len() > max {

@@ -61,6 +61,23 @@ use std::sync::Arc;
 
 pub use build::{parse, parse_shared};
 
+thread_local! {
+    /// Bytes [`parse`] and [`parse_shared`] were given on this thread (see [`parsed_bytes`]).
+    static PARSED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many bytes of YAML this thread has parsed so far: tests that a batch of edits
+/// costs one parse of the file however many edits it holds (issue 35), by growth
+/// rather than by wall time.
+#[doc(hidden)]
+pub fn parsed_bytes() -> u64 {
+    PARSED.with(std::cell::Cell::get)
+}
+
+fn count_parsed(bytes: usize) {
+    PARSED.with(|p| p.set(p.get().saturating_add(bytes as u64)));
+}
+
 /// Whether the fast reader (module `fast`), when it reads `text`, builds the tree
 /// granit-parser's events build; for the fuzz target `yaml_fast_reader`.
 #[doc(hidden)]
