@@ -234,7 +234,8 @@ fn bound(edit: &Edit) -> Option<(usize, usize)> {
         Edit::AddEdge { .. } => Some((1, 2)),
         // Removing a block list's last item also turns its key line into `key: []`.
         Edit::RemoveEdge { .. } => Some((2, 1)),
-        Edit::AddAction { .. } => Some((0, 2)),
+        // An emptied `actions: []` turns back into a block list (its key line replaced).
+        Edit::AddAction { .. } => Some((1, 3)),
         // The declaration and the caller's call: either list may be an emptied `key: []`
         // that turns back into a block list (its key line replaced).
         Edit::AddTool { .. } => Some((2, 6)),
