@@ -24,6 +24,7 @@
 //! `update`, `view`, `whole`); the rest is private to the crate.
 
 pub mod app;
+mod chrome;
 mod commands;
 pub mod editing;
 pub(crate) mod evidence_panel;
@@ -38,6 +39,7 @@ mod panes;
 mod params;
 mod reload;
 pub(crate) mod replay;
+mod row;
 mod status;
 pub mod theme;
 pub mod update;

@@ -4,8 +4,8 @@
 
 use toolscope_core::model::NodeKind;
 
-use super::table::Args;
 use crate::tui::app::{App, Level};
+use crate::tui::row::Args;
 
 /// The completed command line for `text` (unchanged when nothing matches).
 pub fn complete(app: &mut App, text: &str) -> String {

@@ -1,5 +1,5 @@
 //! The registry of the TUI's commands: every user-facing operation is one row
-//! ([`table::Command`]: name, aliases, argument, doc, section, handler), listed by the
+//! ([`Command`]: name, aliases, argument, doc, section, handler), listed by the
 //! feature it belongs to. The `:` line runs rows by name, the keymap binds keys to rows by
 //! name, and Tab completion, the help overlay and the hint line are read from the rows, so
 //! none of them can disagree with what a command does. Adding a command is adding a row to
@@ -10,14 +10,13 @@
 
 pub mod complete;
 pub mod keymap;
-pub mod table;
 
 use std::sync::OnceLock;
 
 use toolscope_core::edit::ops::{ArgKind, EDIT_OPS, EditOp};
 
 use crate::tui::app::{ActivePane, App, Level, Overlay, PromptKind};
-use table::{Args, Command, Handler, Section, cmd};
+use crate::tui::row::{Args, Command, Handler, Section, cmd};
 
 /// The features' tables, in the order the help lists their sections' rows.
 const TABLES: &[&[Command]] = &[

@@ -7,9 +7,9 @@
 use std::path::PathBuf;
 
 use crate::tui::app::{App, Level, Status};
-use crate::tui::commands::table::{Command, cmd};
 use crate::tui::evidence_panel::fit_job;
 use crate::tui::msg::Msg;
+use crate::tui::row::{Command, cmd};
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[

@@ -13,7 +13,7 @@ use toolscope_core::model::NodeKind;
 use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
 
 use crate::tui::app::{App, Level, Overlay};
-use crate::tui::commands::table::{Command, cmd};
+use crate::tui::row::{Command, cmd};
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[

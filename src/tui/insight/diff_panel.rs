@@ -13,7 +13,7 @@ use crate::tui::theme::{Level, Theme};
 use toolscope_core::diff::{EdgeKey, NodeKey, RecDiff};
 use toolscope_core::text::sanitize;
 
-use crate::tui::view::chrome::pane_block;
+use crate::tui::chrome::pane_block;
 
 /// The mark of an entered or left node or edge.
 pub fn glyph(theme: &Theme, c: Change) -> &'static str {

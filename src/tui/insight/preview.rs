@@ -28,7 +28,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, scroll: u16) {
     let tokens = app.insight.preview_tokens;
     let title = format!(" Prompt preview: {n} tool(s), ~{tokens} tokens, {stage} (Esc closes) ");
     let total = app.insight.preview.len();
-    let block = crate::tui::view::chrome::bordered(app)
+    let block = crate::tui::chrome::bordered(app)
         .title(title)
         .title_bottom(format!(
             " j/k PgUp/PgDn scroll  line {}/{total} ",

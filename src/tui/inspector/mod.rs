@@ -17,7 +17,7 @@ use crate::tui::theme::{Level, Theme};
 use toolscope_core::model::{NodeKind, Operator, ToolMeta};
 use toolscope_core::text::{sanitize, sanitize_lines};
 
-use crate::tui::view::chrome::pane_block;
+use crate::tui::chrome::pane_block;
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let block = pane_block(app, " Inspector ", ActivePane::Inspector);

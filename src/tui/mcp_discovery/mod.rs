@@ -18,7 +18,7 @@ mod tests;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::tui::app::{App, Level};
-use crate::tui::commands::table::{Command, cmd};
+use crate::tui::row::{Command, cmd};
 use crate::tui::status::Status;
 
 pub use state::Report;

@@ -4,8 +4,8 @@
 use toolscope_core::model::NodeKind;
 
 use crate::tui::app::{ActivePane, App};
-use crate::tui::commands::table::{Command, cmd};
 use crate::tui::panes::Panes;
+use crate::tui::row::{Command, cmd};
 
 use super::Row;
 

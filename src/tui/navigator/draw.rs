@@ -13,7 +13,7 @@ use crate::tui::theme::{Level, Theme};
 use toolscope_core::model::NodeKind;
 use toolscope_core::text::sanitize;
 
-use crate::tui::view::chrome::pane_block;
+use crate::tui::chrome::pane_block;
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let title = if app.nav.filter.is_empty() {

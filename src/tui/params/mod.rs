@@ -2,15 +2,13 @@
 //! values live in the editing session (`session.params`, pending until saved) and the app
 //! (seeds, operator); their commands are here, the parameter bar in `bar`.
 
-pub mod bar;
-
 use petgraph::stable_graph::NodeIndex;
 
 use toolscope_core::model::NodeKind;
 use toolscope_core::recommend::MAX_HOPS;
 
 use crate::tui::app::{App, Level};
-use crate::tui::commands::table::{Command, cmd};
+use crate::tui::row::{Command, cmd};
 
 /// A threshold key's step, and the fine step.
 const STEP: f64 = 0.05;

@@ -3,7 +3,7 @@
 //! inside a replay (steps, play, tune) are the pane's own (see
 //! [`super::ReplayPane::key`]); the panel names them.
 
-use crate::tui::commands::table::{Command, cmd};
+use crate::tui::row::{Command, cmd};
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[

@@ -16,9 +16,9 @@ use toolscope_core::text::sanitize;
 
 use super::{After, Run};
 use crate::tui::app::App;
+use crate::tui::chrome::bordered;
 use crate::tui::graph_pane::draw::put_str;
 use crate::tui::graph_pane::geometry::WRect;
-use crate::tui::view::chrome::bordered;
 
 fn ok_glyph(app: &App, hit: bool) -> &'static str {
     match (app.theme.ascii, hit) {

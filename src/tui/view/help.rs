@@ -11,8 +11,8 @@ use ratatui::widgets::{Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use crate::tui::app::{App, Overlay};
-use crate::tui::commands::table::Section;
 use crate::tui::commands::{self, keymap};
+use crate::tui::row::Section;
 
 /// The widest the help gets.
 const MAX_W: u16 = 120;
@@ -195,7 +195,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let lines = lines(app, w);
     let skip = usize::from(app.help_scroll).min(lines.len().saturating_sub(h));
     frame.render_widget(Clear, rect);
-    let mut block = crate::tui::view::chrome::bordered(app)
+    let mut block = crate::tui::chrome::bordered(app)
         .title(" Help (Esc closes) ")
         .border_style(app.theme.key());
     if lines.len() > h {

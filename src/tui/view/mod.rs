@@ -1,6 +1,6 @@
 //! Drawing the whole screen from the app state. Nothing here changes state.
 
-pub mod chrome;
+pub mod bar;
 pub mod help;
 mod overlay;
 
@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use chrome::{bordered, pane_block};
+use crate::tui::chrome::{bordered, pane_block};
 
 use super::app::{ActivePane, App, Overlay, Zoom};
 use super::panes::{MIN_H, MIN_W, Panes};
@@ -38,7 +38,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             crate::tui::inspector::draw(frame, app, panes.inspector);
         }
     }
-    crate::tui::params::bar::draw(frame, app, panes.bar);
+    crate::tui::view::bar::draw(frame, app, panes.bar);
     match &app.overlay {
         Some(Overlay::Help) => help::draw(frame, app, area),
         Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),

@@ -1,7 +1,8 @@
 //! What one user-facing command of the TUI is: one row, read by the `:` line, the keymap
 //! (which binds keys to rows by name), Tab completion, the help overlay and the hint line.
 //! Each feature folder lists its own rows (`graph_pane::commands::COMMANDS`, ...); the
-//! registry in `commands` puts the tables together.
+//! registry in `commands` puts the tables together. This file sits beside the shell, not in
+//! `commands/`, so that a feature naming its rows names no folder that names it back.
 
 use crate::tui::app::App;
 
@@ -91,26 +92,26 @@ pub struct Command {
 /// optional `hint "label"` (or `hint "label" keys "+/-"`) after the section.
 macro_rules! cmd {
     ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident, $doc:literal, $run:expr) => {
-        crate::tui::commands::table::Command {
+        crate::tui::row::Command {
             name: $name, aliases: &[$($alias),*],
-            args: crate::tui::commands::table::Args::$args, usage: $usage,
-            doc: $doc, section: crate::tui::commands::table::Section::$sec, hint: None, handler: crate::tui::commands::table::Handler::Fn($run),
+            args: crate::tui::row::Args::$args, usage: $usage,
+            doc: $doc, section: crate::tui::row::Section::$sec, hint: None, handler: crate::tui::row::Handler::Fn($run),
         }
     };
     ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal, $doc:literal, $run:expr) => {
-        crate::tui::commands::table::Command {
+        crate::tui::row::Command {
             name: $name, aliases: &[$($alias),*],
-            args: crate::tui::commands::table::Args::$args, usage: $usage,
-            doc: $doc, section: crate::tui::commands::table::Section::$sec,
-            hint: Some(crate::tui::commands::table::Hint { label: $hint, keys: None }), handler: crate::tui::commands::table::Handler::Fn($run),
+            args: crate::tui::row::Args::$args, usage: $usage,
+            doc: $doc, section: crate::tui::row::Section::$sec,
+            hint: Some(crate::tui::row::Hint { label: $hint, keys: None }), handler: crate::tui::row::Handler::Fn($run),
         }
     };
     ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal keys $keys:literal, $doc:literal, $run:expr) => {
-        crate::tui::commands::table::Command {
+        crate::tui::row::Command {
             name: $name, aliases: &[$($alias),*],
-            args: crate::tui::commands::table::Args::$args, usage: $usage,
-            doc: $doc, section: crate::tui::commands::table::Section::$sec,
-            hint: Some(crate::tui::commands::table::Hint { label: $hint, keys: Some($keys) }), handler: crate::tui::commands::table::Handler::Fn($run),
+            args: crate::tui::row::Args::$args, usage: $usage,
+            doc: $doc, section: crate::tui::row::Section::$sec,
+            hint: Some(crate::tui::row::Hint { label: $hint, keys: Some($keys) }), handler: crate::tui::row::Handler::Fn($run),
         }
     };
 }
