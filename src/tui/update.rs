@@ -61,7 +61,10 @@ fn key(app: &mut App, k: KeyEvent) {
         Some(Overlay::Prompt { kind, text }) => prompt_key(app, kind, text, k),
         Some(Overlay::Dialog(d)) => crate::tui::editing::key(app, *d, k),
         Some(Overlay::Preview { scroll }) => {
-            crate::tui::insight::commands::preview_key(app, scroll, k)
+            let height = app.size.1;
+            app.overlay =
+                crate::tui::insight::commands::preview_key(&app.insight, height, scroll, k)
+                    .map(|scroll| Overlay::Preview { scroll });
         }
         Some(Overlay::Messages { scroll }) => messages_key(app, scroll, k),
         None if crate::tui::replay::shell::key(app, &k) => {}
