@@ -169,7 +169,8 @@ pub fn run(opts: Options) -> Result<()> {
     }
     app.evidence.connect(runner.sender());
     if !opts.traces.is_empty() {
-        evidence_panel::commands::load(&mut app, opts.traces.clone());
+        let paths = opts.traces.clone();
+        evidence_panel::shell::hook(&mut app, |p, _| evidence_panel::commands::load(p, paths));
     }
     replay::shell::opening(&mut app);
     let result = runner.run(&mut terminal, &mut app);

@@ -2,8 +2,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::tui::app::{ActivePane, App, Overlay, PromptKind};
+use crate::tui::app::{ActivePane, App, Level, Overlay, PromptKind};
 use crate::tui::commands::keymap::{self, Context};
+use crate::tui::evidence_panel as evidence;
 use crate::tui::msg::Msg;
 use crate::tui::navigator::commands::set_filter;
 
@@ -11,7 +12,7 @@ use crate::tui::navigator::commands::set_filter;
 /// toolkit files, then the trace files.
 pub fn flush(app: &mut App) {
     crate::tui::editing::flush(app);
-    crate::tui::evidence_panel::commands::flush(app);
+    evidence::shell::hook(app, |p, _| evidence::commands::flush(p));
     crate::tui::replay::shell::flush(app);
 }
 
@@ -31,7 +32,9 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::McpDone(report) => crate::tui::mcp_discovery::finished(app, report),
-        Msg::FitDone(done) => crate::tui::evidence_panel::commands::fit_done(app, done),
+        Msg::FitDone(done) => {
+            evidence::shell::hook(app, |p, ctx| evidence::commands::fit_done(p, ctx, done));
+        }
         Msg::LayoutReady(_) => app.layout_ready(),
         Msg::MarksExpired(generation) => app.marks.expire(generation),
         Msg::ReplayTick(generation) => crate::tui::replay::shell::tick(app, generation),
@@ -40,9 +43,12 @@ pub fn update(app: &mut App, msg: Msg) {
 }
 
 fn key(app: &mut App, k: KeyEvent) {
-    if crate::tui::mcp_discovery::cancel_key(app, &k)
-        || crate::tui::evidence_panel::commands::cancel_fit_key(app, &k)
-    {
+    if crate::tui::mcp_discovery::cancel_key(app, &k) {
+        return;
+    }
+    let overlay_open = app.overlay.is_some();
+    if let Some(said) = evidence::commands::cancel_fit_key(&mut app.evidence, &k, overlay_open) {
+        app.set_status(Level::Info, said);
         return;
     }
     // Ctrl-C asks as `q` does (unsaved edits are never dropped by one key); a second

@@ -5,81 +5,113 @@
 //! messages (a file that cannot be read keeps the last records and says why).
 
 use std::path::PathBuf;
+use std::sync::mpsc::Sender;
 
-use crate::tui::app::{App, Level, Status};
+use toolscope_core::workspace::Workspace;
+
+use super::EvidencePane;
+use super::shell::with;
 use crate::tui::evidence_panel::fit_job;
 use crate::tui::msg::Msg;
 use crate::tui::row::{Command, cmd};
 
+/// What the handlers read of the rest of the TUI.
+pub struct Ctx<'a> {
+    /// The editable workspace, if any: what `:fit` fits and checks its result against.
+    pub ws: Option<&'a Workspace>,
+    /// Where a fit's thread sends its result; none in tests without a loop (the fit runs
+    /// on the spot).
+    pub tx: Option<&'a Sender<Msg>>,
+}
+
+/// What should happen after a handler, in order.
+pub enum Effect {
+    /// Recompute the recommendation and everything derived from it.
+    Recompute,
+    /// The panel was opened: the diff panel closes, the evidence is evaluated, and the
+    /// right-hand pane comes back where it was hidden.
+    PanelOpened,
+    /// A fit's workspace replaces the session's, shown as an outcome that changed the graph.
+    Fitted {
+        ws: Box<Workspace>,
+        said: String,
+    },
+    /// Lines for the messages (`M`).
+    Log(Vec<String>),
+    Info(String),
+    Error(String),
+}
+
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
     cmd!("evidence-panel", [], None, "", Evidence, "evidence panel: the traces scored at the current threshold (:traces FILE loads them)", |a, _| {
-        toggle_panel(a);
-        Ok(())
+        with(a, |p, _| Ok(toggle_panel(p)))
     }),
-    cmd!("traces", [], File, "[FILE...]", Evidence, "load trace files for the evidence (no FILE: read the same files again)", traces_command),
-    cmd!("fit", [], None, "[add-edges]", Evidence, "fit Call and Next scores to the loaded traces, as one undoable edit (the changes go to :messages); add-edges: also the Next edges the runs show", fit_command),
+    cmd!("traces", [], File, "[FILE...]", Evidence, "load trace files for the evidence (no FILE: read the same files again)", |a, arg| {
+        with(a, |p, _| traces_command(p, arg))
+    }),
+    cmd!("fit", [], None, "[add-edges]", Evidence, "fit Call and Next scores to the loaded traces, as one undoable edit (the changes go to :messages); add-edges: also the Next edges the runs show", |a, arg| {
+        with(a, |p, ctx| fit_command(p, ctx, arg))
+    }),
 ];
 
 /// Reads the trace files again when the watcher saw a change since the last batch.
-pub fn flush(app: &mut App) {
-    if std::mem::take(&mut app.evidence.stale) && app.evidence.loaded() {
-        let paths = app.evidence.paths.clone();
-        load(app, paths);
+pub fn flush(p: &mut EvidencePane) -> Vec<Effect> {
+    if std::mem::take(&mut p.stale) && p.loaded() {
+        let paths = p.paths.clone();
+        return load(p, paths);
     }
+    Vec::new()
 }
 
-/// Loads trace files into the app and evaluates them; the result goes to the status line.
-pub fn load(app: &mut App, paths: Vec<PathBuf>) {
-    match app.evidence.load(paths) {
+/// Loads trace files and evaluates them; the result goes to the status line.
+pub fn load(p: &mut EvidencePane, paths: Vec<PathBuf>) -> Vec<Effect> {
+    match p.load(paths) {
         Ok((records, bad)) => {
-            app.recompute();
             let bad = if bad > 0 {
                 format!(", {bad} bad line(s) left out (`toolscope eval` lists them)")
             } else {
                 String::new()
             };
-            let n = app.evidence.paths.len();
-            let watch = match app.evidence.watch() {
+            let n = p.paths.len();
+            let watch = match p.watch() {
                 Ok(()) => String::new(),
                 Err(e) => format!(" ({e})"),
             };
-            app.set_status(
-                Level::Info,
-                format!(
+            vec![
+                Effect::Recompute,
+                Effect::Info(format!(
                     "traces: {records} record(s) from {n} file(s){bad}; V shows the evidence{watch}"
-                ),
-            );
+                )),
+            ]
         }
-        Err(e) => app.set_status(Level::Error, format!("traces: {e}")),
+        Err(e) => vec![Effect::Error(format!("traces: {e}"))],
     }
 }
 
 /// `:traces FILE...` loads files (names separated by spaces); `:traces` reads the loaded
 /// ones again.
-pub fn traces_command(app: &mut App, arg: &str) -> Result<(), String> {
+fn traces_command(p: &mut EvidencePane, arg: &str) -> Result<Vec<Effect>, String> {
     let paths: Vec<PathBuf> = if arg.is_empty() {
-        if !app.evidence.loaded() {
+        if !p.loaded() {
             return Err("no traces loaded: :traces FILE".into());
         }
-        app.evidence.paths.clone()
+        p.paths.clone()
     } else {
         arg.split_whitespace().map(PathBuf::from).collect()
     };
-    load(app, paths);
-    Ok(())
+    Ok(load(p, paths))
 }
 
 /// `V`: the evidence panel in the right-hand pane (instead of the inspector or the diff
 /// panel). Opening it turns the token estimates on.
-pub fn toggle_panel(app: &mut App) {
-    app.evidence.panel = !app.evidence.panel;
-    if app.evidence.panel {
-        app.diff_panel = false;
-        app.evidence.tokens_on();
-        app.refresh_evidence();
-        app.with_graph(|g, s| g.show_right_pane(s, "evidence panel"));
+fn toggle_panel(p: &mut EvidencePane) -> Vec<Effect> {
+    p.panel = !p.panel;
+    if !p.panel {
+        return Vec::new();
     }
+    p.tokens_on();
+    vec![Effect::PanelOpened]
 }
 
 /// `:fit`: the Call scores and, from records with their calls in order, the Next scores
@@ -87,8 +119,8 @@ pub fn toggle_panel(app: &mut App) {
 /// the changes are listed in the messages (`M`). `:fit add-edges` also adds the Next
 /// edges the runs show and a native graph lacks (as `fit --add-edges`). The work runs on
 /// a thread (see [`fit_job`]); Esc cancels it.
-pub fn fit_command(app: &mut App, arg: &str) -> Result<(), String> {
-    if !app.evidence.loaded() {
+fn fit_command(p: &mut EvidencePane, ctx: &Ctx, arg: &str) -> Result<Vec<Effect>, String> {
+    if !p.loaded() {
         return Err("no traces loaded: :traces FILE".into());
     }
     let add_edges = match arg.trim() {
@@ -100,22 +132,22 @@ pub fn fit_command(app: &mut App, arg: &str) -> Result<(), String> {
             ));
         }
     };
-    if app.evidence.fit.is_some() {
+    if p.fit.is_some() {
         return Err("a fit is already running (Esc cancels it)".into());
     }
-    let Some(ws) = app.session.ws.as_ref() else {
+    let Some(ws) = ctx.ws else {
         return Err("editing is not available here".into());
     };
     let chat2graph = ws.holds(toolscope_core::source::Format::Chat2Graph);
-    app.evidence.fits += 1;
-    let job = fit_job::Running::new(app.evidence.fits, ws);
-    let (id, stop) = (app.evidence.fits, job.cancel_switch());
-    let (copy, records) = (ws.clone(), app.evidence.records.clone());
+    p.fits += 1;
+    let job = fit_job::Running::new(p.fits, ws);
+    let (id, stop) = (p.fits, job.cancel_switch());
+    let (copy, records) = (ws.clone(), p.records.clone());
     let add_edges = add_edges && !chat2graph;
     let work = move || fit_job::run(copy, &records, add_edges, &stop);
-    match app.tx.clone() {
+    p.fit = Some(job);
+    match ctx.tx.cloned() {
         Some(tx) => {
-            app.evidence.fit = Some(job);
             let delay = debug_delay();
             std::thread::spawn(move || {
                 std::thread::sleep(delay);
@@ -124,25 +156,21 @@ pub fn fit_command(app: &mut App, arg: &str) -> Result<(), String> {
                     outcome: work(),
                 }));
             });
-            let n = app.evidence.records().len();
-            app.set_status(
-                Level::Info,
-                format!("fitting the scores to {n} record(s)… (Esc cancels)"),
-            );
+            let n = p.records().len();
+            Ok(vec![Effect::Info(format!(
+                "fitting the scores to {n} record(s)… (Esc cancels)"
+            ))])
         }
         // No loop to send the result to (tests without one): fit here.
-        None => {
-            app.evidence.fit = Some(job);
-            fit_done(
-                app,
-                fit_job::Done {
-                    id,
-                    outcome: work(),
-                },
-            );
-        }
+        None => Ok(fit_done(
+            p,
+            ctx,
+            fit_job::Done {
+                id,
+                outcome: work(),
+            },
+        )),
     }
-    Ok(())
 }
 
 /// Hidden switch for the real-terminal test of a long fit: the fit's thread starts this
@@ -155,34 +183,33 @@ fn debug_delay() -> std::time::Duration {
     std::time::Duration::from_millis(ms)
 }
 
-/// Esc while a fit runs (and no overlay is open) cancels it; returns whether the key was
-/// taken.
-pub fn cancel_fit_key(app: &mut App, k: &crossterm::event::KeyEvent) -> bool {
+/// Esc while a fit runs (and no overlay is open: `overlay_open`) cancels it; what to say
+/// when the key was taken.
+pub fn cancel_fit_key(
+    p: &mut EvidencePane,
+    k: &crossterm::event::KeyEvent,
+    overlay_open: bool,
+) -> Option<&'static str> {
     use crossterm::event::KeyCode;
-    if k.code != KeyCode::Esc || !k.modifiers.is_empty() || app.overlay.is_some() {
-        return false;
+    if k.code != KeyCode::Esc || !k.modifiers.is_empty() || overlay_open {
+        return None;
     }
-    let Some(job) = app.evidence.fit.take() else {
-        return false;
-    };
-    job.cancel();
-    app.set_status(Level::Info, "fit cancelled: nothing changed");
-    true
+    p.fit.take()?.cancel();
+    Some("fit cancelled: nothing changed")
 }
 
 /// A fit's result arrived: applied as one undo step when the toolkit is still the one it
 /// started from, else refused (a cancelled or replaced job's result is dropped).
-pub fn fit_done(app: &mut App, done: fit_job::Done) {
-    let Some(job) = app.evidence.fit.take_if(|j| j.id == done.id) else {
-        return;
+pub fn fit_done(p: &mut EvidencePane, ctx: &Ctx, done: fit_job::Done) -> Vec<Effect> {
+    let Some(job) = p.fit.take_if(|j| j.id == done.id) else {
+        return Vec::new();
     };
     match done.outcome {
-        fit_job::Outcome::Cancelled => {}
-        fit_job::Outcome::Failed(e) => app.set_status(Level::Error, format!("fit: {e}")),
-        fit_job::Outcome::Unchanged { records } => app.set_status(
-            Level::Info,
-            format!("fit: the scores already fit the {records} record(s)"),
-        ),
+        fit_job::Outcome::Cancelled => Vec::new(),
+        fit_job::Outcome::Failed(e) => vec![Effect::Error(format!("fit: {e}"))],
+        fit_job::Outcome::Unchanged { records } => vec![Effect::Info(format!(
+            "fit: the scores already fit the {records} record(s)"
+        ))],
         fit_job::Outcome::Fitted {
             ws,
             said,
@@ -190,40 +217,25 @@ pub fn fit_done(app: &mut App, done: fit_job::Done) {
             calls,
             next,
         } => {
-            if !app
-                .session
-                .ws
-                .as_ref()
-                .is_some_and(|w| job.still_current(w))
-            {
-                app.set_status(
-                    Level::Error,
-                    "fit: the toolkit changed while fitting (an edit, undo, reload or save); nothing applied, :fit again",
-                );
-                return;
+            if !ctx.ws.is_some_and(|w| job.still_current(w)) {
+                return vec![Effect::Error(
+                    "fit: the toolkit changed while fitting (an edit, undo, reload or save); nothing applied, :fit again".into(),
+                )];
             }
-            app.session.ws = Some(*ws);
-            let out = toolscope_core::session::Outcome::info(said)
-                .changed(toolscope_core::session::Changed::Graph);
-            crate::tui::editing::show(app, out);
-            applied(app, &lines, calls, next);
+            let first = lines.first().map_or("", |l| l.trim_start_matches("fit: "));
+            let more = if lines.len() > 1 {
+                format!(" and {} more (M lists them)", lines.len() - 1)
+            } else {
+                String::new()
+            };
+            let summary = format!(
+                "fit: {calls} Call and {next} Next score(s) changed, one undo step: {first}{more}"
+            );
+            vec![
+                Effect::Fitted { ws, said },
+                Effect::Log(lines),
+                Effect::Info(summary),
+            ]
         }
     }
-}
-
-/// Lists the fitted scores in the messages and sums them up in the status line.
-fn applied(app: &mut App, lines: &[String], calls: usize, next: usize) {
-    for l in lines {
-        app.log.push(&Status::info(l.clone()));
-    }
-    let first = lines.first().map_or("", |l| l.trim_start_matches("fit: "));
-    let more = if lines.len() > 1 {
-        format!(" and {} more (M lists them)", lines.len() - 1)
-    } else {
-        String::new()
-    };
-    app.set_status(
-        Level::Info,
-        format!("fit: {calls} Call and {next} Next score(s) changed, one undo step: {first}{more}"),
-    );
 }
