@@ -245,7 +245,7 @@ impl Runner {
             update::flush(app);
             terminal.draw(|f| view::draw(f, app))?;
         }
-        mcp_discovery::stop_before_exit(app, &self.rx);
+        mcp_discovery::stop_before_exit(&app.mcp, &self.rx);
         Ok(())
     }
 }

@@ -5,6 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crate::tui::app::{ActivePane, App, Level, Overlay, PromptKind};
 use crate::tui::commands::keymap::{self, Context};
 use crate::tui::evidence_panel as evidence;
+use crate::tui::mcp_discovery as mcp;
 use crate::tui::msg::Msg;
 use crate::tui::navigator::commands::set_filter;
 
@@ -31,7 +32,10 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.set_status(m.level, m.text);
             }
         }
-        Msg::McpDone(report) => crate::tui::mcp_discovery::finished(app, report),
+        Msg::McpDone(report) => {
+            let said = mcp::finished(&mut app.mcp, report);
+            mcp::shell::apply(app, said);
+        }
         Msg::FitDone(done) => {
             evidence::shell::hook(app, |p, ctx| evidence::commands::fit_done(p, ctx, done));
         }
@@ -43,10 +47,11 @@ pub fn update(app: &mut App, msg: Msg) {
 }
 
 fn key(app: &mut App, k: KeyEvent) {
-    if crate::tui::mcp_discovery::cancel_key(app, &k) {
+    let overlay_open = app.overlay.is_some();
+    if let Some(said) = mcp::cancel_key(&app.mcp, &k, overlay_open) {
+        mcp::shell::apply(app, said);
         return;
     }
-    let overlay_open = app.overlay.is_some();
     if let Some(said) = evidence::commands::cancel_fit_key(&mut app.evidence, &k, overlay_open) {
         app.set_status(Level::Info, said);
         return;

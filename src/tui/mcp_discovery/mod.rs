@@ -15,38 +15,65 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
+pub(crate) mod shell;
+
+use std::sync::mpsc::Sender;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::tui::app::{App, Level};
+use crate::tui::msg::Msg;
 use crate::tui::row::{Command, cmd};
-use crate::tui::status::Status;
+use crate::tui::status::{Level, Status};
+use toolscope_core::session::Opened;
 
-pub use state::Report;
 #[cfg(feature = "mcp")]
 use state::{Cancel, ServerOutcome};
+pub use state::{Discovery, Report};
 
-/// Esc or Ctrl-C while a discovery runs (and no overlay is open) cancels it; returns
-/// whether the key was taken. A second Ctrl-C while cancelling goes on to quitting.
-pub fn cancel_key(app: &mut App, k: &KeyEvent) -> bool {
+/// What the handlers read of the rest of the TUI.
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+pub struct Ctx<'a> {
+    /// The open files, whose declared servers are asked.
+    pub files: &'a [Opened],
+    /// Where the discovery's thread sends its report; none without the interactive loop.
+    pub tx: Option<&'a Sender<Msg>>,
+}
+
+/// What should happen after a handler, in order.
+pub enum Effect {
+    /// A status line.
+    Say(Level, String),
+    /// An entry of the messages (`M`) only.
+    Log(Status),
+}
+
+/// Esc or Ctrl-C while a discovery runs (and no overlay is open: `overlay_open`) cancels
+/// it; `None` when the key is not taken. A second Ctrl-C while cancelling goes on to
+/// quitting.
+pub fn cancel_key(d: &Discovery, k: &KeyEvent, overlay_open: bool) -> Option<Vec<Effect>> {
     let ctrl_c = k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c');
     let esc = k.code == KeyCode::Esc && k.modifiers.is_empty();
-    if !app.mcp.is_running() || app.overlay.is_some() || !(ctrl_c || esc) {
-        return false;
+    if !d.is_running() || overlay_open || !(ctrl_c || esc) {
+        return None;
     }
-    if !app.mcp.cancel() {
-        return esc;
+    if !d.cancel() {
+        return esc.then(Vec::new);
     }
-    app.set_status(Level::Info, "cancelling the MCP discovery…");
-    true
+    Some(vec![Effect::Say(
+        Level::Info,
+        "cancelling the MCP discovery…".into(),
+    )])
 }
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
-    cmd!("mcp", [], None, "discover [SERVER]", General, "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", command),
+    cmd!("mcp", [], None, "discover [SERVER]", General, "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", |a, arg| {
+        shell::with(a, |d, ctx| command(d, ctx, arg))
+    }),
 ];
 
 /// The `:mcp` command: `discover [SERVER]`.
-pub fn command(app: &mut App, arg: &str) -> Result<(), String> {
+fn command(d: &mut Discovery, ctx: &Ctx, arg: &str) -> Result<Vec<Effect>, String> {
     let (sub, server) = match arg.split_once(char::is_whitespace) {
         Some((s, rest)) => (s, rest.trim()),
         None => (arg, ""),
@@ -54,38 +81,37 @@ pub fn command(app: &mut App, arg: &str) -> Result<(), String> {
     if sub != "discover" {
         return Err(format!("usage: :mcp discover [SERVER] (not `{arg}`)"));
     }
-    start(app, server)
+    start(d, ctx, server)
 }
 
 #[cfg(not(feature = "mcp"))]
-fn start(_: &mut App, _: &str) -> Result<(), String> {
+fn start(_: &mut Discovery, _: &Ctx, _: &str) -> Result<Vec<Effect>, String> {
     Err("`:mcp discover` is not built in (toolscope was built without the `mcp` feature)".into())
 }
 
 #[cfg(feature = "mcp")]
-fn start(app: &mut App, server: &str) -> Result<(), String> {
-    if app.mcp.is_running() {
+fn start(d: &mut Discovery, ctx: &Ctx, server: &str) -> Result<Vec<Effect>, String> {
+    if d.is_running() {
         return Err("an MCP discovery is already running".into());
     }
-    let tx = app
+    let tx = ctx
         .tx
-        .clone()
+        .cloned()
         .ok_or("no message channel: `:mcp discover` needs the interactive TUI")?;
-    let plan = plan(app, server)?;
+    let plan = plan(ctx.files, server)?;
     let n: usize = plan.iter().map(|(_, d)| d.len()).sum();
-    let cancel = app.mcp.start();
-    app.set_status(
+    let cancel = d.start();
+    std::thread::spawn(move || {
+        let report = run(&plan, &cancel);
+        let _ = tx.send(Msg::McpDone(report));
+    });
+    Ok(vec![Effect::Say(
         Level::Info,
         format!(
             "discovering {n} server{}… (Esc cancels)",
             if n == 1 { "" } else { "s" }
         ),
-    );
-    std::thread::spawn(move || {
-        let report = run(&plan, &cancel);
-        let _ = tx.send(crate::tui::msg::Msg::McpDone(report));
-    });
-    Ok(())
+    )])
 }
 
 #[cfg(feature = "mcp")]
@@ -96,9 +122,9 @@ type Plan = Vec<(
 
 /// The open files' declared servers (only `server` when given).
 #[cfg(feature = "mcp")]
-fn plan(app: &App, server: &str) -> Result<Plan, String> {
+fn plan(files: &[Opened], server: &str) -> Result<Plan, String> {
     let mut plan = Vec::new();
-    for f in &app.files {
+    for f in files {
         let decls = toolscope_core::load::declared(&f.path, Some(f.format))?;
         let chosen: Vec<_> = decls
             .into_iter()
@@ -215,15 +241,15 @@ fn failure_text(f: &toolscope_core::mcp::client::Failure) -> (String, String) {
 /// Quitting while a discovery runs: cancels it and waits (at most 3 s) for the discovery
 /// thread to end the server's process group, which the process exit alone would leave
 /// running (the server is in a group of its own).
-pub fn stop_before_exit(app: &App, rx: &std::sync::mpsc::Receiver<crate::tui::msg::Msg>) {
-    if !app.mcp.is_running() {
+pub fn stop_before_exit(d: &Discovery, rx: &std::sync::mpsc::Receiver<Msg>) {
+    if !d.is_running() {
         return;
     }
-    app.mcp.cancel();
+    d.cancel();
     let end = std::time::Instant::now() + std::time::Duration::from_secs(3);
     while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
         match rx.recv_timeout(left) {
-            Ok(crate::tui::msg::Msg::McpDone(_)) | Err(_) => return,
+            Ok(Msg::McpDone(_)) | Err(_) => return,
             Ok(_) => {}
         }
     }
@@ -231,15 +257,15 @@ pub fn stop_before_exit(app: &App, rx: &std::sync::mpsc::Receiver<crate::tui::ms
 
 /// Shows a finished discovery: one status line (tools per server, or the error with the
 /// last stderr line), and each failure whole in the message log.
-pub fn finished(app: &mut App, report: Report) {
-    app.mcp.finished();
+pub fn finished(d: &mut Discovery, report: Report) -> Vec<Effect> {
+    d.finished();
     if report.cancelled {
-        app.set_status(
+        return vec![Effect::Say(
             Level::Info,
-            "discovery cancelled: the server was stopped, nothing was recorded",
-        );
-        return;
+            "discovery cancelled: the server was stopped, nothing was recorded".into(),
+        )];
     }
+    let mut out = Vec::new();
     let mut parts = Vec::new();
     let mut failed = false;
     for s in &report.servers {
@@ -267,13 +293,13 @@ pub fn finished(app: &mut App, report: Report) {
                     whole.push('\n');
                     whole.push_str(h);
                 }
-                app.log.push(&Status::error(whole));
+                out.push(Effect::Log(Status::error(whole)));
             }
         }
     }
     for e in &report.write_errors {
         failed = true;
-        app.log.push(&Status::error(format!("MCP cache: {e}")));
+        out.push(Effect::Log(Status::error(format!("MCP cache: {e}"))));
         parts.push(format!("cache: {e}"));
     }
     let level = if failed { Level::Error } else { Level::Info };
@@ -281,5 +307,6 @@ pub fn finished(app: &mut App, report: Report) {
     if failed {
         line.push_str(" (:messages has the whole text)");
     }
-    app.set_status(level, line);
+    out.push(Effect::Say(level, line));
+    out
 }

@@ -8,8 +8,8 @@ use toolscope_core::model::NodeKind;
 
 use crate::tui::commands;
 
+use crate::tui::mcp_discovery::Report;
 use crate::tui::mcp_discovery::state::ServerOutcome;
-use crate::tui::mcp_discovery::{Report, finished};
 
 /// Answers `initialize` (echoing the client's protocol version) and `tools/list` with one
 /// tool, `ping`.
@@ -189,9 +189,10 @@ fn without_the_feature_the_command_says_so() {
 fn a_report_sums_up_servers_in_one_line() {
     let mut app = crate::tui::tests::app(100, 30);
     app.mcp.running = true;
-    finished(
+    // As the loop delivers it.
+    crate::tui::update::update(
         &mut app,
-        Report {
+        crate::tui::msg::Msg::McpDone(Report {
             servers: vec![
                 ServerOutcome {
                     name: "a".into(),
@@ -206,7 +207,7 @@ fn a_report_sums_up_servers_in_one_line() {
             ],
             write_errors: vec![],
             cancelled: false,
-        },
+        }),
     );
     assert!(!app.mcp.is_running());
     let s = app.status.clone().expect("status");
@@ -435,7 +436,7 @@ fn quitting_during_a_discovery_ends_the_server_tree_first() {
         .map(String::from)
         .collect();
     assert!(!pids.iter().any(|p| gone(p)), "running before quitting");
-    crate::tui::mcp_discovery::stop_before_exit(&app, &rx);
+    crate::tui::mcp_discovery::stop_before_exit(&app.mcp, &rx);
     // Returned once the thread reported: the group is already signalled.
     let until = Instant::now() + Duration::from_secs(5);
     while !pids.iter().all(|p| gone(p)) {
