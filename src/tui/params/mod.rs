@@ -1,117 +1,130 @@
 //! The recommendation's parameters: threshold, hops, seeds and the active operator. The
 //! values live in the editing session (`session.params`, pending until saved) and the app
-//! (seeds, operator); their commands are here, the parameter bar in `bar`.
+//! (seeds, operator); their commands are here (the parameter bar is drawn by `view::bar`).
+
+pub(crate) mod shell;
 
 use petgraph::stable_graph::NodeIndex;
 
-use toolscope_core::model::NodeKind;
-use toolscope_core::recommend::MAX_HOPS;
+use toolscope_core::model::{NodeKind, Toolkit};
+use toolscope_core::recommend::{MAX_HOPS, Params};
 
-use crate::tui::app::{App, Level};
 use crate::tui::row::{Command, cmd};
+
+use shell::with;
 
 /// A threshold key's step, and the fine step.
 const STEP: f64 = 0.05;
 const FINE: f64 = 0.01;
 
-#[rustfmt::skip]
-pub static COMMANDS: &[Command] = &[
-    cmd!("threshold-up", [], None, "", Recommendation hint "threshold" keys "+/-", "threshold + 0.05", |a, _| nudge_threshold(a, STEP)),
-    cmd!("threshold-down", [], None, "", Recommendation, "threshold - 0.05", |a, _| nudge_threshold(a, -STEP)),
-    cmd!("threshold-up-fine", [], None, "", Recommendation, "threshold + 0.01", |a, _| nudge_threshold(a, FINE)),
-    cmd!("threshold-down-fine", [], None, "", Recommendation, "threshold - 0.01", |a, _| nudge_threshold(a, -FINE)),
-    cmd!("hops-up", [], None, "", Recommendation hint "hops" keys "[/]", "one more hop", |a, _| set_hops(a, a.session.params.hops.saturating_add(1))),
-    cmd!("hops-down", [], None, "", Recommendation, "one hop fewer", |a, _| set_hops(a, a.session.params.hops.saturating_sub(1))),
-    cmd!("toggle-seed", [], None, "", Recommendation hint "seed", "seed / unseed the selected action", |a, _| {
-        let ix = a.selected.ok_or("no node selected")?;
-        toggle_seed(a, ix)
-    }),
-    cmd!("seed", [], Actions, "ACTION", Recommendation, "seed / unseed an action", seed),
-    cmd!("clear-seeds", [], None, "", Recommendation, "clear all seeds", |a, _| {
-        a.seeds.clear();
-        a.seeds_edited = true;
-        a.kept = Default::default();
-        a.recompute();
-        Ok(())
-    }),
-    cmd!("next-operator", [], None, "", Recommendation hint "operator", "next operator (its seeds, threshold, hops)", |a, _| cycle_operator(a, 1)),
-    cmd!("prev-operator", [], None, "", Recommendation, "previous operator", |a, _| cycle_operator(a, -1)),
-    cmd!("operator", ["op"], Operators, "NAME", Recommendation, "make an operator active", operator),
-];
-
-fn nudge_threshold(app: &mut App, delta: f64) -> Result<(), String> {
-    let t = ((app.session.params.threshold + delta) * 100.0).round() / 100.0;
-    app.session.params.threshold = t.clamp(0.0, 1.0);
-    app.recompute();
-    Ok(())
+/// What the handlers read: the parameters and what they apply to. The values themselves
+/// belong to the shell (the session's parameters, the app's seeds and operator), so the
+/// handlers say how they change as [`Effect`]s.
+pub struct Ctx<'a> {
+    pub tk: &'a Toolkit,
+    pub params: Params,
+    pub seeds: &'a [NodeIndex],
+    pub selected: Option<NodeIndex>,
+    /// The active operator's index in `tk.operators`.
+    pub operator: Option<usize>,
 }
 
-fn set_hops(app: &mut App, h: u32) -> Result<(), String> {
-    app.session.params.hops = h.min(MAX_HOPS);
-    app.recompute();
-    Ok(())
+/// What should happen after a handler, in order; each change of the parameters or seeds
+/// recomputes the recommendation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Threshold(f64),
+    Hops(u32),
+    /// The seeds are these now, chosen by hand (no operator's own).
+    Seeds(Vec<NodeIndex>),
+    /// Make operator `index` active (committing the parameters changed for the one left);
+    /// `announce`: then say its name.
+    Operator {
+        index: usize,
+        announce: bool,
+    },
+    Info(String),
+}
+
+#[rustfmt::skip]
+pub static COMMANDS: &[Command] = &[
+    cmd!("threshold-up", [], None, "", Recommendation hint "threshold" keys "+/-", "threshold + 0.05", |a, _| with(a, |c| Ok(nudge_threshold(c, STEP)))),
+    cmd!("threshold-down", [], None, "", Recommendation, "threshold - 0.05", |a, _| with(a, |c| Ok(nudge_threshold(c, -STEP)))),
+    cmd!("threshold-up-fine", [], None, "", Recommendation, "threshold + 0.01", |a, _| with(a, |c| Ok(nudge_threshold(c, FINE)))),
+    cmd!("threshold-down-fine", [], None, "", Recommendation, "threshold - 0.01", |a, _| with(a, |c| Ok(nudge_threshold(c, -FINE)))),
+    cmd!("hops-up", [], None, "", Recommendation hint "hops" keys "[/]", "one more hop", |a, _| with(a, |c| Ok(set_hops(c.params.hops.saturating_add(1))))),
+    cmd!("hops-down", [], None, "", Recommendation, "one hop fewer", |a, _| with(a, |c| Ok(set_hops(c.params.hops.saturating_sub(1))))),
+    cmd!("toggle-seed", [], None, "", Recommendation hint "seed", "seed / unseed the selected action", |a, _| {
+        with(a, |c| toggle_seed(c, c.selected.ok_or("no node selected")?))
+    }),
+    cmd!("seed", [], Actions, "ACTION", Recommendation, "seed / unseed an action", |a, arg| with(a, |c| seed(c, arg))),
+    cmd!("clear-seeds", [], None, "", Recommendation, "clear all seeds", |a, _| with(a, |_| Ok(vec![Effect::Seeds(Vec::new())]))),
+    cmd!("next-operator", [], None, "", Recommendation hint "operator", "next operator (its seeds, threshold, hops)", |a, _| with(a, |c| Ok(cycle_operator(c, 1)))),
+    cmd!("prev-operator", [], None, "", Recommendation, "previous operator", |a, _| with(a, |c| Ok(cycle_operator(c, -1)))),
+    cmd!("operator", ["op"], Operators, "NAME", Recommendation, "make an operator active", |a, arg| with(a, |c| operator(c, arg))),
+];
+
+fn nudge_threshold(c: &Ctx, delta: f64) -> Vec<Effect> {
+    let t = ((c.params.threshold + delta) * 100.0).round() / 100.0;
+    vec![Effect::Threshold(t.clamp(0.0, 1.0))]
+}
+
+fn set_hops(h: u32) -> Vec<Effect> {
+    vec![Effect::Hops(h.min(MAX_HOPS))]
 }
 
 /// Adds or removes an action from the seeds.
-pub fn toggle_seed(app: &mut App, ix: NodeIndex) -> Result<(), String> {
-    if app.tk.kind(ix) != NodeKind::Action {
+fn toggle_seed(c: &Ctx, ix: NodeIndex) -> Result<Vec<Effect>, String> {
+    if c.tk.kind(ix) != NodeKind::Action {
         return Err("only actions can be seeds".into());
     }
-    match app.seeds.iter().position(|&s| s == ix) {
+    let mut seeds = c.seeds.to_vec();
+    match seeds.iter().position(|&s| s == ix) {
         Some(i) => {
-            app.seeds.remove(i);
+            seeds.remove(i);
         }
-        None => app.seeds.push(ix),
+        None => seeds.push(ix),
     }
-    app.seeds_edited = true;
-    app.kept = Default::default();
-    app.recompute();
-    Ok(())
+    Ok(vec![Effect::Seeds(seeds)])
 }
 
 /// `o`/`O`: the next or previous operator in the navigator's (natural name) order.
-fn cycle_operator(app: &mut App, delta: isize) -> Result<(), String> {
-    let ops = &app.tk.operators;
+fn cycle_operator(c: &Ctx, delta: isize) -> Vec<Effect> {
+    let ops = &c.tk.operators;
     if ops.is_empty() {
-        app.set_status(Level::Info, "this toolkit has no operators");
-        return Ok(());
+        return vec![Effect::Info("this toolkit has no operators".into())];
     }
     let mut order: Vec<usize> = (0..ops.len()).collect();
     order.sort_by(|a, b| crate::tui::navigator::natural_cmp(&ops[*a].name, &ops[*b].name));
     let n = order.len() as isize;
-    let at = match app
-        .operator
-        .and_then(|i| order.iter().position(|&o| o == i))
-    {
+    let at = match c.operator.and_then(|i| order.iter().position(|&o| o == i)) {
         Some(p) => (p as isize + delta).rem_euclid(n),
         None => 0,
     };
-    crate::tui::editing::choose_operator(app, order[at as usize]);
-    Ok(())
+    vec![Effect::Operator {
+        index: order[at as usize],
+        announce: false,
+    }]
 }
 
 /// `:operator NAME`: a name several operators share (operators of one name in several
 /// files, shown as `NAME @ FILE`) is refused with the choices, as `--operator` is.
-fn operator(app: &mut App, name: &str) -> Result<(), String> {
-    let op = app.tk.one_operator(name).map_err(|e| e.to_string())?;
-    let i = app
-        .tk
-        .operators
-        .iter()
-        .position(|o| std::ptr::eq(o, op))
-        .ok_or("the operator is gone")?;
-    crate::tui::editing::choose_operator(app, i);
-    app.set_status(
-        Level::Info,
-        format!("operator {}", app.tk.operators[i].name),
-    );
-    Ok(())
+fn operator(c: &Ctx, name: &str) -> Result<Vec<Effect>, String> {
+    let op = c.tk.one_operator(name).map_err(|e| e.to_string())?;
+    let index =
+        c.tk.operators
+            .iter()
+            .position(|o| std::ptr::eq(o, op))
+            .ok_or("the operator is gone")?;
+    Ok(vec![Effect::Operator {
+        index,
+        announce: true,
+    }])
 }
 
-fn seed(app: &mut App, name: &str) -> Result<(), String> {
-    let ix = app
-        .tk
-        .action(name)
-        .ok_or_else(|| format!("no action named `{name}`"))?;
-    toggle_seed(app, ix)
+fn seed(c: &Ctx, name: &str) -> Result<Vec<Effect>, String> {
+    let ix =
+        c.tk.action(name)
+            .ok_or_else(|| format!("no action named `{name}`"))?;
+    toggle_seed(c, ix)
 }

@@ -1,0 +1,48 @@
+//! Where the shell meets the parameters' commands: [`with`] builds the [`Ctx`] from the
+//! app, runs one handler and applies the [`Effect`]s it returns. The only function of the
+//! folder that sees the app.
+
+use super::{Ctx, Effect};
+use crate::tui::app::{App, Level};
+
+/// Runs a handler with the context and applies its effects; its error to the caller.
+pub fn with(
+    app: &mut App,
+    f: impl FnOnce(&Ctx) -> Result<Vec<Effect>, String>,
+) -> Result<(), String> {
+    let ctx = Ctx {
+        tk: &app.tk,
+        params: app.session.params,
+        seeds: &app.seeds,
+        selected: app.selected,
+        operator: app.operator,
+    };
+    for e in f(&ctx)? {
+        match e {
+            Effect::Threshold(t) => {
+                app.session.params.threshold = t;
+                app.recompute();
+            }
+            Effect::Hops(h) => {
+                app.session.params.hops = h;
+                app.recompute();
+            }
+            Effect::Seeds(seeds) => {
+                app.seeds = seeds;
+                app.seeds_edited = true;
+                // The user chose: context a reload left out is no longer wanted back.
+                app.kept = Default::default();
+                app.recompute();
+            }
+            Effect::Operator { index, announce } => {
+                crate::tui::editing::choose_operator(app, index);
+                if announce {
+                    let said = format!("operator {}", app.tk.operators[index].name);
+                    app.set_status(Level::Info, said);
+                }
+            }
+            Effect::Info(t) => app.set_status(Level::Info, t),
+        }
+    }
+    Ok(())
+}
