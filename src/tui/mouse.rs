@@ -7,6 +7,7 @@ use super::app::{ActivePane, App};
 use super::panes::{self, Panes};
 use crate::tui::navigator::Row;
 use crate::tui::navigator::commands::list_step;
+use crate::tui::navigator::shell::hook;
 
 /// Applies one mouse event.
 pub fn mouse(app: &mut App, m: MouseEvent) {
@@ -61,7 +62,7 @@ pub fn mouse(app: &mut App, m: MouseEvent) {
             } else if panes::contains(p.nav, m.column, m.row) {
                 let was = app.active_pane;
                 app.active_pane = ActivePane::Navigator;
-                list_step(app, 3 * d as isize);
+                hook(app, |n, c| list_step(n, c, 3 * d as isize));
                 app.active_pane = was;
             } else if panes::contains(p.inspector, m.column, m.row) {
                 app.inspector.scroll_by(i64::from(3 * d));

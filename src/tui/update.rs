@@ -8,6 +8,7 @@ use crate::tui::evidence_panel as evidence;
 use crate::tui::mcp_discovery as mcp;
 use crate::tui::msg::Msg;
 use crate::tui::navigator::commands::set_filter;
+use crate::tui::navigator::shell::hook;
 
 /// Handles what changed on disk since the last batch of messages, once per batch: the
 /// toolkit files, then the trace files.
@@ -109,7 +110,7 @@ fn prompt_key(app: &mut App, kind: PromptKind, mut text: String, k: KeyEvent) {
     match k.code {
         KeyCode::Esc => {
             if kind == PromptKind::Filter {
-                set_filter(app, String::new());
+                hook(app, |n, c| set_filter(n, c, String::new()));
             }
             return;
         }
@@ -129,7 +130,7 @@ fn prompt_key(app: &mut App, kind: PromptKind, mut text: String, k: KeyEvent) {
         _ => {}
     }
     if kind == PromptKind::Filter {
-        set_filter(app, text.clone());
+        hook(app, |n, c| set_filter(n, c, text.clone()));
     }
     app.overlay = Some(Overlay::Prompt { kind, text });
 }

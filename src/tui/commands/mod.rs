@@ -173,7 +173,9 @@ fn escape(app: &mut App) {
     } else if app.graph_pane.neighbourhood.is_some() {
         app.with_graph(|g, s| g.toggle_neighbourhood(s));
     } else if !app.nav.filter.is_empty() {
-        crate::tui::navigator::commands::set_filter(app, String::new());
+        crate::tui::navigator::shell::hook(app, |n, c| {
+            crate::tui::navigator::commands::set_filter(n, c, String::new())
+        });
     }
 }
 

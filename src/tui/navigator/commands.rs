@@ -1,131 +1,142 @@
 //! The lists' commands (navigator and inspector): moving the cursor, paging, opening a
 //! row, and `:goto`.
 
-use toolscope_core::model::NodeKind;
+use petgraph::stable_graph::NodeIndex;
 
-use crate::tui::app::{ActivePane, App};
-use crate::tui::panes::Panes;
+use toolscope_core::model::{NodeKind, Toolkit};
+
+use crate::tui::app::ActivePane;
 use crate::tui::row::{Command, cmd};
 
-use super::Row;
+use super::shell::with;
+use super::{Navigator, Row};
+
+/// What the lists' handlers read of the rest of the TUI.
+pub struct Ctx<'a> {
+    pub tk: &'a Toolkit,
+    pub active: ActivePane,
+    /// The diff panel is in the inspector's place (it has no edge cursor).
+    pub diff_panel: bool,
+    /// The navigator's rows on screen.
+    pub height: usize,
+    /// The other end of the inspector's edge under its cursor (only known when the
+    /// inspector is the active pane).
+    pub edge_target: Option<NodeIndex>,
+}
+
+/// What should happen after a handler, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Move the inspector's edge cursor by this many edges.
+    EdgeStep(isize),
+    /// Scroll the inspector (or the diff panel in its place).
+    Scroll(i64),
+    /// Select a node, then centre the graph on it (`centre`) or only bring it into view.
+    Select { node: NodeIndex, centre: bool },
+    /// Centre the graph on the selection.
+    Centre,
+    /// Make operator `i` active.
+    Operator(usize),
+}
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
-    cmd!("up", [], None, "", Lists, "move up (inspector: previous edge)", |a, _| {
-        list_step(a, -1);
-        Ok(())
-    }),
-    cmd!("down", [], None, "", Lists, "move down (inspector: next edge)", |a, _| {
-        list_step(a, 1);
-        Ok(())
-    }),
-    cmd!("page-up", [], None, "", Lists, "page up", |a, _| {
-        list_step(a, -page(a));
-        Ok(())
-    }),
-    cmd!("page-down", [], None, "", Lists, "page down", |a, _| {
-        list_step(a, page(a));
-        Ok(())
-    }),
-    cmd!("first", [], None, "", Lists, "first row", |a, _| {
-        list_step(a, isize::MIN / 2);
-        Ok(())
-    }),
-    cmd!("last", [], None, "", Lists, "last row", |a, _| {
-        list_step(a, isize::MAX / 2);
-        Ok(())
-    }),
+    cmd!("up", [], None, "", Lists, "move up (inspector: previous edge)", |a, _| with(a, |n, c| Ok(list_step(n, c, -1)))),
+    cmd!("down", [], None, "", Lists, "move down (inspector: next edge)", |a, _| with(a, |n, c| Ok(list_step(n, c, 1)))),
+    cmd!("page-up", [], None, "", Lists, "page up", |a, _| with(a, |n, c| Ok(list_step(n, c, -page(c))))),
+    cmd!("page-down", [], None, "", Lists, "page down", |a, _| with(a, |n, c| Ok(list_step(n, c, page(c))))),
+    cmd!("first", [], None, "", Lists, "first row", |a, _| with(a, |n, c| Ok(list_step(n, c, isize::MIN / 2)))),
+    cmd!("last", [], None, "", Lists, "last row", |a, _| with(a, |n, c| Ok(list_step(n, c, isize::MAX / 2)))),
     cmd!("open", [], None, "", Lists, "operator: activate; node: centre (a group of 9+ members: also expand/collapse); edge: go to its other end", |a, _| {
-        open(a);
-        Ok(())
+        with(a, |n, c| Ok(open(n, c)))
     }),
-    cmd!("goto", ["g"], Nodes, "NAME", Lists, "select and centre a node", goto),
+    cmd!("goto", ["g"], Nodes, "NAME", Lists, "select and centre a node", |a, arg| with(a, |_, c| goto(c, arg))),
 ];
 
-fn page(app: &App) -> isize {
-    let p = Panes::new(app.size, app.layout_hint());
-    (p.nav_inner().height as isize - 1).max(1)
+fn page(c: &Ctx) -> isize {
+    (c.height as isize - 1).max(1)
 }
 
-pub fn list_step(app: &mut App, delta: isize) {
-    match app.active_pane {
+/// Moves the active list's cursor by `delta` rows (the inspector's: by edges, or scrolls).
+pub fn list_step(nav: &mut Navigator, c: &Ctx, delta: isize) -> Vec<Effect> {
+    match c.active {
         // The diff panel has no edge cursor: j/k scroll it.
-        ActivePane::Inspector if delta.abs() == 1 && !app.diff_panel => {
-            let n = app.node_edges().len();
-            app.inspector.step_edge(delta, n);
-        }
-        ActivePane::Inspector => {
-            app.inspector.scroll_by(delta.clamp(-1000, 1000) as i64);
-        }
+        ActivePane::Inspector if delta.abs() == 1 && !c.diff_panel => vec![Effect::EdgeStep(delta)],
+        ActivePane::Inspector => vec![Effect::Scroll(delta.clamp(-1000, 1000) as i64)],
         _ => {
-            app.nav.step(delta);
-            let h = Panes::new(app.size, app.layout_hint()).nav_inner().height as usize;
-            app.nav.scroll_to_cursor(h);
-            if let Some(Row::Node(ix)) = app.nav.current() {
-                app.select(ix);
-                app.ensure_selection_visible();
+            nav.step(delta);
+            nav.scroll_to_cursor(c.height);
+            match nav.current() {
+                Some(Row::Node(node)) => vec![Effect::Select {
+                    node,
+                    centre: false,
+                }],
+                _ => Vec::new(),
             }
         }
     }
 }
 
-fn open(app: &mut App) {
-    if app.active_pane == ActivePane::Inspector {
-        if let Some(&(_, other, _)) = app.node_edges().get(app.inspector.edge_cursor()) {
-            app.select(other);
-            app.ensure_selection_visible();
-        }
-        return;
+fn open(nav: &mut Navigator, c: &Ctx) -> Vec<Effect> {
+    if c.active == ActivePane::Inspector {
+        return c
+            .edge_target
+            .map(|node| Effect::Select {
+                node,
+                centre: false,
+            })
+            .into_iter()
+            .collect();
     }
-    match app.nav.current() {
-        Some(Row::Operator(i)) if app.active_pane == ActivePane::Navigator => {
-            crate::tui::editing::choose_operator(app, i)
-        }
-        Some(Row::Node(ix)) if app.active_pane == ActivePane::Navigator => {
+    match nav.current() {
+        Some(Row::Operator(i)) if c.active == ActivePane::Navigator => vec![Effect::Operator(i)],
+        Some(Row::Node(ix)) if c.active == ActivePane::Navigator => {
             // A group of many members: Enter expands / collapses its member rows.
-            app.nav.toggle_group(&app.tk, ix);
-            app.select(ix);
-            app.centre_on_selection();
+            nav.toggle_group(c.tk, ix);
+            vec![Effect::Select {
+                node: ix,
+                centre: true,
+            }]
         }
-        _ => app.centre_on_selection(),
+        _ => vec![Effect::Centre],
     }
 }
 
 /// Filters the navigator and selects the first matching node.
-pub fn set_filter(app: &mut App, filter: String) {
-    app.nav.filter = filter;
-    app.nav.rebuild(&app.tk);
-    if let Some(Row::Node(ix)) = app.nav.current() {
-        app.select(ix);
-        app.ensure_selection_visible();
+pub fn set_filter(nav: &mut Navigator, c: &Ctx, filter: String) -> Vec<Effect> {
+    nav.filter = filter;
+    nav.rebuild(c.tk);
+    match nav.current() {
+        Some(Row::Node(node)) => vec![Effect::Select {
+            node,
+            centre: false,
+        }],
+        _ => Vec::new(),
     }
 }
 
-fn goto(app: &mut App, name: &str) -> Result<(), String> {
-    let ix = find_node(app, name)?;
-    app.select(ix);
-    app.centre_on_selection();
-    Ok(())
+fn goto(c: &Ctx, name: &str) -> Result<Vec<Effect>, String> {
+    let node = find_node(c.tk, name)?;
+    Ok(vec![Effect::Select { node, centre: true }])
 }
 
 /// A node by exact name, else the one node whose name contains `name` (ignoring case).
-fn find_node(app: &App, name: &str) -> Result<petgraph::stable_graph::NodeIndex, String> {
+fn find_node(tk: &Toolkit, name: &str) -> Result<NodeIndex, String> {
     let kinds = [NodeKind::Action, NodeKind::Tool, NodeKind::Group];
-    if let Some(ix) = kinds.into_iter().find_map(|k| app.tk.find(k, name)) {
+    if let Some(ix) = kinds.into_iter().find_map(|k| tk.find(k, name)) {
         return Ok(ix);
     }
     let needle = name.to_lowercase();
-    let hits: Vec<_> = app
-        .tk
+    let hits: Vec<_> = tk
         .graph
         .node_indices()
-        .filter(|&ix| app.tk.name(ix).to_lowercase().contains(&needle))
+        .filter(|&ix| tk.name(ix).to_lowercase().contains(&needle))
         .collect();
     match hits.as_slice() {
         [one] => Ok(*one),
         [] => Err(format!("no node named `{name}`")),
         many => {
-            let mut names: Vec<&str> = many.iter().map(|&ix| app.tk.name(ix)).collect();
+            let mut names: Vec<&str> = many.iter().map(|&ix| tk.name(ix)).collect();
             names.sort_unstable();
             names.truncate(5);
             Err(format!(
