@@ -1,5 +1,5 @@
 //! Where the shell meets the evidence panel: [`with`] builds the handlers' [`Ctx`] from
-//! the app, runs one handler on the [`EvidencePane`](super::EvidencePane) and applies the
+//! the app, runs one handler on the [`EvidencePane`] and applies the
 //! [`Effect`]s it returns. The only functions of the folder that see the app.
 
 use super::EvidencePane;

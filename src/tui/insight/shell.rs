@@ -1,5 +1,5 @@
 //! Where the shell meets the insight features: [`with`] builds the handlers' [`Ctx`] from
-//! the app, runs one handler on the [`InsightState`](super::InsightState) and applies the
+//! the app, runs one handler on the [`InsightState`] and applies the
 //! [`Effect`]s it returns. With `:export` (which reads the whole view and changes no state
 //! of the pane), these are the only functions of the folder that see the app.
 

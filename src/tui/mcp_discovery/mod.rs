@@ -1,6 +1,6 @@
 //! `:mcp discover [SERVER]`: the CLI's `toolscope mcp discover` for the open files, run on a
 //! background thread so the UI keeps drawing. The thread writes each file's sidecar cache
-//! through the CLI's own writer and sends a [`Report`] back as [`Msg::McpDone`](crate::tui::msg::Msg::McpDone); the cache
+//! through the CLI's own writer and sends a [`Report`] back as [`Msg::McpDone`]; the cache
 //! watcher (see `live::watch_mcp_caches`) then reloads the toolkit with the members.
 //!
 //! Starting a program named in a YAML file is a security decision: this command is the only
