@@ -3,9 +3,11 @@
 //!
 //! - **Prior** (`init`): a tool's popularity within its group, `P(x) = u(x) / U(group)`
 //!   with `u(x)` the steps whose target is `x`, scaled so the most popular tool is 1.0:
-//!   `w(x) = round4(P(x) / max P)`. Every action gets a `Next` edge of score `w(x)` to the
-//!   action of each tool `x` with `w(x) > 0`, so a transition the runs never showed still
-//!   has the likely tools of every group, and the cut to what a run had keeps its own.
+//!   `w(x) = round4(P(x) / max P)`. An edge `A -> call x` that `init` writes has score
+//!   `w(x)`; besides the steps the runs show, each action gets edges to the likely tools
+//!   its runs had (up to [`super::init::MAX_NEXT`] edges), so a transition the runs never
+//!   showed still has the likely tools of its runs' groups, and the cut to what a run
+//!   had keeps its own.
 //! - **Fit**: `c(A, B)` = the steps from a tool `A` calls to a tool `B` calls, `n_A` = the
 //!   steps from `A`'s tools. For each action with `n_A > 0`, over its `Next` edges (and,
 //!   when adding edges, every `B` with `c(A, B) > 0`; a new edge's written score is 0):
