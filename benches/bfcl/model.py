@@ -204,9 +204,10 @@ EPS = 1e-9
 
 def step_score(row, available, target):
     """Mean over offers of the first k = 1..15 tools of the row (by score, cut to the
-    run's available tools) of the hit; tied tools share the places left."""
+    run's available tools) of the hit; tied tools share the places left; a target of
+    score 0 scores 0."""
     best = {b: s for b, s in row.items() if available is None or b in available}
-    if target not in best:
+    if best.get(target, 0.0) <= 0:   # score 0: only a threshold of 0 offers it (the whole row)
         return 0.0
     v = best[target]
     above = sum(1 for s in best.values() if s > v)

@@ -254,10 +254,8 @@ fn learn_from(
                     if row.len() >= MAX_NEXT - 1 {
                         break;
                     }
-                    if let Some(&i) = index.get(&b) {
-                        if !row.contains(&i) {
-                            row.push(i);
-                        }
+                    if let Some(&i) = index.get(&b).filter(|i| !row.contains(i)) {
+                        row.push(i);
                     }
                 }
                 row
@@ -565,7 +563,7 @@ mod tests {
         let (e1, b1) = size(100);
         let (e4, b4) = size(400);
         assert!(
-            e1 >= 100 && e1 <= 100 * MAX_NEXT,
+            (100..=100 * MAX_NEXT).contains(&e1),
             "{e1} edges for 100 tools"
         );
         // Four times the tools: about four times the edges and the bytes (a complete
@@ -574,9 +572,10 @@ mod tests {
         assert!(b4 * 10 <= b1 * 45, "{b1} bytes for 100 tools, {b4} for 400");
     }
 
-    fn arb_records()
-    -> impl proptest::strategy::Strategy<Value = (usize, Vec<(String, Vec<usize>, Option<Vec<usize>>)>)>
-    {
+    /// Tools, and records as (operator, calls, available), tools by number.
+    type ArbRecords = (usize, Vec<(String, Vec<usize>, Option<Vec<usize>>)>);
+
+    fn arb_records() -> impl proptest::strategy::Strategy<Value = ArbRecords> {
         use proptest::prelude::*;
         (1usize..60).prop_flat_map(|n| {
             let record = (
