@@ -266,5 +266,98 @@ fn replay(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(tui, benches, open, replay);
+/// Issue 31: a record appended to a followed trace file (`:replay` alone) to the frame
+/// that shows it (the target: 200 ms): the watcher's event (its 50 ms debounce included),
+/// reading the file again, the evaluation, the replay moving to the newest record, one
+/// frame at 200x60. At the bundled example's size and at 10k actions.
+fn follow(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tui_replay");
+    g.sample_size(10)
+        .warm_up_time(std::time::Duration::from_secs(1))
+        .measurement_time(std::time::Duration::from_secs(10));
+    for actions in [40, 10_000] {
+        let loaded = toolkit(actions * 5 / 4);
+        let tk = &loaded.toolkit;
+        let op = tk.operators[0].name.clone();
+        let tools: Vec<String> = tk
+            .nodes_of(toolscope_core::model::NodeKind::Tool)
+            .take(6)
+            .map(|ix| format!("{:?}", tk.name(ix)))
+            .collect();
+        let line = format!(
+            "{{\"operator\": {:?}, \"calls\": [{}]}}\n",
+            op,
+            tools.join(", ")
+        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let runs = dir.path().join("runs.jsonl");
+        std::fs::write(&runs, &line).expect("write runs");
+        let mut app = App::new(loaded, "gen".into(), Theme::default(), (200, 60));
+        let (tx, rx) = std::sync::mpsc::channel();
+        app.evidence.connect(tx);
+        type_keys(&mut app, &format!(":traces {}\n:replay\n", runs.display()));
+        let mut term = Terminal::new(TestBackend::new(200, 60)).expect("backend");
+        let mut records = 1;
+        g.bench_function(BenchmarkId::new("follow_append_to_frame", actions), |b| {
+            b.iter_custom(|iters| {
+                let mut total = std::time::Duration::ZERO;
+                for _ in 0..iters {
+                    records += 1;
+                    let t0 = std::time::Instant::now();
+                    append(&runs, &line);
+                    let want = format!("run {records} ");
+                    let shown = until(&mut app, &rx, &mut term, &want);
+                    total += t0.elapsed();
+                    assert!(shown, "record {records} is on screen");
+                }
+                total
+            })
+        });
+    }
+    g.finish();
+}
+
+fn append(path: &Path, line: &str) {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .expect("open runs");
+    f.write_all(line.as_bytes()).expect("append");
+}
+
+/// Runs the loop (messages, then the end-of-batch flush and a frame) until the frame
+/// holds `want`; false after 10 s.
+fn until(
+    app: &mut App,
+    rx: &std::sync::mpsc::Receiver<Msg>,
+    term: &mut Terminal<TestBackend>,
+    want: &str,
+) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::time::Instant::now() < deadline {
+        let Ok(msg) = rx.recv_timeout(std::time::Duration::from_millis(200)) else {
+            continue;
+        };
+        update(app, msg);
+        while let Ok(more) = rx.try_recv() {
+            update(app, more);
+        }
+        toolscope::tui::update::flush(app);
+        term.draw(|f| view::draw(f, app)).expect("draw");
+        let shown: String = term
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        if shown.contains(want) {
+            return true;
+        }
+    }
+    false
+}
+
+criterion_group!(tui, benches, open, replay, follow);
 criterion_main!(tui);

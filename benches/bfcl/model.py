@@ -126,14 +126,62 @@ def group_popularity(records, data):
             for b in data.tools}
 
 
+MAX_NEXT = 20  # init's most Next edges per action: 19 from runs and prior, 1 for reach
+
+
 def init_prior(records, data):
-    """What `init --traces` writes: for every action A and every tool b, Next A -> call b
-    with w(b) = round4(P(b) / max P), the same for every A; 0 for a tool no step targets
-    (an edge only a threshold of 0 follows, so that every action is reachable)."""
+    """What `init --traces` writes: per tool a, Next call a -> call b with score w(b) =
+    round4(P(b) / max P) (0 for a tool no step targets), for the b of its row: a's
+    successors in the steps (most steps first, then name), then the tools its records
+    had (`available`, else their calls) with w > 0, then every tool with w > 0, these
+    two by w descending, then name; MAX_NEXT - 1 at most. Then reach_all(): at most one
+    edge more per row, so that every action is reachable from the operator's."""
     p = group_popularity(records, data)
     top = max(p.values()) if p else 0.0
     w = {b: (round4(v / top) if top > 0 else 0.0) for b, v in p.items()}
-    return {a: dict(w) for a in data.tools}
+    c = transition_counts(records)
+    likely = [b for b in sorted(data.tools, key=lambda b: (-w[b], b)) if w[b] > 0]
+    had = collections.defaultdict(set)
+    for r in records:
+        names = r.get("available") or r["calls"]
+        tools = set()
+        for n in names:
+            tools.update(data.groups.get(n, [n]) if n not in data.group else [n])
+        for x in set(r["calls"]):
+            had[x] |= tools
+    rows = {}
+    for a in sorted(data.tools):
+        row = sorted(c.get(a, {}), key=lambda b: (-c[a][b], b))
+        row = [b for b in row if b in w][:MAX_NEXT - 1]
+        for b in [b for b in likely if b in had[a]] + likely:
+            if len(row) >= MAX_NEXT - 1:
+                break
+            if b not in row:
+                row.append(b)
+        rows[a] = row
+    rows = reach_all(rows, first_calls(records))
+    return {a: {b: w[b] for b in row} for a, row in rows.items()}
+
+
+def reach_all(rows, seeds):
+    """rows ({tool: [tools]}) with one edge added to some rows so that every tool's action
+    is reachable from the seeds' (the first tool by name when there are none): the
+    unreached in name order u_0, u_1, ... each get an edge from the i-th of the reached
+    (name order) followed by the unreached."""
+    order = sorted(rows)
+    stack = [s for s in seeds if s in rows] or order[:1]
+    seen = set()
+    while stack:
+        a = stack.pop()
+        if a not in seen:
+            seen.add(a)
+            stack.extend(b for b in rows[a] if b not in seen)
+    reached = [a for a in order if a in seen]
+    unreached = [a for a in order if a not in seen]
+    out = {a: list(row) for a, row in rows.items()}
+    for u, parent in zip(unreached, reached + unreached):
+        out[parent].append(u)
+    return out
 
 
 def fit_row(w, row, m):
@@ -156,9 +204,10 @@ EPS = 1e-9
 
 def step_score(row, available, target):
     """Mean over offers of the first k = 1..15 tools of the row (by score, cut to the
-    run's available tools) of the hit; tied tools share the places left."""
+    run's available tools) of the hit; tied tools share the places left; a target of
+    score 0 scores 0."""
     best = {b: s for b, s in row.items() if available is None or b in available}
-    if target not in best:
+    if best.get(target, 0.0) <= 0:   # score 0: only a threshold of 0 offers it (the whole row)
         return 0.0
     v = best[target]
     above = sum(1 for s in best.values() if s > v)

@@ -295,7 +295,7 @@ fn next_json(tk: &Toolkit, f: &NextFit) -> Value {
 }
 
 /// What the cross-validation of the Next scores measures.
-const CV_MEASURE: &str = "mean next-call recall over offers of 1 to 15 tools (each step's row ranking, cut to the tools the run had) on held-out runs";
+const CV_MEASURE: &str = "mean next-call recall over offers of 1 to 15 tools (each step's row ranking, cut to the tools the run had; a tool of score 0 never offered) on held-out runs";
 
 fn smoothing_json(tk: &Toolkit, s: &Smoothing) -> Value {
     json!({

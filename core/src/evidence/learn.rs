@@ -3,9 +3,11 @@
 //!
 //! - **Prior** (`init`): a tool's popularity within its group, `P(x) = u(x) / U(group)`
 //!   with `u(x)` the steps whose target is `x`, scaled so the most popular tool is 1.0:
-//!   `w(x) = round4(P(x) / max P)`. Every action gets a `Next` edge of score `w(x)` to the
-//!   action of each tool `x` with `w(x) > 0`, so a transition the runs never showed still
-//!   has the likely tools of every group, and the cut to what a run had keeps its own.
+//!   `w(x) = round4(P(x) / max P)`. An edge `A -> call x` that `init` writes has score
+//!   `w(x)`; besides the steps the runs show, each action gets edges to the likely tools
+//!   its runs had (up to [`super::init::MAX_NEXT`] edges), so a transition the runs never
+//!   showed still has the likely tools of its runs' groups, and the cut to what a run
+//!   had keeps its own.
 //! - **Fit**: `c(A, B)` = the steps from a tool `A` calls to a tool `B` calls, `n_A` = the
 //!   steps from `A`'s tools. For each action with `n_A > 0`, over its `Next` edges (and,
 //!   when adding edges, every `B` with `c(A, B) > 0`; a new edge's written score is 0):
@@ -214,7 +216,8 @@ const EPS: f64 = 1e-9;
 /// rounded, as the fit writes it; a row without training steps stays as written) and each
 /// held-out step from `A` is scored by where its called tool ranks in `A`'s row among the
 /// tools the run had: the mean over offer sizes `k` = 1..15 of the hit of the first `k`
-/// (tools of equal score share the places left, `s / n` for `n` tied over `s` places).
+/// (tools of equal score share the places left, `s / n` for `n` tied over `s` places; a
+/// called tool of score 0, which only a threshold of 0 offers, scores 0).
 /// The weight with the highest total wins (ties: the one nearest 2, the former fixed
 /// weight, then the smaller); then each row whose held-out steps score higher with
 /// `m = 0` (the plain transition counts) than with the chosen weight uses `m = 0`. With
@@ -428,7 +431,7 @@ fn cv_row(
 
 /// A held-out step's score in a row: the mean over offer sizes 1..=15 of the hit of the
 /// first `k` tools of the row (by score, a tool by its best action), cut to `available`;
-/// tied tools share the places left.
+/// tied tools share the places left, and a called tool of score 0 scores 0.
 fn step_score(
     row: &[(NodeIndex, f64)],
     tools_of: &HashMap<NodeIndex, Vec<NodeIndex>>,
@@ -444,7 +447,10 @@ fn step_score(
             }
         }
     }
-    let Some(&v) = best.get(&target) else {
+    // A tool of score 0 is offered only by a threshold of 0, which offers every tool of
+    // the row: it earns nothing, as the zero-score ties of a sparse row would otherwise
+    // share places no threshold offer gives them.
+    let Some(&v) = best.get(&target).filter(|&&v| v > 0.0) else {
         return 0.0;
     };
     let above = best.values().filter(|&&s| s > v).count() as f64;
@@ -498,6 +504,29 @@ mod tests {
     use super::*;
     use crate::evidence::Record;
     use crate::model::Node;
+
+    /// A held-out step ranks its called tool among the row's scores; a tool of score 0
+    /// earns nothing (only a threshold of 0 offers it), however few tools tie with it.
+    #[test]
+    fn a_called_tool_of_score_zero_scores_nothing() {
+        let tk = kit(&["a", "b", "c"]);
+        let (a, b, c) = (
+            ix(&tk, NodeKind::Action, "call a"),
+            ix(&tk, NodeKind::Action, "call b"),
+            ix(&tk, NodeKind::Action, "call c"),
+        );
+        let tools = tools_of(&tk);
+        let tool = |n: &str| ix(&tk, NodeKind::Tool, n);
+        // Two zeros tie for the places after `a`: the old measure gave each 0.93.
+        let row = [(a, 1.0), (b, 0.0), (c, 0.0)];
+        assert_eq!(step_score(&row, &tools, None, tool("b")), 0.0);
+        // First of three: a hit at every offer size.
+        assert_eq!(step_score(&row, &tools, None, tool("a")), 1.0);
+        // Two tied at 0.5 for the first place: half a hit at size 1, then whole.
+        let row = [(a, 0.5), (b, 0.5), (c, 0.1)];
+        let v = step_score(&row, &tools, None, tool("b"));
+        assert!((v - (0.5 + 14.0) / 15.0).abs() < 1e-12, "{v}");
+    }
 
     /// One action per tool (`call X` calls X), no Next edges yet.
     fn kit(tools: &[&str]) -> Toolkit {

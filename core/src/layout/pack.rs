@@ -359,6 +359,20 @@ pub fn fit_rows(seq: &Measured, need: usize, pane: (i32, i32), look: Look) -> Op
     })
 }
 
+/// How many nodes of the measured sequence, wrapped into columns of `rows`, lie wholly
+/// inside `pane`: the whole columns that fit, at most the sequence.
+pub fn fitting(seq: &Measured, rows: usize, pane: (i32, i32), look: Look) -> usize {
+    let widths = seq.column_widths(rows, look);
+    let cols = (0..=widths.len())
+        .rev()
+        .find(|&c| {
+            let (w, h) = extent(&widths[..c], rows, look);
+            w <= pane.0 && h <= pane.1
+        })
+        .unwrap_or(0);
+    (cols * rows.max(1)).min(seq.len())
+}
+
 /// `seq` wrapped into columns of `rows` slots; `key` is the toolkit's
 /// [`super::structure_key`].
 pub fn pack(tk: &Toolkit, seq: &[NodeIndex], rows: usize, key: u64) -> Layout {

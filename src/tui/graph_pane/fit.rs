@@ -3,8 +3,9 @@
 //!
 //! The recommendation must be whole on screen; its frontier is extra. Candidates are tried
 //! from the most readable down, in tiers: everything with names of at least [`GOOD`]
-//! cells, then the recommendation alone (frontier after it, possibly off screen) with such
-//! names, then the same two with names cut further. Within a tier the side panes stay if
+//! cells, then the recommendation alone (with as much of its frontier as fits in whole
+//! columns beside it; the rest is not drawn, its edges counted under their sources) with
+//! such names, then the same two with names cut further. Within a tier the side panes stay if
 //! they can, then the inspector goes, then the navigator too (the title says so and `m`
 //! brings them back). Each try only measures column widths, so the search is linear in the
 //! shown nodes per candidate.
@@ -201,11 +202,19 @@ pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) 
             (&first, &first_m, want.members)
         };
         if let Some(rows) = pack::fit_rows(measured, need, pane(split), look) {
+            // The recommendation alone fits: of its frontier, only the whole columns that
+            // fit beside it are drawn. The rest would lie beyond the pane behind a "more"
+            // mark; their edges are counted under their sources (`+N edges`) instead.
+            let shown = if whole {
+                seq.len()
+            } else {
+                pack::fitting(measured, rows, pane(split), look).max(need)
+            };
             return Choice {
                 split,
                 look,
                 rows,
-                seq: seq.clone(),
+                seq: seq[..shown].to_vec(),
                 fits: true,
             };
         }

@@ -36,7 +36,8 @@ pub struct Routes {
     pub by_edge: HashMap<EdgeIndex, Routed>,
     /// Edges that found no clean route, so are not drawn.
     pub left_out: usize,
-    /// Nodes with edges not drawn, and how many (each says so on screen).
+    /// Nodes with edges not drawn (found no clean route, or lead to a frontier node the
+    /// view had no room for), and how many (each says so on screen).
     pub unshown: HashMap<NodeIndex, usize>,
 }
 
@@ -69,9 +70,14 @@ pub fn route(
         }
     }
     let mut edges = Vec::new();
+    // A member's edges to frontier nodes the view had no room to draw: counted beside it.
+    let mut beyond: HashMap<NodeIndex, usize> = HashMap::new();
     for (ix, _) in layout.placed() {
         for e in tk.graph.edges(ix) {
             let v = e.target();
+            if v != ix && !rects.contains_key(&v) && rec.contains(ix) {
+                *beyond.entry(ix).or_default() += 1;
+            }
             if v == ix || !rects.contains_key(&v) {
                 continue;
             }
@@ -99,7 +105,10 @@ pub fn route(
         })
         .collect();
     let routed = route_clean_within(w, h, &boxes, &wires, MOST_STATES);
-    let mut out = Routes::default();
+    let mut out = Routes {
+        unshown: beyond,
+        ..Routes::default()
+    };
     for (&(_, _, e, u, v), r) in edges.iter().zip(routed) {
         match r {
             Some(r) => {
