@@ -121,6 +121,28 @@ impl Toolkit {
             .sum();
         n.max(1)
     }
+
+    /// Whether the model may be sent a tool more than once: a Chat2Graph config, whose
+    /// counts go by [`Toolkit::copies_sent`] (`None` for other toolkits, one each).
+    pub fn sends_copies(&self) -> bool {
+        self.chain_places.is_some()
+    }
+
+    /// For a Chat2Graph config, the functions each `Call` edge out of an action sends when
+    /// both are recommended, by the action's node index: its places in the `toolkit:`
+    /// chains (1 for an action in one place or none), as [`Toolkit::copies_sent`] counts
+    /// them; `None` for other toolkits. A lookup table for evaluations that count
+    /// copies at many thresholds.
+    pub fn places_by_index(&self) -> Option<Vec<u32>> {
+        let places = self.chain_places.as_ref()?;
+        let mut out = vec![1; petgraph::visit::NodeIndexable::node_bound(&self.graph)];
+        for (name, &n) in places {
+            if let Some(a) = self.action(name) {
+                out[a.index()] = n;
+            }
+        }
+        Some(out)
+    }
 }
 
 impl Toolkit {
