@@ -394,6 +394,9 @@ class Recording(unittest.TestCase):
             if g["first"]["steps"]:
                 with self.subTest(first=g["operator"]):
                     self.assertEqual(g["first"]["offered_tools"], float(sent[g["operator"]]))
+                    # The baseline is what the run had: `available` lists each function.
+                    self.assertEqual(g["first"]["baseline"]["offered_tools"],
+                                     float(sent[g["operator"]]))
 
     def test_experts_in_threads_tuned(self):
         self.check(tuned_config(scratch("threads")), "threads")

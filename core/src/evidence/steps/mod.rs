@@ -349,13 +349,29 @@ impl<'a> StepCounter<'a> {
     }
 
     /// The id of a record's available set: its tools, and each group with its members
-    /// (`[]` is nothing available, SPEC 8; absent is every tool); and the bytes a new set
-    /// costs.
+    /// (`[]` is nothing available, SPEC 8; absent is every tool), a name listed n times
+    /// held n times (it was sent n times: the baseline counts each, as the Chat2Graph
+    /// recorder lists a tool Chat2Graph sends twice); and the bytes a new set costs.
     fn available(&mut self, names: Option<&[String]>) -> (u32, usize) {
         let Some(names) = names else {
             return (ALL, 0);
         };
         available_tools(self.tk, names, &mut self.buf);
+        if self.buf.len() < names.len() {
+            let mut listed: Vec<NodeIndex> = names
+                .iter()
+                .filter_map(|n| tool_named(self.tk, n))
+                .collect();
+            listed.sort_unstable();
+            // Each name's listings after its first, kept sorted with the rest so that
+            // membership stays a binary search.
+            for (i, &x) in listed.iter().enumerate() {
+                if i > 0 && listed[i - 1] == x {
+                    self.buf.push(x);
+                }
+            }
+            self.buf.sort_unstable();
+        }
         self.available_sets.id(&self.buf)
     }
 

@@ -84,6 +84,23 @@ fn numbers_worked_out_by_hand() {
     );
 }
 
+/// A name listed twice in `available` was sent twice (the Chat2Graph recorder lists a tool
+/// Chat2Graph sends twice so): the baseline counts it twice; the cut is by tool.
+#[test]
+fn a_tool_listed_twice_as_available_counts_twice_in_the_baseline() {
+    let tk = toolkit();
+    let mut r = Record::ordered("op", &["X", "Y"]);
+    r.available = Some(vec!["X".into(), "Y".into(), "X".into(), "nope".into()]);
+    let o = run(&tk, &[r], StepOptions::default()).overall;
+    // X->Y offers {X, Y} (30 tokens), a hit; the baseline is X twice and Y: 40 tokens.
+    assert_eq!((o.stats.steps, o.stats.hits), (1, 1));
+    assert!(close(o.stats.offered_tools, 2.0) && close(o.stats.tokens, 30.0));
+    assert!(close(o.stats.baseline.offered_tools, 3.0));
+    assert!(close(o.stats.baseline.tokens, 40.0));
+    assert!(close(o.stats.baseline.recall, 1.0));
+    assert!(close(o.stats.token_ratio, 30.0 / 40.0));
+}
+
 #[test]
 fn sweep_points_and_choices_by_hand() {
     let tk = toolkit();
