@@ -15,6 +15,7 @@ mod common {
 
 mod boundary;
 mod c2g_calls;
+mod c2g_eval;
 mod cli;
 mod cli_set;
 mod convert;

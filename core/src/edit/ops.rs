@@ -210,9 +210,16 @@ impl std::fmt::Display for OpError {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Given {
     values: BTreeMap<&'static str, Vec<String>>,
+    /// Whose commands a refusal names (the CLI's unless the TUI says otherwise).
+    front_end: crate::model::mcp::FrontEnd,
 }
 
 impl Given {
+    /// A refusal names `front`'s commands (`:mcp discover` in the TUI).
+    pub fn set_front_end(&mut self, front: crate::model::mcp::FrontEnd) {
+        self.front_end = front;
+    }
+
     pub fn set(&mut self, name: &'static str, value: String) {
         self.values.entry(name).or_default().push(value);
     }
@@ -340,7 +347,7 @@ pub static EDIT_OPS: &[EditOp] = &[
             let value = g.text("VALUE")?;
             let to_kind = edge_kind(tk, from, &to).map_err(|e| {
                 // A tool of an MCP server: say why it is no edge and what to do.
-                match tk.mcp_no_edge(from, &to, value) {
+                match tk.mcp_no_edge(from, &to, value, g.front_end) {
                     Some(why) => format!("no edge {from} -> {to}: {why}"),
                     None => e,
                 }

@@ -6,6 +6,11 @@
 //! C = the distinct called names that are tools of the toolkit (a Tool, or a Group
 //! standing in for unknown members); the other distinct called names are unknown.
 //!
+//! Counts and tokens go by the functions the model is sent: for a Chat2Graph config, a
+//! tool of R once per recommended caller and per place of that caller in the `toolkit:`
+//! chains ([`Toolkit::copies_sent`]), which depends on the threshold; for other toolkits
+//! once. Recall, completeness and precision go by the distinct tools of R.
+//!
 //! The sweep is exact: the offer only changes at the critical values of the tools
 //! ([`Critical`]), so evaluating at each of them, highest first, covers every threshold.
 
@@ -17,6 +22,7 @@ use super::criterion::{Criterion, Point, choose};
 use super::{Record, Target, TokenCost};
 use crate::diag::{Code, Diagnostic};
 use crate::model::{NodeKind, Operator, Toolkit};
+use crate::recommend::sent::{Sent, sent_from};
 use crate::recommend::{Critical, Params, ToolFilters, filter_tools, recommend, resolve_seeds};
 
 /// What the command line decides for every record.
@@ -249,8 +255,8 @@ pub fn evaluate(
         for &i in members {
             let r = &records[i];
             let offer = offers.get(tk, r, opts.filters.as_ref(), cost);
-            acc.add(r, &offer.0, offer.1);
-            overall.add(r, &offer.0, offer.1);
+            acc.add(r, offer);
+            overall.add(r, offer);
         }
         let rs: Vec<&Resolved> = members.iter().map(|&i| &records[i]).collect();
         let (steps, suggested) = if opts.sweep {
@@ -289,11 +295,21 @@ fn common<T: PartialEq + Copy>(mut it: impl Iterator<Item = T>) -> Option<T> {
     it.all(|x| x == first).then_some(first)
 }
 
-/// Offers (tools sorted by index, tokens) cached by seeds and parameters: records of one
-/// operator share them.
+/// Offers cached by seeds and parameters: records of one operator share them.
 #[derive(Default)]
 struct Offers {
-    cache: HashMap<OfferKey, (Vec<NodeIndex>, u64)>,
+    cache: HashMap<OfferKey, Offer>,
+}
+
+/// What one record is offered.
+struct Offer {
+    /// The tools, sorted by index.
+    tools: Vec<NodeIndex>,
+    /// The functions sent for them (more than `tools` where Chat2Graph sends a tool
+    /// several times).
+    sent: usize,
+    /// The tokens of the functions sent.
+    tokens: u64,
 }
 
 /// Seeds, threshold bits and hops.
@@ -306,17 +322,26 @@ impl Offers {
         r: &Resolved,
         filters: Option<&ToolFilters>,
         cost: &dyn TokenCost,
-    ) -> &(Vec<NodeIndex>, u64) {
+    ) -> &Offer {
         let key = (r.seeds.clone(), r.params.threshold.to_bits(), r.params.hops);
         self.cache.entry(key).or_insert_with(|| {
             let rec = recommend(tk, &r.seeds, r.params);
             let mut tools = match filters {
                 Some(f) => filter_tools(tk, &rec.tools, f),
-                None => rec.tools,
+                None => rec.tools.clone(),
             };
             tools.sort();
-            let tokens = tools.iter().map(|&t| cost.tool_tokens(t)).sum();
-            (tools, tokens)
+            let (mut sent, mut tokens) = (0, 0);
+            for &t in &tools {
+                let n = tk.copies_sent(t, &rec.actions, r.params.threshold);
+                sent += n as usize;
+                tokens += u64::from(n) * cost.tool_tokens(t);
+            }
+            Offer {
+                tools,
+                sent,
+                tokens,
+            }
         })
     }
 }
@@ -338,10 +363,11 @@ struct Acc {
 }
 
 impl Acc {
-    fn add(&mut self, r: &Resolved, offer: &[NodeIndex], tokens: u64) {
+    fn add(&mut self, r: &Resolved, o: &Offer) {
+        let offer = &o.tools[..];
         self.records += 1;
-        self.offered += offer.len();
-        self.tokens += tokens;
+        self.offered += o.sent;
+        self.tokens += o.tokens;
         self.unknown += r.unknown;
         self.offered_any.extend(offer.iter().copied());
         self.called_any.extend(r.called.iter().copied());
@@ -398,10 +424,14 @@ struct Config {
     calls: Vec<(Vec<NodeIndex>, usize)>,
     /// Tools some threshold brings in, by critical value, highest first.
     by_value: Vec<(f64, NodeIndex)>,
+    /// For a Chat2Graph config, the functions sent ([`sent_from`]), by value, highest
+    /// first; empty for other toolkits (one function per tool).
+    sent: Vec<Sent>,
     crit: Critical,
 }
 
 fn configs(tk: &Toolkit, rs: &[&Resolved], hops: Option<u32>) -> Vec<Config> {
+    let places = tk.places_by_index();
     let mut out: Vec<Config> = Vec::new();
     let mut ix: HashMap<(&[NodeIndex], u32), usize> = HashMap::new();
     let mut call_ix: HashMap<(usize, &[NodeIndex]), usize> = HashMap::new();
@@ -416,9 +446,20 @@ fn configs(tk: &Toolkit, rs: &[&Resolved], hops: Option<u32>) -> Vec<Config> {
                 .map(|&n| (crit.raw(n), n))
                 .collect();
             by_value.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let mut sent = Vec::new();
+            if let Some(places) = &places {
+                let actions = crit
+                    .reached()
+                    .iter()
+                    .filter(|&&n| tk.kind(n) == NodeKind::Action)
+                    .map(|&a| (a, crit.raw(a)));
+                sent_from(tk, actions, places, &mut sent);
+                sent.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            }
             out.push(Config {
                 calls: Vec::new(),
                 by_value,
+                sent,
                 crit,
             });
             out.len() - 1
@@ -442,9 +483,16 @@ fn sweep_group(
     cost: &dyn TokenCost,
 ) -> Vec<StepStats> {
     let cfgs = configs(tk, rs, hops);
+    // A Chat2Graph config's count can change where no tool comes in (a second caller of
+    // an offered tool does): the values of its functions sent are steps too.
     let mut thresholds: Vec<f64> = cfgs
         .iter()
-        .flat_map(|c| c.by_value.iter().map(|v| v.0))
+        .flat_map(|c| {
+            c.by_value
+                .iter()
+                .map(|v| v.0)
+                .chain(c.sent.iter().map(|v| v.0))
+        })
         .collect();
     thresholds.sort_by(|a, b| b.total_cmp(a));
     thresholds.dedup();
@@ -475,8 +523,11 @@ fn sweep_group(
 struct SweepState {
     /// How many of `by_value` are recommended.
     prefix: usize,
+    /// How many of `sent` are sent (before the filters).
+    sent_prefix: usize,
     /// With filters: the offer sorted by index.
     offer: Vec<NodeIndex>,
+    /// The functions sent.
     len: usize,
     tokens: u64,
     /// The threshold reached, for membership without filters.
@@ -499,26 +550,56 @@ impl SweepState {
         while self.prefix < c.by_value.len() && c.by_value[self.prefix].0 >= t {
             self.prefix += 1;
         }
-        if self.prefix == start {
+        let sent_start = self.sent_prefix;
+        while self.sent_prefix < c.sent.len() && c.sent[self.sent_prefix].0 >= t {
+            self.sent_prefix += 1;
+        }
+        if self.prefix == start && self.sent_prefix == sent_start {
             return false;
         }
+        // With `sent` (a Chat2Graph config) the counts are the functions sent; a tool's
+        // critical value is the highest of its entries', so it comes in with one of them.
+        let copies = !c.sent.is_empty();
         match filters {
             None => {
-                for &(_, n) in &c.by_value[start..self.prefix] {
-                    self.tokens += cost.tool_tokens(n);
+                if copies {
+                    for &(_, x, n) in &c.sent[sent_start..self.sent_prefix] {
+                        self.len += n as usize;
+                        self.tokens += u64::from(n) * cost.tool_tokens(x);
+                    }
+                } else {
+                    for &(_, n) in &c.by_value[start..self.prefix] {
+                        self.tokens += cost.tool_tokens(n);
+                    }
+                    self.len = self.prefix;
                 }
-                self.len = self.prefix;
                 true
             }
             Some(f) => {
                 self.filtered = true;
-                let rec: Vec<NodeIndex> = c.by_value[..self.prefix].iter().map(|v| v.1).collect();
-                let mut offer = filter_tools(tk, &rec, f);
-                offer.sort();
-                let changed = offer != self.offer;
-                self.tokens = offer.iter().map(|&n| cost.tool_tokens(n)).sum();
-                self.len = offer.len();
-                self.offer = offer;
+                let mut offer_changed = false;
+                if self.prefix != start {
+                    let rec: Vec<NodeIndex> =
+                        c.by_value[..self.prefix].iter().map(|v| v.1).collect();
+                    let mut offer = filter_tools(tk, &rec, f);
+                    offer.sort();
+                    offer_changed = offer != self.offer;
+                    self.offer = offer;
+                }
+                let (len, tokens) = if copies {
+                    c.sent[..self.sent_prefix]
+                        .iter()
+                        .filter(|e| self.offer.binary_search(&e.1).is_ok())
+                        .fold((0, 0), |(l, k), &(_, x, n)| {
+                            (l + n as usize, k + u64::from(n) * cost.tool_tokens(x))
+                        })
+                } else {
+                    let tokens = self.offer.iter().map(|&n| cost.tool_tokens(n)).sum();
+                    (self.offer.len(), tokens)
+                };
+                let changed = offer_changed || (len, tokens) != (self.len, self.tokens);
+                self.len = len;
+                self.tokens = tokens;
                 changed
             }
         }

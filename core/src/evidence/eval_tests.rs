@@ -211,13 +211,27 @@ fn sweep_steps_and_suggestion_by_hand() {
 
 // ---- Brute force -------------------------------------------------------------------
 
-/// One record's offer by `recommend` itself.
+/// One record's offer by `recommend` itself, a tool once per function sent
+/// (`copies_sent`, the count `recommend --format json` gives as `functions_sent`).
 fn offer(tk: &Toolkit, seeds: &[NodeIndex], p: Params, f: Option<&ToolFilters>) -> Vec<NodeIndex> {
     let rec = recommend(tk, seeds, p);
-    let mut v = match f {
+    let tools = match f {
         Some(f) => offered_tools(tk, &rec, f),
-        None => rec.tools,
+        None => rec.tools.clone(),
     };
+    assert_eq!(
+        tools
+            .iter()
+            .map(|&t| tk.copies_sent(t, &rec.actions, p.threshold) as usize)
+            .sum::<usize>(),
+        crate::recommend::functions_sent(tk, &rec, &tools, p.threshold)
+    );
+    let mut v: Vec<NodeIndex> = tools
+        .iter()
+        .flat_map(|&t| {
+            std::iter::repeat_n(t, tk.copies_sent(t, &rec.actions, p.threshold) as usize)
+        })
+        .collect();
     v.sort();
     v
 }
@@ -267,10 +281,12 @@ fn brute_stats(tk: &Toolkit, rows: &[(Vec<NodeIndex>, Vec<NodeIndex>, usize)]) -
             calls
                 .iter()
                 .map(|r| {
-                    if r.0.is_empty() {
+                    // Over the distinct tools offered, not the functions sent.
+                    let distinct: BTreeSet<&NodeIndex> = r.0.iter().collect();
+                    if distinct.is_empty() {
                         0.0
                     } else {
-                        hits(r) as f64 / r.0.len() as f64
+                        hits(r) as f64 / distinct.len() as f64
                     }
                 })
                 .collect(),
@@ -360,6 +376,7 @@ prop_compose! {
         ops in prop::collection::vec((prop::collection::vec(0..5usize, 1..3), 0..5usize, 0..3u32), 1..3),
         recs in prop::collection::vec((0..3usize, prop::collection::vec(0..7usize, 0..4)), 0..12),
         filtered in any::<bool>(),
+        places in prop::option::of(prop::collection::vec(1..4u32, 5)),
     ) -> (Toolkit, Vec<Record>, bool) {
         let mut tk = Toolkit::new();
         for a in 0..5 {
@@ -371,6 +388,10 @@ prop_compose! {
         for (a, t, s) in calls {
             tk.add_tool(Node::new(NodeKind::Tool, format!("T{t}")), &[(&format!("a{a}"), SCORES[s])]);
         }
+        // Some: a Chat2Graph config, each action in that many `toolkit:` chain places.
+        tk.chain_places = places.map(|p| {
+            p.iter().enumerate().map(|(a, &n)| (format!("a{a}"), n)).collect()
+        });
         for (t, off) in disabled.iter().enumerate() {
             if let Some(ix) = tk.find(NodeKind::Tool, &format!("T{t}"))
                 && let Some(m) = tk.node_mut(ix).meta.as_mut()

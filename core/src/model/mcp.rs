@@ -121,17 +121,86 @@ impl Toolkit {
             .sum();
         n.max(1)
     }
+
+    /// Whether the model may be sent a tool more than once: a Chat2Graph config, whose
+    /// counts go by [`Toolkit::copies_sent`] (`None` for other toolkits, one each).
+    pub fn sends_copies(&self) -> bool {
+        self.chain_places.is_some()
+    }
+
+    /// For a Chat2Graph config, the functions each `Call` edge out of an action sends when
+    /// both are recommended, by the action's node index: its places in the `toolkit:`
+    /// chains (1 for an action in one place or none), as [`Toolkit::copies_sent`] counts
+    /// them; `None` for other toolkits. A lookup table for evaluations that count
+    /// copies at many thresholds.
+    pub fn places_by_index(&self) -> Option<Vec<u32>> {
+        let places = self.chain_places.as_ref()?;
+        let mut out = vec![1; petgraph::visit::NodeIndexable::node_bound(&self.graph)];
+        for (name, &n) in places {
+            if let Some(a) = self.action(name) {
+                out[a.index()] = n;
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The front end a message is for: the commands it names are that front end's own
+/// (`toolscope mcp discover FILE` on the command line, `:mcp discover` in the TUI, where
+/// the files are the open ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FrontEnd {
+    #[default]
+    Cli,
+    Tui,
+}
+
+impl FrontEnd {
+    /// The discovery command's name.
+    fn discover_name(self) -> &'static str {
+        match self {
+            FrontEnd::Cli => "toolscope mcp discover",
+            FrontEnd::Tui => ":mcp discover",
+        }
+    }
+
+    /// The command that lists the MCP servers' tools of `file`.
+    fn discover(self, file: &str) -> String {
+        match self {
+            FrontEnd::Cli => format!("{} {}", self.discover_name(), shell_word(file)),
+            FrontEnd::Tui => self.discover_name().to_string(),
+        }
+    }
+
+    /// The command that scores `from -> to` in `file`.
+    fn score(self, file: &str, from: &str, to: &str, score: &str) -> String {
+        match self {
+            FrontEnd::Cli => format!(
+                "toolscope set {} score {} {} {score}",
+                shell_word(file),
+                shell_word(from),
+                shell_word(to)
+            ),
+            FrontEnd::Tui => format!(":score {} {} {score}", command_word(from), command_word(to)),
+        }
+    }
 }
 
 impl Toolkit {
     /// Why `from -> to` is no edge when an MCP server is the reason, or `None`: `to` is a
     /// bare name several servers share; no tool of the servers `from` calls as the cache
     /// lists them; or `from` calls servers whose tools are unknown (no cache). Names the
-    /// ways forward, with `score` in the command that scores the server. The one message
-    /// of `set`, the TUI's `:score` and lint.
-    pub fn mcp_no_edge(&self, from: &str, to: &str, score: &str) -> Option<String> {
+    /// ways forward in `front`'s commands, with `score` in the one that scores the server.
+    /// The one message of `set` and lint (the CLI's words) and the TUI's `:score`.
+    pub fn mcp_no_edge(
+        &self,
+        from: &str,
+        to: &str,
+        score: &str,
+        front: FrontEnd,
+    ) -> Option<String> {
         let a = self.action(from)?;
-        if let Some(why) = self.listed_no_tools(to) {
+        if let Some(why) = self.listed_no_tools(to, front) {
             return Some(why);
         }
         if self.named(to).next().is_some() {
@@ -177,20 +246,19 @@ impl Toolkit {
         if let Some(&g) = unknown.first() {
             let (file, server) = (file_of(g), self.name(g));
             return Some(format!(
-                "`{to}` is no tool toolscope knows, and `{from}` calls the MCP server {}, whose tools are unknown (no `toolscope mcp discover` cache): list them with `toolscope mcp discover {}`, or score the server, which scores each of its tools: `toolscope set {} score {} {} {score}`",
+                "`{to}` is no tool toolscope knows, and `{from}` calls the MCP server {}, whose tools are unknown (no `{}` cache): list them with `{}`, or score the server, which scores each of its tools: `{}`",
                 list(&unknown),
-                shell_word(&file),
-                shell_word(&file),
-                shell_word(from),
-                shell_word(server),
+                front.discover_name(),
+                front.discover(&file),
+                front.score(&file, from, server, score),
             ));
         }
         let &g = known.first()?;
         let file = file_of(g);
         Some(format!(
-            "`{to}` is no tool of the MCP server {} that `{from}` calls, as toolscope knows them (the entry's `tools:` or the cache); if the server lists it now, the cache is out of date: run `toolscope mcp discover {}`",
+            "`{to}` is no tool of the MCP server {} that `{from}` calls, as toolscope knows them (the entry's `tools:` or the cache); if the server lists it now, the cache is out of date: run `{}`",
             list(&known),
-            shell_word(&file)
+            front.discover(&file)
         ))
     }
 }
@@ -199,7 +267,7 @@ impl Toolkit {
     /// Why no edge reaches `server` when it is an MCP server without members whose cache
     /// lists no tools: Chat2Graph offers what a server lists, here nothing, so no action
     /// calls it (TS098) and a score on it scores nothing.
-    fn listed_no_tools(&self, server: &str) -> Option<String> {
+    fn listed_no_tools(&self, server: &str, front: FrontEnd) -> Option<String> {
         let g = self.find(NodeKind::Group, server)?;
         let has_members = self
             .out_edges(g)
@@ -209,9 +277,9 @@ impl Toolkit {
             return None;
         }
         Some(format!(
-            "the MCP cache lists no tools for the server `{server}` (listed {}), so it offers nothing and a score on it scores nothing; if the server lists tools now, run `toolscope mcp discover {}`",
+            "the MCP cache lists no tools for the server `{server}` (listed {}), so it offers nothing and a score on it scores nothing; if the server lists tools now, run `{}`",
             cached.discovered_at,
-            shell_word(&self.file_name(Some(cached.origin)))
+            front.discover(&self.file_name(Some(cached.origin)))
         ))
     }
 }
@@ -225,10 +293,46 @@ pub fn shell_word(word: &str) -> String {
     format!("'{}'", word.replace('\'', "'\\''"))
 }
 
+/// `word` as one word of a TUI `:` command line (`edit::ops::split_words` reads it
+/// back): as is when it holds no blank or quote, else double-quoted with `"` and `\`
+/// escaped.
+pub fn command_word(word: &str) -> String {
+    let plain = |c: char| !c.is_whitespace() && !"\"'\\".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    let mut out = String::from("\"");
+    for c in word.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::Node;
+
+    #[test]
+    fn a_command_word_reads_back_as_one_word() {
+        for w in [
+            "BrowserTool",
+            "browser using action",
+            "say \"hi\"",
+            "a\\b",
+            "it's",
+            "",
+        ] {
+            let line = format!(":score {} x", command_word(w));
+            let words = crate::edit::ops::split_words(&line).unwrap();
+            assert_eq!(words, [":score", w, "x"], "{line}");
+        }
+        assert_eq!(command_word("BrowserTool"), "BrowserTool");
+    }
 
     #[test]
     fn qualified_names_escape_the_separator_and_read_back() {

@@ -283,6 +283,7 @@ mod tests;
 pub mod adjacency;
 pub mod critical;
 pub mod explain;
+pub mod sent;
 
 pub use adjacency::{Adjacency, OutEdges};
 pub use critical::{Critical, HopCounts, Insight, Step, Sweep};

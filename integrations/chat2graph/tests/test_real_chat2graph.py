@@ -373,9 +373,30 @@ class Recording(unittest.TestCase):
                             for r in records))
         out = toolscope("eval", config, "--traces", traces, "--format", "json")
         self.assertEqual(out.stderr, "")
-        overall = json.loads(out.stdout)["overall"]
+        evaluated = json.loads(out.stdout)
+        overall = evaluated["overall"]
         self.assertEqual((overall["records"], overall["unknown_calls"], overall["complete"]),
                          (len(records), 0, 1.0))
+        # eval counts what Chat2Graph sent: one record per operator, so its offered tools
+        # are the functions Chat2Graph built for that invocation, a tool two actions (or
+        # two places of one action) call counted twice (issue 32, item 6).
+        sent = {name: len(op["tools"]) for name, op in report["operators"].items()}
+        groups = {g["operator"]: g for g in evaluated["operators"]}
+        self.assertEqual({name: g["offered_tools"] for name, g in groups.items()},
+                         {name: float(n) for name, n in sent.items()})
+        self.assertTrue(any(n > len(set(report["operators"][name]["tools"]))
+                            for name, n in sent.items()))
+        # eval --steps: a record's first call is offered from its operator's seeds, the
+        # same functions (cut to what the run had, which is all of them).
+        out = toolscope("eval", config, "--traces", traces, "--steps", "--format", "json")
+        self.assertEqual(out.stderr, "")
+        for g in json.loads(out.stdout)["operators"]:
+            if g["first"]["steps"]:
+                with self.subTest(first=g["operator"]):
+                    self.assertEqual(g["first"]["offered_tools"], float(sent[g["operator"]]))
+                    # The baseline is what the run had: `available` lists each function.
+                    self.assertEqual(g["first"]["baseline"]["offered_tools"],
+                                     float(sent[g["operator"]]))
 
     def test_experts_in_threads_tuned(self):
         self.check(tuned_config(scratch("threads")), "threads")

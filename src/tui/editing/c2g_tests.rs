@@ -157,9 +157,35 @@ fn score_to_an_unknown_member_of_a_server_names_both_ways_forward() {
     );
     let s = app.status.clone().expect("status");
     assert!(s.text.contains("whose tools are unknown"), "{}", s.text);
-    assert!(s.text.contains("mcp discover"), "{}", s.text);
-    assert!(s.text.contains("BrowserTool 0.3"), "{}", s.text);
+    // The ways forward in the TUI's own commands (`:mcp discover` for the open files, the
+    // registry's `:score`), not the CLI's `toolscope mcp discover FILE` or `set`.
+    assert!(
+        s.text.contains("list them with `:mcp discover`"),
+        "{}",
+        s.text
+    );
+    assert!(
+        s.text
+            .contains("`:score \"browser using action\" BrowserTool 0.3`"),
+        "{}",
+        s.text
+    );
+    assert!(
+        !s.text.contains("toolscope mcp") && !s.text.contains("toolscope set"),
+        "{}",
+        s.text
+    );
     assert!(!app.is_modified());
+    // The command it names is one the TUI has, and runs: the server's score is set.
+    assert!(
+        crate::tui::commands::find("mcp").is_some(),
+        "the TUI has no `:mcp` command"
+    );
+    keys(
+        &mut app,
+        ":score \"browser using action\" BrowserTool 0.3<Enter>",
+    );
+    assert!(app.is_modified(), "{:?}", app.status);
 }
 
 /// Issue 32: a tool Chat2Graph sends twice (its caller has two places in the chains)

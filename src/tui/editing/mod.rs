@@ -461,6 +461,9 @@ fn run_given(app: &mut App, op: &'static EditOp, given: ops::Given) -> Result<()
         select_first(app, &given_name(&given, node.name, op)?)?;
         return open_desc(app);
     }
+    // A refusal names the TUI's own commands (`:mcp discover`, `:score`).
+    let mut given = given;
+    given.set_front_end(toolscope_core::model::mcp::FrontEnd::Tui);
     let txn = op.build(&given, &app.tk).map_err(|e| e.message)?;
     let active = app.active_operator().map(|o| o.name.clone());
     match txn.edits.as_slice() {

@@ -13,6 +13,12 @@
 //! distinct step context (group, parameters, context tools, available set) and target;
 //! [`StepCounter::finish`] walks the graph once per distinct set of context tools, for
 //! every hop count at once ([`reach`]), and sums the offers into [`tally`] buckets.
+//!
+//! Offered counts and tokens go by the functions the model is sent: for a Chat2Graph
+//! config a tool once per recommended caller and per place of that caller in the
+//! `toolkit:` chains ([`Toolkit::copies_sent`]), summed per `Call` edge by the value at
+//! which it sends ([`crate::recommend::sent`]); once for other toolkits. A hit is the
+//! target among the distinct tools offered.
 
 use std::collections::HashMap;
 
@@ -343,13 +349,29 @@ impl<'a> StepCounter<'a> {
     }
 
     /// The id of a record's available set: its tools, and each group with its members
-    /// (`[]` is nothing available, SPEC 8; absent is every tool); and the bytes a new set
-    /// costs.
+    /// (`[]` is nothing available, SPEC 8; absent is every tool), a name listed n times
+    /// held n times (it was sent n times: the baseline counts each, as the Chat2Graph
+    /// recorder lists a tool Chat2Graph sends twice); and the bytes a new set costs.
     fn available(&mut self, names: Option<&[String]>) -> (u32, usize) {
         let Some(names) = names else {
             return (ALL, 0);
         };
         available_tools(self.tk, names, &mut self.buf);
+        if self.buf.len() < names.len() {
+            let mut listed: Vec<NodeIndex> = names
+                .iter()
+                .filter_map(|n| tool_named(self.tk, n))
+                .collect();
+            listed.sort_unstable();
+            // Each name's listings after its first, kept sorted with the rest so that
+            // membership stays a binary search.
+            for (i, &x) in listed.iter().enumerate() {
+                if i > 0 && listed[i - 1] == x {
+                    self.buf.push(x);
+                }
+            }
+            self.buf.sort_unstable();
+        }
         self.available_sets.id(&self.buf)
     }
 
@@ -422,6 +444,9 @@ struct Finisher<'c> {
     overall: GroupSums,
     /// Critical values of the current seed set at each hop count, by node index.
     value: Vec<Vec<f64>>,
+    /// For a Chat2Graph config, its actions' places in the chains by node index
+    /// (`Toolkit::places_by_index`): the offer's counts are then the functions sent.
+    places: Option<Vec<u32>>,
 }
 
 impl<'c> Finisher<'c> {
@@ -438,6 +463,7 @@ impl<'c> Finisher<'c> {
             sums: Vec::new(),
             overall: GroupSums::default(),
             value: Vec::new(),
+            places: tk.places_by_index(),
         };
         let every = every_tool(tk);
         let every_tokens = f.total(&every);
@@ -507,15 +533,20 @@ impl<'c> Finisher<'c> {
             });
             let top = block.iter().map(|(k, _)| k.hops).max().unwrap_or(0);
             let top = top.max(self.sweep_hops.unwrap_or(0));
-            let snaps = reach.snapshots(tk, &adj, &seeds, top);
+            let (snaps, sent) = match &self.places {
+                Some(places) => reach.snapshots_sent(tk, &adj, &seeds, top, places),
+                None => (reach.snapshots(tk, &adj, &seeds, top), Vec::new()),
+            };
             self.fill(&snaps);
             // The offers of this seed set cut to each available set, once for all its
             // contexts (groups and parameters).
             for same in block.chunk_by(|a, b| a.0.available == b.0.available) {
-                let hists: Vec<Histogram> = snaps
-                    .iter()
-                    .map(|snap| self.histogram(snap, same[0].0.available))
-                    .collect();
+                let id = same[0].0.available;
+                let hists: Vec<Histogram> = if self.places.is_some() {
+                    sent.iter().map(|s| self.histogram_sent(s, id)).collect()
+                } else {
+                    snaps.iter().map(|snap| self.histogram(snap, id)).collect()
+                };
                 for &(k, t) in same {
                     self.steps(k, t, &hists);
                 }
@@ -535,6 +566,26 @@ impl<'c> Finisher<'c> {
                 let e = by_value.entry(v.to_bits()).or_default();
                 e.0 += 1;
                 e.1 += tokens;
+            }
+        }
+        let mut out: Histogram = by_value
+            .into_iter()
+            .map(|(v, (n, t))| (f64::from_bits(v), n, t))
+            .collect();
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out
+    }
+
+    /// [`Finisher::histogram`] for a Chat2Graph config: the functions sent at one hop
+    /// count (`sent`) cut to the available set `id`, per distinct value, highest first.
+    fn histogram_sent(&mut self, sent: &[crate::recommend::sent::Sent], id: u32) -> Histogram {
+        let mut by_value: FastMap<u64, (u64, u64)> = FastMap::default();
+        for &(v, x, n) in sent {
+            if self.is_available(id, x) {
+                let tokens = self.tool_tokens(x);
+                let e = by_value.entry(v.to_bits()).or_default();
+                e.0 += u64::from(n);
+                e.1 += u64::from(n) * tokens;
             }
         }
         let mut out: Histogram = by_value
@@ -679,17 +730,24 @@ impl<'c> Finisher<'c> {
             threshold: f64::from_bits(k.threshold),
             hops: k.hops,
         };
-        let offer: Vec<NodeIndex> = recommend(self.tk, seeds, params)
+        let rec = recommend(self.tk, seeds, params);
+        let offer: Vec<NodeIndex> = rec
             .tools
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&x| self.is_available(k.available, x))
             .collect();
         let (base_n, base_tokens) = self.base_tokens(k.available);
-        let offer_tokens = self.total(&offer);
+        let (mut sent, mut offer_tokens) = (0, 0);
+        for &x in &offer {
+            let n = u64::from(self.tk.copies_sent(x, &rec.actions, params.threshold));
+            sent += n;
+            offer_tokens += n * self.tool_tokens(x);
+        }
         let (at, base, unknown) = self.tally(
             k.available,
             targets,
-            (offer.len() as u64, offer_tokens),
+            (sent, offer_tokens),
             (base_n, base_tokens),
             |x| offer.contains(&x),
         );

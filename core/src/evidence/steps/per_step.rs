@@ -3,6 +3,9 @@
 //! made next was among it. Step 0 is a record's first call, offered from its operator's
 //! seeds; step N is its call N, seeded by the actions calling the `context` calls before.
 //!
+//! A tool Chat2Graph sends several times ([`Toolkit::copies_sent`]) is listed that many
+//! times in `offered`, as a run's `available` lists it.
+//!
 //! Each offer is the recommendation itself ([`recommend`]), looked up once per distinct
 //! seed set and parameters; the entries and the offers remembered are counted in bytes
 //! ([`PerStepCounter::add`] returns them) so the trace memory limit bounds them.
@@ -28,13 +31,14 @@ pub struct PerStep {
     /// The previous calls that seeded it, oldest first (`[]` for step 0).
     pub after: Vec<String>,
     pub next: String,
-    /// The tools offered, cut to what the record had available, by name (in node order).
+    /// The tools offered, cut to what the record had available, by name (in node order),
+    /// each once per function sent.
     pub offered: Vec<String>,
     pub hit: bool,
 }
 
-/// Offers remembered, by seed set and parameters.
-type Offers = HashMap<(Vec<NodeIndex>, u64, u32), Vec<NodeIndex>>;
+/// Offers remembered, by seed set and parameters: each tool with the functions sent.
+type Offers = HashMap<(Vec<NodeIndex>, u64, u32), Vec<(NodeIndex, u32)>>;
 
 /// Builds the per-step entries record by record.
 pub struct PerStepCounter<'a> {
@@ -97,27 +101,37 @@ impl<'a> PerStepCounter<'a> {
             };
             let key = (seeds, params.threshold.to_bits(), params.hops);
             if !self.offers.contains_key(&key) {
-                let tools = recommend(tk, &key.0, params).tools;
-                bytes += 2 * (key.0.len() + tools.len()) * std::mem::size_of::<NodeIndex>() + 128;
+                let rec = recommend(tk, &key.0, params);
+                let tools: Vec<(NodeIndex, u32)> = rec
+                    .tools
+                    .iter()
+                    .map(|&x| (x, tk.copies_sent(x, &rec.actions, params.threshold)))
+                    .collect();
+                bytes += 2 * key.0.len() * std::mem::size_of::<NodeIndex>()
+                    + 2 * tools.len() * std::mem::size_of::<(NodeIndex, u32)>()
+                    + 128;
                 self.offers.insert(key.clone(), tools);
             }
-            let offer: Vec<NodeIndex> = self.offers[&key]
+            let offer: Vec<(NodeIndex, u32)> = self.offers[&key]
                 .iter()
                 .copied()
-                .filter(|x| {
+                .filter(|(x, _)| {
                     available
                         .as_ref()
                         .is_none_or(|a| a.binary_search(x).is_ok())
                 })
                 .collect();
-            let hit = tool_named(tk, next).is_some_and(|x| offer.contains(&x));
+            let hit = tool_named(tk, next).is_some_and(|x| offer.iter().any(|o| o.0 == x));
             let entry = PerStep {
                 record: number,
                 id: r.id.clone(),
                 step: i,
                 after: after.to_vec(),
                 next: next.clone(),
-                offered: offer.iter().map(|&x| tk.name(x).to_string()).collect(),
+                offered: offer
+                    .iter()
+                    .flat_map(|&(x, n)| std::iter::repeat_n(tk.name(x).to_string(), n as usize))
+                    .collect(),
                 hit,
             };
             bytes += entry_bytes(&entry);

@@ -10,6 +10,7 @@ use petgraph::stable_graph::NodeIndex;
 
 use crate::model::Toolkit;
 use crate::recommend::critical::seed_actions;
+use crate::recommend::sent::{Sent, sent_from};
 use crate::recommend::{Adjacency, OutEdges};
 
 /// A tool and its critical value.
@@ -48,6 +49,33 @@ impl Reach {
         seeds: &[NodeIndex],
         hops: u32,
     ) -> Vec<Vec<Valued>> {
+        self.walk(tk, adj, seeds, hops, None)
+    }
+
+    /// [`Reach::snapshots`], and for a Chat2Graph config (`places` by action, as
+    /// `Toolkit::places_by_index` gives them) the functions sent at each hop count: the
+    /// [`Sent`] entries of the `Call` edges of every action reached.
+    pub(crate) fn snapshots_sent(
+        &mut self,
+        tk: &Toolkit,
+        adj: &Adjacency,
+        seeds: &[NodeIndex],
+        hops: u32,
+        places: &[u32],
+    ) -> (Vec<Vec<Valued>>, Vec<Vec<Sent>>) {
+        let mut sent = Vec::with_capacity(hops as usize + 1);
+        let tools = self.walk(tk, adj, seeds, hops, Some((places, &mut sent)));
+        (tools, sent)
+    }
+
+    fn walk(
+        &mut self,
+        tk: &Toolkit,
+        adj: &Adjacency,
+        seeds: &[NodeIndex],
+        hops: u32,
+        mut sent: Option<(&[u32], &mut Vec<Vec<Sent>>)>,
+    ) -> Vec<Vec<Valued>> {
         for s in seed_actions(tk, seeds) {
             self.action[s.index()] = f64::INFINITY;
             self.actions_seen.push(s);
@@ -69,6 +97,15 @@ impl Reach {
                     .map(|&t| (t, self.tool[t.index()]))
                     .collect(),
             );
+            if let Some((places, sent)) = sent.as_mut() {
+                let mut now = Vec::new();
+                let actions = self
+                    .actions_seen
+                    .iter()
+                    .map(|&a| (a, self.action[a.index()]));
+                sent_from(adj, actions, places, &mut now);
+                sent.push(now);
+            }
         }
         self.reset();
         out

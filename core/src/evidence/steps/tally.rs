@@ -1,10 +1,11 @@
 //! Running sums of the step evaluation: at the records' own parameters, and over every
 //! threshold (the exact step function) for each hop count.
 //!
-//! Over the threshold, a step's offer at `t` is every tool whose critical value is `>= t`,
-//! so each offered tool is summed once into the bucket of its value and the points are the
-//! running sums of the buckets from the highest value down: memory grows with the
-//! distinct scores, never with the steps.
+//! Over the threshold, a step's offer at `t` is every tool whose critical value is `>= t`
+//! (for a Chat2Graph config, every function sent whose edge's value is `>= t`), so each is
+//! summed once into the bucket of its value and the points are the running sums of the
+//! buckets from the highest value down: memory grows with the distinct scores, never with
+//! the steps.
 
 use std::collections::HashMap;
 

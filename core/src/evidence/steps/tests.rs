@@ -84,6 +84,23 @@ fn numbers_worked_out_by_hand() {
     );
 }
 
+/// A name listed twice in `available` was sent twice (the Chat2Graph recorder lists a tool
+/// Chat2Graph sends twice so): the baseline counts it twice; the cut is by tool.
+#[test]
+fn a_tool_listed_twice_as_available_counts_twice_in_the_baseline() {
+    let tk = toolkit();
+    let mut r = Record::ordered("op", &["X", "Y"]);
+    r.available = Some(vec!["X".into(), "Y".into(), "X".into(), "nope".into()]);
+    let o = run(&tk, &[r], StepOptions::default()).overall;
+    // X->Y offers {X, Y} (30 tokens), a hit; the baseline is X twice and Y: 40 tokens.
+    assert_eq!((o.stats.steps, o.stats.hits), (1, 1));
+    assert!(close(o.stats.offered_tools, 2.0) && close(o.stats.tokens, 30.0));
+    assert!(close(o.stats.baseline.offered_tools, 3.0));
+    assert!(close(o.stats.baseline.tokens, 40.0));
+    assert!(close(o.stats.baseline.recall, 1.0));
+    assert!(close(o.stats.token_ratio, 30.0 / 40.0));
+}
+
 #[test]
 fn sweep_points_and_choices_by_hand() {
     let tk = toolkit();
@@ -191,14 +208,19 @@ fn brute(
                     );
                 }
             }
-            let offer: Vec<NodeIndex> = recommend(tk, &seeds, params)
+            let rec = recommend(tk, &seeds, params);
+            let offer: Vec<NodeIndex> = rec
                 .tools
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|x| r.available.is_none() || available.contains(x))
                 .collect();
+            // A tool counts once per function sent (Chat2Graph: per caller and place).
+            let copies =
+                |x: NodeIndex| u64::from(tk.copies_sent(x, &rec.actions, params.threshold));
             steps += 1;
-            offered += offer.len() as u64;
-            tokens += offer.iter().map(|&x| cost(x)).sum::<u64>();
+            offered += offer.iter().map(|&x| copies(x)).sum::<u64>();
+            tokens += offer.iter().map(|&x| copies(x) * cost(x)).sum::<u64>();
             if tool_named(tk, &calls[i]).is_some_and(|x| offer.contains(&x)) {
                 hits += 1;
             }
@@ -209,6 +231,51 @@ fn brute(
 
 use crate::evidence::Target;
 
+/// The brute force of the first calls: each record's call 0 offered from its operator's
+/// seeds by `recommend`, cut to what is available, a tool once per function sent.
+fn brute_first(tk: &Toolkit, records: &[Record]) -> (u64, u64, u64, u64) {
+    let (mut steps, mut hits, mut offered, mut tokens) = (0, 0, 0, 0);
+    let cost = cost(tk);
+    for r in records {
+        let Some(first) = r.calls.as_ref().and_then(|c| c.first()) else {
+            continue;
+        };
+        let Target::Operator(name) = &r.target else {
+            continue;
+        };
+        let Some(op) = tk.operator(name) else {
+            continue;
+        };
+        let params = Params {
+            threshold: op.threshold,
+            hops: op.hops,
+        };
+        let (seeds, _) = crate::recommend::resolve_seeds(tk, &op.actions);
+        let available: Option<Vec<NodeIndex>> = r.available.as_deref().map(|names| {
+            names
+                .iter()
+                .filter_map(|n| tool_named(tk, n))
+                .flat_map(|ix| std::iter::once(ix).chain(members(tk, ix)))
+                .collect()
+        });
+        let rec = recommend(tk, &seeds, params);
+        let offer: Vec<NodeIndex> = rec
+            .tools
+            .iter()
+            .copied()
+            .filter(|x| available.as_ref().is_none_or(|a| a.contains(x)))
+            .collect();
+        let copies = |x: NodeIndex| u64::from(tk.copies_sent(x, &rec.actions, params.threshold));
+        steps += 1;
+        offered += offer.iter().map(|&x| copies(x)).sum::<u64>();
+        tokens += offer.iter().map(|&x| copies(x) * cost(x)).sum::<u64>();
+        if tool_named(tk, first).is_some_and(|x| offer.contains(&x)) {
+            hits += 1;
+        }
+    }
+    (steps, hits, offered, tokens)
+}
+
 const SCORES: [f64; 5] = [0.2, 0.4, 0.5, 0.7, 0.9];
 
 prop_compose! {
@@ -216,6 +283,7 @@ prop_compose! {
         nexts in prop::collection::vec((0..5usize, 0..5usize, 0..5usize), 0..12),
         calls in prop::collection::vec((0..5usize, 0..6usize, 0..5usize), 1..10),
         group in any::<bool>(),
+        places in prop::option::of(prop::collection::vec(1..4u32, 5)),
         ops in prop::collection::vec((prop::collection::vec(0..5usize, 1..3), 0..5usize, 0..3u32), 1..3),
         recs in prop::collection::vec(
             (0..3usize, prop::collection::vec(0..8usize, 0..6), prop::option::of(prop::collection::vec(0..8usize, 0..4))),
@@ -231,6 +299,10 @@ prop_compose! {
         for (a, t, s) in calls {
             tk.add_tool(Node::new(NodeKind::Tool, format!("T{t}")), &[(&format!("a{a}"), SCORES[s])]);
         }
+        // Some: a Chat2Graph config, each action in that many `toolkit:` chain places.
+        tk.chain_places = places.map(|p| {
+            p.iter().enumerate().map(|(a, &n)| (format!("a{a}"), n)).collect()
+        });
         if group {
             // G holds T0 and T1 and is itself called (a stand-in node with members).
             let g = tk.add_node(Node::new(NodeKind::Group, "G"));
@@ -281,6 +353,13 @@ proptest! {
         let (steps, hits, offered, tokens) = brute(&tk, &records, None, None, k);
         let o = &report.overall.stats;
         prop_assert_eq!((o.steps, o.hits), (steps, hits));
+        let (fs, fh, fo, ft) = brute_first(&tk, &records);
+        let f = &report.overall.first;
+        prop_assert_eq!((f.steps, f.hits), (fs, fh));
+        if fs > 0 {
+            prop_assert!(close(f.offered_tools, fo as f64 / fs as f64), "{:?} {}", f, fo);
+            prop_assert!(close(f.tokens, ft as f64 / fs as f64), "{:?} {}", f, ft);
+        }
         if steps > 0 {
             prop_assert!(close(o.offered_tools, offered as f64 / steps as f64));
             prop_assert!(close(o.tokens, tokens as f64 / steps as f64));

@@ -617,7 +617,12 @@ fn scores(ctx: &mut Ctx<'_>) {
                 ctx.toolkit.graph[e].origin = Some(ctx.origin(item));
             }
             (None, Some(calls)) => on_servers.push((item, from, to, score, calls)),
-            (None, None) => match ctx.toolkit.mcp_no_edge(&from, &to, &score.to_string()) {
+            (None, None) => match ctx.toolkit.mcp_no_edge(
+                &from,
+                &to,
+                &score.to_string(),
+                crate::model::mcp::FrontEnd::Cli,
+            ) {
                 Some(why) => ctx.diag(
                     item,
                     Severity::Warning,
