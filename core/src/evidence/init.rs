@@ -159,7 +159,7 @@ fn free_name(base: &str, taken: &mut HashSet<String>) -> String {
 /// prior, and one more only where it is needed to keep every action reachable.
 pub const MAX_NEXT: usize = 20;
 
-/// The operators, then the prior's `Next` edges (see [`prior_rows`]).
+/// The operators, then the prior's `Next` edges: each action's row, then [`reachable`].
 fn learn_from(
     tk: &mut Toolkit,
     records: &[Record],
