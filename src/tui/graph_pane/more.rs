@@ -90,6 +90,26 @@ pub fn hidden(app: &App) -> Hidden {
     app.graph_pane.hidden(&app.tk, app.size)
 }
 
+/// The marks as one short text (`▼ 5 ▶ 12 more (n)`), for a border whose bottom line
+/// already holds a caption; `None` when the whole view is on screen.
+pub fn compact(app: &App) -> Option<String> {
+    let h = hidden(app);
+    if !h.any() {
+        return None;
+    }
+    let (up, down, left, right) = if app.theme.ascii {
+        ("^", "v", "<", ">")
+    } else {
+        ("▲", "▼", "◀", "▶")
+    };
+    let parts: Vec<String> = [(h.down, down), (h.right, right), (h.left, left), (h.up, up)]
+        .into_iter()
+        .filter(|&(n, _)| n > 0)
+        .map(|(n, arrow)| format!("{arrow} {n}"))
+        .collect();
+    Some(format!(" {} more (n) ", parts.join(" ")))
+}
+
 /// Writes the marks on the graph pane's border (`area` includes the border).
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let h = hidden(app);

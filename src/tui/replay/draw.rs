@@ -214,11 +214,13 @@ pub(crate) fn why(app: &App, run: &Run, s: &ReplayStep) -> Vec<String> {
     }
 }
 
-/// The replay's line on the graph pane's bottom border (`area` includes the border), and
-/// the called tool's box marked hit or miss.
-pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) {
+/// The replay's line on the graph pane's bottom border (`area` includes the border), with
+/// the focus view's "more" marks after it in short form (they share that line), and the
+/// called tool's box marked hit or miss. False when there is no replay line to draw (the
+/// marks are then the graph pane's own).
+pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
     if area.width < 12 || area.height < 3 || !app.replay.shown(&app.seeds) {
-        return;
+        return false;
     }
     let text = match (app.replay.run(), app.replay.after()) {
         (Some(run), _) => match run.current() {
@@ -240,7 +242,7 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) {
             name(app, a.tool),
             a.offer.offered.len()
         ),
-        _ => return,
+        _ => return false,
     };
     let border = WRect {
         x: i32::from(area.x),
@@ -248,20 +250,22 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) {
         w: i32::from(area.width),
         h: i32::from(area.height),
     };
-    let text: String = text.chars().take(area.width as usize - 2).collect();
     let style = app.theme.title();
-    put_str(
-        buf,
-        area,
-        border,
-        border.x + 1,
-        border.y + border.h - 1,
-        &text,
-        style,
-    );
+    let room = area.width as usize - 2;
+    let bottom = border.y + border.h - 1;
+    // The marks keep their place at the right; the caption is cut before them.
+    let marks = crate::tui::graph_pane::more::compact(app).filter(|m| m.chars().count() < room);
+    let marks_w = marks.as_ref().map_or(0, |m| m.chars().count());
+    let text: String = text.chars().take(room - marks_w).collect();
+    put_str(buf, area, border, border.x + 1, bottom, &text, style);
+    if let Some(m) = &marks {
+        let x = border.x + border.w - 1 - marks_w as i32;
+        put_str(buf, area, border, x, bottom, m, style);
+    }
     if let Some(s) = app.replay.run().and_then(|r| r.current()) {
         mark_target(app, area, s, buf);
     }
+    true
 }
 
 /// The called tool's box gets ✓ (hit) or ✗ (miss) in its last cell, when it is drawn.

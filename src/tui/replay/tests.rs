@@ -258,3 +258,19 @@ fn the_replay_panel_shows_itself_where_the_side_panes_were_hidden() {
     assert!(inspector_width(&app) > 0, "{s}");
     assert!(s.contains("threshold -> 0.3"), "{s}");
 }
+
+/// Where the step's offer is larger than the pane, the replay's line on the bottom border
+/// and the "more" marks share it: the caption is cut before the marks, not drawn over them.
+#[test]
+fn the_replay_line_leaves_room_for_the_more_marks() {
+    let (_f, _runs, mut app) = setup(60, 15);
+    keys(&mut app, ":replay 1 1<Enter>");
+    let h = crate::tui::graph_pane::more::hidden(&app);
+    assert!(h.any(), "the fixture overflows a 60x15 terminal");
+    let s = screen(&app);
+    let bottom = s
+        .lines()
+        .find(|l| l.starts_with('└') && l.contains("run 1"))
+        .unwrap_or_else(|| panic!("the replay line on the border:\n{s}"));
+    assert!(bottom.contains("more (n)"), "{bottom}\n{s}");
+}

@@ -130,6 +130,7 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
     frame.render_widget(crate::tui::graph_pane::draw::GraphWidget { app }, inner);
-    crate::tui::graph_pane::more::draw(app, area, frame.buffer_mut());
-    crate::tui::replay::draw::on_graph(app, area, frame.buffer_mut());
+    if !crate::tui::replay::draw::on_graph(app, area, frame.buffer_mut()) {
+        crate::tui::graph_pane::more::draw(app, area, frame.buffer_mut());
+    }
 }
