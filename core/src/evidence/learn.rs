@@ -311,7 +311,7 @@ pub fn choose_smoothing(tk: &Toolkit, records: &[Resolved], add_edges: bool) -> 
             .map(|(r, _)| (*r).clone())
             .collect();
         let (c, n) = counts(&train, &callers);
-        let mut rows: HashMap<(NodeIndex, usize), Vec<(NodeIndex, f64)>> = HashMap::new();
+        let mut rows: HashMap<(NodeIndex, usize), Row> = HashMap::new();
         for (r, _) in ordered.iter().zip(&fold_of).filter(|(_, g)| **g == f) {
             let calls = r.ordered.as_deref().unwrap_or_default();
             for w in calls.windows(2) {
@@ -327,9 +327,9 @@ pub fn choose_smoothing(tk: &Toolkit, records: &[Resolved], add_edges: bool) -> 
                     let scores = per_row.entry(a).or_insert_with(|| vec![0.0; WEIGHTS.len()]);
                     for (i, &m) in WEIGHTS.iter().enumerate() {
                         let row = rows.entry((a, i)).or_insert_with(|| {
-                            cv_row(tk, a, c.get(&a), n.get(&a).copied(), add_edges, m)
+                            Row::new(cv_row(tk, a, c.get(&a), n.get(&a).copied(), add_edges, m))
                         });
-                        let v = step_score(row, &tools_of, r.available.as_deref(), x);
+                        let v = row.step_score(&tools_of, r.available.as_deref(), x);
                         total[i] += v;
                         scores[i] += v;
                     }
@@ -429,15 +429,60 @@ fn cv_row(
     }
 }
 
-/// A held-out step's score in a row: the mean over offer sizes 1..=15 of the hit of the
-/// first `k` tools of the row (by score, a tool by its best action), cut to `available`;
-/// tied tools share the places left, and a called tool of score 0 scores 0.
-fn step_score(
+/// A row of the cross-validation, with its ranking of tools once a step without an
+/// `available` list has asked for it: scoring a step against the row was a pass over the
+/// row (every action, once `--add-edges` fits unseen pairs) for each step, weight and fold,
+/// which made `fit --add-edges` grow with the steps times the actions; from the ranking it
+/// is a lookup and two binary searches.
+struct Row {
+    row: Vec<(NodeIndex, f64)>,
+    ranked: Option<Ranked>,
+}
+
+/// Each tool's best score in a row, and those scores sorted.
+struct Ranked {
+    best: HashMap<NodeIndex, f64>,
+    sorted: Vec<f64>,
+}
+
+impl Row {
+    fn new(row: Vec<(NodeIndex, f64)>) -> Row {
+        Row { row, ranked: None }
+    }
+
+    /// [`step_score`], the same value (a run's `available` list changes the ranking, and a
+    /// NaN score does not sort: those score the row as it is).
+    fn step_score(
+        &mut self,
+        tools_of: &HashMap<NodeIndex, Vec<NodeIndex>>,
+        available: Option<&[NodeIndex]>,
+        target: NodeIndex,
+    ) -> f64 {
+        if available.is_some() || self.row.iter().any(|(_, s)| s.is_nan()) {
+            return step_score(&self.row, tools_of, available, target);
+        }
+        let ranked = self.ranked.get_or_insert_with(|| {
+            let best = best_scores(&self.row, tools_of, None);
+            let mut sorted: Vec<f64> = best.values().copied().collect();
+            sorted.sort_by(f64::total_cmp);
+            Ranked { best, sorted }
+        });
+        let Some(&v) = ranked.best.get(&target).filter(|&&v| v > 0.0) else {
+            return 0.0;
+        };
+        let below_or_tied = ranked.sorted.partition_point(|&s| s <= v);
+        let above = (ranked.sorted.len() - below_or_tied) as f64;
+        let tied = (below_or_tied - ranked.sorted.partition_point(|&s| s < v)) as f64;
+        offer_hit(above, tied)
+    }
+}
+
+/// Each tool's best score in a row (a tool by its best action), cut to `available`.
+fn best_scores(
     row: &[(NodeIndex, f64)],
     tools_of: &HashMap<NodeIndex, Vec<NodeIndex>>,
     available: Option<&[NodeIndex]>,
-    target: NodeIndex,
-) -> f64 {
+) -> HashMap<NodeIndex, f64> {
     let mut best: HashMap<NodeIndex, f64> = HashMap::new();
     for &(b, s) in row {
         for &x in tools_of.get(&b).into_iter().flatten() {
@@ -447,6 +492,28 @@ fn step_score(
             }
         }
     }
+    best
+}
+
+/// The mean over offer sizes 1..=15 of the hit of a tool with `above` tools scored higher
+/// and `tied` (itself included) scored the same.
+fn offer_hit(above: f64, tied: f64) -> f64 {
+    (1..=OFFER_SIZES)
+        .map(|k| ((k as f64 - above) / tied).clamp(0.0, 1.0))
+        .sum::<f64>()
+        / OFFER_SIZES as f64
+}
+
+/// A held-out step's score in a row: the mean over offer sizes 1..=15 of the hit of the
+/// first `k` tools of the row (by score, a tool by its best action), cut to `available`;
+/// tied tools share the places left, and a called tool of score 0 scores 0.
+fn step_score(
+    row: &[(NodeIndex, f64)],
+    tools_of: &HashMap<NodeIndex, Vec<NodeIndex>>,
+    available: Option<&[NodeIndex]>,
+    target: NodeIndex,
+) -> f64 {
+    let best = best_scores(row, tools_of, available);
     // A tool of score 0 is offered only by a threshold of 0, which offers every tool of
     // the row: it earns nothing, as the zero-score ties of a sparse row would otherwise
     // share places no threshold offer gives them.
@@ -455,10 +522,7 @@ fn step_score(
     };
     let above = best.values().filter(|&&s| s > v).count() as f64;
     let tied = best.values().filter(|&&s| s == v).count() as f64;
-    (1..=OFFER_SIZES)
-        .map(|k| ((k as f64 - above) / tied).clamp(0.0, 1.0))
-        .sum::<f64>()
-        / OFFER_SIZES as f64
+    offer_hit(above, tied)
 }
 
 /// The tools each action calls.
@@ -817,5 +881,46 @@ mod tests {
             again.next.iter().all(|f| f.edge.is_some()),
             "edges added twice"
         );
+    }
+
+    /// A row's ranking, made once, scores every step as the pass over the row does: ties
+    /// (several actions at one score, a tool called by several actions), zeros of both
+    /// signs, tools no action of the row calls, and rows holding a NaN (scored as they are).
+    #[test]
+    fn a_ranked_row_scores_steps_as_the_pass_over_the_row() {
+        let n = NodeIndex::new;
+        let mut tools_of: HashMap<NodeIndex, Vec<NodeIndex>> = HashMap::new();
+        // Actions 0..12 call tools 100.. (action i calls tools i % 5 and i % 7 + 3).
+        for a in 0..12 {
+            tools_of.insert(n(a), vec![n(100 + a % 5), n(100 + a % 7 + 3)]);
+        }
+        let values = [0.0, -0.0, 0.25, 0.5, 0.5, 1.0, 0.75, 0.25];
+        let mut state = 7u64;
+        let mut compared = 0;
+        for round in 0..200 {
+            let len = 1 + round % 12;
+            let mut row: Vec<(NodeIndex, f64)> = (0..len)
+                .map(|a| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (n(a), values[(state >> 33) as usize % values.len()])
+                })
+                .collect();
+            if round % 50 == 49 {
+                row[0].1 = f64::NAN;
+            }
+            let mut ranked = Row::new(row.clone());
+            for t in 100..112 {
+                let want = step_score(&row, &tools_of, None, n(t));
+                let got = ranked.step_score(&tools_of, None, n(t));
+                assert!(
+                    want.to_bits() == got.to_bits() || (want.is_nan() && got.is_nan()),
+                    "tool {t} in {row:?}: {want} != {got}"
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 200 * 12);
     }
 }

@@ -9,6 +9,7 @@ mod names;
 pub use names::Names;
 pub mod mcp;
 pub mod ops;
+mod pairs;
 pub use mcp::CachedServer;
 
 use std::path::PathBuf;
@@ -221,6 +222,8 @@ pub struct Toolkit {
     pub graph: StableDiGraph<Node, Edge>,
     /// Name -> node of each kind; see [`Names`].
     names: Names,
+    /// (from, to) -> edge, for lookups between well-connected nodes; see [`pairs`].
+    pairs: pairs::Pairs,
     pub operators: Vec<Operator>,
     /// Files the graph came from; [`Origin::file`] indexes this list.
     pub files: Vec<PathBuf>,
@@ -331,6 +334,7 @@ impl Toolkit {
 
     /// Renames are not offered; this rebuilds the index after bulk changes to `graph`.
     pub fn reindex(&mut self) {
+        self.pairs.clear();
         self.names.index_mut().clear();
         for ix in self.graph.node_indices() {
             let n = &self.graph[ix];
@@ -342,10 +346,12 @@ impl Toolkit {
     pub fn edge(&self, u: NodeIndex, v: NodeIndex) -> Option<EdgeIndex> {
         // Walks u's out-edges and v's in-edges together, so a lookup costs the smaller
         // degree: adding 100k edges from one hub stays linear, where `find_edge` (u's list
-        // only) made it quadratic.
+        // only) made it quadratic. Between two well-connected nodes (most pairs of actions
+        // joined, as `fit --add-edges` leaves them) the smaller degree is large too: past a
+        // few steps the pair index answers.
         let mut out = self.graph.edges_directed(u, Direction::Outgoing);
         let mut inc = self.graph.edges_directed(v, Direction::Incoming);
-        loop {
+        for _ in 0..pairs::WALK {
             let (Some(a), Some(b)) = (out.next(), inc.next()) else {
                 return None;
             };
@@ -356,6 +362,13 @@ impl Toolkit {
                 return Some(b.id());
             }
         }
+        let found = self.pairs.find(&self.graph, u, v);
+        debug_assert_eq!(
+            found.is_some(),
+            self.graph.find_edge(u, v).is_some(),
+            "the pair index disagrees with the graph (an edge added around `add_new_edge`?)"
+        );
+        found
     }
 
     /// Adds the edge `u -> v` with the kind implied by the node kinds, or returns the
@@ -389,7 +402,7 @@ impl Toolkit {
         );
         let kind = EdgeKind::between(self.kind(u), self.kind(v))?;
         let score = if kind == EdgeKind::Has { 1.0 } else { score };
-        Some(self.graph.add_edge(
+        let e = self.graph.add_edge(
             u,
             v,
             Edge {
@@ -397,7 +410,9 @@ impl Toolkit {
                 score,
                 origin,
             },
-        ))
+        );
+        self.pairs.added(u, v, e);
+        Some(e)
     }
 
     /// Chat2Graph's `get_score`: the edge's score, 1.0 when there is no edge.

@@ -504,4 +504,71 @@ mod edge_lookup_tests {
         tk.add_edge(hub, sink, 0.9, None);
         assert_eq!(tk.graph.edge_count(), 101);
     }
+
+    /// Every pair's answer, against petgraph's own search.
+    fn agrees(tk: &Toolkit, nodes: &[NodeIndex]) -> usize {
+        let mut joined = 0;
+        for &u in nodes {
+            for &v in nodes {
+                let want = tk.graph.find_edge(u, v);
+                assert_eq!(tk.edge(u, v), want, "{} -> {}", tk.name(u), tk.name(v));
+                joined += usize::from(want.is_some());
+            }
+        }
+        joined
+    }
+
+    /// Between well-connected nodes `edge` answers from the pair index: it must stay exact
+    /// after removals (whose edge indices petgraph hands out again, to other pairs), after
+    /// additions, in a clone changed apart from its original, and after a reindex.
+    #[test]
+    fn edge_between_well_connected_nodes_stays_exact() {
+        let mut tk = Toolkit::new();
+        let n = 3 * super::super::pairs::WALK;
+        let acts: Vec<NodeIndex> = (0..n)
+            .map(|i| tk.add_node(Node::new(NodeKind::Action, format!("a{i}"))))
+            .collect();
+        // Every pair but those whose indices sum to a multiple of 7.
+        for (i, &u) in acts.iter().enumerate() {
+            for (j, &v) in acts.iter().enumerate() {
+                if (i + j) % 7 != 0 {
+                    tk.add_edge(u, v, 0.5, None);
+                }
+            }
+        }
+        let all = tk.graph.edge_count();
+        assert_eq!(agrees(&tk, &acts), all);
+        // Remove some edges, then add the missing pairs: the new edges take the freed
+        // indices, which the index still has under the removed pairs.
+        let removed: Vec<(NodeIndex, NodeIndex)> = acts
+            .iter()
+            .zip(acts.iter().skip(5))
+            .map(|(&u, &v)| (u, v))
+            .filter(|&(u, v)| tk.edge(u, v).is_some())
+            .collect();
+        for &(u, v) in &removed {
+            let e = tk.edge(u, v).expect("joined");
+            tk.graph.remove_edge(e);
+        }
+        assert_eq!(agrees(&tk, &acts), all - removed.len());
+        let mut added = 0;
+        for (i, &u) in acts.iter().enumerate() {
+            for (j, &v) in acts.iter().enumerate() {
+                if (i + j) % 7 == 0 && i % 2 == 0 {
+                    tk.add_edge(u, v, 0.1, None);
+                    added += 1;
+                }
+            }
+        }
+        assert_eq!(agrees(&tk, &acts), all - removed.len() + added);
+        // A clone shares the index until it adds an edge; the original must not see it.
+        let mut copy = tk.clone();
+        let (u, v) = removed[0];
+        copy.add_edge(u, v, 0.3, None);
+        assert_eq!(copy.get_score(u, v), 0.3);
+        assert!(tk.edge(u, v).is_none());
+        assert_eq!(agrees(&copy, &acts), all - removed.len() + added + 1);
+        tk.reindex();
+        assert_eq!(agrees(&tk, &acts), all - removed.len() + added);
+    }
 }
