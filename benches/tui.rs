@@ -240,15 +240,8 @@ fn replay(c: &mut Criterion) {
     );
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("backend");
     term.draw(|f| view::draw(f, &app)).expect("draw");
-    let shown: String = term
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
     assert!(
-        shown.contains("run 1 step 5 of 39"),
+        on_screen(&term).contains("run 1 step 5 of 39"),
         "the replay is on screen"
     );
     let right = Msg::Key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE));
@@ -345,18 +338,21 @@ fn until(
         }
         toolscope::tui::update::flush(app);
         term.draw(|f| view::draw(f, app)).expect("draw");
-        let shown: String = term
-            .backend()
-            .buffer()
-            .content()
-            .iter()
-            .map(|c| c.symbol())
-            .collect();
-        if shown.contains(want) {
+        if on_screen(term).contains(want) {
             return true;
         }
     }
     false
+}
+
+/// The last frame's text.
+fn on_screen(term: &Terminal<TestBackend>) -> String {
+    term.backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect()
 }
 
 criterion_group!(tui, benches, open, replay, follow);

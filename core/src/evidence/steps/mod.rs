@@ -542,10 +542,16 @@ impl<'c> Finisher<'c> {
             // contexts (groups and parameters).
             for same in block.chunk_by(|a, b| a.0.available == b.0.available) {
                 let id = same[0].0.available;
+                // A Chat2Graph config counts each function sent; otherwise a tool once.
                 let hists: Vec<Histogram> = if self.places.is_some() {
-                    sent.iter().map(|s| self.histogram_sent(s, id)).collect()
+                    sent.iter()
+                        .map(|s| self.histogram(s.iter().copied(), id))
+                        .collect()
                 } else {
-                    snaps.iter().map(|snap| self.histogram(snap, id)).collect()
+                    snaps
+                        .iter()
+                        .map(|snap| self.histogram(snap.iter().map(|&(x, v)| (v, x, 1)), id))
+                        .collect()
                 };
                 for &(k, t) in same {
                     self.steps(k, t, &hists);
@@ -557,30 +563,15 @@ impl<'c> Finisher<'c> {
     }
 
     /// One hop count's offer cut to the available set `id`: per distinct critical value,
-    /// highest first, how many tools have it and their tokens.
-    fn histogram(&mut self, snap: &[reach::Valued], id: u32) -> Histogram {
+    /// highest first, how many copies of tools have it and their tokens. `offer` lists
+    /// (value, tool, copies): 1 copy a tool, or the functions a Chat2Graph config sends.
+    fn histogram(
+        &mut self,
+        offer: impl Iterator<Item = crate::recommend::sent::Sent>,
+        id: u32,
+    ) -> Histogram {
         let mut by_value: FastMap<u64, (u64, u64)> = FastMap::default();
-        for &(x, v) in snap {
-            if self.is_available(id, x) {
-                let tokens = self.tool_tokens(x);
-                let e = by_value.entry(v.to_bits()).or_default();
-                e.0 += 1;
-                e.1 += tokens;
-            }
-        }
-        let mut out: Histogram = by_value
-            .into_iter()
-            .map(|(v, (n, t))| (f64::from_bits(v), n, t))
-            .collect();
-        out.sort_by(|a, b| b.0.total_cmp(&a.0));
-        out
-    }
-
-    /// [`Finisher::histogram`] for a Chat2Graph config: the functions sent at one hop
-    /// count (`sent`) cut to the available set `id`, per distinct value, highest first.
-    fn histogram_sent(&mut self, sent: &[crate::recommend::sent::Sent], id: u32) -> Histogram {
-        let mut by_value: FastMap<u64, (u64, u64)> = FastMap::default();
-        for &(v, x, n) in sent {
+        for (v, x, n) in offer {
             if self.is_available(id, x) {
                 let tokens = self.tool_tokens(x);
                 let e = by_value.entry(v.to_bits()).or_default();
