@@ -93,6 +93,8 @@ fn run_lines(app: &App, run: &Run) -> Vec<Line<'static>> {
         .source
         .id
         .as_deref()
+        // A recorder numbering its runs gives ids equal to the record number: said once.
+        .filter(|i| *i != (run.record + 1).to_string())
         .map(|i| format!(" {}", sanitize(i)))
         .unwrap_or_default();
     let mut out = vec![
@@ -138,11 +140,18 @@ fn run_lines(app: &App, run: &Run) -> Vec<Line<'static>> {
     )));
     let (hits, steps) = p.hits_through(run.step);
     out.push(Line::from(format!("recall so far {hits}/{steps}")));
-    if !s.hit {
-        out.push(Line::from(""));
-        for l in why(app, run, s) {
-            out.push(Line::styled(l, app.theme.muted()));
+    // What keeps a miss out comes first, or after the tune list when that is open, so the
+    // list and its keys stay on a short panel (the list says the same in its changes).
+    let why_lines = |out: &mut Vec<Line<'static>>| {
+        if !s.hit {
+            out.push(Line::from(""));
+            for l in why(app, run, s) {
+                out.push(Line::styled(l, app.theme.muted()));
+            }
         }
+    };
+    if run.tune.is_none() {
+        why_lines(&mut out);
     }
     match &run.tune {
         Some(t) => {
@@ -175,6 +184,7 @@ fn run_lines(app: &App, run: &Run) -> Vec<Line<'static>> {
                     app.theme.muted(),
                 ));
             }
+            why_lines(&mut out);
         }
         None => {
             out.push(Line::from(""));
@@ -222,26 +232,33 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
     if area.width < 12 || area.height < 3 || !app.replay.shown(&app.seeds) {
         return false;
     }
-    let text = match (app.replay.run(), app.replay.after()) {
+    // Each part's forms, longest first.
+    let parts: Vec<Vec<String>> = match (app.replay.run(), app.replay.after()) {
         (Some(run), _) => match run.current() {
             Some(s) => {
                 let (hits, steps) = run.played.hits_through(run.step);
                 let verdict = if s.hit { "hit" } else { "miss" };
-                format!(
-                    " run {} {} · {} {} {verdict} · recall {hits}/{steps} ",
-                    run.record + 1,
-                    step_of(run),
-                    ok_glyph(app, s.hit),
-                    sanitize(&s.next)
-                )
+                let (glyph, next) = (ok_glyph(app, s.hit), sanitize(&s.next));
+                let last = run.played.steps.len().saturating_sub(1);
+                vec![
+                    vec![
+                        format!("run {} {}", run.record + 1, step_of(run)),
+                        format!("run {} {}/{last}", run.record + 1, run.step),
+                        format!("{}/{last}", run.step),
+                    ],
+                    vec![
+                        format!("{glyph} {next} {verdict}"),
+                        format!("{glyph} {next}"),
+                    ],
+                    vec![format!("recall {hits}/{steps}")],
+                ]
             }
-            None => format!(" run {}: no calls yet ", run.record + 1),
+            None => vec![vec![format!("run {}: no calls yet", run.record + 1)]],
         },
-        (None, Some(a)) => format!(
-            " step after {} · {} tool(s) ",
-            name(app, a.tool),
-            a.offer.offered.len()
-        ),
+        (None, Some(a)) => vec![
+            vec![format!("step after {}", name(app, a.tool))],
+            vec![format!("{} tool(s)", a.offer.offered.len())],
+        ],
         _ => return false,
     };
     let border = WRect {
@@ -256,7 +273,7 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
     // The marks keep their place at the right; the caption is cut before them.
     let marks = crate::tui::graph_pane::more::compact(app).filter(|m| m.chars().count() < room);
     let marks_w = marks.as_ref().map_or(0, |m| m.chars().count());
-    let text: String = text.chars().take(room - marks_w).collect();
+    let text = caption(&parts, room - marks_w);
     put_str(buf, area, border, border.x + 1, bottom, &text, style);
     if let Some(m) = &marks {
         let x = border.x + border.w - 1 - marks_w as i32;
@@ -266,6 +283,49 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
         mark_target(app, area, s, buf);
     }
     true
+}
+
+/// ` a · b · c ` in at most `room` cells. Every part is kept while some choice of forms
+/// fits (the first part is shortened first, then the next); then parts are dropped from
+/// the end, never cut in the middle (`recall 1/2` cut to `recall 1` reads as a different
+/// figure). The first part's shortest form is cut with `…` when nothing else fits.
+pub(crate) fn caption(parts: &[Vec<String>], room: usize) -> String {
+    let line = |picked: &[&String]| {
+        let words: Vec<&str> = picked.iter().map(|s| s.as_str()).collect();
+        format!(" {} ", words.join(" · "))
+    };
+    let fits = |s: &String| s.chars().count() <= room;
+    let mut choice = vec![0usize; parts.len()];
+    loop {
+        let picked: Vec<&String> = parts
+            .iter()
+            .zip(&choice)
+            .filter_map(|(forms, &c)| forms.get(c))
+            .collect();
+        let s = line(&picked);
+        if fits(&s) {
+            return s;
+        }
+        let Some(i) = (0..parts.len()).find(|&i| choice[i] + 1 < parts[i].len()) else {
+            break;
+        };
+        choice[i] += 1;
+    }
+    // Every part in its shortest form does not fit: as many as fit, from the first.
+    let shortest: Vec<&String> = parts.iter().filter_map(|f| f.last()).collect();
+    for keep in (1..shortest.len()).rev() {
+        let s = line(&shortest[..keep]);
+        if fits(&s) {
+            return s;
+        }
+    }
+    let first = shortest.first().map_or("", |s| s.as_str());
+    let keep = room.saturating_sub(3);
+    if keep == 0 {
+        return String::new();
+    }
+    let cut: String = first.chars().take(keep).collect();
+    format!(" {cut}…")
 }
 
 /// The called tool's box gets ✓ (hit) or ✗ (miss) in its last cell, when it is drawn.

@@ -270,7 +270,52 @@ fn the_replay_line_leaves_room_for_the_more_marks() {
     let s = screen(&app);
     let bottom = s
         .lines()
-        .find(|l| l.starts_with('└') && l.contains("run 1"))
+        .find(|l| l.starts_with('└') && l.contains("1/3"))
         .unwrap_or_else(|| panic!("the replay line on the border:\n{s}"));
     assert!(bottom.contains("more (n)"), "{bottom}\n{s}");
+}
+
+/// The caption on the border keeps whole parts: a cut `recall 1/2` would read `recall 1`.
+#[test]
+fn the_replay_caption_drops_whole_parts_that_do_not_fit() {
+    let parts: Vec<Vec<String>> = vec![
+        vec!["run 6 step 1 of 2".into(), "run 6 1/2".into(), "1/2".into()],
+        vec!["✗ CypherExecutor miss".into(), "✗ CypherExecutor".into()],
+        vec!["recall 1/2".into()],
+    ];
+    let full = " run 6 step 1 of 2 · ✗ CypherExecutor miss · recall 1/2 ";
+    assert_eq!(super::draw::caption(&parts, 80), full);
+    assert_eq!(super::draw::caption(&parts, full.chars().count()), full);
+    // Shorter: the step in short form first, then the verdict, every part kept.
+    assert_eq!(
+        super::draw::caption(&parts, 50),
+        " run 6 1/2 · ✗ CypherExecutor miss · recall 1/2 "
+    );
+    assert_eq!(
+        super::draw::caption(&parts, 42),
+        " 1/2 · ✗ CypherExecutor miss · recall 1/2 "
+    );
+    assert_eq!(
+        super::draw::caption(&parts, 37),
+        " 1/2 · ✗ CypherExecutor · recall 1/2 "
+    );
+    // Then whole parts go from the end.
+    assert_eq!(super::draw::caption(&parts, 24), " 1/2 · ✗ CypherExecutor ");
+    assert_eq!(super::draw::caption(&parts, 8), " 1/2 ");
+    assert_eq!(super::draw::caption(&parts, 4), " 1…");
+    assert_eq!(super::draw::caption(&parts, 2), "");
+}
+
+/// On a panel too short for the explanation and the tune list, the list and its keys come
+/// first: a miss's changes can be chosen and applied at 100x24.
+#[test]
+fn a_short_panel_keeps_the_tune_list_and_its_keys_on_screen() {
+    let (_f, _runs, mut app) = setup(100, 24);
+    keys(&mut app, ":replay 2 1<Enter>t");
+    let s = screen(&app);
+    let run = app.replay.run().expect("replaying");
+    let tune = run.tune.as_ref().expect("the tune list is open");
+    assert!(tune.list.len() >= 2, "the fixture's miss has changes: {s}");
+    assert!(s.contains("Enter applies"), "{s}");
+    assert!(s.contains("threshold -> 0.3"), "{s}");
 }
