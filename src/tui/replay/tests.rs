@@ -319,3 +319,19 @@ fn a_short_panel_keeps_the_tune_list_and_its_keys_on_screen() {
     assert!(s.contains("Enter applies"), "{s}");
     assert!(s.contains("threshold -> 0.3"), "{s}");
 }
+
+/// The Chat2Graph recorder numbers its runs, so a record's id is often its number: the
+/// panel's first line says `run 2` once, and a different id after it.
+#[test]
+fn a_record_id_equal_to_its_number_is_said_once() {
+    let (_f, runs, mut app) = setup(120, 40);
+    let numbered = RUNS.replacen("\"id\": \"r2\"", "\"id\": \"2\"", 1);
+    std::fs::write(&runs, numbered).expect("write runs");
+    keys(&mut app, &format!(":traces {}<Enter>", runs.display()));
+    keys(&mut app, ":replay 2 1<Enter>");
+    let s = screen(&app);
+    assert!(s.contains("│run 2 "), "{s}");
+    assert!(!s.contains("run 2 2"), "{s}");
+    keys(&mut app, ":replay 1 1<Enter>");
+    assert!(screen(&app).contains("run 1 r1"), "{}", screen(&app));
+}
