@@ -465,7 +465,8 @@ impl GraphPane {
     }
 
     /// `m`: hides or shows the side panes (overriding what the focus view chose); the
-    /// focus view is fitted to the new pane.
+    /// focus view is fitted to the new pane. The status line says which, replacing what the
+    /// focus view said when it hid them (which would now be wrong).
     pub fn toggle_side_panes(&mut self, s: &Scene<'_>) -> Step {
         let now = self.split();
         let hide = !(now.hide_nav || now.hide_inspector);
@@ -474,7 +475,12 @@ impl GraphPane {
             panes: Some(self.split()),
             ..Step::default()
         };
-        step.then(self.resized(s))
+        let said = if hide {
+            "side panes hidden (m shows them)"
+        } else {
+            "side panes shown (m hides them)"
+        };
+        step.then(self.resized(s)).then(Step::say(said))
     }
 
     /// A panel of the right-hand pane (`V`, `b`, `B`) was opened: where the focus view or

@@ -335,3 +335,17 @@ fn a_record_id_equal_to_its_number_is_said_once() {
     keys(&mut app, ":replay 1 1<Enter>");
     assert!(screen(&app).contains("run 1 r1"), "{}", screen(&app));
 }
+
+/// `m` says what it did, replacing what the focus view said when it hid the panes (which
+/// `m` has just made wrong).
+#[test]
+fn m_says_whether_it_hid_or_showed_the_side_panes() {
+    let (_f, _runs, mut app) = setup(100, 30);
+    keys(&mut app, "m");
+    let s = screen(&app);
+    assert!(s.contains("side panes hidden (m shows them)"), "{s}");
+    keys(&mut app, "m");
+    let s = screen(&app);
+    assert!(s.contains("side panes shown (m hides them)"), "{s}");
+    assert!(!s.contains("m shows them"), "{s}");
+}
