@@ -125,6 +125,9 @@ pub struct Want<'a> {
     pub members: usize,
     /// Where reading starts: the seeds, in the operator's order.
     pub roots: &'a [NodeIndex],
+    /// A node of the frontier drawn even where the rest of it is not: the selection (a
+    /// replayed miss selects the call it missed, the node that screen is about).
+    pub pinned: Option<NodeIndex>,
 }
 
 /// The side-pane splits to try: the user's, if they chose with `m`, else from all panes
@@ -157,9 +160,14 @@ pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) 
         .map(|&l| if roomy { l.roomier() } else { l })
         .collect();
     let all = pack::sequence(want.tk, want.keep, want.is_member, want.roots, false);
-    // The recommendation first, the frontier after it (a stable sort keeps the order).
+    // The recommendation (and the pinned node) first, the frontier after it (a stable sort
+    // keeps the order).
+    let pinned = want
+        .pinned
+        .filter(|p| want.keep.get(p.index()) == Some(&true) && !(want.is_member)(*p));
     let mut first = all.clone();
-    first.sort_by_key(|&ix| !(want.is_member)(ix));
+    first.sort_by_key(|&ix| !((want.is_member)(ix) || Some(ix) == pinned));
+    let need_first = want.members + usize::from(pinned.is_some());
     let pane = |split: Split| {
         let r = Panes::new(size, split).graph_inner();
         (i32::from(r.width), i32::from(r.height))
@@ -199,7 +207,7 @@ pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) 
         let (seq, measured, need) = if whole {
             (&all, &all_m, all.len())
         } else {
-            (&first, &first_m, want.members)
+            (&first, &first_m, need_first)
         };
         if let Some(rows) = pack::fit_rows(measured, need, pane(split), look) {
             // The recommendation alone fits: of its frontier, only the whole columns that

@@ -110,6 +110,7 @@ impl GraphPane {
                 is_member: &is_member,
                 members: members.len(),
                 roots: s.seeds,
+                pinned: s.selected,
             };
             let choice = fit::choose(&want, s.size, &splits[from..], roomy);
             let layout = pack::pack(s.tk, &choice.seq, choice.rows, fitted_for.2);

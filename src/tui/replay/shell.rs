@@ -147,6 +147,11 @@ fn show(
     }
     app.seeds = seeds;
     app.seeds_edited = true;
+    // Selected before the recommendation is laid out, so a missed call in the frontier is
+    // drawn even where the rest of the frontier is not (`fit::Want::pinned`).
+    if let Some(ix) = select.filter(|&ix| app.tk.graph.contains_node(ix)) {
+        app.selected = Some(ix);
+    }
     app.recompute();
     if let Some(ix) = select {
         app.select(ix);

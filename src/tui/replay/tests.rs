@@ -349,3 +349,48 @@ fn m_says_whether_it_hid_or_showed_the_side_panes() {
     assert!(s.contains("side panes shown (m hides them)"), "{s}");
     assert!(!s.contains("m shows them"), "{s}");
 }
+
+/// A replayed miss is about the call it missed: where the step's recommendation fills the
+/// pane and most of its frontier is not drawn, the missed call still is (marked `✗`).
+#[test]
+fn a_missed_call_in_the_frontier_is_drawn_where_the_rest_of_it_is_not() {
+    let mut kit = String::from("name: wide\ntools:\n");
+    for i in 0..30 {
+        kit.push_str(&format!("  - name: in{i}\n  - name: out{i}\n"));
+    }
+    kit.push_str("actions:\n  - name: hub\n    tools:\n");
+    for i in 0..30 {
+        let called = if i < 12 {
+            format!("in{i}")
+        } else {
+            String::new()
+        };
+        if !called.is_empty() {
+            kit.push_str(&format!("      - {called}\n"));
+        }
+        kit.push_str(&format!("      - {{name: out{i}, score: 0.3}}\n"));
+    }
+    kit.push_str("operators:\n  - name: op\n    actions: [hub]\n    threshold: 0.5\n");
+    let f = fixture(&kit);
+    let runs = f.path.with_file_name("runs.jsonl");
+    std::fs::write(
+        &runs,
+        "{\"operator\": \"op\", \"calls\": [\"in0\", \"out29\"]}\n",
+    )
+    .expect("write runs");
+    let mut app = open(&f.path);
+    crate::tui::update::update(&mut app, crate::tui::msg::Msg::Resize(80, 24));
+    keys(
+        &mut app,
+        &format!(":traces {}<Enter>:replay 1 1<Enter>", runs.display()),
+    );
+    assert_eq!(step(&app), (0, 1, false));
+    let s = screen(&app);
+    assert!(!s.contains("more (n)"), "the recommendation fits:\n{s}");
+    // Frontier boxes read `(- out3 )`; the navigator's rows do not.
+    let drawn = (0..29)
+        .filter(|i| s.contains(&format!("(- out{i} )")))
+        .count();
+    assert!(drawn < 29, "most of the frontier is not drawn:\n{s}");
+    assert!(s.contains("out29✗"), "the missed call is drawn:\n{s}");
+}
