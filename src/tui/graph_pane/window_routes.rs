@@ -9,7 +9,9 @@
 //! clean route, or whose other end lies beyond the margin around the window, is not
 //! drawn, and its ends on screen say how many of theirs are not (`+2 edges` under the
 //! box, or `+2` beside it when it found no clean route after the line was planned). The routes are kept until the router's input changes (a pan, a zoom, another
-//! structure), so a frame that changes none of it routes nothing.
+//! structure), so a frame that changes none of it routes nothing; the last few windows are
+//! kept, so stepping back to a replay step just shown, or panning back, routes nothing
+//! either.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -49,22 +51,44 @@ pub struct WindowRoutes {
     pub lined: HashSet<NodeIndex>,
 }
 
-/// The last window routed, shared by the frames that draw the same window.
+/// Windows kept routed. A replay step and the step before it are two layouts, so going
+/// back and forth between them (or panning back) needs two; a few more cost little (each
+/// holds at most [`MOST_EDGES`] routes).
+pub const KEPT: usize = 4;
+
+/// The last windows routed (the newest first), shared by the frames that draw them.
 #[derive(Debug, Default, Clone)]
-pub struct WindowCache(Arc<std::sync::Mutex<Option<Arc<WindowRoutes>>>>);
+pub struct WindowCache(Arc<std::sync::Mutex<Kept>>);
+
+#[derive(Debug, Default)]
+struct Kept {
+    windows: Vec<Arc<WindowRoutes>>,
+    /// Windows routed so far (tests tell a kept window from one routed again by it).
+    routed: usize,
+}
 
 impl WindowCache {
-    /// The routes of `view`: the kept ones when the router's input is the same.
+    /// The routes of `view`: kept ones when the router's input is the same as theirs (the
+    /// key hashes all of it: the boxes' places, the edges to route, the counts).
     pub fn get(&self, app: &App, geo: &Geometry, view: WRect) -> Arc<WindowRoutes> {
         let input = Input::of(app, geo, view);
         let key = input.key();
         let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(w) = kept.as_ref().filter(|w| w.key == key) {
-            return Arc::clone(w);
+        if let Some(i) = kept.windows.iter().position(|w| w.key == key) {
+            let w = kept.windows.remove(i);
+            kept.windows.insert(0, Arc::clone(&w));
+            return w;
         }
         let routed = Arc::new(input.route(key));
-        *kept = Some(Arc::clone(&routed));
+        kept.windows.insert(0, Arc::clone(&routed));
+        kept.windows.truncate(KEPT);
+        kept.routed += 1;
         routed
+    }
+
+    /// How many windows were routed (not found kept) so far.
+    pub fn routed(&self) -> usize {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).routed
     }
 }
 

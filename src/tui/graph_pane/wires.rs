@@ -69,7 +69,7 @@ pub fn route(
             rects.insert(ix, c);
         }
     }
-    let mut edges = Vec::new();
+    let mut drawn = Vec::new();
     // A member's edges to frontier nodes the view had no room to draw: counted beside it.
     let mut beyond: HashMap<NodeIndex, usize> = HashMap::new();
     for (ix, _) in layout.placed() {
@@ -81,21 +81,28 @@ pub fn route(
             if v == ix || !rects.contains_key(&v) {
                 continue;
             }
-            let rank = if rec.has_edge(tk, e.id(), threshold) {
+            drawn.push((e.id(), e.weight().score, ix, v));
+        }
+    }
+    // Too many to route: known before ranking them (a large step's view on the key path).
+    if drawn.len() > MOST_WIRES {
+        return None;
+    }
+    let mut edges: Vec<_> = drawn
+        .into_iter()
+        .map(|(e, score, ix, v)| {
+            let rank = if rec.has_edge(tk, e, threshold) {
                 0
-            } else if e.weight().score < threshold {
+            } else if score < threshold {
                 2
             } else {
                 1
             };
             let (a, b) = (rects[&ix], rects[&v]);
             let length = (a.x - b.x).abs() + (a.y - b.y).abs();
-            edges.push((rank, length, e.id(), ix, v));
-        }
-    }
-    if edges.len() > MOST_WIRES {
-        return None;
-    }
+            (rank, length, e, ix, v)
+        })
+        .collect();
     edges.sort();
     let wires: Vec<Wire> = edges
         .iter()

@@ -7,6 +7,9 @@
 //! - the fewest-hops counts when the threshold changes too;
 //! - the explanation, baseline diff and offered tools after any of that or a new selection.
 //!
+//! The last few critical values and sweeps are kept by what they were computed for, so
+//! seeds put back (a replay stepping back) find theirs without walking the graph again.
+//!
 //! A fingerprint of the structure and every score decides "the graph changed", so edits and
 //! reloads made elsewhere need not tell this module anything: `App::recompute` suffices.
 
@@ -118,6 +121,20 @@ pub struct InsightState {
     pub tokenizer: Option<toolscope_core::tokens::Tokenizer>,
     /// Fingerprint the baseline file's structural diff was computed against.
     structural_key: u64,
+    /// Insights computed before the current one (the newest first, at most [`KEPT`]): a
+    /// replay stepping back to the step just left, or seeds put back, takes its insight
+    /// from here instead of walking the graph again.
+    earlier: Vec<Kept>,
+}
+
+/// Earlier insights kept (see [`InsightState::earlier`]).
+const KEPT: usize = 3;
+
+/// An insight with what it was computed for.
+struct Kept {
+    key: (u64, Vec<NodeIndex>, u32),
+    insight: Insight,
+    sweep: Option<Sweep>,
 }
 
 impl InsightState {
@@ -135,14 +152,18 @@ impl InsightState {
         let key = (fp, seeds.to_vec(), params.hops);
         if self.key.as_ref().map(|k| k.0) != Some(fp) {
             self.adjacency = None;
+            self.earlier.clear();
+        }
+        let stale = self.key.as_ref() != Some(&key);
+        if stale {
+            self.keep_earlier(&key);
         }
         let adj = self.adjacency.get_or_insert_with(|| Adjacency::new(tk));
-        let stale = self.key.as_ref() != Some(&key);
         let hops_stale = self
             .insight
             .as_ref()
             .is_none_or(|i| i.hops_needed.threshold() != params.threshold);
-        if stale || self.insight.is_none() {
+        if self.insight.is_none() {
             let critical = Critical::compute_in(tk, adj, seeds, params.hops);
             self.sweep = Some(critical.sweep(tk));
             let hops_needed = HopCounts::compute_in(tk, adj, seeds, params.threshold);
@@ -160,6 +181,46 @@ impl InsightState {
         };
         self.offered = offered_tools(tk, rec, &self.filters);
         self.refresh_diff(tk, rec, params, fp);
+    }
+
+    /// The seeds or hops changed to `key`: the current insight joins the earlier ones, and
+    /// an earlier one computed for `key` becomes current (its fewest hops are brought up
+    /// to the threshold by the caller, as after a threshold change).
+    fn keep_earlier(&mut self, key: &(u64, Vec<NodeIndex>, u32)) {
+        let found = self.earlier.iter().position(|k| &k.key == key);
+        let found = found.map(|i| self.earlier.remove(i));
+        if let (Some(k), Some(insight)) = (self.key.take(), self.insight.take()) {
+            let sweep = self.sweep.take();
+            self.earlier.insert(
+                0,
+                Kept {
+                    key: k,
+                    insight,
+                    sweep,
+                },
+            );
+            self.earlier.truncate(KEPT);
+        }
+        if let Some(k) = found {
+            self.key = Some(k.key);
+            self.insight = Some(k.insight);
+            self.sweep = k.sweep;
+        }
+    }
+
+    /// The kept explanation of `node`, when it was made for exactly these seeds and
+    /// parameters (the replay's panel explains the called tool, which the step selects:
+    /// computing it again would cost the key press a second walk of the graph).
+    pub fn explained(
+        &self,
+        seeds: &[NodeIndex],
+        params: Params,
+        node: NodeIndex,
+    ) -> Option<&Explanation> {
+        let for_seeds = self.key.as_ref().is_some_and(|k| k.1 == seeds);
+        self.explanation
+            .as_ref()
+            .filter(|e| for_seeds && e.node == node && e.params == params)
     }
 
     /// Only the explanation, for a new selection.

@@ -214,14 +214,22 @@ pub(crate) fn why(app: &App, run: &Run, s: &ReplayStep) -> Vec<String> {
         )];
     }
     let params: Params = run.params;
-    match explain(&app.tk, &s.offer.seeds, params, t) {
-        Some(e) => e
-            .lines(&app.tk)
-            .into_iter()
-            .map(|l| sanitize(&l).into_owned())
-            .collect(),
-        None => Vec::new(),
-    }
+    // The step selects its called tool, so the app's kept explanation is usually this one.
+    let fresh;
+    let e = match app.insight.explained(&s.offer.seeds, params, t) {
+        Some(e) => e,
+        None => match explain(&app.tk, &s.offer.seeds, params, t) {
+            Some(e) => {
+                fresh = e;
+                &fresh
+            }
+            None => return Vec::new(),
+        },
+    };
+    e.lines(&app.tk)
+        .into_iter()
+        .map(|l| sanitize(&l).into_owned())
+        .collect()
 }
 
 /// The replay's line on the graph pane's bottom border (`area` includes the border), with

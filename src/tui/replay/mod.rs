@@ -11,6 +11,8 @@
 
 pub(crate) mod commands;
 pub(crate) mod draw;
+#[cfg(test)]
+mod kept_tests;
 pub(crate) mod shell;
 #[cfg(test)]
 mod tests;

@@ -219,3 +219,40 @@ proptest::proptest! {
         check_apart(&wires, &routes);
     }
 }
+
+/// Whether a box other than `a` and `b` lies beside cell (x, y): the four neighbours
+/// looked at one by one, as the search did before the grid kept them per cell.
+fn scanned_near(grid: &Grid, x: i32, y: i32, a: u32, b: u32) -> bool {
+    Dir::ALL.iter().any(|d| {
+        let (dx, dy) = d.step();
+        grid.at(x + dx, y + dy)
+            .is_some_and(|n| grid.boxed[n] != NONE && grid.boxed[n] != a && grid.boxed[n] != b)
+    })
+}
+
+proptest::proptest! {
+    #[test]
+    fn kept_neighbour_boxes_answer_as_a_scan(
+        rects in proptest::collection::vec((0i32..12, 0i32..8, 1i32..4, 1i32..3), 0..12),
+        ends in (0u32..14, 0u32..14),
+    ) {
+        // Boxes may touch and overlap (a later one wins its cells), so a cell can have
+        // several different boxes beside it.
+        let boxes: Vec<(u32, CellRect)> = rects
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y, w, h))| (i as u32, rect(x, y, w, h)))
+            .collect();
+        let grid = Grid::new(14, 10, &boxes, &[]);
+        for y in 0..10 {
+            for x in 0..14 {
+                let c = grid.at(x, y).expect("on the grid");
+                proptest::prop_assert_eq!(
+                    grid.near[c].other_than(ends.0, ends.1),
+                    scanned_near(&grid, x, y, ends.0, ends.1),
+                    "cell {},{}", x, y
+                );
+            }
+        }
+    }
+}
