@@ -19,8 +19,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "native")]
     format: GenFormat,
     /// Instead of the toolkit, print ordered runs of it (JSONL records with `calls`)
-    /// adding up to STEPS steps, for `eval --steps` at scale (the same --actions, --tools
-    /// and --seed give the matching toolkit).
+    /// adding up to STEPS steps, for `eval --steps` and `fit` at scale (the same --actions,
+    /// --tools, --seed and --format give the matching toolkit).
     #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     runs: Option<u64>,
 }
@@ -37,22 +37,22 @@ pub fn run(args: &Args) -> ExitCode {
         tools: args.tools.map(|t| t as usize),
         seed: args.seed,
     };
-    if let Some(steps) = args.runs {
-        return runs(opts, steps as usize);
-    }
     let text = match args.format {
         GenFormat::Native => generate(opts),
         GenFormat::Chat2graph => generate_chat2graph(opts),
     };
+    if let Some(steps) = args.runs {
+        return runs(text, opts.seed, steps as usize);
+    }
     super::common::out(&text);
     ExitCode::SUCCESS
 }
 
-/// The runs of the native toolkit `opts` gives, streamed to stdout.
-fn runs(opts: GenOptions, steps: usize) -> ExitCode {
+/// The runs of the generated toolkit `text`, streamed to stdout.
+fn runs(text: String, seed: u64, steps: usize) -> ExitCode {
     let limits = toolscope_core::source::Limits::default();
     let path = std::path::Path::new("generated.yaml");
-    let tk = match toolscope_core::load::load_text(path, generate(opts), None, &limits) {
+    let tk = match toolscope_core::load::load_text(path, text, None, &limits) {
         Ok(f) => f.toolkit,
         Err(e) => {
             super::common::error(&e.to_string());
@@ -61,7 +61,7 @@ fn runs(opts: GenOptions, steps: usize) -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let written = toolscope_core::generate::runs::write_runs(&tk, steps, opts.seed, &mut w)
+    let written = toolscope_core::generate::runs::write_runs(&tk, steps, seed, &mut w)
         .and_then(|()| std::io::Write::flush(&mut w));
     match written {
         Ok(()) => ExitCode::SUCCESS,

@@ -171,7 +171,7 @@ fn out_key_empty(keys: &mut Vec<(String, Vec<String>)>, marker: &str) {
 }
 
 /// The text as a file could hold it: CRLF, a BOM, no final newline.
-fn dress(text: &str, crlf: bool, bom: bool, final_nl: bool) -> String {
+pub(crate) fn dress(text: &str, crlf: bool, bom: bool, final_nl: bool) -> String {
     let mut t = text.to_string();
     if !final_nl {
         t = t.trim_end_matches('\n').to_string();
@@ -250,7 +250,7 @@ fn graph_of(tk: &Toolkit) -> BTreeSet<String> {
     out
 }
 
-fn open(text: &str, min_batch: usize) -> Workspace {
+pub(crate) fn open(text: &str, min_batch: usize) -> Workspace {
     let mut ws = Workspace::from_text(Path::new("batch.yaml"), text.to_string(), None)
         .unwrap_or_else(|e| panic!("{e}\n{text}"));
     ws.set_min_batch(min_batch);
@@ -290,17 +290,23 @@ fn check(seed: u64, crlf: bool, bom: bool, final_nl: bool, shuffle: bool) -> usi
     let text = dress(&toolkit_text(seed), crlf, bom, final_nl);
     let ws = open(&text, 2);
     let edits = pick_edits(&ws.toolkit, seed.rotate_left(17), shuffle);
+    compare(&text, &edits, seed)
+}
+
+/// Applies `edits` to `text` as a batch, in sequence with the batch off, and one at a
+/// time, and asserts the three agree; returns how many edits the batch made.
+pub(crate) fn compare(text: &str, edits: &[Edit], seed: u64) -> usize {
     if edits.len() < 2 {
         return 0;
     }
-    let (batch, batched) = outcome(&text, &edits, 2);
-    let (sequential, none) = outcome(&text, &edits, usize::MAX);
+    let (batch, batched) = outcome(text, edits, 2);
+    let (sequential, none) = outcome(text, edits, usize::MAX);
     assert_eq!(none, 0);
     assert_eq!(batch, sequential, "seed {seed} {edits:?}\n{text}");
     // And the edits one at a time, each its own transaction, when each applies alone.
     if let Some((after, _, graph, undone, _)) = &batch {
-        assert_eq!(undone, &text, "undo of seed {seed}");
-        let mut ws = open(&text, 2);
+        assert_eq!(undone, text, "undo of seed {seed}");
+        let mut ws = open(text, 2);
         if edits.iter().all(|e| ws.apply(e.clone()).is_ok()) {
             assert_eq!(&ws.files()[0].source.text, after, "one by one, seed {seed}");
             assert_eq!(&graph_of(&ws.toolkit), graph);

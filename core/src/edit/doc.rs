@@ -8,6 +8,10 @@ use crate::source::yaml::{Doc, NodeId, Style, Value};
 
 use super::EditError;
 
+#[path = "doc_scores.rs"]
+mod scores;
+pub(crate) use scores::Held;
+
 /// A parsed body (BOM-less text) with navigation and splice builders.
 pub struct Nav<'d, 'a> {
     pub text: &'a str,
@@ -24,6 +28,11 @@ pub struct Nav<'d, 'a> {
     /// second look-up in a list: a batch of edits looks up an action per edit, and a walk
     /// of the list each time was quadratic.
     decls: RefCell<Decls>,
+    /// A Chat2Graph config's `scores:` entries by edge, built on first look-up (see
+    /// `doc_scores.rs`): a batch of edits looks up one per score.
+    scores: std::cell::OnceCell<scores::Index>,
+    /// New `scores:` entries a batch of edits holds back, to append them in one go.
+    held: RefCell<Option<Held>>,
 }
 
 /// Per top-level list: how often it was searched, and its index once built.
@@ -39,6 +48,8 @@ impl<'d, 'a> Nav<'d, 'a> {
             notes: RefCell::new(Vec::new()),
             alias_targets: std::cell::OnceCell::new(),
             decls: RefCell::default(),
+            scores: std::cell::OnceCell::new(),
+            held: RefCell::new(None),
         }
     }
 

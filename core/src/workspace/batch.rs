@@ -12,9 +12,15 @@
 //! at one place). Those actions are patched edit by edit in their own lines, cut out and
 //! parsed alone (as `formats::native::window` does for one edit of a large file), so
 //! insertions at one place come in the order the edits one by one give; the action's lines
-//! change as one splice. Anything else that still meets at one place (an anchored list
-//! two actions share, a file with no such lines) declines the batch and the edits go one
-//! by one.
+//! change as one splice. In a Chat2Graph config every new score is an entry at the end of
+//! the one top-level `scores:` list: the entries are held back as the edits make them and
+//! appended in the edits' order in one insertion (or make the list, once, with all of
+//! them), the text the edits one by one give, each entry after the one before. An edit
+//! there that looks up an edge an earlier edit of the batch wrote (an MCP server scored
+//! with its tools from one action: each finds the other's entries) or that removes entries
+//! declines the batch. Anything else that still meets at one place (an anchored list two
+//! actions share, a file with no such lines) declines the batch and the edits go one by
+//! one.
 
 use std::collections::{HashMap, HashSet};
 
@@ -29,7 +35,7 @@ use crate::source::{Format, SourceFile, yaml};
 pub(crate) const MIN_EDITS: usize = 16;
 
 /// How many of the transaction's first edits a batch can take: scores, and in a native
-/// file added edges.
+/// file added edges (`fit` adds none to a Chat2Graph config, whose chains fix its edges).
 pub(crate) fn leading(edits: &[Edit], format: Format) -> usize {
     edits
         .iter()
@@ -109,6 +115,12 @@ pub(crate) fn edits(
     let body = crate::source::strip_bom(&file.text);
     let doc = yaml::parse(body, &Limits::default()).map_err(|e| EditError::Parse(e.to_string()))?;
     let nav = Nav::new(body, &doc, false);
+    let chat2graph = file.format == Format::Chat2Graph;
+    if chat2graph {
+        // Every new score goes at the end of the one `scores:` list: held back, and
+        // appended in the edits' order in one insertion below.
+        nav.hold_scores();
+    }
     let format = crate::formats::of(file.format);
     let mut graph = tk.clone();
     let mut out = Patch::default();
@@ -122,6 +134,7 @@ pub(crate) fn edits(
             Edit::SetScore { from, .. } | Edit::AddEdge { from, .. } => from.as_str(),
             _ => return Ok(None),
         };
+        nav.next_edit();
         let patch = match cut.get_mut(from) {
             None => match format.patch(&nav, &graph, edit) {
                 Ok(mut p) => {
@@ -151,6 +164,17 @@ pub(crate) fn edits(
         notes.extend(patch.notes);
         if undo.push(edit, &graph, None).is_err() || edit.apply_graph(&mut graph).is_err() {
             return Ok(None);
+        }
+    }
+    if let Some(held) = nav.take_held() {
+        if held.clash {
+            return Ok(None);
+        }
+        if !held.items.is_empty() {
+            match crate::formats::chat2graph::edit::add_scores(&nav, &held.items) {
+                Ok(s) => out.splices.push(s),
+                Err(_) => return Ok(None),
+            }
         }
     }
     notes.extend(nav.notes.take());

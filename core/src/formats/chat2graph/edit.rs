@@ -122,7 +122,8 @@ pub(crate) fn set_score(
 }
 
 /// Writes several edge scores: existing entries updated in place, new ones added together
-/// (so that a `scores:` list created at the end of the file is created once).
+/// (so that a `scores:` list created at the end of the file is created once). A batch of
+/// edits holds the new ones back and adds all of its own at once ([`add_scores`]).
 pub(crate) fn set_scores(
     nav: &Nav<'_, '_>,
     edges: &[(&str, &str, f64)],
@@ -131,12 +132,8 @@ pub(crate) fn set_scores(
     let mut new_items = Vec::new();
     for (from, to, score) in edges {
         let value = patch::float(*score);
-        let entry = nav.top_list("scores").into_iter().rev().find(|e| {
-            let text = |k: &str| nav.doc.get(*e, k).and_then(|v| nav.doc.str(v));
-            nav.doc.map(*e).is_some() && text("from") == Some(from) && text("to") == Some(to)
-        });
-        match entry {
-            Some(entry) => out.push(nav.set_entry(nav.doc.resolve(entry), "score", &value)?),
+        match nav.score_entries(from, to).last() {
+            Some(&(_, entry)) => out.push(nav.set_entry(entry, "score", &value)?),
             None => new_items.push(format!(
                 "{{from: {}, to: {}, score: {value}}}",
                 name_text(from),
@@ -144,9 +141,18 @@ pub(crate) fn set_scores(
             )),
         }
     }
-    if new_items.is_empty() {
+    if new_items.is_empty() || nav.hold_new_scores(&new_items) {
         return Ok(out);
     }
+    out.push(add_scores(nav, &new_items)?);
+    Ok(out)
+}
+
+/// The insertion of new `scores:` entries (each `{from: .., to: .., score: ..}`, at least
+/// one): after the list's last item in its style, under an empty `scores:`, or in a new
+/// `scores:` list at the end of the file. The same text as adding them one at a time, each
+/// after the one before.
+pub(crate) fn add_scores(nav: &Nav<'_, '_>, new_items: &[String]) -> Result<Splice, EditError> {
     let nl = patch::newline(nav.text);
     let root = nav
         .root()
@@ -154,7 +160,7 @@ pub(crate) fn set_scores(
     let block_items = |indent: &str| new_items.join(&format!("{nl}{indent}- "));
     // Top-level keys may be indented (the whole document shifted right).
     let top = nav.key_indent(root);
-    out.push(match nav.own_entry(root, "scores") {
+    Ok(match nav.own_entry(root, "scores") {
         Some((_, list))
             if nav.doc.node(nav.doc.resolve(list)).flow && nav.doc.seq(list).is_some() =>
         {
@@ -191,8 +197,7 @@ pub(crate) fn set_scores(
                 &format!("{top}scores:{nl}{inner}- {}", block_items(&inner)),
             )?
         }
-    });
-    Ok(out)
+    })
 }
 
 /// Removes the `scores:` entries for which `matches(from, to, index)` holds.
@@ -224,6 +229,7 @@ pub(crate) fn remove_scores(
     if stale.is_empty() {
         return Ok(Vec::new());
     }
+    nav.scores_removed();
     nav.remove_items(scores, &stale)
 }
 

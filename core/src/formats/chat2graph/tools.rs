@@ -115,13 +115,13 @@ pub(crate) fn set_call_score(
         .filter(|(e, _)| tk.graph[*e].score != score)
         .map(|(_, m)| tk.name(m).to_string())
         .collect();
-    let stale = score_entries(nav, from, to);
+    let stale = nav.score_entries(from, to);
     if changed.is_empty() && stale.is_empty() {
         return Ok(());
     }
     // Entries naming the server become the first new tools' entries (one splice each, so
     // nothing appended later touches them); the rest are removed.
-    let has_entry = |m: &str| !score_entries(nav, from, m).is_empty();
+    let has_entry = |m: &str| !nav.score_entries(from, m).is_empty();
     let (old, new): (Vec<&String>, Vec<&String>) = changed.iter().partition(|m| has_entry(m));
     let value = patch::float(score);
     for (entry, m) in stale.iter().zip(&new) {
@@ -148,19 +148,6 @@ pub(crate) fn set_call_score(
     out.notes
         .push(known_tools_note(to, &tool_names(tk, to, to_kind)));
     Ok(())
-}
-
-/// The `scores:` entries for `from -> to`: (index in the list, the mapping).
-fn score_entries(nav: &Nav<'_, '_>, from: &str, to: &str) -> Vec<(usize, NodeId)> {
-    nav.top_list("scores")
-        .into_iter()
-        .enumerate()
-        .filter(|(_, e)| {
-            let text = |k: &str| nav.doc.get(*e, k).and_then(|v| nav.doc.str(v));
-            nav.doc.map(*e).is_some() && text("from") == Some(from) && text("to") == Some(to)
-        })
-        .map(|(i, e)| (i, nav.doc.resolve(e)))
-        .collect()
 }
 
 /// Adds a reference to tool `to` to an action's `tools` list: an alias of its anchor when
