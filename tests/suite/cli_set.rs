@@ -169,3 +169,60 @@ fn exit_codes() {
     );
     assert_eq!(fs::read_to_string(&p).unwrap(), before);
 }
+
+/// A key with nothing after it (`scores:` or `next:`, then a blank line, another key or
+/// the end of the file) is filled by the edit. The check that nothing else changed took
+/// the empty value, a point at its key's end, for a node outside the edit and refused
+/// every such edit ("the edit would change what the file says there").
+#[test]
+fn an_empty_key_is_filled_whatever_follows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = copy(dir.path(), "chat2graph-mini.yml");
+    let base = fs::read_to_string(&p).unwrap();
+    let entry = "  - {from: query_execution, to: SchemaGetter, score: 0.75}";
+    for tail in [
+        "scores:\n",
+        "scores:\n\nextra: 1\n",
+        "scores:\nextra: 1\n",
+        "scores:",
+    ] {
+        let before = format!("{}\n{tail}", base.trim_end());
+        fs::write(&p, &before).unwrap();
+        let out = set(
+            &[
+                p.to_str().unwrap(),
+                "score",
+                "query_execution",
+                "SchemaGetter",
+                "0.75",
+            ],
+            None,
+        );
+        assert!(
+            out.status.success(),
+            "{tail:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let after = fs::read_to_string(&p).unwrap();
+        let lines = changed_lines(&before, &after);
+        assert!(
+            lines.iter().any(|l| l.contains(entry)),
+            "{tail:?}: {lines:?}"
+        );
+        assert!(
+            after.contains("extra: 1") == tail.contains("extra"),
+            "{after}"
+        );
+    }
+    let kit = dir.path().join("n.yaml");
+    let native = "name: k\ntools:\n  - name: t1\nactions:\n  - name: a\n    tools: [t1]\n    next:\n\n  - name: b\n    tools: [t1]\noperators:\n  - name: op\n    actions: [a]\n";
+    fs::write(&kit, native).unwrap();
+    let out = set(&[kit.to_str().unwrap(), "link", "a", "b"], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = fs::read_to_string(&kit).unwrap();
+    assert_eq!(after, native.replace("    next:\n", "    next: [b]\n"));
+}

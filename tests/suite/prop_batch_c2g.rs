@@ -136,10 +136,9 @@ fn config_text(seed: u64) -> String {
     out
 }
 
-/// A `scores:` list: absent, `[]`, or entries for some of the edges (calls, the
-/// next action, a server whose tools are listed) in flow or block style. (Not `scores:`
-/// with nothing after it: a score written there is refused one by one too, "would change
-/// what the file says there", a limit of the edit's check, not of the batch.)
+/// A `scores:` list: absent, `[]`, `scores:` with nothing after it, or entries for some
+/// of the edges (calls, the next action, a server whose tools are listed) in flow or
+/// block style.
 fn scores_text(r: &mut Rng, n_actions: usize, calls: &[Vec<String>]) -> String {
     let mut items = Vec::new();
     for (a, called) in calls.iter().enumerate() {
@@ -159,8 +158,9 @@ fn scores_text(r: &mut Rng, n_actions: usize, calls: &[Vec<String>]) -> String {
             ));
         }
     }
-    match r.below(6) {
+    match r.below(7) {
         0 => String::new(),
+        6 => "\nscores:   # to fit\n".into(),
         1 | 2 => "\nscores: []   # none yet\n".into(),
         3 => format!("\nscores: [{}]\n", items.join(", ")),
         _ if items.is_empty() => String::new(),

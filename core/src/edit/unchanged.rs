@@ -125,7 +125,9 @@ fn edited(text: &str, doc: &Doc, id: NodeId, splices: &[&Splice]) -> bool {
             .any(|s| s.at.start < r.end && s.at.end > r.start)
     };
     match &n.value {
-        _ if span.is_empty() => touches(span),
+        // An empty value (`next:` with nothing after it) is a point at its key's end; an
+        // edit filling it goes after the colon, or at the end of the key's line.
+        _ if span.is_empty() => touches(&(span.start..patch::line_end(text, span.start))),
         Value::Scalar { style, .. } => {
             let end = patch::content_end(text, span).max(span.start);
             let header = match style {
