@@ -130,6 +130,40 @@ pub struct Want<'a> {
     pub pinned: Option<NodeIndex>,
 }
 
+/// The reading orders [`choose`] fits, measured: the same for every try of one layout (the
+/// layering and its crossing sweeps are most of a step's layout), so made once.
+pub struct Sequences {
+    /// Every kept node in reading order.
+    all: Vec<NodeIndex>,
+    /// The recommendation (and the pinned node) first, the frontier after it.
+    first: Vec<NodeIndex>,
+    /// How many of `first` must be on screen.
+    need_first: usize,
+    all_m: pack::Measured,
+    first_m: pack::Measured,
+}
+
+impl Sequences {
+    pub fn of(want: &Want<'_>) -> Sequences {
+        let all = pack::sequence(want.tk, want.keep, want.is_member, want.roots, false);
+        // A stable sort keeps the reading order within each part.
+        let pinned = want
+            .pinned
+            .filter(|p| want.keep.get(p.index()) == Some(&true) && !(want.is_member)(*p));
+        let mut first = all.clone();
+        first.sort_by_key(|&ix| !((want.is_member)(ix) || Some(ix) == pinned));
+        let need_first = want.members + usize::from(pinned.is_some());
+        let (all_m, first_m) = (pack::measure(want.tk, &all), pack::measure(want.tk, &first));
+        Sequences {
+            all,
+            first,
+            need_first,
+            all_m,
+            first_m,
+        }
+    }
+}
+
 /// The side-pane splits to try: the user's, if they chose with `m`, else from all panes
 /// shown to none.
 pub fn splits(user: Option<bool>) -> Vec<Split> {
@@ -154,20 +188,25 @@ pub fn splits(user: Option<bool>) -> Vec<Split> {
 /// The most readable fit of `want` in a terminal of `size` (see the module comment);
 /// `roomy`: every look with more room for the edges (after a layout whose edges could not
 /// all be routed apart).
-pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) -> Choice {
+pub fn choose(
+    want: &Want<'_>,
+    seqs: &Sequences,
+    size: (u16, u16),
+    splits: &[Split],
+    roomy: bool,
+) -> Choice {
     let looks: Vec<Look> = LOOKS
         .iter()
         .map(|&l| if roomy { l.roomier() } else { l })
         .collect();
-    let all = pack::sequence(want.tk, want.keep, want.is_member, want.roots, false);
-    // The recommendation (and the pinned node) first, the frontier after it (a stable sort
-    // keeps the order).
-    let pinned = want
-        .pinned
-        .filter(|p| want.keep.get(p.index()) == Some(&true) && !(want.is_member)(*p));
-    let mut first = all.clone();
-    first.sort_by_key(|&ix| !((want.is_member)(ix) || Some(ix) == pinned));
-    let need_first = want.members + usize::from(pinned.is_some());
+    let Sequences {
+        all,
+        first,
+        need_first,
+        all_m,
+        first_m,
+    } = seqs;
+    let (all, first, need_first) = (all, first, *need_first);
     let pane = |split: Split| {
         let r = Panes::new(size, split).graph_inner();
         (i32::from(r.width), i32::from(r.height))
@@ -184,7 +223,7 @@ pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) 
         .unwrap_or(0);
     let mut tries: Vec<(bool, Split, Look)> = Vec::new();
     if want.members > most {
-        return overflow(splits, &looks, pane, first);
+        return overflow(splits, &looks, pane, first.clone());
     }
     // Names of [`GOOD`] width or whole: keep the side panes if that is enough.
     for whole in [true, false] {
@@ -202,12 +241,11 @@ pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) 
             }
         }
     }
-    let (all_m, first_m) = (pack::measure(want.tk, &all), pack::measure(want.tk, &first));
     for (whole, split, look) in tries {
         let (seq, measured, need) = if whole {
-            (&all, &all_m, all.len())
+            (all, all_m, all.len())
         } else {
-            (&first, &first_m, need_first)
+            (first, first_m, need_first)
         };
         if let Some(rows) = pack::fit_rows(measured, need, pane(split), look) {
             // The recommendation alone fits: of its frontier, only the whole columns that
@@ -227,7 +265,7 @@ pub fn choose(want: &Want<'_>, size: (u16, u16), splits: &[Split], roomy: bool) 
             };
         }
     }
-    overflow(splits, &looks, pane, first)
+    overflow(splits, &looks, pane, first.clone())
 }
 
 /// Too much for the pane: the most compact look, the recommendation first; the view marks

@@ -101,18 +101,19 @@ impl GraphPane {
         // be drawn) is tried again with more room (the next split), keeping the best.
         let mut best: Option<Focused> = None;
         let tries = (0..splits.len()).flat_map(|from| [(from, false), (from, true)]);
+        let rec = s.rec;
+        let is_member = |ix: NodeIndex| rec.contains(ix);
+        let want = fit::Want {
+            tk: s.tk,
+            keep: &keep,
+            is_member: &is_member,
+            members: members.len(),
+            roots: s.seeds,
+            pinned: s.selected,
+        };
+        let seqs = fit::Sequences::of(&want);
         for (from, roomy) in tries {
-            let rec = s.rec;
-            let is_member = |ix: NodeIndex| rec.contains(ix);
-            let want = fit::Want {
-                tk: s.tk,
-                keep: &keep,
-                is_member: &is_member,
-                members: members.len(),
-                roots: s.seeds,
-                pinned: s.selected,
-            };
-            let choice = fit::choose(&want, s.size, &splits[from..], roomy);
+            let choice = fit::choose(&want, &seqs, s.size, &splits[from..], roomy);
             let layout = pack::pack(s.tk, &choice.seq, choice.rows, fitted_for.2);
             let geometry = geometry::Geometry::packed(&layout, s.tk, choice.look);
             let pane = Panes::new(s.size, choice.split).graph_inner();
