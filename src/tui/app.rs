@@ -422,36 +422,55 @@ impl App {
             room: crate::tui::replay::room(self.size),
         };
         self.replay.refresh(&ctx, &self.seeds, &mut self.rec);
-        self.insight.refresh(
-            &self.tk,
-            &self.seeds,
-            self.session.params,
-            &self.rec,
-            self.selected,
-        );
-        self.refresh_evidence();
-        self.with_graph(|g, s| g.sync(s));
+        // The insight and the evidence do not read the focus view, nor it them: they are
+        // brought up to date on the second core while the focus view is laid out (at 10k
+        // actions each is a few milliseconds of a replay step's key).
+        let side = Side {
+            tk: &self.tk,
+            seeds: &self.seeds,
+            params: self.session.params,
+            rec: &self.rec,
+            selected: self.selected,
+            operator: evaluated_operator(&self.tk, self.operator, self.seeds_edited),
+        };
+        let (insight, evidence) = (&mut self.insight, &mut self.evidence);
+        let mut pane = std::mem::take(&mut self.graph_pane);
+        let scene = Scene {
+            tk: &self.tk,
+            seeds: &self.seeds,
+            rec: &self.rec,
+            operator: self.operator,
+            threshold: self.session.params.threshold,
+            size: self.size,
+            whole: self.layout.current(),
+            pending: self.layout.pending(),
+            selected: self.selected,
+            ascii: self.theme.ascii,
+        };
+        let step = std::thread::scope(|sc| {
+            let other = sc.spawn(|| side.refresh(insight, evidence));
+            let step = pane.sync(&scene);
+            if let Err(panic) = other.join() {
+                std::panic::resume_unwind(panic);
+            }
+            step
+        });
+        self.graph_pane = pane;
+        self.apply(step);
     }
 
     /// Evaluates the loaded traces for the active operator (or seeds) at the current
     /// parameters, and counts the offer's tokens; nothing until traces or tokens are asked for.
     pub fn refresh_evidence(&mut self) {
-        let operator = match self.operator.and_then(|i| self.tk.operators.get(i)) {
-            Some(op) if !self.seeds_edited => Some(op.name.as_str()),
-            _ => None,
-        };
-        let active = crate::tui::evidence_panel::Active {
+        let side = Side {
             tk: &self.tk,
-            operator,
             seeds: &self.seeds,
             params: self.session.params,
-            offer: self.insight.shown_tools(&self.rec),
-            filters: self
-                .insight
-                .filters_on
-                .then(|| self.insight.filters.clone()),
+            rec: &self.rec,
+            selected: self.selected,
+            operator: evaluated_operator(&self.tk, self.operator, self.seeds_edited),
         };
-        self.evidence.refresh(&active);
+        side.evidence(&self.insight, &mut self.evidence);
     }
 
     /// Makes operator `i` active and selects (and shows) its first seed. Threshold/hops
@@ -628,4 +647,51 @@ pub struct Counts {
     pub tools: (usize, usize),
     /// Tools offered after the filters stage, when it is on.
     pub offered: Option<usize>,
+}
+
+/// The operator whose runs the evidence evaluates: the active one while its seeds are its
+/// own (`None`: the seeds were edited, and the traces are evaluated from them).
+fn evaluated_operator(tk: &Toolkit, operator: Option<usize>, edited: bool) -> Option<&str> {
+    match operator.and_then(|i| tk.operators.get(i)) {
+        Some(op) if !edited => Some(op.name.as_str()),
+        _ => None,
+    }
+}
+
+/// What the insight and the evidence are brought up to date from, apart from the rest of
+/// the app (so [`App::recompute`] can run them beside the focus view's layout).
+struct Side<'a> {
+    tk: &'a Toolkit,
+    seeds: &'a [NodeIndex],
+    params: Params,
+    rec: &'a Recommendation,
+    selected: Option<NodeIndex>,
+    operator: Option<&'a str>,
+}
+
+impl Side<'_> {
+    fn refresh(
+        &self,
+        insight: &mut crate::tui::insight::InsightState,
+        evidence: &mut crate::tui::evidence_panel::EvidencePane,
+    ) {
+        insight.refresh(self.tk, self.seeds, self.params, self.rec, self.selected);
+        self.evidence(insight, evidence);
+    }
+
+    fn evidence(
+        &self,
+        insight: &crate::tui::insight::InsightState,
+        evidence: &mut crate::tui::evidence_panel::EvidencePane,
+    ) {
+        let active = crate::tui::evidence_panel::Active {
+            tk: self.tk,
+            operator: self.operator,
+            seeds: self.seeds,
+            params: self.params,
+            offer: insight.shown_tools(self.rec),
+            filters: insight.filters_on.then(|| insight.filters.clone()),
+        };
+        evidence.refresh(&active);
+    }
 }
