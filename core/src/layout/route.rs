@@ -134,7 +134,7 @@ const NEAR_BOX: u32 = 3;
 const CONFLICT: u32 = 60;
 /// States a search of the whole grid may take before giving up on a clean route (a dense
 /// picture can leave none; an exhaustive search per edge would then dominate).
-const WHOLE_BUDGET: u32 = 6_000;
+pub const WHOLE_BUDGET: u32 = 6_000;
 /// Extra cells around an edge's ends searched first.
 const WINDOW: i32 = 8;
 const NONE: u32 = u32::MAX;
@@ -142,7 +142,7 @@ const NONE: u32 = u32::MAX;
 /// Routes `wires` (in order: earlier ones get the plainest routes) between `boxes` on a
 /// grid of `w` x `h` cells. `None` for a wire whose box is missing or enclosed.
 pub fn route_all(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> Vec<Option<Routed>> {
-    route_with(w, h, boxes, wires, true, u32::MAX)
+    route_with(w, h, boxes, wires, true, (u32::MAX, WHOLE_BUDGET))
 }
 
 /// As [`route_all`], but stricter, for drawings that show less rather than a knot: an
@@ -155,20 +155,22 @@ pub fn route_clean(
     boxes: &[(u32, CellRect)],
     wires: &[Wire],
 ) -> Vec<Option<Routed>> {
-    route_with(w, h, boxes, wires, false, u32::MAX)
+    route_with(w, h, boxes, wires, false, (u32::MAX, WHOLE_BUDGET))
 }
 
 /// As [`route_clean`], within `states` search states in all: the wires left when they are
 /// spent are not routed. For drawings routed on the key path (a frame of a moved window),
-/// whose cost must not follow how hard the picture is.
+/// whose cost must not follow how hard the picture is. `whole`: the states one wire's
+/// search of the whole grid may take, after none was found near its ends
+/// ([`WHOLE_BUDGET`] elsewhere).
 pub fn route_clean_within(
     w: i32,
     h: i32,
     boxes: &[(u32, CellRect)],
     wires: &[Wire],
-    states: u32,
+    (states, whole): (u32, u32),
 ) -> Vec<Option<Routed>> {
-    route_with(w, h, boxes, wires, false, states)
+    route_with(w, h, boxes, wires, false, (states, whole))
 }
 
 fn route_with(
@@ -177,7 +179,7 @@ fn route_with(
     boxes: &[(u32, CellRect)],
     wires: &[Wire],
     forced: bool,
-    states: u32,
+    (states, whole): (u32, u32),
 ) -> Vec<Option<Routed>> {
     let modes: &[Mode] = if forced {
         &[Mode::Window, Mode::Whole, Mode::ForcedNear, Mode::Forced]
@@ -189,6 +191,7 @@ fn route_with(
     let rects: HashMap<u32, CellRect> = boxes.iter().copied().collect();
     let mut search = Search::new(grid.cells());
     search.left = states;
+    search.whole = whole;
     let mut out: Vec<Option<Routed>> = Vec::with_capacity(wires.len());
     for (i, wire) in wires.iter().enumerate() {
         let ends = rects.get(&wire.from).zip(rects.get(&wire.to));
@@ -241,6 +244,9 @@ struct Grid {
     owner: [Vec<u32>; 2],
     /// Further routes of a cell and axis (rare: forks and joins).
     more: HashMap<(u32, usize), Vec<u32>>,
+    /// Per axis and cell, whether [`Grid::more`] holds routes for it: the search asks for
+    /// every neighbour it tries, and a hash lookup each time was most of a state's cost.
+    shared: [Vec<bool>; 2],
     /// Target of the arrowhead drawn in a cell (NONE: no arrowhead).
     head: Vec<u32>,
     /// The wire of each route, by id (its index in the wires routed).
@@ -286,6 +292,7 @@ impl Grid {
             boxed,
             owner: [vec![NONE; n], vec![NONE; n]],
             more: HashMap::new(),
+            shared: [vec![false; n], vec![false; n]],
             head: vec![NONE; n],
             wires: wires.to_vec(),
             apart: false,
@@ -312,10 +319,11 @@ impl Grid {
                 .is_some_and(|o| o.from == wire.from || o.to == wire.to)
         };
         ok(&first)
-            && self
-                .more
-                .get(&(c as u32, axis))
-                .is_none_or(|v| v.iter().all(ok))
+            && (!self.shared[axis][c]
+                || self
+                    .more
+                    .get(&(c as u32, axis))
+                    .is_none_or(|v| v.iter().all(ok)))
     }
 
     /// Whether `wire` may run straight along `axis` through cell `c`: with the `apart`
@@ -353,6 +361,7 @@ impl Grid {
                 if self.owner[a][c] == NONE {
                     self.owner[a][c] = id;
                 } else if self.owner[a][c] != id {
+                    self.shared[a][c] = true;
                     let list = self.more.entry((c as u32, a)).or_default();
                     if !list.contains(&id) {
                         list.push(id);
@@ -375,9 +384,7 @@ impl Grid {
         for (i, (cell, used)) in axes(r).into_iter().enumerate() {
             let (x, y) = cell;
             let alone = self.at(x, y).is_some_and(|c| {
-                self.owner[1][c] == NONE
-                    && self.head[c] == NONE
-                    && !self.more.contains_key(&(c as u32, 0))
+                self.owner[1][c] == NONE && self.head[c] == NONE && !self.shared[0][c]
             });
             if used == [true, false] && alone {
                 let _ = i;
@@ -445,7 +452,7 @@ struct Job {
 enum Mode {
     /// Clean routes within a window around the ends.
     Window,
-    /// Clean routes anywhere on the grid, within [`WHOLE_BUDGET`] states.
+    /// Clean routes anywhere on the grid, within [`Search::whole`] states.
     Whole,
     /// Within the window, sharing runs with unrelated routes at a high cost.
     ForcedNear,
@@ -464,6 +471,8 @@ struct Search {
     generation: u32,
     /// States left for all the searches still to come.
     left: u32,
+    /// States one whole-grid search may take ([`WHOLE_BUDGET`] unless told).
+    whole: u32,
 }
 
 /// A state: cell index * 4 + direction of travel into the cell.
@@ -481,6 +490,7 @@ impl Search {
             arrow: vec![Dir::Right; cells],
             generation: 0,
             left: u32::MAX,
+            whole: WHOLE_BUDGET,
         }
     }
 
@@ -490,7 +500,7 @@ impl Search {
         let win = window(grid, job, mode);
         let forced = matches!(mode, Mode::ForcedNear | Mode::Forced);
         let mut budget = if mode == Mode::Whole {
-            WHOLE_BUDGET
+            self.whole
         } else {
             u32::MAX
         };

@@ -34,10 +34,17 @@ pub const MARGIN: (i32, i32) = (24, 8);
 /// Routing a window of more edges than this would cost more than a frame: the rest are
 /// counted, not drawn (shortest first are routed).
 pub const MOST_EDGES: usize = 400;
-/// Search states one window's routing may take in all (a few milliseconds): a dense
-/// window whose edges mostly find no clean route would otherwise cost a search of its
-/// whole grid per edge. Edges left when they are spent are counted, not drawn.
-pub const MOST_STATES: u32 = 30_000;
+/// Search states one window's routing may take in all (about 4 ms): a dense window whose
+/// edges mostly find no clean route would otherwise cost a search of its whole grid per
+/// edge. Edges left when they are spent are counted, not drawn. A 10k-action replay step
+/// at 200x60 spends all of them; 30,000 drew 1% more edges for half as much time again.
+pub const MOST_STATES: u32 = 20_000;
+/// Search states one edge may take on the whole grid after finding no route near its ends
+/// (the focus view's routing allows 6,000): in a dense window such an edge seldom has one
+/// far away, and five of them spent a replay step's whole budget at 6,000. At 1,000 a
+/// 10k-action replay step at 200x60 draws as many edges (194 on average, was 191) within
+/// two thirds of the states; a neighbourhood view at 10k draws the same 28.
+pub const FAR_STATES: u32 = 1_000;
 
 /// The routes of one window.
 #[derive(Debug, Default)]
@@ -245,7 +252,7 @@ impl Input {
             })
             .collect();
         let (w, h) = self.size;
-        let routed = route_clean_within(w, h, &self.boxes, &wires, MOST_STATES);
+        let routed = route_clean_within(w, h, &self.boxes, &wires, (MOST_STATES, FAR_STATES));
         let mut out = WindowRoutes {
             key,
             routes: Routes {

@@ -15,7 +15,7 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use toolscope_core::layout::Layout;
-use toolscope_core::layout::route::{CellRect, Routed, Wire, route_clean_within};
+use toolscope_core::layout::route::{CellRect, Routed, WHOLE_BUDGET, Wire, route_clean_within};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::Recommendation;
 
@@ -111,7 +111,7 @@ pub fn route(
             to: v.index() as u32,
         })
         .collect();
-    let routed = route_clean_within(w, h, &boxes, &wires, MOST_STATES);
+    let routed = route_clean_within(w, h, &boxes, &wires, (MOST_STATES, WHOLE_BUDGET));
     let mut out = Routes {
         unshown: beyond,
         ..Routes::default()

@@ -182,10 +182,27 @@ fn a_routing_within_a_budget_stops_when_it_is_spent() {
         (2, rect(0, 4, 5, 1)),
     ];
     let wires = [Wire { from: 0, to: 1 }, Wire { from: 2, to: 1 }];
-    let none = route_clean_within(20, 6, &boxes, &wires, 0);
+    let none = route_clean_within(20, 6, &boxes, &wires, (0, WHOLE_BUDGET));
     assert!(none.iter().all(Option::is_none));
-    let all = route_clean_within(20, 6, &boxes, &wires, 1_000_000);
+    let all = route_clean_within(20, 6, &boxes, &wires, (1_000_000, WHOLE_BUDGET));
     assert_eq!(all, route_clean(20, 6, &boxes, &wires));
+}
+
+/// A wire whose only route goes far beyond its ends (around a wall) is found by the search
+/// of the whole grid, within that search's own budget: none when it has no states.
+#[test]
+fn a_route_far_from_its_ends_takes_the_whole_grid_budget() {
+    let boxes = [
+        (0, rect(0, 0, 5, 1)),
+        (1, rect(12, 0, 5, 1)),
+        (2, rect(8, 0, 2, 20)),
+    ];
+    let wires = [Wire { from: 0, to: 1 }];
+    let far = route_clean_within(20, 24, &boxes, &wires, (1_000_000, WHOLE_BUDGET));
+    let r = far[0].as_ref().expect("routed around the wall");
+    assert!(r.cells.iter().any(|c| c.1 >= 20), "below the wall: {r:?}");
+    let near_only = route_clean_within(20, 24, &boxes, &wires, (1_000_000, 0));
+    assert!(near_only[0].is_none(), "{near_only:?}");
 }
 
 proptest::proptest! {
