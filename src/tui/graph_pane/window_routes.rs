@@ -37,7 +37,7 @@ pub const MOST_EDGES: usize = 400;
 /// Search states one window's routing may take in all (about 4 ms): a dense window whose
 /// edges mostly find no clean route would otherwise cost a search of its whole grid per
 /// edge. Edges left when they are spent are counted, not drawn. A 10k-action replay step
-/// at 200x60 spends all of them; 30,000 drew 1% more edges for half as much time again.
+/// at 200x60 spends all of them; 30,000 drew 2% more edges for half as much time again.
 pub const MOST_STATES: u32 = 20_000;
 /// Search states one edge may take on the whole grid after finding no route near its ends
 /// (the focus view's routing allows 6,000): in a dense window such an edge seldom has one
