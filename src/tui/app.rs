@@ -425,52 +425,40 @@ impl App {
         // The insight and the evidence do not read the focus view, nor it them: they are
         // brought up to date on the second core while the focus view is laid out (at 10k
         // actions each is a few milliseconds of a replay step's key).
-        let side = Side {
-            tk: &self.tk,
-            seeds: &self.seeds,
-            params: self.session.params,
-            rec: &self.rec,
-            selected: self.selected,
-            operator: evaluated_operator(&self.tk, self.operator, self.seeds_edited),
-        };
-        let (insight, evidence) = (&mut self.insight, &mut self.evidence);
         let mut pane = std::mem::take(&mut self.graph_pane);
-        let scene = Scene {
-            tk: &self.tk,
-            seeds: &self.seeds,
-            rec: &self.rec,
-            operator: self.operator,
-            threshold: self.session.params.threshold,
-            size: self.size,
-            whole: self.layout.current(),
-            pending: self.layout.pending(),
-            selected: self.selected,
-            ascii: self.theme.ascii,
-        };
+        let mut insight = std::mem::take(&mut self.insight);
+        let mut evidence = std::mem::take(&mut self.evidence);
+        let (side, scene) = (self.side(), self.scene());
         let step = std::thread::scope(|sc| {
-            let other = sc.spawn(|| side.refresh(insight, evidence));
+            let other = sc.spawn(|| side.refresh(&mut insight, &mut evidence));
             let step = pane.sync(&scene);
             if let Err(panic) = other.join() {
                 std::panic::resume_unwind(panic);
             }
             step
         });
-        self.graph_pane = pane;
+        (self.graph_pane, self.insight, self.evidence) = (pane, insight, evidence);
         self.apply(step);
     }
 
-    /// Evaluates the loaded traces for the active operator (or seeds) at the current
-    /// parameters, and counts the offer's tokens; nothing until traces or tokens are asked for.
-    pub fn refresh_evidence(&mut self) {
-        let side = Side {
+    /// What the insight and the evidence are brought up to date from.
+    fn side(&self) -> Side<'_> {
+        Side {
             tk: &self.tk,
             seeds: &self.seeds,
             params: self.session.params,
             rec: &self.rec,
             selected: self.selected,
             operator: evaluated_operator(&self.tk, self.operator, self.seeds_edited),
-        };
-        side.evidence(&self.insight, &mut self.evidence);
+        }
+    }
+
+    /// Evaluates the loaded traces for the active operator (or seeds) at the current
+    /// parameters, and counts the offer's tokens; nothing until traces or tokens are asked for.
+    pub fn refresh_evidence(&mut self) {
+        let mut evidence = std::mem::take(&mut self.evidence);
+        self.side().evidence(&self.insight, &mut evidence);
+        self.evidence = evidence;
     }
 
     /// Makes operator `i` active and selects (and shows) its first seed. Threshold/hops
