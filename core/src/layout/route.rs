@@ -244,9 +244,6 @@ struct Grid {
     owner: [Vec<u32>; 2],
     /// Further routes of a cell and axis (rare: forks and joins).
     more: HashMap<(u32, usize), Vec<u32>>,
-    /// Per axis and cell, whether [`Grid::more`] holds routes for it: the search asks for
-    /// every neighbour it tries, and a hash lookup each time was most of a state's cost.
-    shared: [Vec<bool>; 2],
     /// Target of the arrowhead drawn in a cell (NONE: no arrowhead).
     head: Vec<u32>,
     /// The wire of each route, by id (its index in the wires routed).
@@ -292,7 +289,6 @@ impl Grid {
             boxed,
             owner: [vec![NONE; n], vec![NONE; n]],
             more: HashMap::new(),
-            shared: [vec![false; n], vec![false; n]],
             head: vec![NONE; n],
             wires: wires.to_vec(),
             apart: false,
@@ -319,11 +315,10 @@ impl Grid {
                 .is_some_and(|o| o.from == wire.from || o.to == wire.to)
         };
         ok(&first)
-            && (!self.shared[axis][c]
-                || self
-                    .more
-                    .get(&(c as u32, axis))
-                    .is_none_or(|v| v.iter().all(ok)))
+            && self
+                .more
+                .get(&(c as u32, axis))
+                .is_none_or(|v| v.iter().all(ok))
     }
 
     /// Whether `wire` may run straight along `axis` through cell `c`: with the `apart`
@@ -361,7 +356,6 @@ impl Grid {
                 if self.owner[a][c] == NONE {
                     self.owner[a][c] = id;
                 } else if self.owner[a][c] != id {
-                    self.shared[a][c] = true;
                     let list = self.more.entry((c as u32, a)).or_default();
                     if !list.contains(&id) {
                         list.push(id);
@@ -384,7 +378,9 @@ impl Grid {
         for (i, (cell, used)) in axes(r).into_iter().enumerate() {
             let (x, y) = cell;
             let alone = self.at(x, y).is_some_and(|c| {
-                self.owner[1][c] == NONE && self.head[c] == NONE && !self.shared[0][c]
+                self.owner[1][c] == NONE
+                    && self.head[c] == NONE
+                    && !self.more.contains_key(&(c as u32, 0))
             });
             if used == [true, false] && alone {
                 let _ = i;
