@@ -241,6 +241,8 @@ def summary(reading, scenario):
         "calls_readable": exact["outputs"] == n or exact["tool_spans"] == n,
         "calls_in_outputs": pick("output_source"),
         "calls_in_tool_spans": pick("tool_span_source"),
+        "inference_spans_finishing_in_tool_calls": sum(r["finish_tool_calls"] for r in reading),
+        "calls_have_ids": any(r["call_ids"] for r in reading) and all(all(r["call_ids"]) for r in reading),
         "offered_recorded": exact["offered"] == n,
         "offered_in": pick("offered_source"),
         "recovered": {"calls_from_outputs": totals["outputs"], "calls_from_tool_spans": totals["tool_spans"],
