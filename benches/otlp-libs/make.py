@@ -232,6 +232,30 @@ def describe(name, spec, versions):
     return entry
 
 
+def faults(name, entry):
+    """What is wrong with a made file, against the script (empty when it is right)."""
+    n = len(scenario.RUNS)
+    got = entry["recovered"]
+    problems = []
+    if entry["traces"] != n:
+        problems.append(f"{entry['traces']} traces, not {n}")
+    if got["runs_agent_right"] != n:
+        problems.append(f"agent right in {got['runs_agent_right']} runs")
+    if entry["server_check"] != "ok":
+        problems.append(f"server saw {entry['server_check']}")
+    if name in NO_CONTENT:
+        if got["calls_from_outputs"] or got["calls_from_tool_spans"]:
+            problems.append("calls read from a file that should carry none")
+    elif not entry["calls_readable"]:
+        problems.append(f"calls in order in {got['runs_exact_from_outputs']} runs (outputs), "
+                        f"{got['runs_exact_from_tool_spans']} (tool spans)")
+    return problems
+
+
+# Files made without message content: no call can be read from them.
+NO_CONTENT = {"openai-v2-no-content.jsonl"}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="*", help="file names or venv rows (default: all)")
@@ -269,7 +293,10 @@ def main():
         except subprocess.CalledProcessError as e:
             failed.append(f"{name}: {e}")
             continue
-        print(json.dumps({k: v for k, v in files[name].items() if k != "runs"}), flush=True)
+        print(json.dumps({k: v for k, v in files[name].items() if k not in ("runs", "trace_ids")}), flush=True)
+        problems = faults(name, files[name])
+        if problems:
+            failed.append(f"{name}: " + "; ".join(problems))
     write_expected(files)
     if failed:
         print("failed:\n  " + "\n  ".join(failed), file=sys.stderr)

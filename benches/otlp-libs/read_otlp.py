@@ -1,6 +1,7 @@
 """A short reading of an OTLP JSON lines file: per trace, the agent, the calls, the tools offered.
 
-    python3 read_otlp.py FILE...         # one line per trace, then the totals
+    python3 read_otlp.py FILE...         # one line per trace
+    python3 read_otlp.py --check [DIR]   # the committed fixtures still read as expected.json says
 
 Standard library only. This is the ground truth toolscope's readers are tested against:
 it reads every place the libraries of make.py were seen to put things, and reports
@@ -252,7 +253,28 @@ def summary(reading, scenario):
     }
 
 
+def check(folder):
+    """Re-read the committed fixtures and compare with expected.json (0 when all agree)."""
+    import os
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import scenario
+
+    expected = json.load(open(os.path.join(folder, "expected.json")))
+    bad = 0
+    for name, entry in sorted(expected["files"].items()):
+        now = summary(read_file(os.path.join(folder, name)), scenario)
+        diff = sorted(k for k in now if now[k] != entry.get(k))
+        bad += bool(diff)
+        print(f"{name}: " + (f"differs in {', '.join(diff)}" if diff else
+                             f"ok ({now['recovered']['calls_from_outputs']} calls from outputs, "
+                             f"{now['recovered']['calls_from_tool_spans']} from tool spans)"))
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:2] == ["--check"]:
+        sys.exit(check(sys.argv[2] if len(sys.argv) > 2 else "tests/fixtures/otlp-libs"))
     for path in sys.argv[1:]:
         print(f"== {path}")
         for rec in read_file(path):
