@@ -43,6 +43,8 @@ FILES = {
     "openai-v2.jsonl": ("openai-v2", "openai-v2", "content", "OpenTelemetry openai-v2, content captured"),
     "openai-v2-no-content.jsonl": ("openai-v2", "openai-v2", "no-content", "OpenTelemetry openai-v2, default mode"),
     "pydantic-ai-1.jsonl": ("pydantic-ai-1", "pydantic-ai", "", "Pydantic AI 1.0.x, default data format"),
+    # 1.0.0 names the agent only in `agent_name` (1.0.18 adds gen_ai.agent.name).
+    "pydantic-ai-1.0.0.jsonl": ("pydantic-ai-1.0.0", "pydantic-ai", "", "Pydantic AI 1.0.0, default data format"),
 }
 
 # The toolkit: each agent an operator whose actions call its tools.
@@ -307,6 +309,7 @@ def main():
 DISTS = {
     "pydantic-ai-2": ["pydantic-ai-slim", "openai", "opentelemetry-sdk"],
     "pydantic-ai-1": ["pydantic-ai-slim", "openai", "opentelemetry-sdk"],
+    "pydantic-ai-1.0.0": ["pydantic-ai-slim", "openai", "opentelemetry-sdk"],
     "openai-agents": ["openai-agents", "openinference-instrumentation-openai-agents", "openai", "opentelemetry-sdk"],
     "openinference-openai": ["openinference-instrumentation-openai", "openai", "opentelemetry-sdk"],
     "traceloop-0.62": ["opentelemetry-instrumentation-openai", "openai", "opentelemetry-sdk"],
