@@ -349,3 +349,66 @@ fn tui_export_spares_the_followed_traces_and_names_show_escaped() {
     t.send(&["Escape"]);
     t.type_line(":q!");
 }
+
+/// Item 4: `init` copies a schema's integers beyond 64 bits digit for digit (OpenAI,
+/// wrapped, MCP and JSON-lines definitions), and PyYAML reads the same integers back.
+#[test]
+fn init_keeps_the_digits_of_wide_schema_integers() {
+    let Some(python) = pyyaml::python() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let schema = r#"{"type": "object", "properties": {"n": {"type": "integer", "maximum": 18446744073709551616, "minimum": -99999999999999999999, "multipleOf": 1.5, "default": 7}}}"#;
+    let files = [
+        (
+            "bare.json",
+            format!(r#"[{{"name": "big", "description": "d", "parameters": {schema}}}]"#),
+        ),
+        (
+            "wrapped.json",
+            format!(
+                r#"[{{"type": "function", "function": {{"name": "big", "parameters": {schema}}}}}]"#
+            ),
+        ),
+        (
+            "mcp.json",
+            format!(r#"{{"tools": [{{"name": "big", "inputSchema": {schema}}}]}}"#),
+        ),
+        (
+            "lines.jsonl",
+            format!(
+                "{{\"name\": \"big\", \"parameters\": {schema}}}\n{{\"name\": \"small\", \"parameters\": {{\"type\": \"object\"}}}}\n"
+            ),
+        ),
+    ];
+    for (name, text) in files {
+        let defs = dir.path().join(name);
+        std::fs::write(&defs, text).expect("write defs");
+        let out_file = dir.path().join(format!("{name}.yaml"));
+        let out = toolscope(&["init", s(&defs), "-o", s(&out_file)]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let written = std::fs::read_to_string(&out_file).expect("read");
+        assert!(
+            written.contains("18446744073709551616") && written.contains("-99999999999999999999"),
+            "{name}: {written}"
+        );
+        let check = Command::new(&python)
+            .args([
+                "-c",
+                "import sys, yaml\nd = yaml.safe_load(open(sys.argv[1]))\nt = [t for t in d['tools'] if t['name'] == 'big'][0]\nn = t['input_schema']['properties']['n']\nprint(n['maximum'], n['minimum'], n['multipleOf'], n['default'])",
+            ])
+            .arg(&out_file)
+            .output()
+            .expect("python runs");
+        assert_eq!(
+            String::from_utf8_lossy(&check.stdout).trim(),
+            "18446744073709551616 -99999999999999999999 1.5 7",
+            "{name}: {}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
+}
