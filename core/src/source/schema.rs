@@ -233,7 +233,7 @@ fn tokens(json: &str) -> Option<Vec<Token<'_>>> {
             }
             _ => {
                 let end = json[i..]
-                    .find(|c: char| matches!(c, ' ' | '\t' | '\n' | '\r' | ',' | ':' | ']' | '}'))
+                    .find([' ', '\t', '\n', '\r', ',', ':', ']', '}'])
                     .map_or(json.len(), |k| i + k);
                 let word = &json[i..end];
                 out.push(match word.as_bytes()[0] {
