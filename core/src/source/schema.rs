@@ -252,6 +252,31 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Integers beyond 64 bits keep their digits; everything else is written as
+    /// [`to_flow`] writes the value (issue 46 item 4).
+    #[test]
+    fn exact_flow_keeps_wide_integers_and_matches_to_flow() {
+        let text = r#"{"a": 18446744073709551616, "b": [-99999999999999999999, 1.5, 1e308, 7, true, null], "c\u00e9\n": "x\"y"}"#;
+        assert!(has_wide_integer(text));
+        let exact = to_flow_exact(text).expect("JSON");
+        let value: Value = serde_json::from_str(text).expect("JSON");
+        let rounded = to_flow(&value);
+        assert_eq!(
+            exact
+                .replace("18446744073709551616", "")
+                .replace("-99999999999999999999", ""),
+            rounded
+                .replace("1.8446744073709552e+19", "")
+                .replace("-1.0e+20", ""),
+            "{exact}\n{rounded}"
+        );
+        assert!(exact.contains("18446744073709551616") && exact.contains("-99999999999999999999"));
+        assert!(!has_wide_integer(
+            r#"{"a": 18446744073709551615, "b": "18446744073709551616"}"#
+        ));
+        assert_eq!(to_flow_exact("{"), None);
+    }
+
     fn read(text: &str) -> Result<Value, String> {
         let doc =
             crate::source::yaml::parse(text, &Default::default()).map_err(|e| format!("{e:?}"))?;

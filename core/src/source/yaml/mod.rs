@@ -759,6 +759,26 @@ pub fn plain_scalar(text: &str) -> Scalar<'_> {
 mod tests {
     use super::*;
 
+    /// Tags mean what PyYAML makes of them (issue 46 item 3): `!!str` and tags outside the
+    /// core schema keep a string, `!!null` is null, the number tags resolve the text.
+    #[test]
+    fn tags_decide_what_a_scalar_is() {
+        let text = "a: !!str 0.4\nb: !!null 0.4\nc: !!float 0.4\nd: !foo 1\ne: ! 2\nf: !!str\ng: 0.4\nh: !<tag:yaml.org,2002:str> 3\n";
+        let doc = build::parse(text, &Limits::default()).expect("parses");
+        let root = doc.root.expect("root");
+        let at = |k: &str| doc.scalar(doc.get(root, k).expect("key")).expect("scalar");
+        assert_eq!(at("a"), Scalar::Str("0.4"));
+        assert_eq!(at("b"), Scalar::Null);
+        assert_eq!(at("c"), Scalar::Float(0.4));
+        assert_eq!(at("d"), Scalar::Str("1"));
+        assert_eq!(at("e"), Scalar::Str("2"));
+        assert_eq!(at("f"), Scalar::Str(""));
+        assert_eq!(at("g"), Scalar::Float(0.4));
+        assert_eq!(at("h"), Scalar::Str("3"));
+        assert_eq!(doc.text_or_null(doc.get(root, "b").expect("b")), None);
+        assert_eq!(doc.text_or_null(doc.get(root, "f").expect("f")), Some(""));
+    }
+
     fn doc(text: &str) -> Doc {
         parse(text, &Limits::default()).expect("parses")
     }
