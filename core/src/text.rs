@@ -72,11 +72,25 @@ pub fn json_safe(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Whether `c` must never reach a terminal raw: C0 and C1 controls, DEL and the bidi
-/// controls that reorder what is shown.
+/// Whether `c` must never reach a terminal raw: the one rule every surface (panes, status
+/// line, CLI text, SVG, dot, Mermaid, JSON) escapes by. C0 and C1 controls and DEL; the
+/// characters that change direction (the bidi marks, embeddings, overrides and isolates,
+/// U+061C ARABIC LETTER MARK); the line and paragraph separators (U+2028, U+2029), which
+/// some terminals break lines at; and the invisible ones a terminal draws at a width of
+/// its own choosing (U+200B-U+200D zero widths, U+2060-U+2064 joiners and invisible
+/// operators, U+180E, U+FEFF), so that two names that look the same never draw the same
+/// and what is measured is what is drawn.
 pub fn unsafe_char(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{200e}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || matches!(
+            c,
+            '\u{061c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2069}'
+                | '\u{feff}'
+        )
 }
 
 fn push_escaped(out: &mut String, c: char) {
@@ -94,6 +108,19 @@ fn push_escaped(out: &mut String, c: char) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invisible_and_direction_characters_are_escaped_visibly() {
+        for c in [
+            '\u{2028}', '\u{2029}', '\u{061c}', '\u{200b}', '\u{200c}', '\u{200d}', '\u{feff}',
+            '\u{2066}', '\u{202e}', '\u{85}', '\u{1b}',
+        ] {
+            let shown = sanitize(&format!("a{c}b")).into_owned();
+            assert!(!shown.contains(c), "{:x}: {shown}", c as u32);
+            assert!(shown.is_ascii(), "{:x}: {shown}", c as u32);
+        }
+        assert!(matches!(sanitize("plain é ✓ 名"), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn terminal_output_keeps_layout_but_not_escapes() {

@@ -51,7 +51,7 @@ pub fn run(args: &Args) -> ExitCode {
         ));
         return ExitCode::from(1);
     }
-    let opened = super::export::opened(&args.inputs.paths, &loaded.toolkit.files);
+    let opened = super::export::opened(&args.inputs.paths, &loaded.toolkit.files, &[]);
     super::export::write_out(
         args.output.as_deref(),
         &conversion.text,

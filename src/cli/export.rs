@@ -74,7 +74,7 @@ pub fn run(args: &Args) -> ExitCode {
     if let Some(words) = &args.replay {
         return match replayed(tk, args, words) {
             Ok(text) => {
-                let opened = opened(&args.inputs.paths, &loaded.toolkit.files);
+                let opened = opened(&args.inputs.paths, &loaded.toolkit.files, &args.traces);
                 write_out(args.output.as_deref(), &text, &opened, args.force)
             }
             Err(e) => {
@@ -112,7 +112,7 @@ pub fn run(args: &Args) -> ExitCode {
         called: None,
     };
     let text = args.to.0.write(tk, hl.as_ref(), args.whole, &title);
-    let opened = opened(&args.inputs.paths, &loaded.toolkit.files);
+    let opened = opened(&args.inputs.paths, &loaded.toolkit.files, &args.traces);
     write_out(args.output.as_deref(), &text, &opened, args.force)
 }
 
@@ -183,12 +183,16 @@ fn replayed(tk: &Toolkit, args: &Args, words: &[String]) -> Result<String, Strin
     Ok(args.to.0.write(tk, Some(&hl), args.whole, &title))
 }
 
-/// Every file the command read: the paths given and the toolkit files found in them.
+/// Every file the command read, which its output must not replace (SPEC 6): the paths
+/// given and the toolkit files found in them, with their sidecars and recovery file, and
+/// `others` (trace and definition files); see `session::inputs`.
 pub fn opened(
     given: &[std::path::PathBuf],
     files: &[std::path::PathBuf],
+    others: &[std::path::PathBuf],
 ) -> Vec<std::path::PathBuf> {
-    given.iter().chain(files).cloned().collect()
+    let state = toolscope_core::session::recovery::state_dir();
+    toolscope_core::session::inputs::protected(given, files, others, state.as_deref())
 }
 
 /// Writes to a file (see [`write_output`]), or to stdout when no file is given.

@@ -94,7 +94,8 @@ fn execute(args: &Args) -> Result<ExitCode, String> {
         to_native(&tk)
     );
     loads_back(&text)?;
-    let opened: Vec<PathBuf> = args.defs.iter().chain(&args.traces).cloned().collect();
+    // Definitions files may be MCP sidecars or toolkits with sidecars: all protected.
+    let opened = super::export::opened(&[], &args.defs, &args.traces);
     let code = write_out(args.output.as_deref(), &text, &opened, args.force);
     if code == ExitCode::SUCCESS {
         summary(&report, records.len());

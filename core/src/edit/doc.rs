@@ -2,6 +2,7 @@
 //! format patchers share.
 
 use std::cell::RefCell;
+use std::ops::Range;
 
 use crate::source::patch::{self, Splice};
 use crate::source::yaml::{Doc, NodeId, Style, Value};
@@ -220,26 +221,97 @@ impl<'d, 'a> Nav<'d, 'a> {
         if let Some((k, v)) = self.own_entry(map, key) {
             self.check_not_shared(v, key)?;
             self.note_alias_replaced(v, key);
-            return Ok(self.replace_value(k, v, value));
+            return self.replace_value(k, v, value);
         }
         self.add_entry(map, key, value)
     }
 
-    /// Replaces a scalar or collection value; an empty value gets text after its colon.
-    pub fn replace_value(&self, key: NodeId, value: NodeId, with: &str) -> Splice {
+    /// Replaces a scalar or collection value; an empty value gets text after its colon (see
+    /// [`Nav::empty_room`]). A tag written just before the value goes with it: the new
+    /// value is written to mean what it reads as (`!!str 0.4` set to 0.5 is the number).
+    pub fn replace_value(
+        &self,
+        key: NodeId,
+        value: NodeId,
+        with: &str,
+    ) -> Result<Splice, EditError> {
         let node = self.doc.node(value);
         if node.span.is_empty() {
-            let from = self.doc.node(key).span.end;
-            let colon = self.text[from..].find(':').map_or(from, |i| from + i + 1);
-            let sep = if with.starts_with(['\r', '\n']) {
-                ""
-            } else {
-                " "
-            };
-            return Splice::insert(colon, format!("{sep}{with}"));
+            let room = self.empty_room(key, value)?;
+            if with.starts_with(['\r', '\n']) {
+                // A block under the key: what followed the properties (a comment) stays on
+                // the key's line.
+                let end = patch::line_end(self.text, room.end);
+                let rest = &self.text[room.end..end];
+                return Ok(Splice::new(room.start..end, format!("{rest}{with}")));
+            }
+            return Ok(Splice::new(room, format!(" {with}")));
         }
         let end = patch::content_end(self.text, &node.span).max(node.span.start);
-        Splice::new(node.span.start..end, with)
+        Ok(self.untagged(Splice::new(node.span.start..end, with)))
+    }
+
+    /// `splice`, which replaces a value, made to replace the tag written before it too.
+    pub fn untagged(&self, splice: Splice) -> Splice {
+        match self.tag_before(splice.at.start) {
+            Some((tag, "")) => Splice::new(tag..splice.at.end, splice.with),
+            Some((tag, anchor)) => {
+                Splice::new(tag..splice.at.end, format!("{anchor} {}", splice.with))
+            }
+            None => splice,
+        }
+    }
+
+    /// Where the text of an empty value goes when it is filled: from just after the key's
+    /// colon to the end of the value's properties (`&anchor`, `!!null`), which the filled
+    /// value drops. A filled value drops what made it empty: a tag (`!!null`, `!!str`)
+    /// would contradict it, and an anchor on nothing names nothing, unless an alias names
+    /// it, which is refused (the alias would change too). What follows the properties on
+    /// their line (a comment) stays.
+    pub fn empty_room(&self, key: NodeId, value: NodeId) -> Result<Range<usize>, EditError> {
+        let name = self.doc.str(key).unwrap_or("the value");
+        self.check_not_shared(value, name)?;
+        let from = self.doc.node(key).span.end;
+        let colon = self.text[from..].find(':').map_or(from, |i| from + i + 1);
+        let end = self.doc.node(value).span.start.max(colon);
+        if self.text[colon..end].contains('#') {
+            return Err(EditError::Unsupported(format!(
+                "a comment stands between `{name}` and its tag (line {}); fill it in your editor",
+                self.doc.node(key).line
+            )));
+        }
+        Ok(colon..end)
+    }
+
+    /// A tag written just before the value starting at `at`, on its line: the tag's start,
+    /// and the anchor written between the tag and the value (`!!str &a 0.4`), if any, to be
+    /// written again; `&a !!str 0.4` keeps its anchor in place.
+    fn tag_before(&self, at: usize) -> Option<(usize, &str)> {
+        let mut end = at;
+        let mut anchor = "";
+        for _ in 0..2 {
+            let before = self.text[..end].trim_end_matches([' ', '\t']);
+            if before.len() == end {
+                return None;
+            }
+            let start = match before.ends_with('>') {
+                // A verbatim tag (`!<tag:yaml.org,2002:str>`) may hold commas and brackets.
+                true => before.rfind("!<")?,
+                false => before
+                    .rfind([' ', '\t', '\n', '\r', ',', '[', '{'])
+                    .map_or(0, |i| i + 1),
+            };
+            let token = &before[start..];
+            if token.starts_with('!') {
+                return Some((start, anchor));
+            }
+            if !token.starts_with('&') || !anchor.is_empty() {
+                return None;
+            }
+            anchor = token;
+            end = start;
+        }
+        None
     }
 
     /// Replaces an empty flow list (`key: []`, anchor and comment kept) with `with`, which

@@ -16,9 +16,11 @@
 //! ([`MAX_PARSE_COST`]; 64 MiB of dense JSON took 2.7 GB as a tree). A byte-order mark
 //! at the start is skipped.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// The largest definitions file read, as for toolkit files.
 pub const MAX_BYTES: u64 = 64 * 1024 * 1024;
@@ -44,6 +46,9 @@ pub struct ToolDef {
     pub description: String,
     /// The JSON Schema of its arguments (`None` when the definition has none).
     pub schema: Option<Value>,
+    /// The schema's text as written, when `schema` cannot hold it exactly (an integer
+    /// beyond 64 bits; see `schema::has_wide_integer`): `init` copies it verbatim.
+    pub schema_text: Option<crate::model::SchemaText>,
 }
 
 /// What a source was read as.
@@ -100,6 +105,8 @@ pub fn fit_schemas(sources: &mut [Source]) -> Vec<String> {
     for s in sources {
         for t in &mut s.tools {
             if let Some(why) = t.schema.as_mut().and_then(crate::source::schema::fit) {
+                // The text is no longer the schema kept.
+                t.schema_text = None;
                 notes.push(format!("{}: `{}`: its schema {why}", s.origin, t.name));
             }
         }
@@ -120,7 +127,16 @@ fn stem(name: &str) -> &str {
 pub fn parse(group: &str, origin: &str, text: &str) -> Result<Vec<Source>, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match serde_json::from_str::<Value>(text) {
-        Ok(v) => whole(group, origin, &v),
+        Ok(v) => {
+            let mut sources = whole(group, origin, &v)?;
+            if let [src] = sources.as_mut_slice()
+                && src.kind != DefKind::Sidecar
+                && crate::source::schema::has_wide_integer(text)
+            {
+                keep_texts(&mut src.tools, raw_items(text));
+            }
+            Ok(sources)
+        }
         Err(whole_err) => {
             let lines: Vec<(usize, &str)> = text
                 .lines()
@@ -136,13 +152,68 @@ pub fn parse(group: &str, origin: &str, text: &str) -> Result<Vec<Source>, Strin
                 let at = format!("{origin}:{}", i + 1);
                 let v: Value =
                     serde_json::from_str(line).map_err(|e| format!("{at}: not JSON: {e}"))?;
-                let (k, t) = one(&v).map_err(|e| format!("{at}: {e}"))?;
+                let (k, mut t) = one(&v).map_err(|e| format!("{at}: {e}"))?;
+                if crate::source::schema::has_wide_integer(line) {
+                    keep_texts(std::slice::from_mut(&mut t), raw_items_of_line(line));
+                }
                 kind = k;
                 tools.push(t);
             }
             Ok(vec![source(group, origin, kind, tools)])
         }
     }
+}
+
+/// Gives each tool the text of its schema (`raw`: the definitions' texts in the order
+/// read) where the schema holds an integer beyond 64 bits.
+fn keep_texts(tools: &mut [ToolDef], raw: Option<Vec<&RawValue>>) {
+    let Some(raw) = raw.filter(|r| r.len() == tools.len()) else {
+        return;
+    };
+    for (t, item) in tools.iter_mut().zip(raw) {
+        let text = raw_schema(item).map(RawValue::get);
+        if t.schema.is_some()
+            && let Some(text) = text.filter(|s| crate::source::schema::has_wide_integer(s))
+        {
+            t.schema_text = Some(crate::model::SchemaText(text.into()));
+        }
+    }
+}
+
+/// The definitions of a whole-file JSON text as text, in the order [`whole`] reads them.
+fn raw_items(text: &str) -> Option<Vec<&RawValue>> {
+    let top: &RawValue = serde_json::from_str(text).ok()?;
+    if top.get().trim_start().starts_with('[') {
+        return serde_json::from_str(top.get()).ok();
+    }
+    let obj: HashMap<String, &RawValue> = serde_json::from_str(top.get()).ok()?;
+    let tools = obj.get("tools").copied().or_else(|| {
+        let result: HashMap<String, &RawValue> =
+            serde_json::from_str(obj.get("result")?.get()).ok()?;
+        result.get("tools").copied()
+    });
+    match tools {
+        Some(t) => serde_json::from_str(t.get()).ok(),
+        None => Some(vec![top]),
+    }
+}
+
+fn raw_items_of_line(line: &str) -> Option<Vec<&RawValue>> {
+    Some(vec![serde_json::from_str(line).ok()?])
+}
+
+/// The schema's text in one definition, where [`one`] reads it.
+fn raw_schema(item: &RawValue) -> Option<&RawValue> {
+    let obj: HashMap<String, &RawValue> = serde_json::from_str(item.get()).ok()?;
+    let schema = match obj.get("function") {
+        Some(f) => {
+            let f: HashMap<String, &RawValue> = serde_json::from_str(f.get()).ok()?;
+            f.get("parameters").copied()
+        }
+        None if obj.contains_key("inputSchema") => obj.get("inputSchema").copied(),
+        None => obj.get("parameters").copied(),
+    }?;
+    schema.get().trim_start().starts_with('{').then_some(schema)
 }
 
 fn source(group: &str, origin: &str, kind: DefKind, tools: Vec<ToolDef>) -> Source {
@@ -228,6 +299,7 @@ fn def(v: &Value, schema_key: &str) -> Result<ToolDef, String> {
         name,
         description,
         schema,
+        schema_text: None,
     })
 }
 
@@ -252,6 +324,7 @@ fn sidecar(origin: &str, v: &Value) -> Result<Vec<Source>, String> {
                 name: t.name,
                 description: t.description,
                 schema: Some(t.input_schema),
+                schema_text: None,
             });
         }
         out.push(Source {

@@ -105,6 +105,7 @@ pub fn build(name: &str, sources: &[Source], records: &[Record]) -> (Toolkit, In
                     .map(crate::mcp::cache::params)
                     .unwrap_or_default(),
                 input_schema: t.schema.clone(),
+                input_schema_text: t.schema_text.clone(),
                 ..ToolMeta::default()
             }));
             let tool = tk.add_node(node);
@@ -381,6 +382,7 @@ mod tests {
                     name: t.to_string(),
                     description: format!("Does {t}."),
                     schema: Some(serde_json::json!({"type": "object", "properties": {"p": {"type": "string"}}})),
+                    schema_text: None,
                 })
                 .collect(),
         }

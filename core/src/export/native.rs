@@ -101,7 +101,11 @@ fn tool_props(out: &mut String, node: &Node) {
         // The inputs are read back from the schema. One over the limits every schema
         // reader shares is written fitted to them, so the file loads back (TS010 else).
         let flow = if crate::source::schema::fits(schema) {
-            crate::source::schema::to_flow(schema)
+            // Integers beyond 64 bits keep their digits from the definitions' text.
+            m.input_schema_text
+                .as_ref()
+                .and_then(|t| crate::source::schema::to_flow_exact(&t.0))
+                .unwrap_or_else(|| crate::source::schema::to_flow(schema))
         } else {
             let mut fitted = schema.clone();
             crate::source::schema::fit(&mut fitted);

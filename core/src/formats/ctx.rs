@@ -97,7 +97,8 @@ pub fn list_items<'d>(doc: &'d Doc, parent: NodeId, key: &str) -> Result<&'d [No
     };
     match doc.seq(v) {
         Some(items) => Ok(items),
-        None if matches!(doc.scalar(v), Some(Scalar::Null)) => Ok(&[]),
+        // `key: !!str` is the empty string to PyYAML, which Chat2Graph iterates as nothing.
+        None if matches!(doc.scalar(v), Some(Scalar::Null | Scalar::Str(""))) => Ok(&[]),
         None => Err(v),
     }
 }

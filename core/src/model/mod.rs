@@ -111,6 +111,22 @@ pub struct ToolMeta {
     /// The JSON Schema of the arguments, for tools an MCP server listed (`inputs` is read
     /// from it; `describe --style json` prints it as is).
     pub input_schema: Option<serde_json::Value>,
+    /// `input_schema` as its definitions file wrote it, kept only when the value cannot
+    /// hold it exactly (an integer beyond 64 bits): the native writer copies its digits.
+    #[serde(skip)]
+    pub input_schema_text: Option<SchemaText>,
+}
+
+/// A schema's JSON text as written in its definitions file (see
+/// [`ToolMeta::input_schema_text`]). Two are always equal: tools compare by their
+/// `input_schema` value, and the text is how the writer spells it.
+#[derive(Debug, Clone)]
+pub struct SchemaText(pub std::sync::Arc<str>);
+
+impl PartialEq for SchemaText {
+    fn eq(&self, _: &SchemaText) -> bool {
+        true
+    }
 }
 
 impl Default for ToolMeta {
@@ -126,6 +142,7 @@ impl Default for ToolMeta {
             exclusive: false,
             takes_control: false,
             input_schema: None,
+            input_schema_text: None,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! change on disk is a new conflict, never overwritten silently.
 
 mod changes;
+pub mod inputs;
 mod live;
 pub mod recovery;
 mod status;

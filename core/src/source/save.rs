@@ -216,8 +216,9 @@ fn special_kind(t: &fs::FileType) -> &'static str {
     }
 }
 
-/// Writes an export or conversion to `path`: never over a file that is open as a toolkit
-/// (`opened`; the same file under any name), over another existing file only with
+/// Writes an export or conversion to `path`: never over an input (`opened`, listed by
+/// `session::inputs::protected`; the same file under any name: (device, inode) after
+/// following links), not even with `force`; over another existing file only with
 /// `force`, and never over anything but a regular file ([`replaceable`]). Written like a
 /// save (locked, atomic).
 pub fn write_output(
@@ -235,13 +236,13 @@ pub fn write_output(
     write_locked(path, text, &|_| Ok(()), &|| Ok(()))
 }
 
-/// Refuses an output that is an opened file, or exists without `force`.
+/// Refuses an output that is an input, or exists without `force`.
 fn output_allowed(path: &Path, opened: &[PathBuf], force: bool) -> Result<(), SaveError> {
     if opened.iter().any(|o| same_file(o, path)) {
         return Err(SaveError::new(
             path,
             SaveErrorKind::Exists,
-            "this is an opened toolkit file; write the output elsewhere",
+            "this is one of the inputs (an opened toolkit file, its MCP sidecar or recovery file, a trace, definitions or baseline file); --force does not change that; write the output elsewhere",
         ));
     }
     if !force && fs::symlink_metadata(path).is_ok() {

@@ -169,10 +169,113 @@ fn flow(v: &Value, out: &mut String) {
     }
 }
 
+/// Whether a JSON text holds an integer no 64-bit number holds (`18446744073709551616`),
+/// which a JSON value keeps only as a float.
+pub fn has_wide_integer(json: &str) -> bool {
+    tokens(json).is_some_and(|t| t.iter().any(|t| matches!(t, Token::Number(n) if wide(n))))
+}
+
+fn wide(n: &str) -> bool {
+    !n.contains(['.', 'e', 'E']) && n.parse::<i64>().is_err() && n.parse::<u64>().is_err()
+}
+
+/// [`to_flow`] of a schema's JSON text, with its integers written digit for digit (a
+/// value would round those beyond 64 bits to floats); `None` when the text is not JSON.
+pub fn to_flow_exact(json: &str) -> Option<String> {
+    let mut out = String::with_capacity(json.len());
+    for t in tokens(json)? {
+        match t {
+            Token::Punct(c @ (',' | ':')) => {
+                out.push(c);
+                out.push(' ');
+            }
+            Token::Punct(c) => out.push(c),
+            Token::String(s) => out.push_str(&super::emit::double_quoted(&s)),
+            Token::Number(n) if n.contains(['.', 'e', 'E']) => {
+                let v: Value = serde_json::from_str(n).ok()?;
+                flow(&v, &mut out);
+            }
+            Token::Number(n) => out.push_str(n),
+            Token::Word(w) => out.push_str(w),
+        }
+    }
+    Some(out)
+}
+
+enum Token<'a> {
+    Punct(char),
+    String(String),
+    Number(&'a str),
+    Word(&'a str),
+}
+
+/// The tokens of a JSON text (checked JSON first, so the scan need not validate).
+fn tokens(json: &str) -> Option<Vec<Token<'_>>> {
+    serde_json::from_str::<serde::de::IgnoredAny>(json).ok()?;
+    let b = json.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            c @ (b'{' | b'}' | b'[' | b']' | b',' | b':') => {
+                out.push(Token::Punct(char::from(c)));
+                i += 1;
+            }
+            b'"' => {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                let text = json.get(i..=j)?;
+                out.push(Token::String(serde_json::from_str(text).ok()?));
+                i = j + 1;
+            }
+            _ => {
+                let end = json[i..]
+                    .find([' ', '\t', '\n', '\r', ',', ':', ']', '}'])
+                    .map_or(json.len(), |k| i + k);
+                let word = &json[i..end];
+                out.push(match word.as_bytes()[0] {
+                    b'-' | b'0'..=b'9' => Token::Number(word),
+                    _ => Token::Word(word),
+                });
+                i = end;
+            }
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Integers beyond 64 bits keep their digits; everything else is written as
+    /// [`to_flow`] writes the value (issue 46 item 4).
+    #[test]
+    fn exact_flow_keeps_wide_integers_and_matches_to_flow() {
+        let text = r#"{"a": 18446744073709551616, "b": [-99999999999999999999, 1.5, 1e308, 7, true, null], "c\u00e9\n": "x\"y"}"#;
+        assert!(has_wide_integer(text));
+        let exact = to_flow_exact(text).expect("JSON");
+        let value: Value = serde_json::from_str(text).expect("JSON");
+        let rounded = to_flow(&value);
+        assert_eq!(
+            exact
+                .replace("18446744073709551616", "")
+                .replace("-99999999999999999999", ""),
+            rounded
+                .replace("1.8446744073709552e+19", "")
+                .replace("-1.0e+20", ""),
+            "{exact}\n{rounded}"
+        );
+        assert!(exact.contains("18446744073709551616") && exact.contains("-99999999999999999999"));
+        assert!(!has_wide_integer(
+            r#"{"a": 18446744073709551615, "b": "18446744073709551616"}"#
+        ));
+        assert_eq!(to_flow_exact("{"), None);
+    }
 
     fn read(text: &str) -> Result<Value, String> {
         let doc =

@@ -134,6 +134,11 @@ impl EvidencePane {
         !self.paths.is_empty()
     }
 
+    /// The trace files loaded, in the order given.
+    pub fn paths(&self) -> &[PathBuf] {
+        &self.paths
+    }
+
     /// Reads `paths` (format detected per file, as the CLI does), replacing the records.
     /// Returns the number of records and of bad lines.
     pub fn load(&mut self, paths: Vec<PathBuf>) -> Result<(usize, usize), String> {

@@ -63,9 +63,28 @@ fn apply(app: &mut App, e: Effect) {
     }
 }
 
+/// Every file the session reads, which an export must not replace (SPEC 6): the toolkit
+/// files with their sidecars and recovery file, the trace files (a followed replay's
+/// among them) and a baseline file; see `session::inputs`.
+pub fn protected(app: &App) -> Vec<std::path::PathBuf> {
+    let mut files = app.tk.files.clone();
+    if let Some(ws) = &app.session.ws {
+        files.extend(ws.files().iter().map(|f| f.source.path.clone()));
+    }
+    let mut others = app.evidence.paths().to_vec();
+    let baseline = app.insight.pinned.as_ref().and_then(|p| p.file.as_ref());
+    others.extend(baseline.map(|b| b.path.clone()));
+    toolscope_core::session::inputs::protected(
+        app.session.live.opened(),
+        &files,
+        &others,
+        app.session.recovery_dir.as_deref(),
+    )
+}
+
 /// `:export dot|mermaid|json|svg FILE`: the whole graph with the recommendation
-/// highlighted, and what was done. Never over an opened toolkit file; over another existing
-/// file only as `:export!`.
+/// highlighted, and what was done. Never over an input ([`protected`]); over another
+/// existing file only as `:export!`.
 pub fn export(app: &App, arg: &str, force: bool) -> Result<String, String> {
     let (fmt, file) = arg
         .split_once(char::is_whitespace)
@@ -88,11 +107,8 @@ pub fn export(app: &App, arg: &str, force: bool) -> Result<String, String> {
     };
     let text =
         toolscope_core::export::ExportFormat::parse(fmt)?.write(&app.tk, Some(&hl), false, &title);
-    let mut opened = app.tk.files.clone();
-    if let Some(ws) = &app.session.ws {
-        opened.extend(ws.files().iter().map(|f| f.source.path.clone()));
-    }
-    toolscope_core::source::save::write_output(std::path::Path::new(file), &text, &opened, force)
+    let inputs = protected(app);
+    toolscope_core::source::save::write_output(std::path::Path::new(file), &text, &inputs, force)
         .map_err(|e| e.to_string())?;
     Ok(format!("exported {fmt} to {file}"))
 }

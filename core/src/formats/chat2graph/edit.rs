@@ -177,13 +177,8 @@ pub(crate) fn add_scores(nav: &Nav<'_, '_>, new_items: &[String]) -> Result<Spli
             nav.append_item(list, &block_items(&patch::indent_at(nav.text, dash)))?
         }
         Some((k, v)) if nav.is_empty_value(v) => {
-            let key_end = nav.doc.node(k).span.end;
-            let colon = nav.text[key_end..]
-                .find(':')
-                .map_or(key_end, |i| key_end + i + 1);
-            let line_end = patch::line_end(nav.text, colon);
             let inner = format!("{top}  ");
-            Splice::insert(line_end, format!("{nl}{inner}- {}", block_items(&inner)))
+            nav.replace_value(k, v, &format!("{nl}{inner}- {}", block_items(&inner)))?
         }
         Some(_) => return Err(EditError::Unsupported("`scores` is not a list".into())),
         // A flow mapping as the whole document: one more entry in it.

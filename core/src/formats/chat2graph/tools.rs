@@ -178,7 +178,7 @@ fn tool_ref(
         {
             nav.append_item(nav.doc.resolve(list), &item)
         }
-        Some((k, v)) if nav.is_empty_value(v) => Ok(nav.replace_value(k, v, &format!("[{item}]"))),
+        Some((k, v)) if nav.is_empty_value(v) => nav.replace_value(k, v, &format!("[{item}]")),
         Some(_) => Err(EditError::Unsupported(format!(
             "`tools` of `{from}` is not a list"
         ))),

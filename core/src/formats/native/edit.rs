@@ -315,7 +315,7 @@ pub fn set_desc(
         let from = nav.doc.node(k).span.end;
         let splice = patch::replace_text(nav.text, nav.doc, v, from, text, &indent)
             .map_err(EditError::Unsupported)?;
-        out.splices.push(splice);
+        out.splices.push(nav.untagged(splice));
         return Ok(());
     }
     let nl = patch::newline(nav.text);
@@ -357,7 +357,7 @@ fn add_ref(
             nav.append_item(nav.doc.resolve(list), &item)
         }
         Some((k, list)) if nav.is_empty_value(list) => {
-            Ok(nav.replace_value(k, list, &format!("[{item}]")))
+            nav.replace_value(k, list, &format!("[{item}]"))
         }
         Some(_) => Err(EditError::Unsupported(format!("`{key}` is not a list"))),
         None if nav.doc.node(map).flow => nav.add_entry(map, key, &format!("[{item}]")),
@@ -401,14 +401,14 @@ fn add_declaration(
             desc_text(desc, &format!("{indent}      "), nl)
         );
         return match nav.own_entry(root, list) {
-            Some((k, v)) if nav.is_empty_value(v) => Ok(nav.replace_value(
+            Some((k, v)) if nav.is_empty_value(v) => nav.replace_value(
                 k,
                 v,
                 &format!(
                     "{nl}{indent}  - name: {name_text}{nl}{indent}    desc: {}",
                     desc_text(desc, &format!("{indent}      "), nl)
                 ),
-            )),
+            ),
             // `list: []` (as a removal leaves it): back to a block list.
             Some((k, v))
                 if nav.doc.seq(v).is_some_and(<[NodeId]>::is_empty) && !nav.is_alias(v) =>

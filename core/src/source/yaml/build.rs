@@ -243,8 +243,9 @@ impl Builder {
             }
             Event::DocumentEnd => return Ok(self.documents == 0),
             Event::StreamStart | Event::StreamEnd => {}
-            Event::Scalar(text, style, anchor, _) => {
-                let id = self.scalar(text, style_of(style), &pos)?;
+            Event::Scalar(text, style, anchor, tag) => {
+                let class = tag.as_deref().map_or(super::TagClass::Resolved, tag_class);
+                let id = self.scalar(text, style_of(style), class, &pos)?;
                 self.remember_anchor(anchor, id);
                 self.attach(id, &pos)?;
             }
@@ -282,6 +283,7 @@ impl Builder {
         &mut self,
         text: Cow<'_, str>,
         style: Style,
+        class: super::TagClass,
         pos: &Pos,
     ) -> Result<NodeId, ParseError> {
         if text.len() > self.limits.max_scalar_bytes {
@@ -313,7 +315,9 @@ impl Builder {
                 node
             }
         };
-        self.push(at.with_style(style), pos)
+        let mut node = at.with_style(style);
+        node.head |= (class as u32) << super::TAG_SHIFT;
+        self.push(node, pos)
     }
 
     /// A scalar node whose text is the source's bytes at `at`: [`super::CENTERED`] in its
@@ -521,5 +525,20 @@ fn error_at(pos: &Pos, message: String) -> ParseError {
         line: pos.line,
         col: pos.col,
         message,
+    }
+}
+
+/// What a scalar's tag makes of its text (see [`super::TagClass`]).
+fn tag_class(tag: &granit_parser::Tag) -> super::TagClass {
+    use super::TagClass;
+    if tag.is_yaml_core_schema_tag("null") {
+        TagClass::Null
+    } else if ["int", "float", "bool"]
+        .iter()
+        .any(|t| tag.is_yaml_core_schema_tag(t))
+    {
+        TagClass::Resolved
+    } else {
+        TagClass::Str
     }
 }

@@ -202,9 +202,23 @@ const DECODED: u32 = 1 << 7;
 /// start (a plain scalar, or a quoted one without escapes); else `a` indexes
 /// [`Doc::texts`].
 const CENTERED: u32 = 1 << 8;
-const COL_SHIFT: u32 = 9;
+/// A scalar's tag overrides what its text would resolve to (see [`TagClass`]).
+const TAG_SHIFT: u32 = 9;
+const TAG_MASK: u32 = 0b11 << TAG_SHIFT;
+const COL_SHIFT: u32 = 11;
 /// Columns from here on are in [`Doc::wide_cols`].
-const COL_MAX: u32 = (1 << 23) - 1;
+const COL_MAX: u32 = (1 << 21) - 1;
+
+/// What a scalar's tag makes of it, as PyYAML (Chat2Graph's reader) reads it: `!!str`, the
+/// non-specific `!` and any tag outside the core schema (`!!binary`, `!foo`) keep the text
+/// a string, never a number; `!!null` is null whatever the text. No tag, and the core
+/// number and boolean tags, leave the text to resolve as it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TagClass {
+    Resolved = 0,
+    Str = 1,
+    Null = 2,
+}
 
 /// A stored node: 16 bytes (a 100k-action file has four million of them).
 ///
@@ -250,6 +264,14 @@ impl Packed {
 
     fn is_flow(&self) -> bool {
         self.head & FLOW != 0
+    }
+
+    fn tag_class(&self) -> TagClass {
+        match (self.head & TAG_MASK) >> TAG_SHIFT {
+            1 => TagClass::Str,
+            2 => TagClass::Null,
+            _ => TagClass::Resolved,
+        }
     }
 }
 
@@ -606,7 +628,11 @@ impl Doc {
             return None;
         }
         let text = self.text_of(p);
-        let null = p.style() == Style::Plain && plain_scalar_null(text);
+        let null = match p.tag_class() {
+            TagClass::Null => true,
+            TagClass::Str => false,
+            TagClass::Resolved => p.style() == Style::Plain && plain_scalar_null(text),
+        };
         (!null).then_some(text)
     }
 
@@ -664,6 +690,11 @@ impl Doc {
             return None;
         }
         let text = self.text_of(p);
+        match p.tag_class() {
+            TagClass::Null => return Some(Scalar::Null),
+            TagClass::Str => return Some(Scalar::Str(text)),
+            TagClass::Resolved => {}
+        }
         if p.style() != Style::Plain {
             return Some(Scalar::Str(text));
         }
@@ -727,6 +758,26 @@ pub fn plain_scalar(text: &str) -> Scalar<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Tags mean what PyYAML makes of them (issue 46 item 3): `!!str` and tags outside the
+    /// core schema keep a string, `!!null` is null, the number tags resolve the text.
+    #[test]
+    fn tags_decide_what_a_scalar_is() {
+        let text = "a: !!str 0.4\nb: !!null 0.4\nc: !!float 0.4\nd: !foo 1\ne: ! 2\nf: !!str\ng: 0.4\nh: !<tag:yaml.org,2002:str> 3\n";
+        let doc = build::parse(text, &Limits::default()).expect("parses");
+        let root = doc.root.expect("root");
+        let at = |k: &str| doc.scalar(doc.get(root, k).expect("key")).expect("scalar");
+        assert_eq!(at("a"), Scalar::Str("0.4"));
+        assert_eq!(at("b"), Scalar::Null);
+        assert_eq!(at("c"), Scalar::Float(0.4));
+        assert_eq!(at("d"), Scalar::Str("1"));
+        assert_eq!(at("e"), Scalar::Str("2"));
+        assert_eq!(at("f"), Scalar::Str(""));
+        assert_eq!(at("g"), Scalar::Float(0.4));
+        assert_eq!(at("h"), Scalar::Str("3"));
+        assert_eq!(doc.text_or_null(doc.get(root, "b").expect("b")), None);
+        assert_eq!(doc.text_or_null(doc.get(root, "f").expect("f")), Some(""));
+    }
 
     fn doc(text: &str) -> Doc {
         parse(text, &Limits::default()).expect("parses")
