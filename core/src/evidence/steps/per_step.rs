@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use petgraph::stable_graph::NodeIndex;
 
 use super::super::Record;
-use super::super::eval::{EvalOptions, target_of, tool_named};
+use super::super::resolve::{EvalOptions, target_of, tool_named};
 use super::{callers, members, seeds_of};
 use crate::model::{NodeKind, Toolkit};
 use crate::recommend::recommend;

@@ -12,8 +12,9 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
 use super::reach::Reach;
-use super::{available_tools, calling, seeds_of};
-use crate::evidence::eval::{EvalOptions, target_of, tool_named};
+use super::{calling, seeds_of};
+use crate::evidence::resolve::available_tools;
+use crate::evidence::resolve::{EvalOptions, target_of, tool_named};
 use crate::evidence::{Record, Target};
 use crate::model::Toolkit;
 use crate::recommend::{Adjacency, Params, recommend};
