@@ -2,12 +2,13 @@
 //! the library put them, what the model was given, and a diagnostic for each thing that
 //! could not be read.
 //!
-//! - **Records.** A span that names an agent (the operator attribute) or is marked as one
-//!   (`invoke_agent`, OpenInference AGENT), and is no inference or tool span, starts a
-//!   record when its nearest such ancestor names another agent or there is none; spans
-//!   under it belong to it down to the next record. A trace with GenAI spans and no such
-//!   span is one record with no operator: `--default-operator` names it, else it is left
-//!   out (said once per file). A record's `id` is its trace id, `TRACE/SPAN` when the
+//! - **Records.** A span that names an agent (the operator attribute), and is no inference
+//!   or tool span, starts a record when its nearest such ancestor names another agent or
+//!   there is none; spans under it belong to it down to the next record. In a trace that
+//!   names no agent, the spans marked as agents (`invoke_agent`, OpenInference AGENT) do
+//!   the same, and a trace with GenAI spans and no agent span at all is one record. Such
+//!   records have no operator: `--default-operator` names them, else they are left out
+//!   (said once per file, with their number). A record's `id` is its trace id, `TRACE/SPAN` when the
 //!   trace holds more than one record.
 //! - **Calls.** From tool spans and from the tool calls in the record's inference spans'
 //!   output. A tool span whose `gen_ai.tool.call.id` is an output call's id is that call;
@@ -23,7 +24,7 @@
 //! Every step is linear in the spans (memoised ancestor walks that stop on a cycle; the
 //! matching by name uses queues per name), so 100 MB of spans read in about a second.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::lines::{Diags, diag};
 use super::otlp::{AGENT_ATTRS, Kind, OperatorNaming, Span};
@@ -39,9 +40,18 @@ pub(crate) fn runs(
     mut diags: Diags,
 ) -> (Vec<Record>, Diags) {
     let parent = parents(spans);
+    let runs_span = |s: &Span| !matches!(s.kind, Kind::Inference | Kind::Tool);
+    // Agent spans without a name start runs only in traces that name no agent (OpenAI
+    // Agents marks its workflow root as an agent above the named one).
+    let named: HashSet<&str> = spans
+        .iter()
+        .filter(|s| runs_span(s) && s.operator.is_some())
+        .map(|s| s.trace.as_str())
+        .collect();
     let agent = |s: &Span| {
-        !matches!(s.kind, Kind::Inference | Kind::Tool)
-            && (s.operator.is_some() || s.kind == Kind::Agent)
+        runs_span(s)
+            && (s.operator.is_some()
+                || (s.kind == Kind::Agent && !named.contains(s.trace.as_str())))
     };
     let agent_above = nearest_at_or_above(&parent, |i| agent(&spans[i]));
     let starts: Vec<bool> = (0..spans.len())
@@ -82,7 +92,7 @@ pub(crate) fn runs(
                 }
                 None
             }
-            None => runs.trace_record.get(&s.trace).copied().flatten(),
+            None => runs.trace_record.get(&s.trace).copied(),
         })
         .collect();
     let mut items: Vec<Vec<Item>> = vec![Vec::new(); runs.records.len()];
@@ -119,7 +129,7 @@ pub(crate) fn runs(
     }
     let agent_key = spans.iter().find_map(|s| s.agent_key.as_deref());
     runs.finish(&mut diags, agent_key);
-    (runs.ids(), diags)
+    (runs.kept(), diags)
 }
 
 /// One call candidate of a record: an output call of an inference span, or a tool span.
@@ -241,7 +251,10 @@ struct Runs<'a> {
     /// Each record's trace and the span that started it (`None`: a whole trace).
     at: Vec<(String, Option<String>)>,
     /// The record of each trace that names no agent.
-    trace_record: HashMap<String, Option<usize>>,
+    trace_record: HashMap<String, usize>,
+    /// Whether each record has an operator (its own or `--default-operator`): those
+    /// without are left out at the end.
+    named: Vec<bool>,
     unnamed: Tally,
     outside: Tally,
     no_content: Tally,
@@ -256,6 +269,7 @@ impl<'a> Runs<'a> {
             records: Vec::new(),
             at: Vec::new(),
             trace_record: HashMap::new(),
+            named: Vec::new(),
             unnamed: Tally::default(),
             outside: Tally::default(),
             no_content: Tally::default(),
@@ -269,13 +283,16 @@ impl<'a> Runs<'a> {
         let operator = s
             .operator
             .clone()
-            .or_else(|| self.naming.default_operator.clone())
-            .unwrap_or_default();
+            .or_else(|| self.naming.default_operator.clone());
+        if operator.is_none() {
+            self.unnamed.note(s.line);
+        }
+        self.named.push(operator.is_some());
         self.records.push(Record {
             file: self.file.to_string(),
             line: s.line,
             id: None,
-            target: Target::Operator(operator),
+            target: Target::Operator(operator.unwrap_or_default()),
             threshold: None,
             hops: None,
             called: Vec::new(),
@@ -287,20 +304,13 @@ impl<'a> Runs<'a> {
         self.records.len() - 1
     }
 
-    /// The record of the trace of `s`, which names no agent: made at its first GenAI
-    /// span when `--default-operator` names one, else counted once and left out.
-    fn of_trace(&mut self, s: &Span) -> Option<usize> {
-        if let Some(&r) = self.trace_record.get(&s.trace) {
-            return r;
+    /// The record of the trace of `s`, which names no agent, made at its first GenAI
+    /// span.
+    fn of_trace(&mut self, s: &Span) {
+        if !self.trace_record.contains_key(&s.trace) {
+            let r = self.open(s, None);
+            self.trace_record.insert(s.trace.clone(), r);
         }
-        let r = if self.naming.default_operator.is_some() {
-            Some(self.open(s, None))
-        } else {
-            self.unnamed.note(s.line);
-            None
-        };
-        self.trace_record.insert(s.trace.clone(), r);
-        r
     }
 
     /// The file's counted conditions as one diagnostic each.
@@ -318,7 +328,7 @@ impl<'a> Runs<'a> {
                 &self.unnamed,
                 Code::OtlpNoOperator,
                 format!(
-                    "trace(s) with GenAI spans name no agent (no span has {attrs} or is an agent span); left out: give {hint} to read them as runs"
+                    "run(s) name no agent (no span of theirs has {attrs}); left out: give {hint} to read them"
                 ),
             ),
             (
@@ -345,20 +355,34 @@ impl<'a> Runs<'a> {
         }
     }
 
-    /// The records with their ids: the trace id, `TRACE/SPAN` when the trace holds more
-    /// than one record.
-    fn ids(mut self) -> Vec<Record> {
+    /// The records with an operator, with their ids: the trace id, `TRACE/SPAN` when the
+    /// trace holds more than one record.
+    fn kept(self) -> Vec<Record> {
+        let kept: Vec<(Record, (String, Option<String>))> = self
+            .records
+            .into_iter()
+            .zip(self.at)
+            .zip(self.named)
+            .filter_map(|(r, named)| named.then_some(r))
+            .collect();
         let mut per_trace: HashMap<&str, u32> = HashMap::new();
-        for (trace, _) in &self.at {
+        for (_, (trace, _)) in &kept {
             *per_trace.entry(trace.as_str()).or_insert(0) += 1;
         }
-        for (r, (trace, span)) in self.records.iter_mut().zip(&self.at) {
-            r.id = Some(match span {
-                Some(span) if per_trace[trace.as_str()] > 1 => format!("{trace}/{span}"),
-                _ => trace.clone(),
-            });
-        }
-        self.records
+        let several: HashSet<String> = per_trace
+            .into_iter()
+            .filter(|&(_, n)| n > 1)
+            .map(|(t, _)| t.to_string())
+            .collect();
+        kept.into_iter()
+            .map(|(mut r, (trace, span))| {
+                r.id = Some(match span {
+                    Some(span) if several.contains(&trace) => format!("{trace}/{span}"),
+                    _ => trace,
+                });
+                r
+            })
+            .collect()
     }
 }
 
