@@ -210,3 +210,28 @@ fn operator_options_choose_how_runs_are_named() {
     assert_eq!(v["operators"][0]["operator"], "analyst");
     assert_eq!(v["per_step"].as_array().map(Vec::len), Some(25));
 }
+
+/// `export --replay` (as `:replay`) names a run by its trace id, the id Langfuse and
+/// Phoenix show.
+#[test]
+fn a_run_is_named_by_its_trace_id() {
+    let exp = expected();
+    let fe = &exp["files"]["openai-v2.jsonl"];
+    let trace = fe["runs"][1]["trace_id"].as_str().expect("trace id");
+    let d = dir();
+    let out = Command::new(env!("CARGO_BIN_EXE_toolscope"))
+        .arg("export")
+        .arg(d.join("kit.yml"))
+        .args(["--to", "svg", "--replay", trace, "1", "--traces"])
+        .arg(d.join("openai-v2.jsonl"))
+        .output()
+        .expect("binary runs");
+    let svg = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(svg.contains("record 2, step 1 of 3"), "{svg}");
+}

@@ -697,4 +697,358 @@ mod tests {
         assert!(recs.is_empty());
         assert_eq!(diags.len(), 1);
     }
+
+    /// A span as the Collector's file exporter writes it; attribute values given as plain
+    /// JSON (strings, numbers as `intValue` strings, arrays as `arrayValue`).
+    fn span_of(
+        trace: &str,
+        id: &str,
+        parent: &str,
+        start: u64,
+        attrs: &[(&str, serde_json::Value)],
+    ) -> serde_json::Value {
+        fn any(v: &serde_json::Value) -> serde_json::Value {
+            use serde_json::json;
+            match v {
+                serde_json::Value::String(s) => json!({"stringValue": s}),
+                serde_json::Value::Number(n) => json!({"intValue": n.to_string()}),
+                serde_json::Value::Array(a) => {
+                    json!({"arrayValue": {"values": a.iter().map(any).collect::<Vec<_>>()}})
+                }
+                other => json!({"stringValue": other.to_string()}),
+            }
+        }
+        let attributes: Vec<serde_json::Value> = attrs
+            .iter()
+            .map(|(k, v)| serde_json::json!({"key": k, "value": any(v)}))
+            .collect();
+        serde_json::json!({"traceId": trace, "spanId": id, "parentSpanId": parent, "name": "s",
+            "startTimeUnixNano": start.to_string(), "attributes": attributes})
+    }
+
+    fn file_of(spans: &[serde_json::Value]) -> String {
+        let v = serde_json::json!({"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": spans}]}]});
+        v.to_string() + "\n"
+    }
+
+    fn sv(s: &str) -> serde_json::Value {
+        serde_json::Value::String(s.to_string())
+    }
+
+    fn calls(r: &Record) -> Vec<&str> {
+        r.calls.iter().flatten().map(String::as_str).collect()
+    }
+
+    /// Pydantic AI 2.x: the agent's name on every chat and tool span too, calls in the chat
+    /// spans' output and in tool spans (one call each, by id), parallel calls in the
+    /// model's order whatever order they ran in; a nested agent of another name is its own
+    /// record, and two records of one trace get `TRACE/SPAN` ids.
+    #[test]
+    fn one_record_per_agent_invocation_calls_once_in_the_models_order() {
+        let agent = ("gen_ai.agent.name", sv("A"));
+        let out = |parts: serde_json::Value| {
+            (
+                "gen_ai.output.messages",
+                sv(&serde_json::json!([{"role": "assistant", "parts": parts}]).to_string()),
+            )
+        };
+        let defs = (
+            "gen_ai.tool.definitions",
+            sv(r#"[{"type":"function","name":"X"},{"type":"function","function":{"name":"Y"}}]"#),
+        );
+        let tool = |id: &str, start: u64, name: &str, call: &str| {
+            span_of(
+                "t",
+                id,
+                "run",
+                start,
+                &[
+                    ("gen_ai.operation.name", sv("execute_tool")),
+                    agent.clone(),
+                    ("gen_ai.tool.name", sv(name)),
+                    ("gen_ai.tool.call.id", sv(call)),
+                ],
+            )
+        };
+        let text = file_of(&[
+            tool("y", 30, "Y", "c2"),
+            tool("x", 31, "X", "c1"),
+            span_of(
+                "t",
+                "run",
+                "",
+                10,
+                &[("gen_ai.operation.name", sv("invoke_agent")), agent.clone()],
+            ),
+            span_of(
+                "t",
+                "chat1",
+                "run",
+                20,
+                &[
+                    ("gen_ai.operation.name", sv("chat")),
+                    agent.clone(),
+                    defs.clone(),
+                    out(
+                        serde_json::json!([{"type": "tool_call", "id": "c1", "name": "X"}, {"type": "tool_call", "id": "c2", "name": "Y"}]),
+                    ),
+                ],
+            ),
+            span_of(
+                "t",
+                "chat2",
+                "run",
+                40,
+                &[
+                    ("gen_ai.operation.name", sv("chat")),
+                    agent.clone(),
+                    out(serde_json::json!([{"type": "tool_call", "id": "c3", "name": "B_tool"}])),
+                ],
+            ),
+            span_of(
+                "t",
+                "sub",
+                "chat2",
+                50,
+                &[
+                    ("gen_ai.operation.name", sv("invoke_agent")),
+                    ("gen_ai.agent.name", sv("B")),
+                ],
+            ),
+            span_of(
+                "t",
+                "subtool",
+                "sub",
+                60,
+                &[
+                    ("gen_ai.operation.name", sv("execute_tool")),
+                    ("gen_ai.tool.name", sv("Z")),
+                    ("gen_ai.agent.name", sv("B")),
+                ],
+            ),
+        ]);
+        let (recs, diags) = parse_otlp("t.json", &text, &OperatorNaming::default());
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[0].target, Target::Operator("A".into()));
+        assert_eq!(calls(&recs[0]), vec!["X", "Y", "B_tool"]);
+        assert_eq!(recs[0].called, vec!["X", "Y", "B_tool"]);
+        assert_eq!(recs[0].available, Some(vec!["X".to_string(), "Y".into()]));
+        assert_eq!(recs[0].id.as_deref(), Some("t/run"));
+        assert_eq!(recs[1].target, Target::Operator("B".into()));
+        assert_eq!(calls(&recs[1]), vec!["Z"]);
+        assert_eq!(recs[1].id.as_deref(), Some("t/sub"));
+        assert_eq!(recs[1].available, None, "not carried: unknown");
+    }
+
+    /// OpenInference's and Traceloop 0.54's flattened attributes: calls in index order
+    /// (numerically), the tools given from `llm.tools` and `llm.request.functions`;
+    /// OpenInference names the agent in `agent.name`, Pydantic AI 1.x in `agent_name`.
+    #[test]
+    fn flattened_forms_give_calls_and_what_was_given() {
+        let oi = file_of(&[
+            span_of(
+                "t1",
+                "a",
+                "",
+                1,
+                &[
+                    ("openinference.span.kind", sv("AGENT")),
+                    ("agent.name", sv("A")),
+                ],
+            ),
+            span_of(
+                "t1",
+                "l",
+                "a",
+                2,
+                &[
+                    ("openinference.span.kind", sv("LLM")),
+                    (
+                        "llm.output_messages.0.message.tool_calls.10.tool_call.function.name",
+                        sv("K"),
+                    ),
+                    (
+                        "llm.output_messages.0.message.tool_calls.2.tool_call.function.name",
+                        sv("C"),
+                    ),
+                    (
+                        "llm.tools.1.tool.json_schema",
+                        sv(r#"{"type":"function","function":{"name":"K"}}"#),
+                    ),
+                    (
+                        "llm.tools.0.tool.json_schema",
+                        sv(r#"{"type":"function","function":{"name":"C"}}"#),
+                    ),
+                ],
+            ),
+            span_of("t2", "b", "", 1, &[("agent_name", sv("P"))]),
+            span_of(
+                "t2",
+                "c",
+                "b",
+                2,
+                &[
+                    ("llm.request.type", sv("chat")),
+                    ("gen_ai.completion.0.tool_calls.0.name", sv("T1")),
+                    ("gen_ai.completion.0.tool_calls.1.name", sv("T2")),
+                    ("gen_ai.completion.0.finish_reason", sv("tool_calls")),
+                    ("llm.request.functions.0.name", sv("T1")),
+                    (
+                        "model_request_parameters",
+                        sv(r#"{"function_tools":[{"name":"T3"}]}"#),
+                    ),
+                ],
+            ),
+            span_of("t2", "r", "b", 3, &[("gen_ai.tool.name", sv("T1"))])
+                .to_string()
+                .replace("\"name\":\"s\"", "\"name\":\"running tool\"")
+                .parse()
+                .unwrap(),
+        ]);
+        let (recs, diags) = parse_otlp("t.json", &oi, &OperatorNaming::default());
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(calls(&recs[0]), vec!["C", "K"]);
+        assert_eq!(recs[0].available, Some(vec!["C".to_string(), "K".into()]));
+        assert_eq!(recs[0].id.as_deref(), Some("t1"));
+        assert_eq!(recs[1].target, Target::Operator("P".into()));
+        assert_eq!(
+            calls(&recs[1]),
+            vec!["T1", "T2"],
+            "the running tool span is T1's call"
+        );
+        assert_eq!(recs[1].available, Some(vec!["T3".to_string(), "T1".into()]));
+    }
+
+    /// Tool spans without call ids are matched by name to the inference span before them;
+    /// one the output does not list is a call of its own, at its start.
+    #[test]
+    fn tool_spans_without_ids_match_by_name_within_their_inference() {
+        let chat = |id: &str, start: u64, names: &[&str]| {
+            let parts: Vec<serde_json::Value> = names
+                .iter()
+                .map(|n| serde_json::json!({"type": "tool_call", "name": n}))
+                .collect();
+            span_of(
+                "t",
+                id,
+                "run",
+                start,
+                &[
+                    ("gen_ai.operation.name", sv("chat")),
+                    (
+                        "gen_ai.output.messages",
+                        sv(&serde_json::json!([{"parts": parts}]).to_string()),
+                    ),
+                ],
+            )
+        };
+        let tool = |id: &str, start: u64, name: &str| {
+            span_of(
+                "t",
+                id,
+                "run",
+                start,
+                &[
+                    ("gen_ai.operation.name", sv("execute_tool")),
+                    ("gen_ai.tool.name", sv(name)),
+                ],
+            )
+        };
+        let text = file_of(&[
+            span_of("t", "run", "", 1, &[("gen_ai.agent.name", sv("A"))]),
+            chat("c1", 10, &["A", "A"]),
+            tool("t1", 11, "A"),
+            tool("t2", 12, "A"),
+            tool("t3", 13, "B"),
+            chat("c2", 20, &["A"]),
+            tool("t4", 21, "A"),
+        ]);
+        let (recs, _) = parse_otlp("t.json", &text, &OperatorNaming::default());
+        assert_eq!(calls(&recs[0]), vec!["A", "A", "B", "A"]);
+    }
+
+    /// Never silent: content not captured, calls in a form not read, and runs naming no
+    /// agent are each one line a file with their count; `--default-operator` reads the
+    /// last as its runs, one a trace, the id the trace id.
+    #[test]
+    fn what_cannot_be_read_is_said_once_with_a_count() {
+        let asked = |trace: &str, id: &str| {
+            span_of(
+                trace,
+                id,
+                "",
+                5,
+                &[
+                    ("gen_ai.operation.name", sv("chat")),
+                    (
+                        "gen_ai.response.finish_reasons",
+                        serde_json::json!(["tool_calls"]),
+                    ),
+                ],
+            )
+        };
+        let text = file_of(&[
+            asked("t1", "a"),
+            asked("t2", "b"),
+            span_of(
+                "t2",
+                "c",
+                "b",
+                6,
+                &[
+                    ("gen_ai.operation.name", sv("execute_tool")),
+                    ("gen_ai.tool.name", sv("X")),
+                ],
+            ),
+            asked("t3", "d"),
+            span_of(
+                "t3",
+                "e",
+                "",
+                7,
+                &[
+                    ("gen_ai.operation.name", sv("chat")),
+                    ("vendor.tool_calls.0.fn", sv("Y")),
+                ],
+            ),
+            span_of("t3", "f", "", 8, &[("vendor.agent.name", sv("Q"))]),
+        ]);
+        let (recs, diags) = parse_otlp("t.json", &text, &OperatorNaming::default());
+        assert!(recs.is_empty());
+        let got: Vec<(Code, u32, &str)> = diags
+            .iter()
+            .map(|d| (d.code, d.line, d.message.as_str()))
+            .collect();
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(
+            (got[0].0, got[0].2.starts_with("3 run(s) name no agent")),
+            (Code::OtlpNoOperator, true),
+            "{got:?}"
+        );
+        assert!(
+            got[0].2.contains("--operator-attr vendor.agent.name"),
+            "{got:?}"
+        );
+        // t2's call is read from its tool span: only t1's and t3's chats lost theirs.
+        assert_eq!(
+            (got[1].0, got[1].2.starts_with("2 inference span(s)")),
+            (Code::OtlpNoContent, true),
+            "{got:?}"
+        );
+        assert_eq!(
+            (got[2].0, got[2].2.starts_with("1 span(s) hold tool calls")),
+            (Code::OtlpUnreadCalls, true),
+            "{got:?}"
+        );
+        let naming = OperatorNaming::new(None, Some("D"));
+        let (recs, _) = parse_otlp("t.json", &text, &naming);
+        let ids: Vec<&str> = recs.iter().filter_map(|r| r.id.as_deref()).collect();
+        assert_eq!(ids, vec!["t1", "t2", "t3"]);
+        assert!(
+            recs.iter()
+                .all(|r| r.target == Target::Operator("D".into()))
+        );
+        assert_eq!(calls(&recs[1]), vec!["X"]);
+    }
 }
