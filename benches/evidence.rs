@@ -210,11 +210,93 @@ fn tokenizer_first_count(c: &mut Criterion) {
     group.finish();
 }
 
+/// About 100 MB of OTLP JSON lines in the shape Pydantic AI 2.x writes (issue 43): per run
+/// an `invoke_agent` span, two `chat` spans with the tools given and the calls in their
+/// output, two `execute_tool` spans tied to them by call id, the agent's name on each;
+/// 50 spans a line, as the Collector batches them.
+fn otlp_file(bytes: usize) -> String {
+    use serde_json::json;
+    let attr = |k: &str, v: &str| json!({"key": k, "value": {"stringValue": v}});
+    let defs = r#"[{"type":"function","name":"search_web","description":"Search the web.","parameters":{"type":"object"}},{"type":"function","name":"fetch_page","description":"Fetch a page.","parameters":{"type":"object"}}]"#;
+    let mut out = String::new();
+    let mut spans = Vec::new();
+    let mut run = 0u64;
+    while out.len() < bytes {
+        run += 1;
+        let trace = format!("{run:032x}");
+        let agent = ["researcher", "analyst", "assistant"][(run % 3) as usize];
+        let span = |id: &str, parent: &str, start: u64, attrs: Vec<serde_json::Value>| {
+            json!({"traceId": trace, "spanId": id, "parentSpanId": parent, "name": "s",
+                "startTimeUnixNano": (run * 1000 + start).to_string(), "attributes": attrs})
+        };
+        spans.push(span(
+            "0000000000000001",
+            "",
+            0,
+            vec![
+                attr("gen_ai.operation.name", "invoke_agent"),
+                attr("gen_ai.agent.name", agent),
+            ],
+        ));
+        for (k, tool) in ["search_web", "fetch_page"].iter().enumerate() {
+            let k = k as u64;
+            let call = format!("call_{run}_{k}");
+            let output = json!([{"role": "assistant", "parts": [{"type": "tool_call", "id": call, "name": tool, "arguments": {"q": "x"}}]}]).to_string();
+            spans.push(span(&format!("{:016x}", 10 + k), "0000000000000001", 10 + 20 * k, vec![
+                attr("gen_ai.operation.name", "chat"), attr("gen_ai.agent.name", agent),
+                attr("gen_ai.tool.definitions", defs), attr("gen_ai.output.messages", &output),
+                json!({"key": "gen_ai.response.finish_reasons", "value": {"arrayValue": {"values": [{"stringValue": "tool_calls"}]}}}),
+            ]));
+            spans.push(span(
+                &format!("{:016x}", 20 + k),
+                "0000000000000001",
+                15 + 20 * k,
+                vec![
+                    attr("gen_ai.operation.name", "execute_tool"),
+                    attr("gen_ai.agent.name", agent),
+                    attr("gen_ai.tool.name", tool),
+                    attr("gen_ai.tool.call.id", &call),
+                ],
+            ));
+        }
+        if spans.len() >= 50 {
+            let line = json!({"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {"name": "pydantic-ai"}, "spans": spans}]}]});
+            out.push_str(&line.to_string());
+            out.push('\n');
+            spans = Vec::new();
+        }
+    }
+    out
+}
+
+/// Reading 100 MB of OTLP spans through the bounded reader (`eval`'s), records made
+/// (issue 43's target: under 3 s, memory under the trace budget).
+fn otlp_read(c: &mut Criterion) {
+    use toolscope_core::evidence::{load_traces, otlp::OperatorNaming};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("spans.jsonl");
+    std::fs::write(&path, otlp_file(100 << 20)).expect("write");
+    let paths = vec![path];
+    let mut group = c.benchmark_group("eval");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("otlp_read_100mb", |b| {
+        b.iter(|| {
+            let (records, _) =
+                load_traces(&paths, None, &OperatorNaming::default()).expect("reads");
+            black_box(records.len())
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     eval_sweep,
     tui_threshold_key,
     steps_sweep,
-    tokenizer_first_count
+    tokenizer_first_count,
+    otlp_read
 );
 criterion_main!(benches);

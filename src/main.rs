@@ -20,6 +20,7 @@ fn run_tui(args: TuiArgs) -> ExitCode {
         no_color: args.no_color,
         ascii: args.ascii,
         traces: args.traces,
+        naming: args.naming.naming(),
     };
     match tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

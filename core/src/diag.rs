@@ -84,8 +84,14 @@ pub enum Code {
     TraceUnknownTarget,
     /// An OTLP line that is not an object of `resourceSpans`, or a malformed span.
     OtlpShape,
-    /// An OTLP `execute_tool` span with no ancestor span naming an operator.
+    /// OTLP runs naming no agent (left out without `--default-operator`), or tool calls
+    /// under no agent run of their trace; one per condition and file, with a count.
     OtlpNoOperator,
+    /// OTLP inference spans that asked for tools but hold no message content (the
+    /// library recorded without content): their calls cannot be read.
+    OtlpNoContent,
+    /// OTLP spans holding tool calls in a form toolscope does not read.
+    OtlpUnreadCalls,
     /// Opened files define operators with the same name (each kept as `NAME @ FILE`).
     SharedOperatorName,
     /// A file with more than one YAML document (only the first is read).
@@ -154,6 +160,8 @@ impl Code {
             Code::TraceUnknownTarget => "TS082",
             Code::OtlpShape => "TS083",
             Code::OtlpNoOperator => "TS084",
+            Code::OtlpNoContent => "TS085",
+            Code::OtlpUnreadCalls => "TS086",
             Code::SharedOperatorName => "TS075",
             Code::MoreDocuments => "TS076",
             Code::McpCacheUnreadable => "TS090",
@@ -172,7 +180,7 @@ impl Code {
     }
 
     /// Every code, for documentation and tests.
-    pub const ALL: [Code; 44] = [
+    pub const ALL: [Code; 46] = [
         Code::Parse,
         Code::Limit,
         Code::Io,
@@ -203,6 +211,8 @@ impl Code {
         Code::TraceUnknownTarget,
         Code::OtlpShape,
         Code::OtlpNoOperator,
+        Code::OtlpNoContent,
+        Code::OtlpUnreadCalls,
         Code::SharedOperatorName,
         Code::MoreDocuments,
         Code::McpCacheUnreadable,

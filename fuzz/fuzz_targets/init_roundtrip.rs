@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let (records, _) = if runs.trim_start().starts_with("{\"resource") {
-        otlp::parse_otlp("runs.json", runs, otlp::AGENT_ATTR)
+        otlp::parse_otlp("runs.json", runs, &otlp::OperatorNaming::default())
     } else {
         traces::parse_jsonl("runs.jsonl", runs)
     };

@@ -6,6 +6,7 @@ and the top-level ``scores:`` list. Two lines before loading make them take effe
 
     import toolscope_chat2graph
     toolscope_chat2graph.install(traces="runs.jsonl")   # traces=None: tuning only
+    # otlp="runs.otlp.jsonl": the runs as OTLP JSON lines too (GenAI conventions)
     mas = AgenticService.load("chat2graph.yml")         # or AgenticService.load()
 
 After ``install()``, every ``AgenticService.load`` builds its operators with the file's
@@ -32,6 +33,7 @@ import runpy
 import stat
 import sys
 import threading
+import time
 
 MAX_CONFIG_BYTES = 16 << 20
 MAX_CACHE_BYTES = 64 << 20  # toolscope's own bound on an MCP sidecar cache
@@ -829,6 +831,66 @@ class _Recorder:
                          f"{self.path} ({type(error).__name__}: {error}); the run goes on")
 
 
+class _OtlpRecorder:
+    """Appends the spans of each operator invocation as one OTLP JSON line, as the
+    OpenTelemetry Collector's file exporter writes them, following the GenAI semantic
+    conventions: a root ``invoke_agent`` span naming the operator in ``gen_ai.agent.name``,
+    a ``chat`` span under it with the functions sent in ``gen_ai.tool.definitions``, and an
+    ``execute_tool`` span per call (``gen_ai.tool.name``, ``gen_ai.tool.call.id``) at the
+    time its response came. One trace per invocation: Langfuse, Phoenix and toolscope each
+    show it as one run. Written by hand (standard library only, no OpenTelemetry SDK); a
+    line that cannot be written is logged and dropped, as a JSONL record is."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        self._lock = threading.Lock()
+        _count_lines(self.path)  # refuses what is not a regular file, before any run
+
+    def write(self, operator, run, ok):
+        try:
+            line = _valid_unicode(json.dumps(_otlp_line(operator, run, ok), ensure_ascii=False))
+            with self._lock:
+                _append(self.path, (line + "\n").encode("utf-8"))
+        except Exception as error:  # noqa: BLE001 (whatever it is, the run goes on)
+            _log_warning(f"toolscope: could not write the OTLP spans of {operator} to "
+                         f"{self.path} ({type(error).__name__}: {error}); the run goes on")
+
+
+def _otlp_line(operator, run, ok):
+    """One invocation as an OTLP ``resourceSpans`` object (see ``_OtlpRecorder``)."""
+    trace = os.urandom(16).hex()
+    end = time.time_ns()
+    root, chat = os.urandom(8).hex(), os.urandom(8).hex()
+
+    def attr(key, value):
+        return {"key": key, "value": {"stringValue": value}}
+
+    def span(span_id, parent, name, start, stop, attrs, failed=False):
+        return {"traceId": trace, "spanId": span_id, "parentSpanId": parent, "name": name,
+                "kind": 1, "startTimeUnixNano": str(start), "endTimeUnixNano": str(stop),
+                "attributes": attrs, "status": {"code": 2} if failed else {}}
+
+    system = attr("gen_ai.system", "chat2graph")
+    spans = [span(root, "", f"invoke_agent {operator}", run.start, end,
+                  [attr("gen_ai.operation.name", "invoke_agent"),
+                   attr("gen_ai.agent.name", operator), system], failed=not ok)]
+    chat_attrs = [attr("gen_ai.operation.name", "chat"), attr("gen_ai.agent.name", operator),
+                  system]
+    if run.available is not None:
+        definitions = [{"type": "function", "name": n} for n in run.available]
+        chat_attrs.append(attr("gen_ai.tool.definitions", json.dumps(definitions)))
+    spans.append(span(chat, root, "chat", run.start, end, chat_attrs))
+    for k, (name, at) in enumerate(zip(run.calls, run.times)):
+        spans.append(span(os.urandom(8).hex(), root, f"execute_tool {name}", at, at,
+                          [attr("gen_ai.operation.name", "execute_tool"),
+                           attr("gen_ai.tool.name", name),
+                           attr("gen_ai.tool.call.id", f"call_{k + 1}"),
+                           attr("gen_ai.agent.name", operator), system]))
+    return {"resourceSpans": [{
+        "resource": {"attributes": [attr("service.name", "chat2graph")]},
+        "scopeSpans": [{"scope": {"name": "toolscope_chat2graph"}, "spans": spans}]}]}
+
+
 def _valid_unicode(text):
     """``text`` with lone surrogates (which UTF-8 cannot hold: a function name the model
     made up can carry one) replaced by U+FFFD; surrogate pairs joined."""
@@ -900,7 +962,9 @@ class _Run:
 
     def __init__(self):
         self.calls = []
+        self.times = []  # when each call's response came (ns since the epoch)
         self.available = None
+        self.start = time.time_ns()
 
 
 # The operator invocation running in this context. Asyncio tasks and threads each have
@@ -908,7 +972,7 @@ class _Run:
 _RUN = contextvars.ContextVar("toolscope_chat2graph_run", default=None)
 
 
-def _hook_execute(original, recorder):
+def _hook_execute(original, recorder, otlp=None):
     async def execute(self, *args, **kwargs):
         name = _OPERATOR_NAMES.get(self.get_id())
         if name is None:  # not built by a load with the integration installed
@@ -921,7 +985,10 @@ def _hook_execute(original, recorder):
             return result
         finally:
             _RUN.reset(token)
-            recorder.write(name, run.calls, ok, run.available)
+            if recorder is not None:
+                recorder.write(name, run.calls, ok, run.available)
+            if otlp is not None:
+                otlp.write(name, run, ok)
 
     return functools.wraps(original)(execute)
 
@@ -944,7 +1011,10 @@ def _hook_call_function(original):
         results = await original(self, tools, *args, **kwargs)
         run = _RUN.get()
         if run is not None:
-            run.calls.extend(_tool_name(r.func_name, tools) for r in results or [] if r.func_name)
+            called = [_tool_name(r.func_name, tools) for r in results or [] if r.func_name]
+            run.calls.extend(called)
+            # Parallel calls share their time: readers keep them in the model's order.
+            run.times.extend([time.time_ns()] * len(called))
         return results
 
     return functools.wraps(original)(call_function)
@@ -978,19 +1048,22 @@ def _file_name(tool):
 _INSTALLED = []  # (class, attribute, original as found in the class) to restore
 
 
-def install(traces=None):
+def install(traces=None, otlp=None):
     """Makes every later ``AgenticService.load`` apply the file's tuning; with ``traces``
-    (a path), also appends a trace record per operator invocation to it. Installing
-    again replaces the earlier installation."""
+    (a path), also appends a trace record per operator invocation to it; with ``otlp`` (a
+    path), the invocation's spans as an OTLP JSON line (``_OtlpRecorder``), for Langfuse,
+    Phoenix (through a Collector) or toolscope. Installing again replaces the earlier
+    installation."""
     ModelService, AgenticService, Operator = _chat2graph()
     recorder = _Recorder(traces) if traces is not None else None
+    spans = _OtlpRecorder(otlp) if otlp is not None else None
     uninstall()
     for attr, hook in (("load", _hook_load), ("_build_toolkit", _hook_build_toolkit),
                        ("_build_leader_workflow", _hook_build_leader),
                        ("_build_expert_workflow", _hook_build_expert)):
         _patch(AgenticService, attr, hook, static=True)
-    if recorder is not None:
-        _patch(Operator, "execute", lambda f: _hook_execute(f, recorder))
+    if recorder is not None or spans is not None:
+        _patch(Operator, "execute", lambda f: _hook_execute(f, recorder, spans))
         _patch(Operator, "_build_task", _hook_build_task)
         _patch(ModelService, "call_function", _hook_call_function)
 
@@ -1043,6 +1116,7 @@ def main(argv=None):
         prog="toolscope-chat2graph",
         description="Run Chat2Graph's server with toolscope's tuning applied.")
     parser.add_argument("--traces", help="append trace records of the runs to this file")
+    parser.add_argument("--otlp", help="append the runs' spans to this file as OTLP JSON lines")
     parser.add_argument("--root", default=".",
                         help="Chat2Graph's source tree (default: the current folder)")
     options = parser.parse_args(argv)
@@ -1051,6 +1125,7 @@ def main(argv=None):
         parser.exit(1, f"{parser.prog}: {_one_line(message)}\n")
 
     traces = os.path.abspath(options.traces) if options.traces else None
+    otlp = os.path.abspath(options.otlp) if options.otlp else None
     # Chat2Graph resolves some paths, its default config among them, from its root.
     try:
         os.chdir(options.root)
@@ -1058,7 +1133,7 @@ def main(argv=None):
         stop(f"--root {options.root}: {error.strerror or error}")
     sys.path.insert(0, os.getcwd())
     try:
-        install(traces=traces)
+        install(traces=traces, otlp=otlp)
     except (Chat2GraphNotFound, ValueError, OSError) as error:
         stop(str(error))
     sys.argv = [SERVER]

@@ -138,7 +138,7 @@ fn replayed(tk: &Toolkit, args: &Args, words: &[String]) -> Result<String, Strin
     let [record, step] = words else {
         return Err("--replay takes RECORD and STEP".into());
     };
-    let (records, diags) = load_traces(&args.traces, None, otlp::AGENT_ATTR)?;
+    let (records, diags) = load_traces(&args.traces, None, &otlp::OperatorNaming::default())?;
     crate::cli::eval::print_diags(&diags);
     let index = record_index(&records, record)?;
     let step: usize = step

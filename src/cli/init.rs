@@ -11,7 +11,7 @@ use super::eval::{TraceFormatArg, print_diags};
 use super::export::write_out;
 use toolscope_core::evidence::defs::{Source, fit_schemas, read_file};
 use toolscope_core::evidence::init::{InitReport, build, duplicates};
-use toolscope_core::evidence::{Record, TraceFormat, load_traces, otlp};
+use toolscope_core::evidence::{Record, TraceFormat, load_traces};
 use toolscope_core::export::native::to_native;
 
 #[derive(Debug, clap::Args)]
@@ -34,9 +34,8 @@ pub struct Args {
     /// The trace format; detected per file when not given.
     #[arg(long, value_enum)]
     traces_format: Option<TraceFormatArg>,
-    /// OTLP: the span attribute naming the operator.
-    #[arg(long, value_name = "KEY", default_value = otlp::AGENT_ATTR)]
-    operator_attr: String,
+    #[command(flatten)]
+    naming: crate::cli::eval::NamingArgs,
     /// The toolkit's `name` (default: the output file's stem, else `toolkit`).
     #[arg(long, value_name = "NAME")]
     name: Option<String>,
@@ -150,7 +149,7 @@ fn read_records(args: &Args) -> Result<Vec<Record>, String> {
         TraceFormatArg::Jsonl => TraceFormat::Jsonl,
         TraceFormatArg::Otlp => TraceFormat::Otlp,
     });
-    let (records, diags) = load_traces(&args.traces, format, &args.operator_attr)?;
+    let (records, diags) = load_traces(&args.traces, format, &args.naming.naming())?;
     print_diags(&diags);
     Ok(records)
 }

@@ -59,6 +59,8 @@ pub struct TuiArgs {
     /// panel (`V`), the inspector's offered/called counts and `:fit`.
     #[arg(long, value_name = "FILE")]
     pub traces: Vec<PathBuf>,
+    #[command(flatten)]
+    pub naming: eval::NamingArgs,
 }
 
 #[derive(Debug, Subcommand)]

@@ -84,6 +84,8 @@ pub struct Options {
     pub ascii: bool,
     /// Trace files for the evidence (`--traces`).
     pub traces: Vec<PathBuf>,
+    /// How OTLP runs are named (`--operator-attr`, `--default-operator`).
+    pub naming: toolscope_core::evidence::otlp::OperatorNaming,
 }
 
 /// Loads what `opts` names: the files, or the bundled example.
@@ -168,6 +170,7 @@ pub fn run(opts: Options) -> Result<()> {
         None => editing::offer_recovery(&mut app),
     }
     app.evidence.connect(runner.sender());
+    app.evidence.set_naming(opts.naming.clone());
     if !opts.traces.is_empty() {
         let paths = opts.traces.clone();
         evidence_panel::shell::hook(&mut app, |p, _| evidence_panel::commands::load(p, paths));

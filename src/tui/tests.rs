@@ -658,7 +658,7 @@ fn the_readme_picture_is_what_its_command_shows() {
         input_format: None,
         no_color: false,
         ascii: false,
-        traces: Vec::new(),
+        ..crate::tui::Options::default()
     };
     let (ws, _, broken) = crate::tui::open_workspace(&opts).expect("the fixture opens");
     assert_eq!(broken, None);

@@ -35,6 +35,7 @@ mod learn;
 mod loader;
 mod mcp_members;
 mod memory_budget;
+mod otlp_libs;
 mod picture;
 mod prop_batch;
 mod prop_batch_c2g;

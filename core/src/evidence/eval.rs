@@ -19,24 +19,13 @@ use std::collections::{BTreeSet, HashMap};
 use petgraph::stable_graph::NodeIndex;
 
 use super::criterion::{Criterion, Point, choose};
-use super::{Record, Target, TokenCost};
-use crate::diag::{Code, Diagnostic};
-use crate::model::{NodeKind, Operator, Toolkit};
+pub use super::resolve::{EvalOptions, group_of, tool_named};
+use super::resolve::{Unresolved, available_tools, target_of};
+use super::{Record, TokenCost};
+use crate::diag::Diagnostic;
+use crate::model::{NodeKind, Toolkit};
 use crate::recommend::sent::{Sent, sent_from};
-use crate::recommend::{Critical, Params, ToolFilters, filter_tools, recommend, resolve_seeds};
-
-/// What the command line decides for every record.
-#[derive(Debug, Clone, Default)]
-pub struct EvalOptions {
-    pub threshold: Option<f64>,
-    pub hops: Option<u32>,
-    /// The filters stage (`--offered`, `--choose`); `None`: the recommendation's tools.
-    pub filters: Option<ToolFilters>,
-    /// Compute `steps` and `suggested` per operator.
-    pub sweep: bool,
-    /// Completeness the suggestion must keep (1.0 when not given).
-    pub min_complete: Option<f64>,
-}
+use crate::recommend::{Critical, Params, ToolFilters, filter_tools, recommend};
 
 /// A record resolved against the toolkit.
 #[derive(Debug, Clone)]
@@ -121,21 +110,19 @@ pub struct Report {
 }
 
 /// Resolves records; the ones naming no operator (or seeds naming no action) become
-/// TS082 warnings and are left out.
+/// TS082 warnings (one per file and message, with a count) and are left out.
 pub fn resolve(
     tk: &Toolkit,
     records: &[Record],
     opts: &EvalOptions,
 ) -> (Vec<Resolved>, Vec<Diagnostic>) {
     let mut out = Vec::with_capacity(records.len());
-    let mut diags = Vec::new();
+    let mut unresolved = Unresolved::default();
     for r in records {
-        let warn =
-            |msg: String| super::traces::diag(&r.file, r.line, 1, Code::TraceUnknownTarget, msg);
         let (group, seeds, params) = match target_of(tk, r, opts) {
             Ok(t) => t,
             Err(msg) => {
-                diags.push(warn(msg));
+                unresolved.push(r, msg);
                 continue;
             }
         };
@@ -153,64 +140,12 @@ pub fn resolve(
             ordered,
             available: r.available.as_deref().map(|names| {
                 let mut buf = Vec::new();
-                super::steps::available_tools(tk, names, &mut buf);
+                available_tools(tk, names, &mut buf);
                 buf
             }),
         });
     }
-    (out, diags)
-}
-
-/// A record's group (the operator's name, or `seeds:A,B` with the names sorted), seeds and
-/// parameters (the options win, then the record, then the operator); the message of the
-/// TS082 warning when it names no operator (or its seeds name no action).
-pub(crate) fn target_of(
-    tk: &Toolkit,
-    r: &Record,
-    opts: &EvalOptions,
-) -> Result<(String, Vec<NodeIndex>, Params), String> {
-    let (group, names, base) = match &r.target {
-        Target::Operator(name) => match tk.operator(name) {
-            Some(op) => (op.name.clone(), op.actions.clone(), (op.threshold, op.hops)),
-            None => return Err(format!("no operator named `{name}`; record ignored")),
-        },
-        Target::Seeds(names) => {
-            let mut sorted = names.clone();
-            sorted.sort();
-            let defaults = (Operator::DEFAULT_THRESHOLD, Operator::DEFAULT_HOPS);
-            (
-                format!("seeds:{}", sorted.join(",")),
-                names.clone(),
-                defaults,
-            )
-        }
-    };
-    let (seeds, unknown_seeds) = resolve_seeds(tk, &names);
-    if seeds.is_empty() && matches!(r.target, Target::Seeds(_)) {
-        return Err(format!(
-            "no seed names an action ({}); record ignored",
-            unknown_seeds.join(", ")
-        ));
-    }
-    let params = Params {
-        threshold: opts.threshold.or(r.threshold).unwrap_or(base.0),
-        hops: opts.hops.or(r.hops).unwrap_or(base.1),
-    };
-    Ok((group, seeds, params))
-}
-
-/// The group a record belongs to (the operator's name, or `seeds:A,B`), `None` when it
-/// names no operator (or its seeds name no action).
-pub fn group_of(tk: &Toolkit, r: &Record) -> Option<String> {
-    target_of(tk, r, &EvalOptions::default()).ok().map(|t| t.0)
-}
-
-/// The tool a called name means: a Tool, else a Group, else the MCP member a qualified
-/// name `SERVER/TOOL` means.
-pub fn tool_named(tk: &Toolkit, name: &str) -> Option<NodeIndex> {
-    tk.find(NodeKind::Tool, name)
-        .or_else(|| tk.find(NodeKind::Group, name))
-        .or_else(|| tk.member_named(name))
+    (out, unresolved.diagnostics())
 }
 
 /// Distinct called tools (sorted by index) and the number of distinct unknown names.

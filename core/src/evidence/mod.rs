@@ -16,9 +16,13 @@ pub mod fit;
 pub mod floor;
 pub mod init;
 pub mod learn;
+pub mod lines;
 pub mod otlp;
+mod otlp_runs;
+mod otlp_shapes;
 pub mod read;
 pub mod report;
+pub mod resolve;
 pub mod steps;
 pub mod stream;
 pub mod traces;
@@ -111,14 +115,14 @@ pub fn detect_format(text: &str) -> TraceFormat {
 }
 
 /// Reads trace files: records in file order and diagnostics for bad lines. `format`
-/// `None` detects each file's format; `operator_attr` names the OTLP operator attribute.
+/// `None` detects each file's format; `naming` says how OTLP runs are named.
 /// A file that cannot be read is an error. Bounded by the default [`read::TraceLimits`]:
 /// regular files only, streamed by line, with a size limit per file and per line and a
 /// memory limit on what the records hold.
 pub fn load_traces(
     paths: &[std::path::PathBuf],
     format: Option<TraceFormat>,
-    operator_attr: &str,
+    naming: &otlp::OperatorNaming,
 ) -> Result<(Vec<Record>, Vec<crate::diag::Diagnostic>), String> {
-    read::load(paths, format, operator_attr, &read::TraceLimits::default())
+    read::load(paths, format, naming, &read::TraceLimits::default())
 }

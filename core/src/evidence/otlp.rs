@@ -1,55 +1,117 @@
 //! OpenTelemetry traces as the collector's file exporter writes them: OTLP JSON, one
-//! `{"resourceSpans": [...]}` object a line.
+//! `{"resourceSpans": [...]}` object a line, from whichever instrumentation library wrote
+//! them (docs/evidence.md has the table of what is read from which).
 //!
-//! The GenAI semantic conventions mark a tool call as a span whose `gen_ai.operation.name`
-//! is `execute_tool`, with the tool in `gen_ai.tool.name`. Each such span belongs to the
-//! nearest *ancestor* span carrying the operator attribute (`gen_ai.agent.name` by
-//! default): that ancestor is one record, an operator invocation. Operator spans without
-//! tool calls are records with no calls. Parents are looked up across all lines of a file
-//! (exporters split one trace over several batches). A record's calls are in the order of
-//! their spans' `startTimeUnixNano`; ties keep their file order, and a span without a
-//! usable start time keeps its place in the file: it goes right after the span before it
-//! (the first span of a record, untimed, stays first).
-//!
-//! What the model was given (SPEC 8): `gen_ai.tool.definitions` on the spans under an
-//! invocation (the inference spans) is the record's `available`, the union of their
-//! names in first-seen order; each entry's `name` or `function.name`, the attribute a JSON
-//! string or a structured array. No span carrying it leaves `available` unknown.
+//! A span is reduced to what runs need ([`Span`]): its kind (an agent invocation, an
+//! inference, a tool execution, or other, from `gen_ai.operation.name`, OpenInference's
+//! `openinference.span.kind` or Traceloop's `llm.request.type`), the agent it names (the
+//! operator attribute: `--operator-attr`, else `gen_ai.agent.name`, `agent.name`,
+//! `agent_name`), the tool it executed, the tool calls its output holds and the tools the
+//! model was given (`otlp_shapes` reads each library's form). Spans are kept until the
+//! file ends, since a parent may come in a later line (exporters split one trace over
+//! several batches); `otlp_runs` then makes the records, one per agent invocation.
 //!
 //! A line is read all or nothing: a line reported bad adds no span.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
-use super::read::Diags;
-use super::traces::diag;
-use super::{Record, Target};
+use super::Record;
+use super::lines::{Diags, diag};
+use super::otlp_shapes::{
+    Indexed, OutputCall, definition_names, indexed, json_name, output_message_calls, plain,
+    request_parameter_names, structured, text,
+};
 use crate::diag::{Code, Diagnostic};
 
-/// The attribute naming the operator by default.
+/// The attribute naming the operator first by default (the GenAI conventions').
 pub const AGENT_ATTR: &str = "gen_ai.agent.name";
 
-/// One span, reduced to what the attribution needs.
-struct Span {
-    line: u32,
-    trace: String,
-    parent: String,
-    operator: Option<String>,
-    tool: Option<String>,
-    /// `startTimeUnixNano` (`None` when missing or not a number).
-    start: Option<u64>,
-    /// The tool names of its `gen_ai.tool.definitions`, if it has the attribute.
-    defs: Option<Vec<String>>,
-}
+/// The operator attributes read by default, first found wins: the GenAI conventions',
+/// OpenInference's, Pydantic AI 1.x's.
+pub const AGENT_ATTRS: [&str; 3] = [AGENT_ATTR, "agent.name", "agent_name"];
 
 /// The attribute listing the tool definitions given to the model.
 pub const TOOL_DEFINITIONS: &str = "gen_ai.tool.definitions";
 
-/// Parses OTLP JSON lines into records (in the order of their operator spans) and
-/// diagnostics for bad lines and tool calls with no operator.
-pub fn parse_otlp(file: &str, text: &str, operator_attr: &str) -> (Vec<Record>, Vec<Diagnostic>) {
-    let mut lines = OtlpLines::new(file, operator_attr);
+/// How OTLP runs are named: the operator attribute (`None`: [`AGENT_ATTRS`]) and the
+/// operator given to runs that name none (`--default-operator`; `None`: such runs are
+/// left out, said once per file).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OperatorNaming {
+    pub operator_attr: Option<String>,
+    pub default_operator: Option<String>,
+}
+
+impl OperatorNaming {
+    /// The naming of `--operator-attr` and `--default-operator` (empty means not given).
+    pub fn new(operator_attr: Option<&str>, default_operator: Option<&str>) -> OperatorNaming {
+        let given = |s: Option<&str>| s.filter(|s| !s.is_empty()).map(str::to_string);
+        OperatorNaming {
+            operator_attr: given(operator_attr),
+            default_operator: given(default_operator),
+        }
+    }
+
+    /// The attributes read for the operator, in order.
+    pub(crate) fn attrs(&self) -> Vec<&str> {
+        match &self.operator_attr {
+            Some(a) => vec![a.as_str()],
+            None => AGENT_ATTRS.to_vec(),
+        }
+    }
+}
+
+/// What a span is, for making runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `invoke_agent`, or an OpenInference AGENT span.
+    Agent,
+    /// A model call: `chat`, `text_completion`, `generate_content`, an OpenInference LLM
+    /// span, a Traceloop `llm.request.type` of `chat` or `completion`.
+    Inference,
+    /// A tool execution: `execute_tool`, an OpenInference TOOL span, Pydantic AI 1.x's
+    /// `running tool`.
+    Tool,
+    Other,
+}
+
+/// One span, reduced to what the runs need.
+#[derive(Debug)]
+pub(crate) struct Span {
+    pub line: u32,
+    pub trace: String,
+    pub id: String,
+    pub parent: String,
+    pub kind: Kind,
+    /// The agent the operator attribute names.
+    pub operator: Option<String>,
+    /// A tool span's tool name and `gen_ai.tool.call.id`.
+    pub tool: Option<OutputCall>,
+    /// The tool calls its output holds, in message and part order.
+    pub output: Vec<OutputCall>,
+    /// `startTimeUnixNano` (`None` when missing or not a number).
+    pub start: Option<u64>,
+    /// The tool names the model was given, if the span says.
+    pub defs: Option<Vec<String>>,
+    /// Its finish reasons include `tool_calls`: the model asked for tools.
+    pub asked_tools: bool,
+    /// It holds something shaped like a tool call that none of the forms read.
+    pub unread: bool,
+    /// It carries GenAI, OpenInference or Traceloop attributes.
+    pub genai: bool,
+    /// A string attribute whose key names an agent but is not read as the operator (the
+    /// first such key), for the diagnostic that suggests `--operator-attr`.
+    pub agent_key: Option<String>,
+}
+
+/// Parses OTLP JSON lines into records (in the order of their agent spans) and the
+/// diagnostics of the file.
+pub fn parse_otlp(
+    file: &str,
+    text: &str,
+    naming: &OperatorNaming,
+) -> (Vec<Record>, Vec<Diagnostic>) {
+    let mut lines = OtlpLines::new(file, naming);
     for (i, line) in text.lines().enumerate() {
         lines.line(u32::try_from(i + 1).unwrap_or(u32::MAX), line);
     }
@@ -61,16 +123,18 @@ pub fn parse_otlp(file: &str, text: &str, operator_attr: &str) -> (Vec<Record>, 
 /// spans are kept, since a parent may come in a later line, and attributed at the end.
 pub(crate) struct OtlpLines<'a> {
     file: &'a str,
-    operator_attr: &'a str,
-    spans: Vec<(String, Span)>,
+    naming: &'a OperatorNaming,
+    attrs: Vec<&'a str>,
+    spans: Vec<Span>,
     diags: Diags,
 }
 
 impl<'a> OtlpLines<'a> {
-    pub(crate) fn new(file: &'a str, operator_attr: &'a str) -> OtlpLines<'a> {
+    pub(crate) fn new(file: &'a str, naming: &'a OperatorNaming) -> OtlpLines<'a> {
         OtlpLines {
             file,
-            operator_attr,
+            naming,
+            attrs: naming.attrs(),
             spans: Vec::new(),
             diags: Diags::default(),
         }
@@ -82,7 +146,7 @@ impl<'a> OtlpLines<'a> {
             return 0;
         }
         let before = self.spans.len();
-        if let Err(msg) = read_line(line, line_no, self.operator_attr, &mut self.spans) {
+        if let Err(msg) = read_line(line, line_no, &self.attrs, &mut self.spans) {
             // All or nothing: the spans read before the bad one go too.
             self.spans.truncate(before);
             let d = diag(self.file, line_no, 1, Code::OtlpShape, msg);
@@ -93,164 +157,28 @@ impl<'a> OtlpLines<'a> {
 
     /// The records and the diagnostics of every line read.
     pub(crate) fn finish(self) -> (Vec<Record>, Diags) {
-        attribute(self.file, self.operator_attr, &self.spans, self.diags)
+        super::otlp_runs::runs(self.file, self.naming, &self.spans, self.diags)
     }
 }
 
 /// What a span holds, for the reader's memory budget.
-fn span_bytes((id, s): &(String, Span)) -> usize {
-    let opt = |t: &Option<String>| t.as_ref().map_or(0, String::len);
-    let defs = s.defs.as_ref().map_or(0, |d| {
-        d.iter()
-            .map(|n| std::mem::size_of::<String>() + n.len())
-            .sum()
-    });
-    std::mem::size_of::<(String, Span)>()
-        + id.len()
+fn span_bytes(s: &Span) -> usize {
+    let text = |t: &String| std::mem::size_of::<String>() + t.len();
+    let call = |c: &OutputCall| {
+        std::mem::size_of::<OutputCall>() + c.name.len() + c.id.as_ref().map_or(0, String::len)
+    };
+    std::mem::size_of::<Span>()
+        + s.id.len()
         + s.trace.len()
         + s.parent.len()
-        + opt(&s.operator)
-        + opt(&s.tool)
-        + defs
+        + s.operator.as_ref().map_or(0, String::len)
+        + s.tool.as_ref().map_or(0, call)
+        + s.output.iter().map(call).sum::<usize>()
+        + s.defs.as_ref().map_or(0, |d| d.iter().map(text).sum())
+        + s.agent_key.as_ref().map_or(0, String::len)
 }
 
-/// Each tool call span to its nearest operator span: the records, in the order of their
-/// operator spans.
-fn attribute(
-    file: &str,
-    operator_attr: &str,
-    spans: &[(String, Span)],
-    mut diags: Diags,
-) -> (Vec<Record>, Diags) {
-    // (trace, span id) -> position in `spans`; the first span with an id wins.
-    let mut by_id: HashMap<(&str, &str), usize> = HashMap::new();
-    for (i, (id, s)) in spans.iter().enumerate() {
-        by_id.entry((s.trace.as_str(), id.as_str())).or_insert(i);
-    }
-    let mut record_of: HashMap<usize, usize> = HashMap::new();
-    let mut records: Vec<Record> = Vec::new();
-    for (i, (_, s)) in spans.iter().enumerate() {
-        if let Some(op) = &s.operator {
-            record_of.insert(i, records.len());
-            records.push(Record {
-                file: file.to_string(),
-                line: s.line,
-                id: None,
-                target: Target::Operator(op.clone()),
-                threshold: None,
-                hops: None,
-                called: Vec::new(),
-                ok: None,
-                calls: Some(Vec::new()),
-                available: None,
-            });
-        }
-    }
-    let parent: Vec<Option<usize>> = spans
-        .iter()
-        .map(|(_, s)| by_id.get(&(s.trace.as_str(), s.parent.as_str())).copied())
-        .collect();
-    let at_or_above = operator_at_or_above(spans, &parent);
-    for (i, (_, s)) in spans.iter().enumerate() {
-        let Some(names) = &s.defs else { continue };
-        let Some(op_ix) = at_or_above[i] else {
-            continue;
-        };
-        let available = records[record_of[&op_ix]]
-            .available
-            .get_or_insert_with(Vec::new);
-        for n in names {
-            if !available.contains(n) {
-                available.push(n.clone());
-            }
-        }
-    }
-    let owner = |i: usize| parent[i].and_then(|p| at_or_above[p]);
-    for i in in_call_order(spans, owner) {
-        let s = &spans[i].1;
-        let Some(tool) = &s.tool else { continue };
-        match owner(i) {
-            Some(op_ix) => {
-                let r = &mut records[record_of[&op_ix]];
-                r.called.push(tool.clone());
-                r.calls.get_or_insert_with(Vec::new).push(tool.clone());
-            }
-            None => diags.push(diag(
-                file,
-                s.line,
-                1,
-                Code::OtlpNoOperator,
-                format!("tool call `{tool}` has no ancestor span with `{operator_attr}`; ignored"),
-            )),
-        }
-    }
-    (records, diags)
-}
-
-/// The tool spans in call order: by start time, a span without one taking the time of the
-/// tool span before it in the file with the same `owner` (its record), so it keeps its
-/// place; ties in file order (the sort is stable).
-fn in_call_order(spans: &[(String, Span)], owner: impl Fn(usize) -> Option<usize>) -> Vec<usize> {
-    let mut last: HashMap<Option<usize>, u64> = HashMap::new();
-    let mut tools: Vec<(u64, usize)> = Vec::new();
-    for (i, (_, s)) in spans.iter().enumerate() {
-        if s.tool.is_some() {
-            let at = last.entry(owner(i)).or_insert(0);
-            *at = s.start.unwrap_or(*at);
-            tools.push((*at, i));
-        }
-    }
-    tools.sort_by_key(|&(t, _)| t);
-    tools.into_iter().map(|(_, i)| i).collect()
-}
-
-/// For each span, the nearest span at or above it (itself included) with an operator.
-/// Each span is resolved once (memoised walks), so long parent chains stay linear, and a
-/// parent cycle in hostile input resolves to no operator instead of looping.
-fn operator_at_or_above(spans: &[(String, Span)], parent: &[Option<usize>]) -> Vec<Option<usize>> {
-    const TODO: u8 = 0;
-    const ACTIVE: u8 = 1;
-    const DONE: u8 = 2;
-    let mut state = vec![TODO; spans.len()];
-    let mut out: Vec<Option<usize>> = vec![None; spans.len()];
-    let mut path = Vec::new();
-    for start in 0..spans.len() {
-        let mut cur = Some(start);
-        let mut found = None;
-        while let Some(i) = cur {
-            if state[i] == DONE {
-                found = out[i];
-                break;
-            }
-            if state[i] == ACTIVE {
-                break; // a cycle: no operator above
-            }
-            if spans[i].1.operator.is_some() {
-                found = Some(i);
-                break;
-            }
-            state[i] = ACTIVE;
-            path.push(i);
-            cur = parent[i];
-        }
-        for i in path.drain(..) {
-            state[i] = DONE;
-            out[i] = found;
-        }
-        if spans[start].1.operator.is_some() {
-            state[start] = DONE;
-            out[start] = Some(start);
-        }
-    }
-    out
-}
-
-fn read_line(
-    line: &str,
-    line_no: u32,
-    operator_attr: &str,
-    out: &mut Vec<(String, Span)>,
-) -> Result<(), String> {
+fn read_line(line: &str, line_no: u32, attrs: &[&str], out: &mut Vec<Span>) -> Result<(), String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     let Some(resources) = v.get("resourceSpans").and_then(Value::as_array) else {
         return Err("expected an object with a `resourceSpans` array".into());
@@ -260,118 +188,219 @@ fn read_line(
         for ss in scopes.into_iter().flatten() {
             let spans = ss.get("spans").and_then(Value::as_array);
             for span in spans.into_iter().flatten() {
-                out.push(read_span(span, line_no, operator_attr)?);
+                out.push(read_span(span, line_no, attrs)?);
             }
         }
     }
     Ok(())
 }
 
-fn read_span(span: &Value, line: u32, operator_attr: &str) -> Result<(String, Span), String> {
-    let text = |k: &str| {
+/// The attributes of one span as read, before they make a [`Span`].
+#[derive(Default)]
+struct Seen {
+    operation: Option<String>,
+    oi_kind: Option<String>,
+    request_type: Option<String>,
+    /// The operator attributes found, by their place in the list read.
+    operators: Vec<Option<String>>,
+    tool_name: Option<String>,
+    oi_tool_name: Option<String>,
+    call_id: Option<String>,
+    output: Option<Vec<OutputCall>>,
+    oi_output: Indexed,
+    traceloop_output: Indexed,
+    defs: Option<Vec<String>>,
+    oi_defs: Vec<(u32, String)>,
+    traceloop_defs: Vec<(u32, String)>,
+    asked_tools: bool,
+    call_shaped: bool,
+    genai: bool,
+    agent_key: Option<String>,
+}
+
+fn read_span(span: &Value, line: u32, attrs: &[&str]) -> Result<Span, String> {
+    let field = |k: &str| {
         span.get(k)
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string()
     };
-    let id = text("spanId");
+    let id = field("spanId");
     if id.is_empty() {
         return Err("a span without `spanId`".into());
     }
-    let attrs = span.get("attributes").and_then(Value::as_array);
-    let value = |key: &str| -> Option<&Value> {
-        attrs?
-            .iter()
-            .find(|a| a.get("key").and_then(Value::as_str) == Some(key))?
-            .get("value")
+    let mut seen = Seen {
+        operators: vec![None; attrs.len()],
+        ..Seen::default()
     };
-    let attr = |key: &str| -> Option<String> {
-        value(key)
-            .and_then(|v| v.get("stringValue")?.as_str())
-            .map(str::to_string)
-    };
-    let defs = value(TOOL_DEFINITIONS)
-        .map(|v| definition_names(v).map_err(|e| format!("span `{id}`: {TOOL_DEFINITIONS}: {e}")))
-        .transpose()?;
-    let is_tool = attr("gen_ai.operation.name").as_deref() == Some("execute_tool");
-    Ok((
+    let list = span.get("attributes").and_then(Value::as_array);
+    for a in list.into_iter().flatten() {
+        let (Some(key), Some(value)) = (a.get("key").and_then(Value::as_str), a.get("value"))
+        else {
+            continue;
+        };
+        read_attribute(&mut seen, key, value, attrs).map_err(|e| format!("span `{id}`: {e}"))?;
+    }
+    let name = span.get("name").and_then(Value::as_str).unwrap_or("");
+    Ok(seen.into_span(
+        line,
+        field("traceId"),
         id,
-        Span {
-            line,
-            trace: text("traceId"),
-            parent: text("parentSpanId"),
-            operator: attr(operator_attr),
-            tool: if is_tool {
-                attr("gen_ai.tool.name")
-            } else {
-                None
-            },
-            start: start_time(span),
-            defs,
-        },
+        field("parentSpanId"),
+        name,
+        start_time(span),
     ))
 }
 
-/// The tool names of a `gen_ai.tool.definitions` value: a string holding a JSON array of
-/// definitions, or an OTLP array whose values are definitions (key-value lists, or strings
-/// holding one JSON definition each). Each definition's `name`, else its
-/// `function.name`; one with neither is skipped.
-fn definition_names(v: &Value) -> Result<Vec<String>, String> {
-    if let Some(text) = v.get("stringValue").and_then(Value::as_str) {
-        let parsed: Value =
-            serde_json::from_str(text).map_err(|e| format!("not a JSON array: {e}"))?;
-        let Value::Array(items) = parsed else {
-            return Err("not a JSON array of definitions".into());
-        };
-        return Ok(items.iter().filter_map(json_name).collect());
+/// Reads one attribute into `seen`; an error for a structured attribute that is not what
+/// its convention says (the line is then reported bad).
+fn read_attribute(seen: &mut Seen, key: &str, value: &Value, attrs: &[&str]) -> Result<(), String> {
+    if key.starts_with("gen_ai.") || key.starts_with("llm.") || key.starts_with("openinference.") {
+        seen.genai = true;
     }
-    let Some(values) = v
-        .get("arrayValue")
-        .map(|a| a.get("values").and_then(Value::as_array))
-    else {
-        return Err("neither a string nor an array".into());
-    };
-    let mut out = Vec::new();
-    for item in values.into_iter().flatten() {
-        let name = if let Some(text) = item.get("stringValue").and_then(Value::as_str) {
-            serde_json::from_str::<Value>(text)
-                .ok()
-                .as_ref()
-                .and_then(json_name)
+    if let Some(i) = attrs.iter().position(|a| *a == key) {
+        seen.operators[i] = text(value);
+        return Ok(());
+    }
+    match key {
+        "gen_ai.operation.name" => seen.operation = text(value),
+        "openinference.span.kind" => seen.oi_kind = text(value),
+        "llm.request.type" => seen.request_type = text(value),
+        "gen_ai.tool.name" => seen.tool_name = text(value),
+        "tool.name" => seen.oi_tool_name = text(value),
+        "gen_ai.tool.call.id" | "tool_call.id" => seen.call_id = text(value),
+        TOOL_DEFINITIONS => {
+            let names = definition_names(value).map_err(|e| format!("{TOOL_DEFINITIONS}: {e}"))?;
+            seen.defs.get_or_insert_with(Vec::new).extend(names);
+        }
+        "model_request_parameters" => {
+            // Pydantic AI 1.x; a value that does not parse is some other library's.
+            if let Ok(names) = request_parameter_names(value) {
+                seen.defs.get_or_insert_with(Vec::new).extend(names);
+            }
+        }
+        "gen_ai.output.messages" => match structured(value) {
+            Ok(messages) => seen.output = Some(output_message_calls(&messages)),
+            Err(_) => seen.call_shaped |= text(value).is_some_and(|t| t.contains("tool_call")),
+        },
+        "gen_ai.response.finish_reasons" => seen.asked_tools |= asks_tools(&plain(value)),
+        _ => read_flattened(seen, key, value),
+    }
+    Ok(())
+}
+
+/// The flattened forms: OpenInference's and Traceloop's messages and tool lists.
+fn read_flattened(seen: &mut Seen, key: &str, value: &Value) {
+    if let Some((at, rest)) = indexed(key, "llm.output_messages.", "message.tool_calls.") {
+        seen.oi_output
+            .push(at, rest, text(value).unwrap_or_default());
+    } else if let Some((at, rest)) = indexed(key, "gen_ai.completion.", "tool_calls.") {
+        seen.traceloop_output
+            .push(at, rest, text(value).unwrap_or_default());
+    } else if let Some((_, "finish_reason")) = indexed(key, "gen_ai.completion.", "") {
+        seen.asked_tools |= asks_tools(&plain(value));
+    } else if let Some(((i, _), "tool.json_schema")) = indexed(key, "llm.tools.", "") {
+        let name = structured(value).ok().as_ref().and_then(json_name);
+        seen.oi_defs.extend(name.map(|n| (i, n)));
+    } else if let Some(((i, _), "name")) = indexed(key, "llm.request.functions.", "") {
+        seen.traceloop_defs.extend(text(value).map(|n| (i, n)));
+    } else {
+        let lower = key.to_ascii_lowercase();
+        let history = lower.contains("input") || lower.contains("prompt");
+        if !history && (lower.contains("tool_call") || lower.contains("function_call")) {
+            seen.call_shaped = true;
+        }
+        let agent_name = lower.contains("agent") && lower.ends_with("name");
+        if seen.agent_key.is_none() && agent_name && text(value).is_some() {
+            seen.agent_key = Some(key.to_string());
+        }
+    }
+}
+
+/// A finish reason (or a list of them) asking for tools: `tool_calls`, `tool_call`.
+fn asks_tools(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.starts_with("tool_call"),
+        Value::Array(items) => items.iter().any(asks_tools),
+        _ => false,
+    }
+}
+
+impl Seen {
+    fn into_span(
+        mut self,
+        line: u32,
+        trace: String,
+        id: String,
+        parent: String,
+        name: &str,
+        start: Option<u64>,
+    ) -> Span {
+        let op = self.operation.as_deref();
+        let oi = self.oi_kind.as_deref();
+        let tool_name = self.tool_name.take().or(self.oi_tool_name.take());
+        let kind = if op == Some("invoke_agent") || oi == Some("AGENT") {
+            Kind::Agent
+        } else if matches!(op, Some("chat" | "text_completion" | "generate_content"))
+            || oi == Some("LLM")
+            || matches!(self.request_type.as_deref(), Some("chat" | "completion"))
+        {
+            Kind::Inference
+        } else if op == Some("execute_tool")
+            || oi == Some("TOOL")
+            || (name == "running tool" && tool_name.is_some())
+        {
+            Kind::Tool
         } else {
-            item.get("kvlistValue").and_then(kv_name)
+            Kind::Other
         };
-        out.extend(name);
+        let mut output = self.output.take().unwrap_or_default();
+        if !self.oi_output.is_empty() {
+            output.extend(
+                std::mem::take(&mut self.oi_output)
+                    .calls("tool_call.function.name", "tool_call.id"),
+            );
+        }
+        if !self.traceloop_output.is_empty() {
+            output.extend(std::mem::take(&mut self.traceloop_output).calls("name", "id"));
+        }
+        let mut defs = self.defs.take();
+        for mut listed in [
+            std::mem::take(&mut self.oi_defs),
+            std::mem::take(&mut self.traceloop_defs),
+        ] {
+            if !listed.is_empty() {
+                listed.sort_by_key(|e| e.0);
+                defs.get_or_insert_with(Vec::new)
+                    .extend(listed.into_iter().map(|(_, n)| n));
+            }
+        }
+        let tool = match kind {
+            Kind::Tool => tool_name.map(|name| OutputCall {
+                name,
+                id: self.call_id.take(),
+            }),
+            _ => None,
+        };
+        let unread =
+            output.is_empty() && (self.call_shaped || (kind == Kind::Tool && tool.is_none()));
+        Span {
+            line,
+            trace,
+            id,
+            parent,
+            kind,
+            operator: self.operators.into_iter().flatten().next(),
+            tool,
+            output,
+            start,
+            defs,
+            asked_tools: self.asked_tools,
+            unread,
+            genai: self.genai || kind != Kind::Other,
+            agent_key: self.agent_key,
+        }
     }
-    Ok(out)
-}
-
-/// `name`, else `function.name`, of a definition as JSON.
-fn json_name(d: &Value) -> Option<String> {
-    d.get("name")
-        .or_else(|| d.get("function")?.get("name"))
-        .and_then(Value::as_str)
-        .map(str::to_string)
-}
-
-/// `name`, else `function.name`, of a definition as an OTLP key-value list.
-fn kv_name(list: &Value) -> Option<String> {
-    let entry = |list: &Value, key: &str| -> Option<Value> {
-        list.get("values")?
-            .as_array()?
-            .iter()
-            .find(|e| e.get("key").and_then(Value::as_str) == Some(key))?
-            .get("value")
-            .cloned()
-    };
-    if let Some(n) =
-        entry(list, "name").and_then(|v| v.get("stringValue")?.as_str().map(str::to_string))
-    {
-        return Some(n);
-    }
-    let f = entry(list, "function")?;
-    let inner = f.get("kvlistValue")?;
-    entry(inner, "name").and_then(|v| v.get("stringValue")?.as_str().map(str::to_string))
 }
 
 /// `startTimeUnixNano`: OTLP JSON writes the 64-bit number as a string; a plain number
@@ -386,6 +415,7 @@ fn start_time(span: &Value) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::Target;
 
     fn span(id: &str, parent: &str, attrs: &[(&str, &str)]) -> String {
         let attrs: Vec<String> = attrs
@@ -428,7 +458,7 @@ mod tests {
                 tool("c3", "root", "Planner"),
             ])
             + &line(&[tool("orphan", "missing", "X")]);
-        let (recs, diags) = parse_otlp("t.json", &text, AGENT_ATTR);
+        let (recs, diags) = parse_otlp("t.json", &text, &OperatorNaming::default());
         assert_eq!(recs.len(), 2);
         assert_eq!(recs[0].target, Target::Operator("leader".into()));
         assert_eq!(recs[0].called, vec!["Planner"]);
@@ -461,7 +491,7 @@ mod tests {
             tool("b1", "B1", Some("200")),
             tool("b2", "B2", Some("\"200\"")),
         ]) + &line(&[tool("z", "Z", None)]);
-        let (recs, diags) = parse_otlp("t.json", &text, AGENT_ATTR);
+        let (recs, diags) = parse_otlp("t.json", &text, &OperatorNaming::default());
         assert!(diags.is_empty(), "{diags:?}");
         // Z has no start time: it goes right after B2, the tool span before it in the file
         // (the module's rule, docs/evidence.md); B1 and B2 tie and keep their file order.
@@ -512,7 +542,7 @@ mod tests {
             .replacen('{', "{\"startTimeUnixNano\":\"900\",", 1),
             timed_tool("v", "V", None),
         ]);
-        let (recs, diags) = parse_otlp("t.json", &text, AGENT_ATTR);
+        let (recs, diags) = parse_otlp("t.json", &text, &OperatorNaming::default());
         assert!(diags.is_empty(), "{diags:?}");
         // A 100, C 150, B 200, U after B, D 300, V after D (its file predecessor in Q).
         assert_eq!(recs[0].called, vec!["A", "C", "B", "U", "D", "V"]);
@@ -522,7 +552,7 @@ mod tests {
             timed_tool("y", "Y", None),
             timed_tool("z", "Z", Some(5)),
         ]);
-        let (recs, _) = parse_otlp("t.json", &untimed, AGENT_ATTR);
+        let (recs, _) = parse_otlp("t.json", &untimed, &OperatorNaming::default());
         assert_eq!(recs[0].called, vec!["X", "Y", "Z"]);
     }
 
@@ -535,7 +565,7 @@ mod tests {
             "{\"traceId\":\"t1\",\"name\":\"no id\"}".to_string(),
         ]);
         let good = line(&[span("op2", "", &[("gen_ai.agent.name", "R")])]);
-        let (recs, diags) = parse_otlp("t.json", &(bad + &good), AGENT_ATTR);
+        let (recs, diags) = parse_otlp("t.json", &(bad + &good), &OperatorNaming::default());
         let ops: Vec<&Target> = recs.iter().map(|r| &r.target).collect();
         assert_eq!(ops, vec![&Target::Operator("R".into())]);
         assert_eq!(diags.len(), 1);
@@ -596,7 +626,7 @@ mod tests {
             ),
             span("op3", "", &[("gen_ai.agent.name", "S")]),
         ]);
-        let (recs, diags) = parse_otlp("t.json", &text, AGENT_ATTR);
+        let (recs, diags) = parse_otlp("t.json", &text, &OperatorNaming::default());
         assert!(diags.is_empty(), "{diags:?}");
         let avail = |i: usize| recs[i].available.clone();
         assert_eq!(
@@ -614,7 +644,7 @@ mod tests {
             span("op", "", &[("gen_ai.agent.name", "Q")]),
             with_defs(span("llm", "op", &[]), "{\"stringValue\":\"not json\"}"),
         ]);
-        let (recs, diags) = parse_otlp("t.json", &broken, AGENT_ATTR);
+        let (recs, diags) = parse_otlp("t.json", &broken, &OperatorNaming::default());
         assert!(recs.is_empty());
         assert!(
             diags[0].message.contains("gen_ai.tool.definitions"),
@@ -639,7 +669,7 @@ mod tests {
                 ],
             ));
         }
-        let (recs, diags) = parse_otlp("t.json", &line(&spans), AGENT_ATTR);
+        let (recs, diags) = parse_otlp("t.json", &line(&spans), &OperatorNaming::default());
         assert!(diags.is_empty());
         assert_eq!(recs.len(), 1);
         assert_eq!(recs[0].called.len(), n - 1);
@@ -659,8 +689,366 @@ mod tests {
                 ],
             ),
         ]);
-        let (recs, diags) = parse_otlp("t.json", &text, "custom.op");
+        let (recs, diags) = parse_otlp(
+            "t.json",
+            &text,
+            &OperatorNaming::new(Some("custom.op"), None),
+        );
         assert!(recs.is_empty());
         assert_eq!(diags.len(), 1);
+    }
+
+    /// A span as the Collector's file exporter writes it; attribute values given as plain
+    /// JSON (strings, numbers as `intValue` strings, arrays as `arrayValue`).
+    fn span_of(
+        trace: &str,
+        id: &str,
+        parent: &str,
+        start: u64,
+        attrs: &[(&str, serde_json::Value)],
+    ) -> serde_json::Value {
+        fn any(v: &serde_json::Value) -> serde_json::Value {
+            use serde_json::json;
+            match v {
+                serde_json::Value::String(s) => json!({"stringValue": s}),
+                serde_json::Value::Number(n) => json!({"intValue": n.to_string()}),
+                serde_json::Value::Array(a) => {
+                    json!({"arrayValue": {"values": a.iter().map(any).collect::<Vec<_>>()}})
+                }
+                other => json!({"stringValue": other.to_string()}),
+            }
+        }
+        let attributes: Vec<serde_json::Value> = attrs
+            .iter()
+            .map(|(k, v)| serde_json::json!({"key": k, "value": any(v)}))
+            .collect();
+        serde_json::json!({"traceId": trace, "spanId": id, "parentSpanId": parent, "name": "s",
+            "startTimeUnixNano": start.to_string(), "attributes": attributes})
+    }
+
+    fn file_of(spans: &[serde_json::Value]) -> String {
+        let v = serde_json::json!({"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": spans}]}]});
+        v.to_string() + "\n"
+    }
+
+    fn sv(s: &str) -> serde_json::Value {
+        serde_json::Value::String(s.to_string())
+    }
+
+    fn calls(r: &Record) -> Vec<&str> {
+        r.calls.iter().flatten().map(String::as_str).collect()
+    }
+
+    /// Pydantic AI 2.x: the agent's name on every chat and tool span too, calls in the chat
+    /// spans' output and in tool spans (one call each, by id), parallel calls in the
+    /// model's order whatever order they ran in; a nested agent of another name is its own
+    /// record, and two records of one trace get `TRACE/SPAN` ids.
+    #[test]
+    fn one_record_per_agent_invocation_calls_once_in_the_models_order() {
+        let agent = ("gen_ai.agent.name", sv("A"));
+        let out = |parts: serde_json::Value| {
+            (
+                "gen_ai.output.messages",
+                sv(&serde_json::json!([{"role": "assistant", "parts": parts}]).to_string()),
+            )
+        };
+        let defs = (
+            "gen_ai.tool.definitions",
+            sv(r#"[{"type":"function","name":"X"},{"type":"function","function":{"name":"Y"}}]"#),
+        );
+        let tool = |id: &str, start: u64, name: &str, call: &str| {
+            span_of(
+                "t",
+                id,
+                "run",
+                start,
+                &[
+                    ("gen_ai.operation.name", sv("execute_tool")),
+                    agent.clone(),
+                    ("gen_ai.tool.name", sv(name)),
+                    ("gen_ai.tool.call.id", sv(call)),
+                ],
+            )
+        };
+        let text = file_of(&[
+            tool("y", 30, "Y", "c2"),
+            tool("x", 31, "X", "c1"),
+            span_of(
+                "t",
+                "run",
+                "",
+                10,
+                &[("gen_ai.operation.name", sv("invoke_agent")), agent.clone()],
+            ),
+            span_of(
+                "t",
+                "chat1",
+                "run",
+                20,
+                &[
+                    ("gen_ai.operation.name", sv("chat")),
+                    agent.clone(),
+                    defs.clone(),
+                    out(
+                        serde_json::json!([{"type": "tool_call", "id": "c1", "name": "X"}, {"type": "tool_call", "id": "c2", "name": "Y"}]),
+                    ),
+                ],
+            ),
+            span_of(
+                "t",
+                "chat2",
+                "run",
+                40,
+                &[
+                    ("gen_ai.operation.name", sv("chat")),
+                    agent.clone(),
+                    out(serde_json::json!([{"type": "tool_call", "id": "c3", "name": "B_tool"}])),
+                ],
+            ),
+            span_of(
+                "t",
+                "sub",
+                "chat2",
+                50,
+                &[
+                    ("gen_ai.operation.name", sv("invoke_agent")),
+                    ("gen_ai.agent.name", sv("B")),
+                ],
+            ),
+            span_of(
+                "t",
+                "subtool",
+                "sub",
+                60,
+                &[
+                    ("gen_ai.operation.name", sv("execute_tool")),
+                    ("gen_ai.tool.name", sv("Z")),
+                    ("gen_ai.agent.name", sv("B")),
+                ],
+            ),
+        ]);
+        let (recs, diags) = parse_otlp("t.json", &text, &OperatorNaming::default());
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[0].target, Target::Operator("A".into()));
+        assert_eq!(calls(&recs[0]), vec!["X", "Y", "B_tool"]);
+        assert_eq!(recs[0].called, vec!["X", "Y", "B_tool"]);
+        assert_eq!(recs[0].available, Some(vec!["X".to_string(), "Y".into()]));
+        assert_eq!(recs[0].id.as_deref(), Some("t/run"));
+        assert_eq!(recs[1].target, Target::Operator("B".into()));
+        assert_eq!(calls(&recs[1]), vec!["Z"]);
+        assert_eq!(recs[1].id.as_deref(), Some("t/sub"));
+        assert_eq!(recs[1].available, None, "not carried: unknown");
+    }
+
+    /// OpenInference's and Traceloop 0.54's flattened attributes: calls in index order
+    /// (numerically), the tools given from `llm.tools` and `llm.request.functions`;
+    /// OpenInference names the agent in `agent.name`, Pydantic AI 1.x in `agent_name`.
+    #[test]
+    fn flattened_forms_give_calls_and_what_was_given() {
+        let oi = file_of(&[
+            span_of(
+                "t1",
+                "a",
+                "",
+                1,
+                &[
+                    ("openinference.span.kind", sv("AGENT")),
+                    ("agent.name", sv("A")),
+                ],
+            ),
+            span_of(
+                "t1",
+                "l",
+                "a",
+                2,
+                &[
+                    ("openinference.span.kind", sv("LLM")),
+                    (
+                        "llm.output_messages.0.message.tool_calls.10.tool_call.function.name",
+                        sv("K"),
+                    ),
+                    (
+                        "llm.output_messages.0.message.tool_calls.2.tool_call.function.name",
+                        sv("C"),
+                    ),
+                    (
+                        "llm.tools.1.tool.json_schema",
+                        sv(r#"{"type":"function","function":{"name":"K"}}"#),
+                    ),
+                    (
+                        "llm.tools.0.tool.json_schema",
+                        sv(r#"{"type":"function","function":{"name":"C"}}"#),
+                    ),
+                ],
+            ),
+            span_of("t2", "b", "", 1, &[("agent_name", sv("P"))]),
+            span_of(
+                "t2",
+                "c",
+                "b",
+                2,
+                &[
+                    ("llm.request.type", sv("chat")),
+                    ("gen_ai.completion.0.tool_calls.0.name", sv("T1")),
+                    ("gen_ai.completion.0.tool_calls.1.name", sv("T2")),
+                    ("gen_ai.completion.0.finish_reason", sv("tool_calls")),
+                    ("llm.request.functions.0.name", sv("T1")),
+                    (
+                        "model_request_parameters",
+                        sv(r#"{"function_tools":[{"name":"T3"}]}"#),
+                    ),
+                ],
+            ),
+            span_of("t2", "r", "b", 3, &[("gen_ai.tool.name", sv("T1"))])
+                .to_string()
+                .replace("\"name\":\"s\"", "\"name\":\"running tool\"")
+                .parse()
+                .unwrap(),
+        ]);
+        let (recs, diags) = parse_otlp("t.json", &oi, &OperatorNaming::default());
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(calls(&recs[0]), vec!["C", "K"]);
+        assert_eq!(recs[0].available, Some(vec!["C".to_string(), "K".into()]));
+        assert_eq!(recs[0].id.as_deref(), Some("t1"));
+        assert_eq!(recs[1].target, Target::Operator("P".into()));
+        assert_eq!(
+            calls(&recs[1]),
+            vec!["T1", "T2"],
+            "the running tool span is T1's call"
+        );
+        assert_eq!(recs[1].available, Some(vec!["T3".to_string(), "T1".into()]));
+    }
+
+    /// Tool spans without call ids are matched by name to the inference span before them;
+    /// one the output does not list is a call of its own, at its start.
+    #[test]
+    fn tool_spans_without_ids_match_by_name_within_their_inference() {
+        let chat = |id: &str, start: u64, names: &[&str]| {
+            let parts: Vec<serde_json::Value> = names
+                .iter()
+                .map(|n| serde_json::json!({"type": "tool_call", "name": n}))
+                .collect();
+            span_of(
+                "t",
+                id,
+                "run",
+                start,
+                &[
+                    ("gen_ai.operation.name", sv("chat")),
+                    (
+                        "gen_ai.output.messages",
+                        sv(&serde_json::json!([{"parts": parts}]).to_string()),
+                    ),
+                ],
+            )
+        };
+        let tool = |id: &str, start: u64, name: &str| {
+            span_of(
+                "t",
+                id,
+                "run",
+                start,
+                &[
+                    ("gen_ai.operation.name", sv("execute_tool")),
+                    ("gen_ai.tool.name", sv(name)),
+                ],
+            )
+        };
+        let text = file_of(&[
+            span_of("t", "run", "", 1, &[("gen_ai.agent.name", sv("A"))]),
+            chat("c1", 10, &["A", "A"]),
+            tool("t1", 11, "A"),
+            tool("t2", 12, "A"),
+            tool("t3", 13, "B"),
+            chat("c2", 20, &["A"]),
+            tool("t4", 21, "A"),
+        ]);
+        let (recs, _) = parse_otlp("t.json", &text, &OperatorNaming::default());
+        assert_eq!(calls(&recs[0]), vec!["A", "A", "B", "A"]);
+    }
+
+    /// Never silent: content not captured, calls in a form not read, and runs naming no
+    /// agent are each one line a file with their count; `--default-operator` reads the
+    /// last as its runs, one a trace, the id the trace id.
+    #[test]
+    fn what_cannot_be_read_is_said_once_with_a_count() {
+        let asked = |trace: &str, id: &str| {
+            span_of(
+                trace,
+                id,
+                "",
+                5,
+                &[
+                    ("gen_ai.operation.name", sv("chat")),
+                    (
+                        "gen_ai.response.finish_reasons",
+                        serde_json::json!(["tool_calls"]),
+                    ),
+                ],
+            )
+        };
+        let text = file_of(&[
+            asked("t1", "a"),
+            asked("t2", "b"),
+            span_of(
+                "t2",
+                "c",
+                "b",
+                6,
+                &[
+                    ("gen_ai.operation.name", sv("execute_tool")),
+                    ("gen_ai.tool.name", sv("X")),
+                ],
+            ),
+            asked("t3", "d"),
+            span_of(
+                "t3",
+                "e",
+                "",
+                7,
+                &[
+                    ("gen_ai.operation.name", sv("chat")),
+                    ("vendor.tool_calls.0.fn", sv("Y")),
+                ],
+            ),
+            span_of("t3", "f", "", 8, &[("vendor.agent.name", sv("Q"))]),
+        ]);
+        let (recs, diags) = parse_otlp("t.json", &text, &OperatorNaming::default());
+        assert!(recs.is_empty());
+        let got: Vec<(Code, u32, &str)> = diags
+            .iter()
+            .map(|d| (d.code, d.line, d.message.as_str()))
+            .collect();
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(
+            (got[0].0, got[0].2.starts_with("3 run(s) name no agent")),
+            (Code::OtlpNoOperator, true),
+            "{got:?}"
+        );
+        assert!(
+            got[0].2.contains("--operator-attr vendor.agent.name"),
+            "{got:?}"
+        );
+        // t2's call is read from its tool span: only t1's and t3's chats lost theirs.
+        assert_eq!(
+            (got[1].0, got[1].2.starts_with("2 inference span(s)")),
+            (Code::OtlpNoContent, true),
+            "{got:?}"
+        );
+        assert_eq!(
+            (got[2].0, got[2].2.starts_with("1 span(s) hold tool calls")),
+            (Code::OtlpUnreadCalls, true),
+            "{got:?}"
+        );
+        let naming = OperatorNaming::new(None, Some("D"));
+        let (recs, _) = parse_otlp("t.json", &text, &naming);
+        let ids: Vec<&str> = recs.iter().filter_map(|r| r.id.as_deref()).collect();
+        assert_eq!(ids, vec!["t1", "t2", "t3"]);
+        assert!(
+            recs.iter()
+                .all(|r| r.target == Target::Operator("D".into()))
+        );
+        assert_eq!(calls(&recs[1]), vec!["X"]);
     }
 }

@@ -15,103 +15,15 @@
 //! `otlp::OtlpLines`): what a record holds is decided there, so a new key is added there
 //! alone (and to [`record_bytes`], which counts it).
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::path::Path;
 
-use super::otlp::OtlpLines;
-use super::traces::{diag, jsonl_line};
+use super::lines::{BOM, Line, diag, next_line, open_regular, too_long};
+pub use super::lines::{Diags, MAX_DIAGNOSTICS, TraceLimits};
+use super::otlp::{OperatorNaming, OtlpLines};
+use super::traces::jsonl_line;
 use super::{Record, Target, TraceFormat};
 use crate::diag::{Code, Diagnostic};
-
-/// The most diagnostics kept from one load; the rest are counted (see [`Diags`]).
-pub const MAX_DIAGNOSTICS: usize = 1000;
-
-/// Diagnostics with a bound: the first [`MAX_DIAGNOSTICS`] kept, the rest counted and
-/// summed up in one last diagnostic at the first one left out.
-#[derive(Debug, Default)]
-pub struct Diags {
-    kept: Vec<Diagnostic>,
-    more: u64,
-    first_more: Option<Diagnostic>,
-}
-
-impl Diags {
-    pub fn push(&mut self, d: Diagnostic) {
-        if self.kept.len() < MAX_DIAGNOSTICS {
-            self.kept.push(d);
-        } else {
-            self.more += 1;
-            self.first_more.get_or_insert(d);
-        }
-    }
-
-    pub fn extend(&mut self, ds: impl IntoIterator<Item = Diagnostic>) {
-        for d in ds {
-            self.push(d);
-        }
-    }
-
-    /// Adds another bounded set: its kept ones one by one, its count of those left out.
-    pub fn merge(&mut self, other: Diags) {
-        self.extend(other.kept);
-        if let Some(d) = other.first_more {
-            self.more += other.more - 1;
-            self.push(d);
-        }
-    }
-
-    /// The diagnostics kept so far (without the summary).
-    pub fn kept(&self) -> &[Diagnostic] {
-        &self.kept
-    }
-
-    /// The kept diagnostics, then one summing up those left out.
-    pub fn finish(mut self) -> Vec<Diagnostic> {
-        if let Some(mut d) = self.first_more.take() {
-            d.message = format!(
-                "{} more diagnostic(s) from here on not shown (the first {MAX_DIAGNOSTICS} are); this one: {}",
-                self.more, d.message
-            );
-            self.kept.push(d);
-        }
-        self.kept
-    }
-}
-
-/// Bounds on what trace files may cost.
-#[derive(Debug, Clone, Copy)]
-pub struct TraceLimits {
-    /// The largest trace file read.
-    pub file_bytes: u64,
-    /// The longest JSONL line: one record (an operator and its calls; 1 MiB holds about
-    /// 100,000 calls).
-    pub jsonl_line: usize,
-    /// The longest OTLP line: one exporter batch of spans.
-    pub otlp_line: usize,
-    /// What the records and OTLP spans of all the files may hold together.
-    pub memory: usize,
-}
-
-impl Default for TraceLimits {
-    fn default() -> TraceLimits {
-        TraceLimits {
-            file_bytes: 256 << 20,
-            jsonl_line: 1 << 20,
-            otlp_line: 16 << 20,
-            memory: 1 << 30,
-        }
-    }
-}
-
-impl TraceLimits {
-    fn line(&self, format: Option<TraceFormat>) -> usize {
-        match format {
-            Some(TraceFormat::Jsonl) => self.jsonl_line,
-            Some(TraceFormat::Otlp) | None => self.otlp_line.max(self.jsonl_line),
-        }
-    }
-}
 
 /// Reads trace files within `limits` (see the module's comment): records in file order and
 /// diagnostics for bad lines; an error for a file that cannot be read at all or a load
@@ -119,11 +31,11 @@ impl TraceLimits {
 pub fn load(
     paths: &[std::path::PathBuf],
     format: Option<TraceFormat>,
-    operator_attr: &str,
+    naming: &OperatorNaming,
     limits: &TraceLimits,
 ) -> Result<(Vec<Record>, Vec<Diagnostic>), String> {
     let mut records = Vec::new();
-    let diags = visit(paths, format, operator_attr, limits, &mut |r| {
+    let diags = visit(paths, format, naming, limits, &mut |r| {
         let bytes = record_bytes(&r);
         records.push(r);
         bytes
@@ -137,7 +49,7 @@ pub fn load(
 pub fn visit(
     paths: &[std::path::PathBuf],
     format: Option<TraceFormat>,
-    operator_attr: &str,
+    naming: &OperatorNaming,
     limits: &TraceLimits,
     each: &mut dyn FnMut(Record) -> usize,
 ) -> Result<Vec<Diagnostic>, String> {
@@ -148,7 +60,7 @@ pub fn visit(
         limit: limits.memory,
     };
     for p in paths {
-        read_file(p, format, operator_attr, limits, &mut out)?;
+        read_file(p, format, naming, limits, &mut out)?;
     }
     Ok(out.diags.finish())
 }
@@ -183,14 +95,14 @@ enum Parser<'a> {
 fn read_file(
     path: &Path,
     format: Option<TraceFormat>,
-    operator_attr: &str,
+    naming: &OperatorNaming,
     limits: &TraceLimits,
     out: &mut Out<'_>,
 ) -> Result<(), String> {
     let name = path.display().to_string();
     let file = open_regular(path, limits.file_bytes)?;
     let mut reader = BufReader::with_capacity(64 << 10, file.take(limits.file_bytes));
-    let mut parser = format.map(|f| parser_for(f, &name, operator_attr));
+    let mut parser = format.map(|f| parser_for(f, &name, naming));
     let mut buf = Vec::new();
     let mut line_no: u32 = 0;
     loop {
@@ -229,8 +141,7 @@ fn read_file(
         if text.trim().is_empty() {
             continue;
         }
-        let p = parser
-            .get_or_insert_with(|| parser_for(super::detect_format(text), &name, operator_attr));
+        let p = parser.get_or_insert_with(|| parser_for(super::detect_format(text), &name, naming));
         if matches!(p, Parser::Jsonl) && text.len() > limits.jsonl_line {
             out.diags
                 .push(too_long(&name, line_no, text.len(), limits.jsonl_line));
@@ -260,24 +171,11 @@ fn read_file(
     Ok(())
 }
 
-/// The UTF-8 byte-order mark some editors put at the start of a file.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
-
-fn parser_for<'a>(format: TraceFormat, file: &'a str, operator_attr: &'a str) -> Parser<'a> {
+fn parser_for<'a>(format: TraceFormat, file: &'a str, naming: &'a OperatorNaming) -> Parser<'a> {
     match format {
         TraceFormat::Jsonl => Parser::Jsonl,
-        TraceFormat::Otlp => Parser::Otlp(OtlpLines::new(file, operator_attr)),
+        TraceFormat::Otlp => Parser::Otlp(OtlpLines::new(file, naming)),
     }
-}
-
-fn too_long(file: &str, line: u32, len: usize, limit: usize) -> Diagnostic {
-    diag(
-        file,
-        line,
-        1,
-        Code::TraceLine,
-        format!("the line is {len} bytes or more, over the limit of {limit} for a line; skipped"),
-    )
 }
 
 /// What a record holds, for the memory limit: its own size and its texts'.
@@ -294,62 +192,6 @@ pub(crate) fn record_bytes(r: &Record) -> usize {
         + r.called.iter().map(text).sum::<usize>()
 }
 
-/// One line read by [`next_line`].
-enum Line {
-    /// The line is in the buffer (without its line break).
-    Text,
-    /// Longer than the limit: skipped, not kept; at least this many bytes.
-    TooLong(usize),
-    End,
-}
-
-/// Reads the next line into `buf`, keeping at most `limit` bytes of it.
-fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>, limit: usize) -> std::io::Result<Line> {
-    buf.clear();
-    let n = r.by_ref().take(limit as u64 + 1).read_until(b'\n', buf)?;
-    if n == 0 {
-        return Ok(Line::End);
-    }
-    if buf.last() == Some(&b'\n') {
-        buf.pop();
-        if buf.last() == Some(&b'\r') {
-            buf.pop();
-        }
-        return Ok(Line::Text);
-    }
-    if buf.len() <= limit {
-        return Ok(Line::Text); // the last line, without a line break
-    }
-    let mut skipped = buf.len();
-    buf.clear();
-    loop {
-        let chunk = r.fill_buf()?;
-        if chunk.is_empty() {
-            break;
-        }
-        match memchr::memchr(b'\n', chunk) {
-            Some(i) => {
-                r.consume(i + 1);
-                skipped += i;
-                break;
-            }
-            None => {
-                let len = chunk.len();
-                r.consume(len);
-                skipped += len;
-            }
-        }
-    }
-    Ok(Line::TooLong(skipped))
-}
-
-/// Opens `path` when it is a regular file of at most `max` bytes (see `crate::bounded`).
-fn open_regular(path: &Path, max: u64) -> Result<File, String> {
-    crate::bounded::open(path, max, crate::bounded::Links::Follow)
-        .map(|(file, _)| file)
-        .map_err(|e| format!("{}: {e}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,6 +201,10 @@ mod tests {
         let p = dir.path().join("t.jsonl");
         std::fs::write(&p, text).expect("write");
         (dir, p)
+    }
+
+    fn naming() -> OperatorNaming {
+        OperatorNaming::new(Some("a"), None)
     }
 
     const SMALL: TraceLimits = TraceLimits {
@@ -378,7 +224,7 @@ mod tests {
             "{{\"operator\": \"op\"}}\n{long}\r\n\n{{\"operator\": \"op\", \"called\": [\"Y\"]}}"
         );
         let (_d, p) = file(&text);
-        let (records, diags) = load(&[p], None, "a", &SMALL).expect("reads");
+        let (records, diags) = load(&[p], None, &naming(), &SMALL).expect("reads");
         let lines: Vec<u32> = records.iter().map(|r| r.line).collect();
         assert_eq!(lines, vec![1, 4], "the last line has no line break");
         assert_eq!(diags.len(), 1);
@@ -401,9 +247,13 @@ mod tests {
             memory: 8 << 10,
             ..SMALL
         };
-        let err = load(std::slice::from_ref(&p), None, "a", &limits).expect_err("over the limit");
+        let err =
+            load(std::slice::from_ref(&p), None, &naming(), &limits).expect_err("over the limit");
         assert!(err.contains("t.jsonl:") && err.contains("limit"), "{err}");
-        assert_eq!(load(&[p], None, "a", &SMALL).expect("fits").0.len(), 200);
+        assert_eq!(
+            load(&[p], None, &naming(), &SMALL).expect("fits").0.len(),
+            200
+        );
     }
 
     #[test]
@@ -415,7 +265,7 @@ mod tests {
             [span; 4].join(",")
         );
         let (_d, p) = file(&format!("{good}\n{big}\n"));
-        let (records, diags) = load(&[p], None, "a", &SMALL).expect("reads");
+        let (records, diags) = load(&[p], None, &naming(), &SMALL).expect("reads");
         assert_eq!(records.len(), 1);
         assert_eq!((diags.len(), diags[0].line), (1, 2), "{diags:?}");
     }
@@ -423,9 +273,9 @@ mod tests {
     #[test]
     fn what_is_not_a_regular_file_is_refused() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let err = load(&[dir.path().to_path_buf()], None, "a", &SMALL).expect_err("a folder");
+        let err = load(&[dir.path().to_path_buf()], None, &naming(), &SMALL).expect_err("a folder");
         assert!(err.contains("is a directory"), "{err}");
-        let err = load(&["/dev/zero".into()], None, "a", &SMALL).expect_err("a device");
+        let err = load(&["/dev/zero".into()], None, &naming(), &SMALL).expect_err("a device");
         assert!(err.contains("not a regular file"), "{err}");
     }
 }

@@ -10,8 +10,9 @@
 
 use serde_json::{Map, Value};
 
+use super::lines::diag;
 use super::{Record, Target};
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic};
 
 /// Parses JSONL text into records and diagnostics for the bad lines.
 pub fn parse_jsonl(file: &str, text: &str) -> (Vec<Record>, Vec<Diagnostic>) {
@@ -38,7 +39,7 @@ pub(crate) fn jsonl_line(
     if line.trim().is_empty() {
         return None;
     }
-    let read = super::stream::fast_line(line).map_or_else(|| parse_line(line), Ok);
+    let read = fast_line(line).map_or_else(|| parse_line(line), Ok);
     Some(match read {
         Ok(mut r) => {
             r.file = file.to_string();
@@ -49,20 +50,76 @@ pub(crate) fn jsonl_line(
     })
 }
 
-/// A diagnostic about a trace file.
-pub(crate) fn diag(file: &str, line: u32, column: u32, code: Code, message: String) -> Diagnostic {
-    let severity = match code {
-        Code::TraceUnknownTarget | Code::OtlpNoOperator => Severity::Warning,
-        _ => Severity::Error,
-    };
-    Diagnostic {
-        file: file.to_string(),
-        line,
-        column: column.max(1),
-        severity,
-        code,
-        message,
+/// A JSONL record in the common shape, read into typed fields with borrowed strings (no
+/// JSON tree, no map per line): about half the time of the general reader on a million
+/// steps. Anything it does not take exactly as [`parse_line`] would (a field of
+/// another type, a value out of range, a key written twice, `operator` and `seeds`
+/// together) gives `None`, and the general reader decides, with its messages.
+pub(crate) fn fast_line(line: &str) -> Option<Record> {
+    use std::borrow::Cow;
+    #[derive(serde::Deserialize)]
+    struct Line<'a> {
+        #[serde(borrow, default)]
+        operator: Option<Cow<'a, str>>,
+        #[serde(borrow, default)]
+        seeds: Option<Vec<Cow<'a, str>>>,
+        #[serde(borrow, default)]
+        called: Option<Vec<Cow<'a, str>>>,
+        #[serde(borrow, default)]
+        calls: Option<Vec<Cow<'a, str>>>,
+        #[serde(borrow, default)]
+        available: Option<Vec<Cow<'a, str>>>,
+        #[serde(default)]
+        threshold: Option<f64>,
+        #[serde(default)]
+        hops: Option<u64>,
+        #[serde(default)]
+        id: Option<serde_json::Value>,
+        #[serde(default)]
+        ok: Option<bool>,
     }
+    // serde reads `"operator": null` as a missing key, the general reader as a key given:
+    // a line with a null anywhere is left to it.
+    if line.contains("null") {
+        return None;
+    }
+    let l: Line = serde_json::from_str(line).ok()?;
+    let owned = |v: Vec<Cow<'_, str>>| v.into_iter().map(Cow::into_owned).collect::<Vec<_>>();
+    let target = match (l.operator, l.seeds) {
+        (Some(op), None) => super::Target::Operator(op.into_owned()),
+        (None, Some(seeds)) => super::Target::Seeds(owned(seeds)),
+        _ => return None,
+    };
+    if l.threshold.is_some_and(|t| !(0.0..=1.0).contains(&t))
+        || l.hops
+            .is_some_and(|h| h > u64::from(crate::recommend::MAX_HOPS))
+    {
+        return None;
+    }
+    let id = match l.id {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(s)) => Some(s),
+        Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+        Some(_) => return None,
+    };
+    let calls = l.calls.map(owned);
+    let called = match (l.called, &calls) {
+        (Some(c), _) => owned(c),
+        (None, Some(c)) => c.clone(),
+        (None, None) => Vec::new(),
+    };
+    Some(Record {
+        file: String::new(),
+        line: 0,
+        id,
+        target,
+        threshold: l.threshold,
+        hops: l.hops.map(|h| h as u32),
+        called,
+        ok: l.ok,
+        calls,
+        available: l.available.map(owned),
+    })
 }
 
 pub(crate) type LineError = (u32, String);
@@ -230,5 +287,24 @@ mod tests {
         );
         let lines: Vec<u32> = diags.iter().map(|d| d.line).collect();
         assert_eq!(lines, vec![4, 5]);
+    }
+
+    proptest::proptest! {
+        /// The fast reader takes a line exactly as the general one, or leaves it to it.
+        #[test]
+        fn the_fast_reader_agrees_with_the_general_one(
+            fields in proptest::collection::vec((0..10usize, 0..8usize), 0..6)
+        ) {
+            let keys = ["operator", "seeds", "called", "calls", "available", "threshold", "hops", "id", "ok", "other"];
+            let values = ["\"op\"", "[\"a\", \"b\\n\"]", "[]", "null", "0.5", "7", "2000", "true"];
+            let body: Vec<String> = fields
+                .iter()
+                .map(|&(k, v)| format!("\"{}\": {}", keys[k], values[v]))
+                .collect();
+            let line = format!("{{{}}}", body.join(", "));
+            if let Some(fast) = fast_line(&line) {
+                proptest::prop_assert_eq!(Ok(fast), parse_line(&line), "{}", line);
+            }
+        }
     }
 }

@@ -371,7 +371,7 @@ def _text(path):
     return data.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def probe(tree, config=None, install=True, traces=None, io_encoding=None, **spec):
+def probe(tree, config=None, install=True, traces=None, io_encoding=None, otlp=None, **spec):
     """Loads ``config`` (None: Chat2Graph's default path) in a fresh interpreter with the
     stand-in MCP servers; returns the probe's report. A failed load raises
     ``ProbeFailed`` carrying the interpreter's stderr; one that hangs (``run_guarded``)
@@ -379,7 +379,8 @@ def probe(tree, config=None, install=True, traces=None, io_encoding=None, **spec
     ``PYTHONIOENCODING``."""
     spec.setdefault("members", MEMBERS)
     spec.update(config=str(config) if config else None,
-                install={"traces": str(traces) if traces else None} if install else None)
+                install={"traces": str(traces) if traces else None,
+                         "otlp": str(otlp) if otlp else None} if install else None)
     env = environment()
     if io_encoding:
         env["PYTHONIOENCODING"] = io_encoding

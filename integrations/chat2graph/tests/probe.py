@@ -8,7 +8,8 @@ process would add a second copy of every vertex to the same toolkit.
 Argument: a JSON object
   config     the file to load, or null for ``AgenticService.load()``'s default path
   members    {MCP group name: [member tool names]} the stand-in MCP servers list
-  install    {"traces": PATH or null} to install the integration first, or null
+  install    {"traces": PATH or null, "otlp": PATH or null} to install the integration
+             first, or null
   uninstall  true: uninstall it again before the load
   calls      function names the stand-in LLM calls, in order, of those it is offered
   run        "threads" or "tasks": after the load, run every operator once, all at the
@@ -406,7 +407,8 @@ def main():
     if spec.get("install") is not None:
         import toolscope_chat2graph
 
-        toolscope_chat2graph.install(traces=spec["install"].get("traces"))
+        toolscope_chat2graph.install(traces=spec["install"].get("traces"),
+                                     otlp=spec["install"].get("otlp"))
         if spec.get("uninstall"):
             toolscope_chat2graph.uninstall()
     from app.core.sdk.agentic_service import AgenticService

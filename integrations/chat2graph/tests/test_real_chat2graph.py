@@ -340,7 +340,8 @@ class Recording(unittest.TestCase):
 
     def run_and_read(self, config, mode):
         traces = scratch("traces") / "runs.jsonl"
-        report = probe(_tree, config, traces=traces, calls=PLAN, run=mode,
+        self.otlp = traces.with_name("runs.otlp.jsonl")
+        report = probe(_tree, config, traces=traces, otlp=self.otlp, calls=PLAN, run=mode,
                        fail="Design Expert/2")
         self.assertEqual(report["errors"], {"Design Expert/2": "the reasoner failed"})
         records = [json.loads(line) for line in traces.read_text().splitlines()]
@@ -397,6 +398,38 @@ class Recording(unittest.TestCase):
                     # The baseline is what the run had: `available` lists each function.
                     self.assertEqual(g["first"]["baseline"]["offered_tools"],
                                      float(sent[g["operator"]]))
+        self.check_otlp(config, records)
+
+    def check_otlp(self, config, records):
+        """The same runs as OTLP spans (``install(otlp=...)``): one trace a run, read by
+        toolscope as the same records, calls in order, what was sent as ``available``."""
+        lines = [json.loads(line) for line in self.otlp.read_text().splitlines()]
+        self.assertEqual(len(lines), len(records))
+        out = toolscope("eval", config, "--traces", self.otlp, "--steps", "--per-step",
+                        "--format", "json")
+        self.assertEqual(out.stderr, "")
+        evaluated = json.loads(out.stdout)
+        self.assertEqual(evaluated["overall"]["records"], len(records))
+        traces = {}
+        for line in lines:
+            spans = line["resourceSpans"][0]["scopeSpans"][0]["spans"]
+            root = spans[0]
+            self.assertEqual(root["attributes"][0]["value"]["stringValue"], "invoke_agent")
+            agent = root["attributes"][1]["value"]["stringValue"]
+            traces[root["traceId"]] = agent
+            self.assertEqual(root["status"], {} if agent != "Design Expert/2" else {"code": 2})
+        self.assertEqual(sorted(traces.values()), sorted(r["operator"] for r in records))
+        steps = {}
+        for e in evaluated["per_step"]:
+            steps.setdefault(e["id"], []).append(e)
+        by_operator = {r["operator"]: r for r in records}
+        for trace, entries in steps.items():
+            r = by_operator[traces[trace]]
+            with self.subTest(otlp=r["operator"]):
+                self.assertEqual([e["next"] for e in entries], r["calls"])
+                self.assertEqual(entries[0]["available"], list(dict.fromkeys(r["available"])))
+        self.assertEqual(sorted(len(e) for e in steps.values()),
+                         sorted(len(r["calls"]) for r in records if r["calls"]))
 
     def test_experts_in_threads_tuned(self):
         self.check(tuned_config(scratch("threads")), "threads")

@@ -9,7 +9,8 @@ use clap::ValueEnum;
 use crate::cli::common::{EncodingArg, Inputs, parse_threshold};
 use toolscope_core::diag::Diagnostic;
 use toolscope_core::evidence::eval::{EvalOptions, Resolved, resolve};
-use toolscope_core::evidence::{Record, TraceFormat, load_traces, otlp};
+use toolscope_core::evidence::otlp::OperatorNaming;
+use toolscope_core::evidence::{Record, TraceFormat, load_traces};
 use toolscope_core::recommend::MAX_HOPS;
 use toolscope_core::recommend::ToolFilters;
 
@@ -25,6 +26,27 @@ pub enum TraceFormatArg {
     Otlp,
 }
 
+/// How OTLP runs are named (shared with `init`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct NamingArgs {
+    /// OTLP: the span attribute naming the operator [default: gen_ai.agent.name, then
+    /// agent.name, then agent_name].
+    #[arg(long, value_name = "KEY")]
+    pub operator_attr: Option<String>,
+    /// OTLP: the operator of runs whose spans name no agent (else they are left out).
+    #[arg(long, value_name = "NAME")]
+    pub default_operator: Option<String>,
+}
+
+impl NamingArgs {
+    pub fn naming(&self) -> OperatorNaming {
+        OperatorNaming::new(
+            self.operator_attr.as_deref(),
+            self.default_operator.as_deref(),
+        )
+    }
+}
+
 /// Where the records come from and how to read them (shared with `fit`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct TraceArgs {
@@ -34,9 +56,8 @@ pub struct TraceArgs {
     /// The trace format; detected per file when not given.
     #[arg(long, value_enum)]
     pub traces_format: Option<TraceFormatArg>,
-    /// OTLP: the span attribute naming the operator.
-    #[arg(long, value_name = "KEY", default_value = otlp::AGENT_ATTR)]
-    pub operator_attr: String,
+    #[command(flatten)]
+    pub naming: NamingArgs,
     /// Only the records of this operator.
     #[arg(long, value_name = "NAME")]
     pub operator: Option<String>,
@@ -65,7 +86,7 @@ impl TraceArgs {
             TraceFormatArg::Otlp => TraceFormat::Otlp,
         });
         let (records, diags) =
-            load_traces(&self.traces, format, &self.operator_attr).map_err(|e| {
+            load_traces(&self.traces, format, &self.naming.naming()).map_err(|e| {
                 crate::cli::common::error(&e.to_string());
                 ExitCode::from(1)
             })?;

@@ -9,7 +9,7 @@ mod steps;
 
 use std::process::ExitCode;
 
-pub use args::{Args, TraceArgs, TraceFormatArg, print_diags};
+pub use args::{Args, NamingArgs, TraceArgs, TraceFormatArg, print_diags};
 
 pub fn run(args: &Args) -> ExitCode {
     let loaded = match args.inputs.load() {

@@ -53,7 +53,7 @@ pub fn run(tk: &Toolkit, args: &Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let visited = visit_within(&t.traces, format, &t.operator_attr, &limits, &mut |r| {
+    let visited = visit_within(&t.traces, format, &t.naming.naming(), &limits, &mut |r| {
         let keep = only.as_ref().is_none_or(|op| match &r.target {
             Target::Operator(name) => tk.operator(name).is_some_and(|o| &o.name == op),
             Target::Seeds(_) => false,
@@ -72,7 +72,7 @@ pub fn run(tk: &Toolkit, args: &Args) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    print_diags(counter.diagnostics());
+    print_diags(&counter.diagnostics());
     let tokenizer = Tokenizer::new(t.encoding.into());
     let cost = ToolTokens::new(tk, &tokenizer);
     let report = counter.finish(&cost);

@@ -47,7 +47,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("evidence-panel", [], None, "", Evidence, "evidence panel: the traces scored at the current threshold (:traces FILE loads them)", |a, _| {
         with(a, |p, _| Ok(toggle_panel(p)))
     }),
-    cmd!("traces", [], File, "[FILE...]", Evidence, "load trace files for the evidence (no FILE: read the same files again)", |a, arg| {
+    cmd!("traces", [], File, "[--operator-attr KEY] [--default-operator NAME] [FILE...]", Evidence, "load trace files for the evidence (no FILE: read the same files again); the OTLP options as on the command line, kept for later loads", |a, arg| {
         with(a, |p, _| traces_command(p, arg))
     }),
     cmd!("fit", [], None, "[add-edges]", Evidence, "fit Call and Next scores to the loaded traces, as one undoable edit (the changes go to :messages); add-edges: also the Next edges the runs show", |a, arg| {
@@ -90,15 +90,34 @@ pub fn load(p: &mut EvidencePane, paths: Vec<PathBuf>) -> Vec<Effect> {
 }
 
 /// `:traces FILE...` loads files (names separated by spaces); `:traces` reads the loaded
-/// ones again.
+/// ones again. `--operator-attr KEY` and `--default-operator NAME` (`-` for none) set how
+/// OTLP runs are named, for this load and the later ones.
 fn traces_command(p: &mut EvidencePane, arg: &str) -> Result<Vec<Effect>, String> {
-    let paths: Vec<PathBuf> = if arg.is_empty() {
+    let mut naming = p.naming().clone();
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut words = arg.split_whitespace();
+    while let Some(w) = words.next() {
+        let slot = match w {
+            "--operator-attr" => &mut naming.operator_attr,
+            "--default-operator" => &mut naming.default_operator,
+            _ => {
+                files.push(PathBuf::from(w));
+                continue;
+            }
+        };
+        let Some(value) = words.next() else {
+            return Err(format!("{w} takes a value (`-` for none)"));
+        };
+        *slot = (value != "-").then(|| value.to_string());
+    }
+    p.set_naming(naming);
+    let paths = if files.is_empty() {
         if !p.loaded() {
             return Err("no traces loaded: :traces FILE".into());
         }
         p.paths.clone()
     } else {
-        arg.split_whitespace().map(PathBuf::from).collect()
+        files
     };
     Ok(load(p, paths))
 }

@@ -24,8 +24,9 @@ use petgraph::visit::NodeIndexable;
 use toolscope_core::evidence::eval::{
     EvalOptions, GroupReport, Resolved, evaluate, group_of, resolve,
 };
+use toolscope_core::evidence::otlp::OperatorNaming;
 use toolscope_core::evidence::steps::{StepCounter, StepGroup, StepOptions};
-use toolscope_core::evidence::{Record, TokenCost, load_traces, otlp};
+use toolscope_core::evidence::{Record, TokenCost, load_traces};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::{Params, ToolFilters, filter_tools, recommend};
 use toolscope_core::tokens::{Encoding, Tokenizer, tool_entry};
@@ -39,6 +40,9 @@ use crate::tui::msg::Msg;
 pub struct EvidencePane {
     /// The trace files, in the order given.
     paths: Vec<PathBuf>,
+    /// How OTLP runs are named (`--operator-attr`, `--default-operator`; `:traces` takes
+    /// them too and keeps them for later reloads).
+    naming: OperatorNaming,
     records: Vec<Record>,
     /// The records resolved against the current graph at their own parameters; cleared
     /// on graph changes and loads, so parameter keys do not resolve names again.
@@ -120,6 +124,16 @@ impl EvidencePane {
         self.offer_tokens
     }
 
+    /// How OTLP runs are named from now on (the next load reads with it).
+    pub fn set_naming(&mut self, naming: OperatorNaming) {
+        self.naming = naming;
+    }
+
+    /// How OTLP runs are named.
+    pub fn naming(&self) -> &OperatorNaming {
+        &self.naming
+    }
+
     /// Connects the evidence to the loop's channel, so loaded trace files are watched.
     pub fn connect(&mut self, tx: Sender<Msg>) {
         self.tx = Some(tx);
@@ -142,7 +156,7 @@ impl EvidencePane {
     /// Reads `paths` (format detected per file, as the CLI does), replacing the records.
     /// Returns the number of records and of bad lines.
     pub fn load(&mut self, paths: Vec<PathBuf>) -> Result<(usize, usize), String> {
-        let (records, diags) = load_traces(&paths, None, otlp::AGENT_ATTR)?;
+        let (records, diags) = load_traces(&paths, None, &self.naming)?;
         if self.paths != paths {
             self.watcher = None;
         }

@@ -25,9 +25,9 @@ use std::collections::HashMap;
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
-use super::eval::{EvalOptions, target_of, tool_named};
+use super::resolve::{EvalOptions, Unresolved, available_tools, members, target_of, tool_named};
 use super::{Record, TokenCost};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 use crate::recommend::{Adjacency, Params, recommend};
 
@@ -197,7 +197,7 @@ pub struct StepCounter<'a> {
     tool_sets: Sets,
     available_sets: Sets,
     contexts: FastMap<Context, Targets>,
-    diagnostics: Vec<Diagnostic>,
+    unresolved: Unresolved,
     buf: Vec<NodeIndex>,
 }
 
@@ -218,14 +218,15 @@ impl<'a> StepCounter<'a> {
             tool_sets: Sets::default(),
             available_sets: Sets::default(),
             contexts: FastMap::default(),
-            diagnostics: Vec::new(),
+            unresolved: Unresolved::default(),
             buf: Vec::new(),
         }
     }
 
-    /// Records that name no operator (or seeds naming no action), as TS082 warnings.
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
+    /// Records that name no operator (or seeds naming no action), as TS082 warnings: one
+    /// per file and message, with the number of records.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.unresolved.diagnostics()
     }
 
     /// Folds in one record; returns the bytes this kept (new step contexts, new interned
@@ -234,12 +235,9 @@ impl<'a> StepCounter<'a> {
     /// about 120 times the trace file, uncounted before).
     pub fn add(&mut self, r: &Record) -> usize {
         let tk = self.tk;
-        let diags = self.diagnostics.len();
-        let Some((g, params)) = self.target(r) else {
-            return self.diagnostics[diags..]
-                .iter()
-                .map(|d| std::mem::size_of::<Diagnostic>() + d.message.len() + d.file.len())
-                .sum();
+        let (g, params) = match self.target(r) {
+            Ok(t) => t,
+            Err(bytes) => return bytes,
         };
         self.count_group(g, params);
         let Some(calls) = &r.calls else {
@@ -294,30 +292,26 @@ impl<'a> StepCounter<'a> {
         bytes
     }
 
-    /// The record's group and parameters; `None` (and a TS082 warning) when it names no
-    /// operator. Operator records are looked up once per operator name (a million-step
+    /// The record's group and parameters; when it names no operator, a TS082 warning
+    /// counted and the bytes that newly kept. Operator records are looked up once per operator name (a million-step
     /// file names a handful of operators).
-    fn target(&mut self, r: &Record) -> Option<(u32, Params)> {
+    fn target(&mut self, r: &Record) -> Result<(u32, Params), usize> {
         let known = match (&r.target, r.threshold, r.hops) {
             (super::Target::Operator(name), None, None) => self.by_operator.get(name.as_str()),
             _ => None,
         };
         if let Some(&(g, params)) = known {
-            return Some((g, params));
+            return Ok((g, params));
         }
         let (group, seeds, params) = match target_of(self.tk, r, &self.eval_opts) {
             Ok(t) => t,
-            Err(msg) => {
-                let d = super::traces::diag(&r.file, r.line, 1, Code::TraceUnknownTarget, msg);
-                self.diagnostics.push(d);
-                return None;
-            }
+            Err(msg) => return Err(self.unresolved.push(r, msg)),
         };
         let g = self.group(group, seeds);
         if let (super::Target::Operator(name), None, None) = (&r.target, r.threshold, r.hops) {
             self.by_operator.insert(name.clone(), (g, params));
         }
-        Some((g, params))
+        Ok((g, params))
     }
 
     fn group(&mut self, name: String, seeds: Vec<NodeIndex>) -> u32 {
@@ -379,29 +373,6 @@ impl<'a> StepCounter<'a> {
     pub fn finish(self, cost: &dyn TokenCost) -> StepReport {
         Finisher::new(&self, cost).run(&self)
     }
-}
-
-/// The tools `names` make available into `buf` (sorted, distinct): each tool, and each
-/// group with its members.
-pub(crate) fn available_tools(tk: &Toolkit, names: &[String], buf: &mut Vec<NodeIndex>) {
-    buf.clear();
-    for n in names {
-        if let Some(ix) = tool_named(tk, n) {
-            buf.push(ix);
-            if tk.kind(ix) == NodeKind::Group {
-                buf.extend(members(tk, ix));
-            }
-        }
-    }
-    buf.sort_unstable();
-    buf.dedup();
-}
-
-/// The member tools of a group (`Has` edges).
-fn members(tk: &Toolkit, g: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
-    tk.out_edges(g)
-        .filter(move |&(e, _)| tk.graph[e].kind == EdgeKind::Has)
-        .map(|(_, t)| t)
 }
 
 /// Every tool of the toolkit: the tools, and the groups standing in for unknown members.

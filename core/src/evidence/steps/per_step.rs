@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use petgraph::stable_graph::NodeIndex;
 
 use super::super::Record;
-use super::super::eval::{EvalOptions, target_of, tool_named};
+use super::super::resolve::{EvalOptions, target_of, tool_named};
 use super::{callers, members, seeds_of};
 use crate::model::{NodeKind, Toolkit};
 use crate::recommend::recommend;
@@ -35,6 +35,9 @@ pub struct PerStep {
     /// each once per function sent.
     pub offered: Vec<String>,
     pub hit: bool,
+    /// What the record says the run had available (its names as written), `None` when
+    /// it does not say.
+    pub available: Option<Vec<String>>,
 }
 
 /// Offers remembered, by seed set and parameters: each tool with the functions sent.
@@ -133,6 +136,7 @@ impl<'a> PerStepCounter<'a> {
                     .flat_map(|&(x, n)| std::iter::repeat_n(tk.name(x).to_string(), n as usize))
                     .collect(),
                 hit,
+                available: r.available.clone(),
             };
             bytes += entry_bytes(&entry);
             self.entries.push(entry);
@@ -170,6 +174,7 @@ fn entry_bytes(e: &PerStep) -> usize {
         + e.after.iter().map(text).sum::<usize>()
         + e.next.len()
         + e.offered.iter().map(text).sum::<usize>()
+        + e.available.iter().flatten().map(text).sum::<usize>()
 }
 
 /// The entries as SPEC 8's `per_step` list.
@@ -186,6 +191,7 @@ pub fn to_json(entries: &[PerStep]) -> serde_json::Value {
                     "next": e.next,
                     "offered": e.offered,
                     "hit": e.hit,
+                    "available": e.available,
                 })
             })
             .collect(),

@@ -12,8 +12,9 @@ use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
 use super::reach::Reach;
-use super::{available_tools, calling, seeds_of};
-use crate::evidence::eval::{EvalOptions, target_of, tool_named};
+use super::{calling, seeds_of};
+use crate::evidence::resolve::available_tools;
+use crate::evidence::resolve::{EvalOptions, target_of, tool_named};
 use crate::evidence::{Record, Target};
 use crate::model::Toolkit;
 use crate::recommend::{Adjacency, Params, recommend};
@@ -162,21 +163,30 @@ impl Replayed {
 }
 
 /// The record a user names, as an index into `records`: its number (1 to n, in load order,
-/// as `per_step` numbers them) or its `id`.
+/// as `per_step` numbers them), else its `id` (for OTLP runs the trace id, as Langfuse
+/// and Phoenix show it; a trace holding several runs names its first).
 pub fn record_index(records: &[Record], word: &str) -> Result<usize, String> {
-    if let Ok(n) = word.parse::<usize>() {
-        return match n {
-            1.. if n <= records.len() => Ok(n - 1),
-            _ => Err(format!(
-                "no record {n}: records are numbered 1 to {} in load order",
-                records.len()
-            )),
-        };
+    let number = word.parse::<usize>().ok();
+    if let Some(n @ 1..) = number
+        && n <= records.len()
+    {
+        return Ok(n - 1);
     }
-    records
-        .iter()
-        .position(|r| r.id.as_deref() == Some(word))
-        .ok_or_else(|| format!("no record numbered or with id `{word}`"))
+    let exact = records.iter().position(|r| r.id.as_deref() == Some(word));
+    let of_trace = || {
+        records.iter().position(|r| {
+            r.id.as_deref()
+                .and_then(|id| id.strip_prefix(word))
+                .is_some_and(|s| s.starts_with('/'))
+        })
+    };
+    exact.or_else(of_trace).ok_or_else(|| match number {
+        Some(n) => format!(
+            "no record {n}: records are numbered 1 to {} in load order",
+            records.len()
+        ),
+        None => format!("no record numbered or with id `{word}`"),
+    })
 }
 
 /// A replayed step in words, for a picture's title: `record 2, step 1 of 3: after cd,
