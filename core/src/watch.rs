@@ -528,7 +528,7 @@ fn handle<F: FnMut(WatchEvent) + ?Sized>(
     if events.iter().any(|e| e.need_rescan()) {
         sink(WatchEvent::Rescan);
     }
-    let (mut changed, relinked) = collect(state, &events);
+    let (changed, relinked) = collect(state, &events);
     for i in relinked {
         if let Err(message) = relink(state, debouncer, i) {
             sink(WatchEvent::Error(message));

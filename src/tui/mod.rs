@@ -168,6 +168,7 @@ pub fn run(opts: Options) -> Result<()> {
         None => editing::offer_recovery(&mut app),
     }
     app.evidence.connect(runner.sender());
+    app.replay.connect(runner.sender());
     if !opts.traces.is_empty() {
         let paths = opts.traces.clone();
         evidence_panel::shell::hook(&mut app, |p, _| evidence_panel::commands::load(p, paths));
