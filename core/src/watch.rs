@@ -278,7 +278,7 @@ impl Watcher {
     pub fn with_debounce<F>(
         paths: &[PathBuf],
         debounce: Duration,
-        mut sink: F,
+        sink: F,
     ) -> Result<Watcher, WatchError>
     where
         F: FnMut(WatchEvent) + Send + 'static,
@@ -288,8 +288,7 @@ impl Watcher {
         let handler_state = Arc::clone(&state);
         let handler_debouncer = Arc::downgrade(&debouncer);
         // Both the debouncer's thread and the maximum wait's report through the sink.
-        let sink: Arc<Mutex<dyn FnMut(WatchEvent) + Send>> =
-            Arc::new(Mutex::new(move |ev| sink(ev)));
+        let sink: Arc<Mutex<dyn FnMut(WatchEvent) + Send>> = Arc::new(Mutex::new(sink));
         let poll_sink = Arc::clone(&sink);
         let inner = new_debouncer(debounce, None, move |result: DebounceEventResult| {
             let mut sink = lock(&sink);
@@ -831,8 +830,10 @@ mod steady_tests {
     use std::time::Instant;
 
     /// A file appended to steadily (a recorder writing a line every 10 ms, faster than
-    /// the debounce) is reported while it is written: the first change within 200 ms of
-    /// the first write, and no gap of more than 200 ms between reports after it.
+    /// the debounce) is reported while it is written: by design every [`MAX_WAIT`] plus
+    /// [`POLL`] (175 ms); asserted with room for a loaded machine (no gap over 600 ms, at
+    /// least 4 reports in 1.5 s). Before the maximum wait: no report until the writing
+    /// stopped.
     #[test]
     fn a_file_written_steadily_is_reported_while_it_is_written() {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -851,7 +852,7 @@ mod steady_tests {
             .append(true)
             .open(&path)
             .expect("open");
-        while start.elapsed() < Duration::from_millis(1200) {
+        while start.elapsed() < Duration::from_millis(1500) {
             writeln!(f, "{{\"calls\": [\"a\"]}}").expect("write");
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -861,14 +862,19 @@ mod steady_tests {
         for &t in &seen {
             let gap = t.duration_since(last);
             assert!(
-                gap <= Duration::from_millis(200),
+                gap <= Duration::from_millis(600),
                 "a gap of {gap:?} while writing"
             );
             last = t;
         }
         let tail = end.duration_since(last);
         assert!(
-            tail <= Duration::from_millis(250),
+            seen.len() >= 4,
+            "{} reports in 1.5 s of writing",
+            seen.len()
+        );
+        assert!(
+            tail <= Duration::from_millis(600),
             "nothing for the last {tail:?} of writing ({} reports)",
             seen.len()
         );

@@ -111,7 +111,6 @@ pub fn run(tk: &Toolkit, args: &Args) -> ExitCode {
 /// step print tens of MB). The layout is `print_json`'s (two-space indents).
 fn print_with_per_step(report: &serde_json::Value, entries: &[per_step::PerStep]) {
     use std::io::Write;
-    use toolscope_core::text::json_safe;
     let head = match serde_json::to_string_pretty(report) {
         Ok(s) => s,
         Err(e) => return error(&e.to_string()),
@@ -121,12 +120,7 @@ fn print_with_per_step(report: &serde_json::Value, entries: &[per_step::PerStep]
     let sep = if open.ends_with('{') { "" } else { "," };
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::new(stdout.lock());
-    let mut put = |text: &str| {
-        if let Err(e) = w.write_all(json_safe(text).as_bytes()) {
-            write_failed(&e);
-        }
-    };
-    put(&format!("{open}{sep}\n  \"per_step\": ["));
+    put(&mut w, &format!("{open}{sep}\n  \"per_step\": ["));
     for (i, e) in entries.iter().enumerate() {
         let text = serde_json::to_string_pretty(&per_step::entry_json(e)).unwrap_or_default();
         let mut item = String::with_capacity(text.len() + 64);
@@ -138,15 +132,24 @@ fn print_with_per_step(report: &serde_json::Value, entries: &[per_step::PerStep]
             item.push_str("    ");
             item.push_str(line);
         }
-        put(&item);
+        put(&mut w, &item);
     }
-    put(if entries.is_empty() {
-        "]\n}\n"
-    } else {
-        "\n  ]\n}\n"
-    });
-    drop(put);
+    put(
+        &mut w,
+        if entries.is_empty() {
+            "]\n}\n"
+        } else {
+            "\n  ]\n}\n"
+        },
+    );
     if let Err(e) = w.flush() {
+        write_failed(&e);
+    }
+}
+
+/// Writes `text` made safe for a terminal (`json_safe`, as `print_json` does).
+fn put(w: &mut impl std::io::Write, text: &str) {
+    if let Err(e) = w.write_all(toolscope_core::text::json_safe(text).as_bytes()) {
         write_failed(&e);
     }
 }

@@ -413,7 +413,7 @@ fn a_long_record_walks_only_the_step_shown_on_the_ui_thread() {
     app.replay.connect(tx);
     // Each action: how many steps it walked here, at most 2 (the step, and the cut of
     // the recommendation shown is no walk of the record).
-    let mut walked = |app: &mut App, k: &str| {
+    let walked = |app: &mut App, k: &str| {
         let before = steps_walked();
         keys(app, k);
         let n = steps_walked() - before;

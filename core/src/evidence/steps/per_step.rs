@@ -140,7 +140,7 @@ impl<'a> PerStepCounter<'a> {
                 .sum();
             let size = 2 * std::mem::size_of::<PerStep>()
                 + r.id.as_ref().map_or(0, |s| heap(s.len()))
-                + heap(after.len() * std::mem::size_of::<String>())
+                + heap(std::mem::size_of_val(after))
                 + after.iter().map(|a| heap(a.len())).sum::<usize>()
                 + heap(next.len())
                 + heap(copies * std::mem::size_of::<String>())
