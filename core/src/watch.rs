@@ -18,6 +18,13 @@
 //!   the caller gave it.
 //! - Events are **debounced** by `notify-debouncer-full` (50 ms by default) and coalesced:
 //!   one [`WatchEvent::Changed`] per debouncer tick carries the set of changed files.
+//!   That debouncer holds a file's events back until it has been quiet for the debounce
+//!   (each write drops the pending one), so a file written steadily (a recorder appending
+//!   a line every 20 ms) would never be reported while it is written. Beside it, a
+//!   **maximum wait** ([`MAX_WAIT`]): a thread looks at each watched file's length, time
+//!   and inode every [`POLL`], and a file found different from what was last reported for
+//!   longer than [`MAX_WAIT`] is reported then (after the own-write check, as any event).
+//!   A quiet write is still reported by the debouncer alone, within the debounce.
 //! - **Own saves** are suppressed by content, not by timing: the saver calls
 //!   [`Watcher::expect_own_write`] with the bytes it is about to write; an event for that
 //!   file whose current content is exactly those bytes is swallowed.
@@ -53,7 +60,8 @@
 //!   emitted produces a later event, so the final content is always read eventually.
 //! - Reading a file never produces an event, so reloading cannot loop.
 //! - Under a burst of writes (a file rewritten 100 times a second) events keep coming,
-//!   at most one per debouncer tick (a quarter of the debounce, so up to 80 a second).
+//!   at least one per [`MAX_WAIT`] plus [`POLL`] (through the maximum wait) and at most
+//!   one per debouncer tick (a quarter of the debounce, so up to 80 a second).
 //!   Do not reload per message: handle every message already queued, collecting the
 //!   changed paths, then reload each of them once and draw, so a slow reload never
 //!   falls behind.
@@ -86,6 +94,14 @@ use notify_debouncer_full::{
 /// Default debounce: short enough that file change to redraw stays well under the
 /// 150 ms budget of SPEC 7, long enough to merge the several raw events of one save.
 pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(50);
+
+/// The longest a watched file's change waits for the debouncer before it is reported
+/// anyway (a file written faster than the debounce, without pause). With [`POLL`] it keeps
+/// a followed trace file's new records under 200 ms from their write (docs/reliability.md).
+pub const MAX_WAIT: Duration = Duration::from_millis(150);
+
+/// How often the maximum wait looks at the watched files (a `stat` per file).
+pub const POLL: Duration = Duration::from_millis(25);
 
 /// What the watcher reports. Delivered on notify's debouncer thread through the sink
 /// given to [`Watcher::new`].
@@ -167,6 +183,28 @@ struct State {
     watched: HashMap<PathBuf, RecursiveMode>,
     /// Own writes, by caller's path.
     own: HashMap<PathBuf, OwnWrites>,
+    /// Per watched file (caller's path): what it looked like when last reported (or first
+    /// looked at), and since when it has looked different without a report.
+    polled: HashMap<PathBuf, Polled>,
+}
+
+/// A file as the maximum wait sees it: length, modification time, inode.
+type Look = Option<(u64, Option<std::time::SystemTime>, u64)>;
+
+fn look(path: &Path) -> Look {
+    let m = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let ino = std::os::unix::fs::MetadataExt::ino(&m);
+    #[cfg(not(unix))]
+    let ino = 0;
+    Some((m.len(), m.modified().ok(), ino))
+}
+
+#[derive(Debug, Default)]
+struct Polled {
+    reported: Look,
+    /// When the file was first seen different from `reported`.
+    since: Option<std::time::Instant>,
 }
 
 /// How many recent own writes to one file are remembered (quick successive saves).
@@ -240,7 +278,7 @@ impl Watcher {
     pub fn with_debounce<F>(
         paths: &[PathBuf],
         debounce: Duration,
-        mut sink: F,
+        sink: F,
     ) -> Result<Watcher, WatchError>
     where
         F: FnMut(WatchEvent) + Send + 'static,
@@ -249,14 +287,19 @@ impl Watcher {
         let debouncer: Arc<Mutex<Option<Inner>>> = Arc::new(Mutex::new(None));
         let handler_state = Arc::clone(&state);
         let handler_debouncer = Arc::downgrade(&debouncer);
+        // Both the debouncer's thread and the maximum wait's report through the sink.
+        let sink: Arc<Mutex<dyn FnMut(WatchEvent) + Send>> = Arc::new(Mutex::new(sink));
+        let poll_sink = Arc::clone(&sink);
         let inner = new_debouncer(debounce, None, move |result: DebounceEventResult| {
-            handle(&handler_state, &handler_debouncer, result, &mut sink);
+            let mut sink = lock(&sink);
+            handle(&handler_state, &handler_debouncer, result, &mut *sink);
         })
         .map_err(|e| WatchError {
             path: PathBuf::new(),
             message: e.to_string(),
         })?;
         *lock(&debouncer) = Some(inner);
+        spawn_max_wait(Arc::downgrade(&state), poll_sink);
         let watcher = Watcher { debouncer, state };
         // Directories first, so that files inside them need no watch of their own.
         let (dirs, files): (Vec<&PathBuf>, Vec<&PathBuf>) = paths.iter().partition(|p| p.is_dir());
@@ -348,7 +391,7 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, crate::bounded::Refused> {
 }
 
 /// Locks a mutex, recovering from poisoning (a panicking sink must not stop watching).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
@@ -466,7 +509,7 @@ impl State {
 }
 
 /// The debouncer callback: filter, map to caller's paths, drop own writes, send.
-fn handle<F: FnMut(WatchEvent)>(
+fn handle<F: FnMut(WatchEvent) + ?Sized>(
     state: &Mutex<State>,
     debouncer: &Weak<Mutex<Option<Inner>>>,
     result: DebounceEventResult,
@@ -484,16 +527,85 @@ fn handle<F: FnMut(WatchEvent)>(
     if events.iter().any(|e| e.need_rescan()) {
         sink(WatchEvent::Rescan);
     }
-    let (mut changed, relinked) = collect(state, &events);
+    let (changed, relinked) = collect(state, &events);
     for i in relinked {
         if let Err(message) = relink(state, debouncer, i) {
             sink(WatchEvent::Error(message));
+        }
+    }
+    report(state, changed, sink);
+}
+
+/// Reports `changed` (what is not our own write), noting how each file looks now so the
+/// maximum wait does not report it again.
+fn report<F: FnMut(WatchEvent) + ?Sized>(
+    state: &Mutex<State>,
+    mut changed: BTreeSet<PathBuf>,
+    sink: &mut F,
+) {
+    {
+        let mut st = lock(state);
+        for p in &changed {
+            let now = look(p);
+            let e = st.polled.entry(p.clone()).or_default();
+            e.reported = now;
+            e.since = None;
         }
     }
     drop_own_writes(state, &mut changed);
     if !changed.is_empty() {
         sink(WatchEvent::Changed(changed));
     }
+}
+
+/// The maximum wait: every [`POLL`], each watched file that has looked different from its
+/// last report for [`MAX_WAIT`] is reported. Ends when the watcher is dropped.
+fn spawn_max_wait(state: Weak<Mutex<State>>, sink: Arc<Mutex<dyn FnMut(WatchEvent) + Send>>) {
+    let spawned = std::thread::Builder::new()
+        .name("toolscope watch max wait".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(POLL);
+                let Some(state) = state.upgrade() else { return };
+                let due = overdue(&state, std::time::Instant::now());
+                if !due.is_empty() {
+                    let mut sink = lock(&sink);
+                    report(&state, due, &mut *sink);
+                }
+            }
+        });
+    // Without the thread, the debouncer alone reports (as before the maximum wait).
+    drop(spawned);
+}
+
+/// The watched files changed without a report for [`MAX_WAIT`] by `now`.
+fn overdue(state: &Mutex<State>, now: std::time::Instant) -> BTreeSet<PathBuf> {
+    let mut st = lock(state);
+    let paths: Vec<PathBuf> = st.files.iter().map(|f| f.user.clone()).collect();
+    let mut due = BTreeSet::new();
+    for p in paths {
+        let seen = look(&p);
+        match st.polled.entry(p.clone()) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(Polled {
+                    reported: seen,
+                    since: None,
+                });
+            }
+            std::collections::hash_map::Entry::Occupied(mut o) => {
+                let e = o.get_mut();
+                if e.reported == seen {
+                    e.since = None;
+                } else {
+                    let since = *e.since.get_or_insert(now);
+                    if now.duration_since(since) >= MAX_WAIT {
+                        due.insert(p);
+                    }
+                }
+            }
+        }
+    }
+    due
 }
 
 /// The caller's paths named by a batch, and the symlinked files whose link changed.
@@ -708,5 +820,63 @@ mod tests {
         assert_eq!(Fingerprint::of(b"abc"), Fingerprint::of(b"abc"));
         assert_ne!(Fingerprint::of(b"abc"), Fingerprint::of(b"abd"));
         assert_ne!(Fingerprint::of(b""), Fingerprint::of(b"\0"));
+    }
+}
+
+#[cfg(test)]
+mod steady_tests {
+    use super::*;
+    use std::io::Write;
+    use std::time::Instant;
+
+    /// A file appended to steadily (a recorder writing a line every 10 ms, faster than
+    /// the debounce) is reported while it is written: by design every [`MAX_WAIT`] plus
+    /// [`POLL`] (175 ms); asserted with room for a loaded machine (no gap over 600 ms, at
+    /// least 4 reports in 1.5 s). Before the maximum wait: no report until the writing
+    /// stopped.
+    #[test]
+    fn a_file_written_steadily_is_reported_while_it_is_written() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("runs.jsonl");
+        std::fs::write(&path, "").expect("file");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let _w = Watcher::new(std::slice::from_ref(&path), move |ev| {
+            if matches!(ev, WatchEvent::Changed(_)) {
+                let _ = tx.send(Instant::now());
+            }
+        })
+        .expect("watching");
+        std::thread::sleep(Duration::from_millis(100));
+        let start = Instant::now();
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("open");
+        while start.elapsed() < Duration::from_millis(1500) {
+            writeln!(f, "{{\"calls\": [\"a\"]}}").expect("write");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let end = Instant::now();
+        let seen: Vec<Instant> = rx.try_iter().filter(|&t| t <= end).collect();
+        let mut last = start;
+        for &t in &seen {
+            let gap = t.duration_since(last);
+            assert!(
+                gap <= Duration::from_millis(600),
+                "a gap of {gap:?} while writing"
+            );
+            last = t;
+        }
+        let tail = end.duration_since(last);
+        assert!(
+            seen.len() >= 4,
+            "{} reports in 1.5 s of writing",
+            seen.len()
+        );
+        assert!(
+            tail <= Duration::from_millis(600),
+            "nothing for the last {tail:?} of writing ({} reports)",
+            seen.len()
+        );
     }
 }

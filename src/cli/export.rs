@@ -150,9 +150,11 @@ fn replayed(tk: &Toolkit, args: &Args, words: &[String]) -> Result<String, Strin
         threshold: args.seeds.threshold.unwrap_or(probe.params.threshold),
         hops: args.seeds.hops.unwrap_or(probe.params.hops),
     };
-    let played = replay(tk, r, Some(params), 1)?;
-    let n = played.steps.len();
-    let Some(s) = played.steps.get(step) else {
+    // Only the step drawn is walked (issue 46: every step's offer was built, 1.8 GB for a
+    // 20,000-call record).
+    let mut played = replay(tk, r, Some(params), 1)?;
+    let n = played.len();
+    let Some(s) = played.step(tk, step) else {
         return Err(match n {
             0 => format!(
                 "record {} has no calls in order (`calls`): no step to draw",
@@ -177,7 +179,7 @@ fn replayed(tk: &Toolkit, args: &Args, words: &[String]) -> Result<String, Strin
         called: Some(export::Called {
             node: s.target,
             hit: s.hit,
-            caption: caption(index, &played, s),
+            caption: caption(index, &played, &s),
         }),
     };
     Ok(args.to.0.write(tk, Some(&hl), args.whole, &title))

@@ -171,6 +171,7 @@ pub fn run(opts: Options) -> Result<()> {
     }
     app.evidence.connect(runner.sender());
     app.evidence.set_naming(opts.naming.clone());
+    app.replay.connect(runner.sender());
     if !opts.traces.is_empty() {
         let paths = opts.traces.clone();
         evidence_panel::shell::hook(&mut app, |p, _| evidence_panel::commands::load(p, paths));

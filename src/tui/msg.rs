@@ -22,6 +22,8 @@ pub enum Msg {
     MarksExpired(u64),
     /// A replay playing at its pace takes its next step (stale generations are ignored).
     ReplayTick(u64),
+    /// The hits of a replayed record's steps, walked on a thread, came back.
+    ReplayHits(crate::tui::replay::HitsDone),
     /// The input source ended or failed; the loop stops (unsaved edits go to a recovery
     /// file).
     InputClosed(String),

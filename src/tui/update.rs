@@ -43,6 +43,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::LayoutReady(_) => app.layout_ready(),
         Msg::MarksExpired(generation) => app.marks.expire(generation),
         Msg::ReplayTick(generation) => crate::tui::replay::shell::tick(app, generation),
+        Msg::ReplayHits(done) => app.replay.hits_done(done),
         Msg::InputClosed(_) | Msg::Terminate => crate::tui::editing::end_without_asking(app),
     }
 }

@@ -30,6 +30,7 @@ mod hostile_traces;
 mod insight;
 mod issue35;
 mod issue35_c2g;
+mod issue46_bounds;
 mod issue46_writeback;
 mod learn;
 mod loader;

@@ -42,6 +42,9 @@ pub fn run(tk: &Toolkit, args: &Args) -> ExitCode {
         .per_step
         .then(|| PerStepCounter::new(tk, t.threshold, t.hops, args.context as usize));
     let mut number = 0u64;
+    // What the callbacks kept so far (the reader's count): the per-step entries stop at
+    // the room left under the limit.
+    let mut spent = 0usize;
     let format = t.traces_format.map(|f| match f {
         TraceFormatArg::Jsonl => TraceFormat::Jsonl,
         TraceFormatArg::Otlp => TraceFormat::Otlp,
@@ -62,8 +65,11 @@ pub fn run(tk: &Toolkit, args: &Args) -> ExitCode {
         if !keep {
             return 0;
         }
-        let kept = per.as_mut().map_or(0, |p| p.add(number, &r));
-        kept + counter.add(&r)
+        let room = limits.memory.saturating_sub(spent);
+        let kept = per.as_mut().map_or(0, |p| p.add(number, &r, room));
+        let kept = kept.saturating_add(counter.add(&r));
+        spent = spent.saturating_add(kept);
+        kept
     });
     match visited {
         Ok(diags) => print_diags(&diags),
@@ -77,13 +83,10 @@ pub fn run(tk: &Toolkit, args: &Args) -> ExitCode {
     let cost = ToolTokens::new(tk, &tokenizer);
     let report = counter.finish(&cost);
     match args.format {
-        Format::Json => {
-            let mut json = report::to_json(&report);
-            if let (Some(p), Some(obj)) = (per, json.as_object_mut()) {
-                obj.insert("per_step".into(), per_step::to_json(&p.finish()));
-            }
-            print_json(&json)
-        }
+        Format::Json => match per {
+            Some(p) => print_with_per_step(&report::to_json(&report), &p.finish()),
+            None => print_json(&report::to_json(&report)),
+        },
         Format::Text => crate::cli::common::out(&for_terminal(&report::to_text(
             &report,
             tokenizer.encoding().as_str(),
@@ -101,6 +104,63 @@ pub fn run(tk: &Toolkit, args: &Args) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// The report with its `per_step` list last, written entry by entry: the list is never
+/// held as one JSON tree or one string (40 small records listing thousands of tools per
+/// step print tens of MB). The layout is `print_json`'s (two-space indents).
+fn print_with_per_step(report: &serde_json::Value, entries: &[per_step::PerStep]) {
+    use std::io::Write;
+    let head = match serde_json::to_string_pretty(report) {
+        Ok(s) => s,
+        Err(e) => return error(&e.to_string()),
+    };
+    // `{ ... }` without its closing brace; an empty report is `{}`.
+    let open = head.trim_end().trim_end_matches('}').trim_end();
+    let sep = if open.ends_with('{') { "" } else { "," };
+    let stdout = std::io::stdout();
+    let mut w = std::io::BufWriter::new(stdout.lock());
+    put(&mut w, &format!("{open}{sep}\n  \"per_step\": ["));
+    for (i, e) in entries.iter().enumerate() {
+        let text = serde_json::to_string_pretty(&per_step::entry_json(e)).unwrap_or_default();
+        let mut item = String::with_capacity(text.len() + 64);
+        item.push_str(if i == 0 { "\n" } else { ",\n" });
+        for (j, line) in text.lines().enumerate() {
+            if j > 0 {
+                item.push('\n');
+            }
+            item.push_str("    ");
+            item.push_str(line);
+        }
+        put(&mut w, &item);
+    }
+    put(
+        &mut w,
+        if entries.is_empty() {
+            "]\n}\n"
+        } else {
+            "\n  ]\n}\n"
+        },
+    );
+    if let Err(e) = w.flush() {
+        write_failed(&e);
+    }
+}
+
+/// Writes `text` made safe for a terminal (`json_safe`, as `print_json` does).
+fn put(w: &mut impl std::io::Write, text: &str) {
+    if let Err(e) = w.write_all(toolscope_core::text::json_safe(text).as_bytes()) {
+        write_failed(&e);
+    }
+}
+
+/// stdout failed: a reader gone ends quietly with 141 (as `common::out` does).
+fn write_failed(e: &std::io::Error) {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(141);
+    }
+    error(&format!("cannot write to stdout: {e}"));
+    std::process::exit(1);
 }
 
 /// Which of overall and the operators fall short of the gates, as messages. A group with

@@ -83,7 +83,7 @@ fn step_of(run: &Run) -> String {
     format!(
         "step {} of {}",
         run.step,
-        run.played.steps.len().saturating_sub(1)
+        run.played.len().saturating_sub(1)
     )
 }
 
@@ -138,8 +138,11 @@ fn run_lines(app: &App, run: &Run) -> Vec<Line<'static>> {
         "offered {} tool(s){cut}",
         s.offer.offered.len()
     )));
-    let (hits, steps) = p.hits_through(run.step);
-    out.push(Line::from(format!("recall so far {hits}/{steps}")));
+    // The earlier steps' hits are walked on a thread for a long record (see `super`).
+    out.push(Line::from(match p.hits_through(run.step) {
+        Some((hits, steps)) => format!("recall so far {hits}/{steps}"),
+        None => "recall so far …".to_string(),
+    }));
     // What keeps a miss out comes first, or after the tune list when that is open, so the
     // list and its keys stay on a short panel (the list says the same in its changes).
     let why_lines = |out: &mut Vec<Line<'static>>| {
@@ -244,10 +247,13 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
     let parts: Vec<Vec<String>> = match (app.replay.run(), app.replay.after()) {
         (Some(run), _) => match run.current() {
             Some(s) => {
-                let (hits, steps) = run.played.hits_through(run.step);
+                let recall = match run.played.hits_through(run.step) {
+                    Some((hits, steps)) => format!("recall {hits}/{steps}"),
+                    None => "recall …".to_string(),
+                };
                 let verdict = if s.hit { "hit" } else { "miss" };
                 let (glyph, next) = (ok_glyph(app, s.hit), sanitize(&s.next));
-                let last = run.played.steps.len().saturating_sub(1);
+                let last = run.played.len().saturating_sub(1);
                 vec![
                     vec![
                         format!("run {} {}", run.record + 1, step_of(run)),
@@ -258,7 +264,7 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
                         format!("{glyph} {next} {verdict}"),
                         format!("{glyph} {next}"),
                     ],
-                    vec![format!("recall {hits}/{steps}")],
+                    vec![recall],
                 ]
             }
             None => vec![vec![format!("run {}: no calls yet", run.record + 1)]],

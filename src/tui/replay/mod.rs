@@ -8,6 +8,14 @@
 //! ([`toolscope_core::evidence::steps::replay`]), computed as `eval --steps` computes
 //! them; the graph shows a step as the recommendation from its seeds, cut to what the run
 //! had (`App::recompute` asks [`ReplayPane::refresh`] for the cut).
+//!
+//! Only the step shown is walked, on the UI thread (one walk of the graph: a key of a
+//! 10k-action kit stays within its 16 ms). The recall so far needs every earlier step's
+//! hit: those are walked on a thread of their own ([`hits_job`]) for a record longer than
+//! [`INLINE_STEPS`], stopped when the run is left (Esc), replaced or walked again (a
+//! reload, new parameters), and the panel says `recall so far …` until they come
+//! (`Msg::ReplayHits`). A 5,000-call record at threshold 0 and 20 hops on a 10k-action kit
+//! kept the screen from answering any key for 10 s before (issue 46).
 
 pub(crate) mod commands;
 pub(crate) mod draw;
@@ -19,6 +27,8 @@ mod tests;
 
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use petgraph::stable_graph::NodeIndex;
@@ -26,7 +36,7 @@ use petgraph::visit::NodeIndexable;
 
 use toolscope_core::edit::Edit;
 use toolscope_core::evidence::steps::replay::{
-    Offer, ReplayStep, Replayed, is_step_kit, offer_after, opening_tool, record_index, replay,
+    Offer, ReplayStep, Replayed, Walk, is_step_kit, offer_after, opening_tool, record_index, replay,
 };
 use toolscope_core::evidence::steps::tune::{Candidate, Change, candidates, measure};
 use toolscope_core::evidence::{Record, TokenCost};
@@ -36,6 +46,18 @@ use toolscope_core::tokens::{Encoding, Tokenizer, tool_entry};
 
 /// The time between two steps while playing.
 pub const PACE: std::time::Duration = std::time::Duration::from_millis(900);
+
+/// A record of at most this many steps has its hits walked at once, on the UI thread (a
+/// few milliseconds at 10k actions); a longer one on a thread of its own.
+pub const INLINE_STEPS: usize = 64;
+
+/// The hits of a replayed record's steps, walked on a thread (`Msg::ReplayHits`).
+#[derive(Debug, Clone)]
+pub struct HitsDone {
+    /// The job: an older one's hits are stale.
+    pub id: u64,
+    pub hits: Vec<bool>,
+}
 
 /// What a handler reads: the graph, the loaded records, the view's parameters.
 pub struct Ctx<'a> {
@@ -99,6 +121,11 @@ pub struct ReplayPane {
     tokenizer: Option<Tokenizer>,
     tokens: RefCell<Vec<Option<u64>>>,
     tokens_for: Option<Arc<Toolkit>>,
+    /// The loop's channel, for the hits walked on a thread (`None`: walked at once).
+    tx: Option<Sender<crate::tui::msg::Msg>>,
+    /// The last hits job started: its id and its stop switch.
+    hits_job: Option<(u64, Arc<AtomicBool>)>,
+    jobs: u64,
 }
 
 #[derive(Default)]
@@ -135,6 +162,8 @@ pub(crate) struct Run {
     /// The record as walked (to see it changed on a reload).
     source: Record,
     pub played: Replayed,
+    /// The step shown, walked when it became the current one.
+    shown: Option<ReplayStep>,
     tk: Arc<Toolkit>,
     params: Params,
     pub tune: Option<Tune>,
@@ -150,11 +179,79 @@ pub(crate) struct Tune {
 
 impl Run {
     pub fn current(&self) -> Option<&ReplayStep> {
-        self.played.steps.get(self.step)
+        self.shown.as_ref().filter(|s| s.step == self.step)
+    }
+
+    /// Walks the current step (the only walk a step key makes).
+    fn walk_current(&mut self) {
+        self.shown = self.played.step(&self.tk, self.step);
     }
 }
 
 impl ReplayPane {
+    /// Connects the pane to the loop's channel: long records' hits are walked on a thread.
+    pub fn connect(&mut self, tx: Sender<crate::tui::msg::Msg>) {
+        self.tx = Some(tx);
+    }
+
+    /// Stops the hits job running, if any.
+    fn stop_hits(&mut self) {
+        if let Some((_, stop)) = self.hits_job.take() {
+            stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Walks the hits of the run's steps: at once for a short record, else on a thread
+    /// (the one before is stopped).
+    fn walk_hits(&mut self) {
+        self.stop_hits();
+        let Mode::Run(run) = &mut self.mode else {
+            return;
+        };
+        let n = run.played.len();
+        if n == 0 {
+            return;
+        }
+        let walk: Arc<Walk> = run.played.walk();
+        let tk = Arc::clone(&run.tk);
+        match &self.tx {
+            Some(tx) if n > INLINE_STEPS => {
+                self.jobs += 1;
+                let id = self.jobs;
+                let stop = Arc::new(AtomicBool::new(false));
+                self.hits_job = Some((id, Arc::clone(&stop)));
+                let tx = tx.clone();
+                std::thread::spawn(move || {
+                    if let Some(hits) = walk.hits(&tk, n - 1, &stop) {
+                        let _ = tx.send(crate::tui::msg::Msg::ReplayHits(HitsDone { id, hits }));
+                    }
+                });
+            }
+            _ => {
+                let never = AtomicBool::new(false);
+                if let Some(hits) = walk.hits(&tk, n - 1, &never) {
+                    run.played.set_hits(&hits);
+                }
+            }
+        }
+    }
+
+    /// A hits job finished: its hits, when it is the current one's.
+    pub fn hits_done(&mut self, done: HitsDone) {
+        if self.hits_job.as_ref().is_none_or(|(id, _)| *id != done.id) {
+            return;
+        }
+        self.hits_job = None;
+        if let Mode::Run(run) = &mut self.mode {
+            run.played.set_hits(&done.hits);
+        }
+    }
+
+    /// Whether the hits of the run shown are being walked on a thread.
+    pub fn walking_hits(&self) -> bool {
+        self.hits_job.is_some()
+    }
+
     pub fn is_off(&self) -> bool {
         matches!(self.mode, Mode::Off)
     }
@@ -219,28 +316,33 @@ impl ReplayPane {
                     || ctx.records.get(run.record) != Some(&run.source);
                 if stale {
                     let Some(r) = ctx.records.get(run.record) else {
+                        self.stop_hits();
                         self.mode = Mode::Off;
                         return;
                     };
                     match replay(ctx.tk, r, Some(params), 1) {
                         Ok(played) => {
-                            run.step = run.step.min(played.steps.len().saturating_sub(1));
+                            run.step = run.step.min(played.len().saturating_sub(1));
                             run.played = played;
                             run.source = r.clone();
                             run.tk = Arc::clone(ctx.tk);
                             run.params = params;
                             run.tune = None;
+                            run.walk_current();
                         }
                         Err(_) => {
+                            self.stop_hits();
                             self.mode = Mode::Off;
                             return;
                         }
                     }
+                    self.walk_hits();
+                    let Mode::Run(run) = &mut self.mode else {
+                        return;
+                    };
+                    return cut(ctx, run, seeds, rec);
                 }
-                let shown = run.current().is_some_and(|s| same(&s.offer.seeds, seeds));
-                if let (true, Some(set)) = (shown, &run.played.available) {
-                    rec.retain_tools(ctx.tk, |x| set.binary_search(&x).is_ok());
-                }
+                cut(ctx, run, seeds, rec);
             }
             Mode::After(a) if !Arc::ptr_eq(&a.tk, ctx.tk) || a.params != ctx.params => {
                 a.offer = offer_after(ctx.tk, &[a.tool], ctx.params, None);
@@ -378,7 +480,7 @@ impl ReplayPane {
         } else {
             replay(ctx.tk, r, Some(params), 1)?
         };
-        let n = played.steps.len();
+        let n = played.len();
         if n == 0 && !follow {
             return Err(format!(
                 "record {} has no calls in order (`calls`): nothing to replay",
@@ -394,17 +496,21 @@ impl ReplayPane {
             ));
         }
         self.stop();
-        self.mode = Mode::Run(Box::new(Run {
+        let mut run = Run {
             record: index,
             step,
             playing: false,
             follow,
             source: r.clone(),
             played,
+            shown: None,
             tk: Arc::clone(ctx.tk),
             params,
             tune: None,
-        }));
+        };
+        run.walk_current();
+        self.mode = Mode::Run(Box::new(run));
+        self.walk_hits();
         // The step's hit or miss, and what keeps a miss out, are in the panel.
         let mut out = vec![Effect::ShowPanel];
         out.extend(self.show_step());
@@ -448,7 +554,7 @@ impl ReplayPane {
         if !run.playing {
             return Vec::new();
         }
-        if run.step + 1 >= run.played.steps.len() {
+        if run.step + 1 >= run.played.len() {
             // At the end; a followed file may still grow.
             run.playing = run.follow;
             return if run.follow {
@@ -459,6 +565,7 @@ impl ReplayPane {
         }
         run.step += 1;
         run.tune = None;
+        run.walk_current();
         let mut out = self.show_step();
         out.push(Effect::Tick(generation));
         out
@@ -478,7 +585,7 @@ impl ReplayPane {
         };
         // Shown already: the newest record, at its last step (a record that grew in place
         // was walked again by `refresh`, at the step it was on).
-        let at_end = run.step + 1 >= run.played.steps.len();
+        let at_end = run.step + 1 >= run.played.len();
         if last == run.record && ctx.records.get(last) == Some(&run.source) && at_end {
             return Vec::new();
         }
@@ -509,6 +616,7 @@ impl ReplayPane {
                 }
                 let c = *cursor;
                 if k.code == KeyCode::Esc {
+                    self.stop_hits();
                     self.mode = Mode::Off;
                     return Some(Vec::new());
                 }
@@ -535,6 +643,7 @@ impl ReplayPane {
             tokenizer,
             tokens,
             tokens_for,
+            ..
         } = &mut *self;
         let Mode::Run(run) = mode else {
             return None;
@@ -557,7 +666,7 @@ impl ReplayPane {
                 _ => {}
             }
         }
-        let n = run.played.steps.len();
+        let n = run.played.len();
         let to = match k.code {
             KeyCode::Right | KeyCode::Char('l') => run.step + 1,
             KeyCode::Left | KeyCode::Char('h') => run.step.saturating_sub(1),
@@ -592,6 +701,7 @@ impl ReplayPane {
             }
             KeyCode::Esc => {
                 self.stop();
+                self.stop_hits();
                 self.mode = Mode::Off;
                 return Some(vec![Effect::Leave]);
             }
@@ -603,6 +713,7 @@ impl ReplayPane {
         run.step = to;
         run.tune = None;
         run.follow = false;
+        run.walk_current();
         self.generation += 1;
         if let Mode::Run(r) = &mut self.mode {
             r.playing = false;
@@ -650,6 +761,14 @@ impl TokenCost for Cost<'_> {
             *slot = Some(n);
         }
         n
+    }
+}
+
+/// Cuts the recommendation to what the run had, when the graph shows the run's step.
+fn cut(ctx: &Ctx, run: &Run, seeds: &[NodeIndex], rec: &mut Recommendation) {
+    let shown = run.current().is_some_and(|s| same(&s.offer.seeds, seeds));
+    if let (true, Some(set)) = (shown, &run.played.available) {
+        rec.retain_tools(ctx.tk, |x| set.binary_search(&x).is_ok());
     }
 }
 

@@ -394,3 +394,63 @@ fn a_missed_call_in_the_frontier_is_drawn_where_the_rest_of_it_is_not() {
     assert!(drawn < 29, "most of the frontier is not drawn:\n{s}");
     assert!(s.contains("out29✗"), "the missed call is drawn:\n{s}");
 }
+
+/// Issue 46 item 5: a long record is walked where it is shown. Two 500-call records at
+/// threshold 0 and 20 hops: `:replay`, a step key, PgDn, `R`+Enter, a threshold key and a
+/// reload of the trace file each walk the step shown and no more on the UI thread (they
+/// walked the whole record, twice for `:replay`); the recall so far comes from a thread,
+/// and Esc stops it.
+#[test]
+fn a_long_record_walks_only_the_step_shown_on_the_ui_thread() {
+    use toolscope_core::evidence::steps::replay::steps_walked;
+    let (_f, runs, mut app) = setup(160, 48);
+    let tools = ["ls", "cd", "cat", "grep", "mv", "touch", "rm"];
+    let calls: Vec<&str> = tools.iter().copied().cycle().take(500).collect();
+    let line = serde_json::json!({"operator": "fs", "threshold": 0, "hops": 20, "calls": calls});
+    std::fs::write(&runs, format!("{line}\n{line}\n")).expect("write runs");
+    keys(&mut app, &format!(":traces {}<Enter>", runs.display()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.replay.connect(tx);
+    // Each action: how many steps it walked here, at most 2 (the step, and the cut of
+    // the recommendation shown is no walk of the record).
+    let walked = |app: &mut App, k: &str| {
+        let before = steps_walked();
+        keys(app, k);
+        let n = steps_walked() - before;
+        assert!(n <= 2, "{k}: {n} steps walked on the UI thread");
+    };
+    walked(&mut app, ":replay 1 3<Enter>");
+    assert_eq!(step(&app).1, 3);
+    walked(&mut app, "l");
+    walked(&mut app, "<PgDn>");
+    assert_eq!(step(&app), (1, 0, true));
+    walked(&mut app, "R");
+    walked(&mut app, "<Enter>");
+    walked(&mut app, "G");
+    assert_eq!(step(&app).1, 499);
+    walked(&mut app, "-");
+    // The recall so far comes from the thread walking the hits.
+    let run = app.replay.run().expect("replaying");
+    assert_eq!(run.played.hits_through(499), None);
+    // Jobs stopped or replaced may have sent theirs first: those are stale, dropped.
+    while app.replay.walking_hits() {
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(m) => crate::tui::update::update(&mut app, m),
+            Err(e) => panic!("no hits came back: {e}"),
+        }
+    }
+    let run = app.replay.run().expect("replaying");
+    assert_eq!(run.played.hits_through(499).map(|h| h.1), Some(500));
+    // A reload of the trace file with the record grown walks the step shown again, not the
+    // record.
+    let mut grown = calls.clone();
+    grown.push("ls");
+    let line2 = serde_json::json!({"operator": "fs", "threshold": 0, "hops": 20, "calls": grown});
+    std::fs::write(&runs, format!("{line}\n{line2}\n")).expect("rewrite runs");
+    walked(&mut app, &format!(":traces {}<Enter>", runs.display()));
+    // Esc leaves and stops the walk of the hits.
+    assert!(app.replay.walking_hits());
+    walked(&mut app, "<Esc>");
+    assert!(app.replay.is_off());
+    assert!(!app.replay.walking_hits());
+}

@@ -8,7 +8,12 @@
 //!
 //! Each offer is the recommendation itself ([`recommend`]), looked up once per distinct
 //! seed set and parameters; the entries and the offers remembered are counted in bytes
-//! ([`PerStepCounter::add`] returns them) so the trace memory limit bounds them.
+//! ([`PerStepCounter::add`] returns them) so the trace memory limit bounds them. They are
+//! counted as they are built, entry by entry: a record stops adding entries as soon as
+//! what it kept passes the room left under the limit (one record of a few thousand calls
+//! on a kit offering thousands of tools per step would otherwise build gigabytes before
+//! its count was seen). The output is written entry by entry ([`entry_json`]), never as
+//! one tree.
 
 use std::collections::HashMap;
 
@@ -76,8 +81,10 @@ impl<'a> PerStepCounter<'a> {
     }
 
     /// Adds the steps of record number `number`; returns the bytes this kept. A record
-    /// naming no operator, or without its calls in order, has no steps.
-    pub fn add(&mut self, number: u64, r: &Record) -> usize {
+    /// naming no operator, or without its calls in order, has no steps. Once what it kept
+    /// passes `room` (what the trace memory limit has left), it stops adding entries and
+    /// returns what it kept, more than `room`, so the reader stops with its error.
+    pub fn add(&mut self, number: u64, r: &Record, room: usize) -> usize {
         let tk = self.tk;
         let Ok((_, op_seeds, params)) = target_of(tk, r, &self.opts) else {
             return 0;
@@ -86,6 +93,9 @@ impl<'a> PerStepCounter<'a> {
         let available = r.available.as_deref().map(|names| available_set(tk, names));
         let mut bytes = 0;
         for (i, next) in calls.iter().enumerate() {
+            if bytes > room {
+                break;
+            }
             let from = i.saturating_sub(self.context);
             let after = &calls[from..i];
             let seeds = if i == 0 {
@@ -125,20 +135,42 @@ impl<'a> PerStepCounter<'a> {
                 })
                 .collect();
             let hit = tool_named(tk, next).is_some_and(|x| offer.iter().any(|o| o.0 == x));
+            // Sized before it is built: an entry past the room is not built at all.
+            let copies: usize = offer.iter().map(|&(_, n)| n as usize).sum();
+            let names: usize = offer
+                .iter()
+                .map(|&(x, n)| n as usize * heap(tk.name(x).len()))
+                .sum();
+            let size = 2 * std::mem::size_of::<PerStep>()
+                + r.id.as_ref().map_or(0, |s| heap(s.len()))
+                + heap(std::mem::size_of_val(after))
+                + after.iter().map(|a| heap(a.len())).sum::<usize>()
+                + heap(next.len())
+                + heap(copies * std::mem::size_of::<String>())
+                + names
+                + r.available.as_ref().map_or(0, |a| {
+                    heap(std::mem::size_of_val(a.as_slice()))
+                        + a.iter().map(|n| heap(n.len())).sum::<usize>()
+                });
+            bytes += size;
+            if bytes > room {
+                break;
+            }
+            let mut offered = Vec::with_capacity(copies);
+            for &(x, n) in &offer {
+                offered.extend(std::iter::repeat_n(tk.name(x).to_string(), n as usize));
+            }
             let entry = PerStep {
                 record: number,
                 id: r.id.clone(),
                 step: i,
                 after: after.to_vec(),
                 next: next.clone(),
-                offered: offer
-                    .iter()
-                    .flat_map(|&(x, n)| std::iter::repeat_n(tk.name(x).to_string(), n as usize))
-                    .collect(),
+                offered,
                 hit,
                 available: r.available.clone(),
             };
-            bytes += entry_bytes(&entry);
+            debug_assert_eq!(size, entry_bytes(&entry));
             self.entries.push(entry);
         }
         bytes
@@ -167,33 +199,49 @@ fn available_set(tk: &Toolkit, names: &[String]) -> Vec<NodeIndex> {
     out
 }
 
+/// What a heap block of `len` bytes takes from the allocator: a header and rounding to 16
+/// bytes, at least 32 (glibc's malloc); nothing for an empty one. Counted so, 2,000 short
+/// tool names per step cost what they take (56 bytes each, not the 34 of their text).
+fn heap(len: usize) -> usize {
+    if len == 0 {
+        0
+    } else {
+        (len + 8).next_multiple_of(16).max(32)
+    }
+}
+
+/// What an entry holds: its strings with their allocation, and its slot in the list twice
+/// over (the list grows by doubling).
+#[cfg(debug_assertions)]
 fn entry_bytes(e: &PerStep) -> usize {
-    let text = |s: &String| std::mem::size_of::<String>() + s.len();
-    std::mem::size_of::<PerStep>()
-        + e.id.as_ref().map_or(0, String::len)
+    let text = |s: &String| heap(s.len());
+    2 * std::mem::size_of::<PerStep>()
+        + e.id.as_ref().map_or(0, |s| heap(s.len()))
+        + heap(e.after.len() * std::mem::size_of::<String>())
         + e.after.iter().map(text).sum::<usize>()
-        + e.next.len()
+        + heap(e.next.len())
+        + heap(e.offered.len() * std::mem::size_of::<String>())
         + e.offered.iter().map(text).sum::<usize>()
-        + e.available.iter().flatten().map(text).sum::<usize>()
+        + e.available.as_ref().map_or(0, |a| {
+            heap(a.len() * std::mem::size_of::<String>()) + a.iter().map(text).sum::<usize>()
+        })
 }
 
 /// The entries as SPEC 8's `per_step` list.
 pub fn to_json(entries: &[PerStep]) -> serde_json::Value {
-    serde_json::Value::Array(
-        entries
-            .iter()
-            .map(|e| {
-                serde_json::json!({
-                    "record": e.record,
-                    "id": e.id,
-                    "step": e.step,
-                    "after": e.after,
-                    "next": e.next,
-                    "offered": e.offered,
-                    "hit": e.hit,
-                    "available": e.available,
-                })
-            })
-            .collect(),
-    )
+    serde_json::Value::Array(entries.iter().map(entry_json).collect())
+}
+
+/// One entry of SPEC 8's `per_step` list (the output writes them one at a time).
+pub fn entry_json(e: &PerStep) -> serde_json::Value {
+    serde_json::json!({
+        "record": e.record,
+        "id": e.id,
+        "step": e.step,
+        "after": e.after,
+        "next": e.next,
+        "offered": e.offered,
+        "hit": e.hit,
+        "available": e.available,
+    })
 }

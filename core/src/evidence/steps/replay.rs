@@ -8,6 +8,9 @@
 //! a record's first call is offered from its operator's seeds by `recommend`, as the
 //! evaluation's first calls are.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
@@ -141,7 +144,13 @@ impl ReplayStep {
     }
 }
 
-/// A record walked step by step.
+/// A record to walk step by step. Nothing is walked when it is made: a step's offer is
+/// computed when asked for ([`Replayed::step`]), one walk of the graph each, so a record
+/// of 100,000 calls costs what the steps shown cost (SPEC 8; issue 46: a 5,000-call record
+/// at `threshold 0, hops 20` on a 10k-action kit was walked whole, twice, before the
+/// first key was answered, and every step's offer held: 1.8 GB for 20,000 calls). The
+/// hits, for the recall so far, are walked apart ([`Walk::hits`], on a thread of its own
+/// in the TUI) and kept as one bit a step.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Replayed {
     /// The group of the record (the operator's name, or `seeds:A,B`).
@@ -151,14 +160,136 @@ pub struct Replayed {
     pub params: Params,
     /// What the run had (sorted; `None`: not known, every tool).
     pub available: Option<Vec<NodeIndex>>,
-    pub steps: Vec<ReplayStep>,
+    /// What a step is computed from, shared with a walk of the hits on another thread.
+    walk: Arc<Walk>,
+    /// Per step whether its call was offered, once walked.
+    hits: Vec<Option<bool>>,
+}
+
+/// What the steps of a record are computed from.
+#[derive(Debug, PartialEq)]
+pub struct Walk {
+    calls: Vec<String>,
+    targets: Vec<Option<NodeIndex>>,
+    /// The operator's seeds (step 0's).
+    seeds: Vec<NodeIndex>,
+    params: Params,
+    available: Option<Vec<NodeIndex>>,
+    /// How many previous calls seed a step.
+    context: usize,
+}
+
+thread_local! {
+    static WALKED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many replay steps were walked on this thread so far (each is one walk of the graph):
+/// what the tests bound, where timing would be unreliable.
+pub fn steps_walked() -> u64 {
+    WALKED.with(|w| w.get())
+}
+
+fn walked_one() {
+    WALKED.with(|w| w.set(w.get() + 1));
+}
+
+impl Walk {
+    /// Steps 0 to `upto` (at most the last), without their offers: whether each call was
+    /// offered. `None` when `stop` was set meanwhile (checked before each step).
+    pub fn hits(&self, tk: &Toolkit, upto: usize, stop: &AtomicBool) -> Option<Vec<bool>> {
+        let n = (upto + 1).min(self.calls.len());
+        let adj = Adjacency::new(tk);
+        let mut reach = Reach::new(tk.graph.node_bound());
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            out.push(self.offer(tk, &adj, &mut reach, i).1);
+        }
+        Some(out)
+    }
+
+    /// Step `i`'s offer and whether its call was in it (one walk).
+    fn offer(&self, tk: &Toolkit, adj: &Adjacency, reach: &mut Reach, i: usize) -> (Offer, bool) {
+        walked_one();
+        let available = self.available.as_deref();
+        let offer = if i == 0 {
+            offer_first(tk, &self.seeds, self.params, available)
+        } else {
+            let window = i.saturating_sub(self.context)..i;
+            let mut after: Vec<NodeIndex> =
+                self.targets[window].iter().flatten().copied().collect();
+            after.sort_unstable();
+            after.dedup();
+            offer_with(tk, adj, reach, &after, self.params, available)
+        };
+        let hit = self.targets[i].is_some_and(|t| offer.offered.binary_search(&t).is_ok());
+        (offer, hit)
+    }
+
+    /// Step `i` whole (`None` past the last).
+    fn step(&self, tk: &Toolkit, i: usize) -> Option<ReplayStep> {
+        let next = self.calls.get(i)?;
+        let adj = Adjacency::new(tk);
+        let mut reach = Reach::new(tk.graph.node_bound());
+        let (offer, hit) = self.offer(tk, &adj, &mut reach, i);
+        Some(ReplayStep {
+            step: i,
+            after: self.calls[i.saturating_sub(self.context)..i].to_vec(),
+            next: next.clone(),
+            target: self.targets[i],
+            offer,
+            hit,
+        })
+    }
 }
 
 impl Replayed {
-    /// Hits among steps `0..=k` and how many steps that is.
-    pub fn hits_through(&self, k: usize) -> (usize, usize) {
-        let upto = &self.steps[..(k + 1).min(self.steps.len())];
-        (upto.iter().filter(|s| s.hit).count(), upto.len())
+    /// How many steps the record has (one per call).
+    pub fn len(&self) -> usize {
+        self.walk.calls.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.walk.calls.is_empty()
+    }
+
+    /// Step `i`, computed now (one walk of the graph); `None` past the last. Its hit is kept.
+    pub fn step(&mut self, tk: &Toolkit, i: usize) -> Option<ReplayStep> {
+        let s = self.walk.step(tk, i)?;
+        if let Some(h) = self.hits.get_mut(i) {
+            *h = Some(s.hit);
+        }
+        Some(s)
+    }
+
+    /// Every step (a walk each): for a short record, or a test.
+    pub fn all_steps(&mut self, tk: &Toolkit) -> Vec<ReplayStep> {
+        (0..self.len()).filter_map(|i| self.step(tk, i)).collect()
+    }
+
+    /// What the steps are computed from, for a walk of the hits elsewhere.
+    pub fn walk(&self) -> Arc<Walk> {
+        Arc::clone(&self.walk)
+    }
+
+    /// The hits of steps `0..hits.len()`, walked by [`Walk::hits`].
+    pub fn set_hits(&mut self, hits: &[bool]) {
+        for (slot, &h) in self.hits.iter_mut().zip(hits) {
+            *slot = Some(h);
+        }
+    }
+
+    /// Hits among steps `0..=k` and how many steps that is; `None` while one of them is
+    /// not walked yet.
+    pub fn hits_through(&self, k: usize) -> Option<(usize, usize)> {
+        let upto = &self.hits[..(k + 1).min(self.hits.len())];
+        let mut hits = 0;
+        for h in upto {
+            hits += usize::from((*h)?);
+        }
+        Some((hits, upto.len()))
     }
 }
 
@@ -206,15 +337,15 @@ pub fn caption(record: usize, played: &Replayed, s: &ReplayStep) -> String {
         "record {}, step {} of {}: {after}, called {}: {verdict}",
         record + 1,
         s.step,
-        played.steps.len().saturating_sub(1),
+        played.len().saturating_sub(1),
         s.next
     )
 }
 
-/// Walks record `r` at its parameters (`params` wins when given, as the command line's
-/// do in `eval`), each step seeded by the last `context` calls (1: the previous call).
-/// The message of the TS082 warning when it names no operator; a record without its calls
-/// in order has no steps.
+/// Record `r` to walk at its parameters (`params` wins when given, as the command line's
+/// do in `eval`), each step seeded by the last `context` calls (1: the previous call);
+/// nothing is walked yet. The message of the TS082 warning when it names no operator; a
+/// record without its calls in order has no steps.
 pub fn replay(
     tk: &Toolkit,
     r: &Record,
@@ -228,43 +359,27 @@ pub fn replay(
     };
     let (group, seeds, params) = target_of(tk, r, &opts)?;
     let available = available(tk, r.available.as_deref());
-    let calls = r.calls.as_deref().unwrap_or(&[]);
+    let calls = r.calls.clone().unwrap_or_default();
     let targets: Vec<Option<NodeIndex>> = calls.iter().map(|c| tool_named(tk, c)).collect();
-    let k = context.max(1);
-    let adj = Adjacency::new(tk);
-    let mut reach = Reach::new(tk.graph.node_bound());
-    let mut steps = Vec::with_capacity(calls.len());
-    for (i, next) in calls.iter().enumerate() {
-        let offer = if i == 0 {
-            offer_first(tk, &seeds, params, available.as_deref())
-        } else {
-            let window = i.saturating_sub(k)..i;
-            let mut after: Vec<NodeIndex> = targets[window].iter().flatten().copied().collect();
-            after.sort_unstable();
-            after.dedup();
-            offer_with(tk, &adj, &mut reach, &after, params, available.as_deref())
-        };
-        let target = targets[i];
-        let hit = target.is_some_and(|t| offer.offered.binary_search(&t).is_ok());
-        steps.push(ReplayStep {
-            step: i,
-            after: calls[i.saturating_sub(k)..i].to_vec(),
-            next: next.clone(),
-            target,
-            offer,
-            hit,
-        });
-    }
     let operator = match &r.target {
         Target::Operator(_) => Some(group.clone()),
         Target::Seeds(_) => None,
     };
+    let hits = vec![None; calls.len()];
     Ok(Replayed {
         group,
         operator,
         params,
-        available,
-        steps,
+        available: available.clone(),
+        walk: Arc::new(Walk {
+            calls,
+            targets,
+            seeds,
+            params,
+            available,
+            context: context.max(1),
+        }),
+        hits,
     })
 }
 

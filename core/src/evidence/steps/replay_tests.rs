@@ -90,11 +90,11 @@ proptest! {
             let Target::Operator(name) = &r.target else { continue };
             let op = tk.operator(name).unwrap();
             let params = Params { threshold: op.threshold, hops: op.hops };
-            let played = replay(&tk, r, None, 1).unwrap();
+            let mut played = replay(&tk, r, None, 1).unwrap();
             prop_assert_eq!(played.params, params);
             let calls = r.calls.as_ref().unwrap();
-            prop_assert_eq!(played.steps.len(), calls.len());
-            for s in &played.steps {
+            prop_assert_eq!(played.len(), calls.len());
+            for s in &played.all_steps(&tk) {
                 let seeds = if s.step == 0 {
                     crate::recommend::resolve_seeds(&tk, &op.actions).0
                 } else {
@@ -141,12 +141,10 @@ fn a_run_replayed_by_hand_and_tuned_from_its_miss() {
         v
     };
     let r = Record::ordered("op", &["X", "Y", "Z", "Q"]);
-    let played = replay(&tk, &r, None, 1).unwrap();
-    let offered: Vec<Vec<NodeIndex>> = played
-        .steps
-        .iter()
-        .map(|s| s.offer.offered.clone())
-        .collect();
+    let mut played = replay(&tk, &r, None, 1).unwrap();
+    assert_eq!(played.hits_through(0), None, "nothing walked yet");
+    let steps = played.all_steps(&tk);
+    let offered: Vec<Vec<NodeIndex>> = steps.iter().map(|s| s.offer.offered.clone()).collect();
     assert_eq!(
         offered,
         vec![
@@ -156,14 +154,16 @@ fn a_run_replayed_by_hand_and_tuned_from_its_miss() {
             vec![ix("Z")],
         ]
     );
-    let hits: Vec<bool> = played.steps.iter().map(|s| s.hit).collect();
+    let hits: Vec<bool> = steps.iter().map(|s| s.hit).collect();
     assert_eq!(hits, [true, true, false, false]);
-    assert_eq!(played.steps[2].after, ["Y"]);
-    assert_eq!(played.steps[3].target, None, "Q is no tool of the kit");
-    assert_eq!(played.hits_through(2), (2, 3));
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    assert_eq!(played.walk().hits(&tk, 9, &stop), Some(hits));
+    assert_eq!(steps[2].after, ["Y"]);
+    assert_eq!(steps[3].target, None, "Q is no tool of the kit");
+    assert_eq!(played.hits_through(2), Some((2, 3)));
 
     // Z was missed after Y: b -> c (0.4) keeps it out at 0.5.
-    let miss = &played.steps[2];
+    let miss = &steps[2];
     let cands = candidates(&tk, miss, played.params, Some("op"), None);
     let b_c = tk
         .edge(tk.action("b").unwrap(), tk.action("c").unwrap())
@@ -179,8 +179,8 @@ fn a_run_replayed_by_hand_and_tuned_from_its_miss() {
         ]
     );
     // Nothing to tune at a hit, or at a call that is no tool.
-    assert!(candidates(&tk, &played.steps[1], played.params, Some("op"), None).is_empty());
-    assert!(candidates(&tk, &played.steps[3], played.params, Some("op"), None).is_empty());
+    assert!(candidates(&tk, &steps[1], played.params, Some("op"), None).is_empty());
+    assert!(candidates(&tk, &steps[3], played.params, Some("op"), None).is_empty());
 
     // Over the one run: 2 of 4 steps, 30 tokens a step ({X, Y} twice, {Y}, {Z}); either
     // change makes step 2 offer {Y, Z}: 3 of 4, 40 tokens a step.
@@ -205,7 +205,13 @@ fn a_run_replayed_by_hand_and_tuned_from_its_miss() {
     assert_eq!(ranked[1].describe(&tk), "b -> c 0.4 -> 0.5");
     // Made on the kit, the step is a hit.
     let tuned = super::tune::changed(&tk, &ranked[1].changes);
-    assert!(replay(&tuned, &r, None, 1).unwrap().steps[2].hit);
+    assert!(
+        replay(&tuned, &r, None, 1)
+            .unwrap()
+            .step(&tuned, 2)
+            .unwrap()
+            .hit
+    );
 }
 
 #[test]
@@ -213,7 +219,7 @@ fn a_tool_out_of_reach_gets_a_link_and_more_hops_when_needed() {
     let tk = toolkit();
     // From c nothing reaches X: a link from c to a (X's caller) at the threshold.
     let r = Record::ordered("op", &["Z", "X"]);
-    let played = replay(
+    let mut played = replay(
         &tk,
         &r,
         Some(Params {
@@ -223,8 +229,9 @@ fn a_tool_out_of_reach_gets_a_link_and_more_hops_when_needed() {
         1,
     )
     .unwrap();
-    assert!(!played.steps[1].hit);
-    let cands = candidates(&tk, &played.steps[1], played.params, Some("op"), None);
+    let step1 = played.step(&tk, 1).unwrap();
+    assert!(!step1.hit);
+    let cands = candidates(&tk, &step1, played.params, Some("op"), None);
     let (a, c) = (tk.action("a").unwrap(), tk.action("c").unwrap());
     assert_eq!(
         cands,
@@ -241,15 +248,22 @@ fn a_tool_out_of_reach_gets_a_link_and_more_hops_when_needed() {
         ]]
     );
     let tuned = super::tune::changed(&tk, &cands[0]);
-    assert!(replay(&tuned, &r, None, 1).unwrap().steps[1].hit);
+    assert!(
+        replay(&tuned, &r, None, 1)
+            .unwrap()
+            .step(&tuned, 1)
+            .unwrap()
+            .hit
+    );
     // A tool the run did not have is not tuned for.
     let mut cut = Record::ordered("op", &["Y", "Z"]);
     cut.available = Some(vec!["Y".into()]);
-    let played = replay(&tk, &cut, None, 1).unwrap();
+    let mut played = replay(&tk, &cut, None, 1).unwrap();
+    let step1 = played.step(&tk, 1).unwrap();
     assert!(
         candidates(
             &tk,
-            &played.steps[1],
+            &step1,
             played.params,
             Some("op"),
             played.available.as_deref()
@@ -364,4 +378,49 @@ fn a_step_kit_opens_on_the_tool_most_runs_call_first() {
     tk.add_tool(Node::new(NodeKind::Tool, "pwd"), &[("call ls", 1.0)]);
     assert!(!super::replay::is_step_kit(&tk));
     assert!(!super::replay::is_step_kit(&toolkit()));
+}
+
+/// Issue 46 items 5 and 9: a record is walked where it is shown, not whole. A 500-call
+/// record at threshold 0 and 20 hops: making it to replay walks nothing, a step is one
+/// walk, and the hits (for the recall so far) are walked only when asked, stoppable.
+#[test]
+fn a_long_record_is_walked_only_where_it_is_shown() {
+    let tk = toolkit();
+    let calls: Vec<&str> = ["X", "Y", "Z", "Q"]
+        .iter()
+        .copied()
+        .cycle()
+        .take(500)
+        .collect();
+    let mut r = Record::ordered("op", &calls);
+    r.threshold = Some(0.0);
+    r.hops = Some(20);
+    let before = super::replay::steps_walked();
+    let mut played = replay(&tk, &r, None, 1).unwrap();
+    assert_eq!(played.len(), 500);
+    assert_eq!(
+        super::replay::steps_walked() - before,
+        0,
+        "nothing walked up front"
+    );
+    let s = played.step(&tk, 499).unwrap();
+    assert_eq!(s.after, ["Z"]);
+    assert_eq!(
+        super::replay::steps_walked() - before,
+        1,
+        "one step, one walk"
+    );
+    assert_eq!(
+        played.hits_through(499),
+        None,
+        "the earlier steps are not walked"
+    );
+    // A walk of the hits stops at its switch.
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    assert_eq!(played.walk().hits(&tk, 499, &stop), None);
+    assert_eq!(super::replay::steps_walked() - before, 1);
+    stop.store(false, std::sync::atomic::Ordering::SeqCst);
+    let hits = played.walk().hits(&tk, 499, &stop).unwrap();
+    played.set_hits(&hits);
+    assert_eq!(played.hits_through(499).map(|h| h.1), Some(500));
 }
