@@ -6,6 +6,8 @@ use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind
 #[derive(Debug, Clone)]
 pub enum Msg {
     Key(KeyEvent),
+    /// Text pasted into the terminal (bracketed paste): one message, never keys.
+    Paste(String),
     Mouse(MouseEvent),
     Resize(u16, u16),
     /// The file watcher saw a change (handled after the queued messages, see `live`).
@@ -38,6 +40,7 @@ impl Msg {
             Event::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
             Event::Mouse(m) if m.kind != MouseEventKind::Moved => Some(Msg::Mouse(m)),
             Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+            Event::Paste(s) => Some(Msg::Paste(s)),
             _ => None,
         }
     }
