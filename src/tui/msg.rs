@@ -18,6 +18,8 @@ pub enum Msg {
     McpDone(crate::tui::mcp_discovery::state::Report),
     /// A `:fit` run on a background thread finished.
     FitDone(crate::tui::evidence_panel::fit_job::Done),
+    /// An `:export` run on a background thread finished: its line, or why it failed.
+    ExportDone(Result<String, String>),
     /// The whole-graph layout started with this generation finished on its thread.
     LayoutReady(u64),
     /// The marks of a reload with this generation have expired.

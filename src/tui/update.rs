@@ -41,6 +41,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::FitDone(done) => {
             evidence::shell::hook(app, |p, ctx| evidence::commands::fit_done(p, ctx, done));
         }
+        Msg::ExportDone(done) => crate::tui::insight::shell::export_done(app, done),
         Msg::LayoutReady(_) => app.layout_ready(),
         Msg::MarksExpired(generation) => app.marks.expire(generation),
         Msg::ReplayTick(generation) => crate::tui::replay::shell::tick(app, generation),

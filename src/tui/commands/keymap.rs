@@ -98,6 +98,7 @@ pub static KEYMAP: &[Binding] = &[
     bind!("first", [ch('g'), code(KeyCode::Home)], List),
     bind!("last", [ch('G'), code(KeyCode::End)], List),
     bind!("open", [code(KeyCode::Enter)], List),
+    bind!("unfold", [ch('i')]),
     bind!("edit-score", [ch('e')]),
     bind!("edit-desc", [ch('E')]),
     bind!("add-edge", [ch('a')]),
