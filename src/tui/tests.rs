@@ -722,3 +722,20 @@ fn readme_picture(marker: &str, shown: &[String]) {
         }
     }
 }
+
+/// Issue 45: a node changed by a reload is marked `~` beside its membership mark, never
+/// over it (`+~name` while the mark lasts, `+ name` after).
+#[test]
+fn the_reload_mark_sits_beside_the_membership_mark() {
+    let mut a = app(160, 48);
+    let ix =
+        a.tk.graph
+            .node_indices()
+            .find(|&ix| a.rec.contains(ix) && !a.is_seed(ix))
+            .expect("a recommended node");
+    let name = a.tk.name(ix).to_string();
+    assert!(screen(&a).contains(&format!("+ {name}")));
+    a.marks.nodes.insert(ix);
+    let s = screen(&a);
+    assert!(s.contains(&format!("+~{name}")), "{s}");
+}

@@ -176,3 +176,48 @@ fn paste_goes_into_the_open_field_and_never_runs_keys() {
     keys(&mut app, "<Enter>");
     assert_eq!(app.session.params.hops, 3, "{:?}", app.status);
 }
+
+/// Issue 45: `:export` runs on a thread of its own: the line returns at once saying it
+/// is exporting, and the done line comes back as a message.
+#[test]
+fn export_runs_off_the_ui_thread_and_says_when_done() {
+    use crate::tui::msg::Msg;
+    use crate::tui::update::update;
+    let f = fixture(TINY);
+    let mut app = open(&f.path);
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx);
+    let out = f.path.with_file_name("g.svg");
+    keys(&mut app, &format!(":export svg {}<Enter>", out.display()));
+    assert!(
+        status(&app).starts_with("exporting svg"),
+        "{}",
+        status(&app)
+    );
+    let done = loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(20)) {
+            Ok(Msg::ExportDone(d)) => break d,
+            Ok(_) => continue,
+            Err(e) => panic!("no export line: {e}"),
+        }
+    };
+    update(&mut app, Msg::ExportDone(done));
+    assert!(
+        status(&app).starts_with("exported svg to"),
+        "{}",
+        status(&app)
+    );
+    assert!(
+        std::fs::read_to_string(&out)
+            .expect("written")
+            .contains("<svg")
+    );
+    // A refusal found on the thread (the file exists, no `!`) comes back as an error.
+    keys(&mut app, &format!(":export svg {}<Enter>", out.display()));
+    let Ok(Msg::ExportDone(done)) = rx.recv_timeout(std::time::Duration::from_secs(20)) else {
+        panic!("no export line");
+    };
+    update(&mut app, Msg::ExportDone(done));
+    let s = app.status.clone().expect("a line");
+    assert_eq!(s.level, crate::tui::app::Level::Error, "{}", s.text);
+}
