@@ -75,6 +75,7 @@ fn seeds_undo_and_interleave_with_file_edits() {
     assert_eq!(app.seeds.len(), 2, "the score goes first: {}", status(&app));
     keys(&mut app, "u");
     assert_eq!(app.seeds, vec![plan], "{}", status(&app));
+    assert!(!app.seeds_edited, "back to the operator's own seeds");
 }
 
 #[test]

@@ -52,7 +52,11 @@ pub fn recorded(app: &mut App, key: &'static str, f: impl FnOnce(&mut App)) {
 pub fn restore(app: &mut App, v: ViewParams) {
     app.session.params = v.params;
     app.seeds = v.seeds.iter().filter_map(|n| app.tk.action(n)).collect();
-    app.seeds_edited = true;
+    // Back to the operator's own seeds: no longer "seeds edited".
+    let own = app
+        .active_operator()
+        .map(|o| toolscope_core::recommend::resolve_seeds(&app.tk, &o.actions).0);
+    app.seeds_edited = own.as_ref() != Some(&app.seeds);
     app.recompute();
 }
 
