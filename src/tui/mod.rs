@@ -40,11 +40,13 @@ mod panes;
 mod params;
 mod reload;
 pub(crate) mod replay;
+mod replay_keys;
 mod row;
 mod status;
 pub mod theme;
 pub mod update;
 pub mod view;
+mod view_steps;
 
 #[cfg(test)]
 mod keystr;

@@ -81,7 +81,7 @@ fn key(app: &mut App, k: KeyEvent) {
                     .map(|scroll| Overlay::Preview { scroll });
         }
         Some(Overlay::Messages { scroll }) => messages_key(app, scroll, k),
-        None if crate::tui::replay::shell::key(app, &k) => {}
+        None if crate::tui::replay_keys::key(app, &k) => {}
         None => {
             let ctx = match app.active_pane {
                 ActivePane::Graph => Context::Graph,

@@ -32,7 +32,7 @@ mod loss_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 
-use crate::tui::params::shell::recorded;
+use crate::tui::view_steps::recorded;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 
@@ -66,7 +66,7 @@ pub fn show(app: &mut App, out: Outcome) {
         }
     }
     if let Some(v) = out.restore {
-        crate::tui::params::shell::restore(app, v);
+        crate::tui::view_steps::restore(app, v);
     }
     if let Some(m) = out.message {
         app.set_status(m.level, m.text);

@@ -57,7 +57,7 @@ pub enum Effect {
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
-    cmd!("pin-baseline", [], None, "", Insight, "pin the current result as the baseline (again: re-pin)", |a, _| {
+    cmd!("pin-baseline", [], None, "", Insight, "pin the current result as the baseline and show the diff panel (again: re-pin)", |a, _| {
         with(a, |s, ctx| Ok(pin(s, ctx)))
     }),
     cmd!("baseline", [], File, "[FILE]", Insight, "pin the result as the baseline (FILE: of another toolkit)", |a, arg| {

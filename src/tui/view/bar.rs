@@ -135,7 +135,7 @@ fn status_line(app: &App) -> Line<'static> {
 pub fn keys_to(app: &App) -> &'static str {
     use crate::tui::app::ActivePane;
     use crate::tui::commands::keymap::Context;
-    match crate::tui::replay::shell::keys_context(app) {
+    match crate::tui::replay_keys::keys_context(app) {
         Some(Context::Tune) => "tune",
         Some(Context::Pick) => "runs",
         Some(_) => "replay",

@@ -64,10 +64,7 @@ fn rows(app: &App) -> Vec<Row> {
 /// The sections in the help's order: the front pane's first (the replay's while one is
 /// shown, else the focused pane's), then the rest in the table's order.
 fn sections(app: &App) -> Vec<Section> {
-    let front = match (
-        crate::tui::replay::shell::keys_context(app),
-        app.active_pane,
-    ) {
+    let front = match (crate::tui::replay_keys::keys_context(app), app.active_pane) {
         (Some(_), _) => Section::Replay,
         (None, crate::tui::app::ActivePane::Graph) => Section::Graph,
         (None, _) => Section::Lists,
