@@ -46,6 +46,9 @@ pub struct Args {
     /// Print `load_ms`, `edit_ms` and `verify_save_ms` to stderr.
     #[arg(long, global = true)]
     timings: bool,
+    /// Print nothing on success (by default one line on stdout says what changed where).
+    #[arg(long, short = 'q', global = true)]
+    quiet: bool,
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -103,6 +106,7 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
     })?;
     let cascade = cascade(&txn, &ws);
     let tuning = txn.edits.iter().any(Edit::is_tuning);
+    let what = txn.describe();
     let clock = Instant::now();
     let applied = ws.apply(txn).map_err(|e| fail(e.to_string()))?;
     let edit_time = clock.elapsed();
@@ -124,6 +128,11 @@ fn attempt_once(args: &Args) -> Result<(), Attempt> {
         Ok(_) => {}
         Err(e) if e.kind == SaveErrorKind::Conflict => return Err(Attempt::Raced(e.to_string())),
         Err(e) => return Err(fail(e.to_string())),
+    }
+    if !args.quiet {
+        // One line on stdout: what changed, in which file (the notes go to stderr).
+        let line = format!("set {what} in {}", applied.path.display());
+        super::common::out(&format!("{}\n", toolscope_core::text::sanitize(&line)));
     }
     print_notes(&applied.notes, &cascade, false);
     if ws.files()[applied.file].source.format == Format::Chat2Graph && tuning {

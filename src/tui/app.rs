@@ -54,7 +54,7 @@ pub enum Overlay {
     Dialog(Box<crate::tui::editing::dialog::Dialog>),
     Prompt {
         kind: PromptKind,
-        text: String,
+        text: crate::tui::field::Field,
     },
     /// The prompt preview: the offered tools as the model would read them; `scroll` is
     /// the first line shown.
@@ -93,6 +93,9 @@ pub struct App {
     pub operator: Option<usize>,
     /// Seeds were changed by hand since the operator was chosen.
     pub seeds_edited: bool,
+    /// The command the keymap or the `:` line is running (a view step's key, see
+    /// `params::shell::recorded`).
+    pub running: &'static str,
     pub rec: Recommendation,
     /// The whole-graph layout, computed on a thread when the app runs in a terminal.
     layout: crate::tui::graph_pane::whole::WholeLayout,
@@ -177,6 +180,7 @@ impl App {
             seeds: Vec::new(),
             operator: None,
             seeds_edited: false,
+            running: "",
             rec: Recommendation::default(),
             layout,
             selected: None,

@@ -28,6 +28,7 @@ mod chrome;
 mod commands;
 pub mod editing;
 pub(crate) mod evidence_panel;
+pub(crate) mod field;
 pub mod graph_pane;
 pub(crate) mod insight;
 pub(crate) mod inspector;
@@ -39,11 +40,13 @@ mod panes;
 mod params;
 mod reload;
 pub(crate) mod replay;
+mod replay_keys;
 mod row;
 mod status;
 pub mod theme;
 pub mod update;
 pub mod view;
+mod view_steps;
 
 #[cfg(test)]
 mod keystr;
@@ -60,7 +63,9 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
 use color_eyre::eyre::{Result, WrapErr, eyre};
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -293,7 +298,12 @@ fn signal_thread(_tx: Sender<Msg>) {}
 fn enter() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
     enable_raw_mode()?;
     let mut out = io::stdout();
-    execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )?;
     let mut t = Terminal::new(CrosstermBackend::new(out))?;
     t.clear()?;
     Ok(t)
@@ -304,6 +314,7 @@ pub fn leave() -> io::Result<()> {
     let mut out = io::stdout();
     let r1 = execute!(
         out,
+        DisableBracketedPaste,
         DisableMouseCapture,
         LeaveAlternateScreen,
         crossterm::cursor::Show

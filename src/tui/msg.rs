@@ -6,6 +6,8 @@ use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind
 #[derive(Debug, Clone)]
 pub enum Msg {
     Key(KeyEvent),
+    /// Text pasted into the terminal (bracketed paste): one message, never keys.
+    Paste(String),
     Mouse(MouseEvent),
     Resize(u16, u16),
     /// The file watcher saw a change (handled after the queued messages, see `live`).
@@ -16,6 +18,8 @@ pub enum Msg {
     McpDone(crate::tui::mcp_discovery::state::Report),
     /// A `:fit` run on a background thread finished.
     FitDone(crate::tui::evidence_panel::fit_job::Done),
+    /// An `:export` run on a background thread finished: its line, or why it failed.
+    ExportDone(Result<String, String>),
     /// The whole-graph layout started with this generation finished on its thread.
     LayoutReady(u64),
     /// The marks of a reload with this generation have expired.
@@ -40,6 +44,7 @@ impl Msg {
             Event::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
             Event::Mouse(m) if m.kind != MouseEventKind::Moved => Some(Msg::Mouse(m)),
             Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+            Event::Paste(s) => Some(Msg::Paste(s)),
             _ => None,
         }
     }

@@ -30,10 +30,11 @@ pub enum Section {
     Edit,
     Insight,
     Evidence,
+    Replay,
 }
 
 impl Section {
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::General,
         Section::Recommendation,
         Section::Graph,
@@ -41,6 +42,7 @@ impl Section {
         Section::Edit,
         Section::Insight,
         Section::Evidence,
+        Section::Replay,
     ];
 
     pub fn title(self) -> &'static str {
@@ -52,6 +54,7 @@ impl Section {
             Section::Edit => "Edit",
             Section::Insight => "Insight",
             Section::Evidence => "Evidence",
+            Section::Replay => "Replay (while shown), its tune list and runs list",
         }
     }
 }

@@ -127,7 +127,11 @@ fn snapshot_help() {
         press(&mut a, "?");
         assert_eq!(a.overlay, Some(Overlay::Help));
         let s = screen(&a);
-        assert!(s.contains("Marks and shapes") && s.contains(":help"), "{s}");
+        // The focused pane's section (the graph's) first, after the legend.
+        assert!(
+            s.contains("Marks and shapes") && s.contains(":focus-view"),
+            "{s}"
+        );
         insta::assert_snapshot!(format!("help_{w}x{h}"), s);
         press(&mut a, "<Esc>");
         assert_eq!(a.overlay, None);
@@ -599,12 +603,12 @@ fn help_scrolls_as_one_document_on_a_small_terminal() {
     let first = screen(&a);
     assert!(first.contains("Marks and shapes"), "{first}");
     assert!(
-        !first.contains(":fit"),
+        !first.contains(":runs-close"),
         "the last section does not fit at first"
     );
     press(&mut a, "G");
     let end = screen(&a);
-    assert!(end.contains(":fit"), "{end}");
+    assert!(end.contains(":runs-close"), "{end}");
     assert!(!end.contains("Marks and shapes"));
     let at_end = a.help_scroll;
     press(&mut a, "jjj<End>");
@@ -717,4 +721,21 @@ fn readme_picture(marker: &str, shown: &[String]) {
             );
         }
     }
+}
+
+/// Issue 45: a node changed by a reload is marked `~` beside its membership mark, never
+/// over it (`+~name` while the mark lasts, `+ name` after).
+#[test]
+fn the_reload_mark_sits_beside_the_membership_mark() {
+    let mut a = app(160, 48);
+    let ix =
+        a.tk.graph
+            .node_indices()
+            .find(|&ix| a.rec.contains(ix) && !a.is_seed(ix))
+            .expect("a recommended node");
+    let name = a.tk.name(ix).to_string();
+    assert!(screen(&a).contains(&format!("+ {name}")));
+    a.marks.nodes.insert(ix);
+    let s = screen(&a);
+    assert!(s.contains(&format!("+~{name}")), "{s}");
 }

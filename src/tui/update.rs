@@ -22,6 +22,7 @@ pub fn flush(app: &mut App) {
 pub fn update(app: &mut App, msg: Msg) {
     match msg {
         Msg::Key(k) => key(app, k),
+        Msg::Paste(s) => paste(app, &s),
         Msg::Mouse(m) => crate::tui::mouse::mouse(app, m),
         Msg::Resize(w, h) => {
             app.size = (w, h);
@@ -40,6 +41,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::FitDone(done) => {
             evidence::shell::hook(app, |p, ctx| evidence::commands::fit_done(p, ctx, done));
         }
+        Msg::ExportDone(done) => crate::tui::insight::shell::export_done(app, done),
         Msg::LayoutReady(_) => app.layout_ready(),
         Msg::MarksExpired(generation) => app.marks.expire(generation),
         Msg::ReplayTick(generation) => crate::tui::replay::shell::tick(app, generation),
@@ -58,12 +60,12 @@ fn key(app: &mut App, k: KeyEvent) {
         app.set_status(Level::Info, said);
         return;
     }
-    // Ctrl-C asks as `q` does (unsaved edits are never dropped by one key); a second
-    // Ctrl-C in the question quits.
+    // Ctrl-C asks as `q` does; a second Ctrl-C in the question quits with the unsaved
+    // edits in the recovery file the next start offers (never dropped by Ctrl-C).
     if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
         match app.overlay.take() {
             Some(Overlay::Dialog(d)) if *d == crate::tui::editing::dialog::Dialog::Quit => {
-                app.quit = true
+                crate::tui::editing::end_without_asking(app)
             }
             _ => crate::tui::editing::request_quit(app),
         }
@@ -80,7 +82,7 @@ fn key(app: &mut App, k: KeyEvent) {
                     .map(|scroll| Overlay::Preview { scroll });
         }
         Some(Overlay::Messages { scroll }) => messages_key(app, scroll, k),
-        None if crate::tui::replay::shell::key(app, &k) => {}
+        None if crate::tui::replay_keys::key(app, &k) => {}
         None => {
             let ctx = match app.active_pane {
                 ActivePane::Graph => Context::Graph,
@@ -107,7 +109,10 @@ fn messages_key(app: &mut App, scroll: u16, k: KeyEvent) {
     });
 }
 
-fn prompt_key(app: &mut App, kind: PromptKind, mut text: String, k: KeyEvent) {
+/// A key in the `:` line or the filter (a [`Field`](crate::tui::field::Field)): Enter runs
+/// the line and closes it, as vim's does (a refusal is in the status line and the message
+/// log), Tab completes, Esc closes (and clears the filter).
+fn prompt_key(app: &mut App, kind: PromptKind, mut text: crate::tui::field::Field, k: KeyEvent) {
     match k.code {
         KeyCode::Esc => {
             if kind == PromptKind::Filter {
@@ -117,21 +122,42 @@ fn prompt_key(app: &mut App, kind: PromptKind, mut text: String, k: KeyEvent) {
         }
         KeyCode::Enter => {
             if kind == PromptKind::Command {
-                crate::tui::commands::run(app, &text);
+                crate::tui::commands::run(app, text.text());
             }
             return;
         }
-        KeyCode::Backspace => {
-            text.pop();
-        }
         KeyCode::Tab if kind == PromptKind::Command => {
-            text = crate::tui::commands::complete::complete(app, &text)
+            let done = crate::tui::commands::complete::complete(app, text.text());
+            text.set(done);
         }
-        KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => text.push(c),
-        _ => {}
+        _ => {
+            text.key(&k);
+        }
     }
+    prompt_changed(app, kind, text);
+}
+
+/// The prompt after its text changed: the filter applies as typed.
+fn prompt_changed(app: &mut App, kind: PromptKind, text: crate::tui::field::Field) {
     if kind == PromptKind::Filter {
-        hook(app, |n, c| set_filter(n, c, text.clone()));
+        let t = text.text().to_string();
+        hook(app, |n, c| set_filter(n, c, t));
     }
     app.overlay = Some(Overlay::Prompt { kind, text });
+}
+
+/// Pasted text (bracketed paste, one event): into the open field or editor; ignored
+/// elsewhere (a paste is never taken as keys).
+pub fn paste(app: &mut App, s: &str) {
+    match app.overlay.take() {
+        Some(Overlay::Prompt { kind, mut text }) => {
+            text.paste(s);
+            prompt_changed(app, kind, text);
+        }
+        Some(Overlay::Dialog(mut d)) => {
+            crate::tui::editing::dialog::paste(&mut d, s);
+            app.overlay = Some(Overlay::Dialog(d));
+        }
+        other => app.overlay = other,
+    }
 }

@@ -226,3 +226,33 @@ fn an_empty_key_is_filled_whatever_follows_it() {
     let after = fs::read_to_string(&kit).unwrap();
     assert_eq!(after, native.replace("    next:\n", "    next: [b]\n"));
 }
+
+/// Issue 45: `set` says on stdout, in one line, what it changed and where; `--quiet`
+/// says nothing; a change the file already holds says so on stderr only.
+#[test]
+fn set_says_what_it_changed_in_one_line_unless_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = copy(dir.path(), "graph-db.yaml");
+    let out = set(&[p.to_str().unwrap(), "threshold", "qa", "0.65"], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        stdout,
+        format!("set threshold of qa = 0.65 in {}\n", p.display())
+    );
+    let out = set(
+        &[p.to_str().unwrap(), "threshold", "qa", "0.7", "--quiet"],
+        None,
+    );
+    assert!(out.status.success());
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(fs::read_to_string(&p).unwrap().contains("0.7"));
+}

@@ -53,6 +53,7 @@ mod tui_tmux;
 mod tui_tmux_evidence;
 mod tui_tmux_fit;
 mod tui_tmux_focus;
+mod tui_tmux_hands;
 mod tui_tmux_insight;
 mod tui_tmux_mcp;
 mod tui_tmux_open;

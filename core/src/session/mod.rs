@@ -16,10 +16,12 @@ pub mod recovery;
 mod status;
 #[cfg(test)]
 mod tests;
+pub mod view_history;
 
 pub use changes::{Changes, changed};
 pub use live::{EventSink, Live};
 pub use status::{Level, Status};
+pub use view_history::{ViewHistory, ViewParams};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -64,6 +66,8 @@ pub struct Session {
     /// Why the graph shown is not the files' current content (a file that does not parse
     /// or was caught empty): the last good graph stays until a reload succeeds.
     pub stale: Option<String>,
+    /// The view's threshold, hops and seed changes as steps of undo (see `view_history`).
+    pub view_history: ViewHistory,
 }
 
 /// Which of the pending parameters differ from the operator's values.
@@ -102,6 +106,8 @@ pub struct Outcome {
     pub message: Option<Status>,
     pub question: Option<Question>,
     pub changed: Changed,
+    /// An undo or redo of a view step: the parameters and seeds the view shows again.
+    pub restore: Option<ViewParams>,
 }
 
 impl Outcome {
@@ -161,6 +167,7 @@ impl Session {
         let what = txn.describe();
         match ws.apply(txn) {
             Ok(applied) => {
+                self.view_history.forget_redo();
                 let mut text = what;
                 for n in &applied.notes {
                     text.push_str("; ");
@@ -237,13 +244,51 @@ impl Session {
         self.history(false)
     }
 
+    /// Records a change of the view's parameters or seeds made by `key` as a step of undo
+    /// (see `view_history`); the file gets the parameters at save, as before.
+    pub fn record_view(
+        &mut self,
+        before: ViewParams,
+        after: ViewParams,
+        key: &'static str,
+        now: std::time::Instant,
+    ) {
+        let Some(ws) = self.ws.as_mut() else {
+            return;
+        };
+        let (depth, _) = ws.history_depths();
+        if self.view_history.record(before, after, key, now, depth) {
+            ws.forget_redo();
+        }
+    }
+
     fn history(&mut self, undo: bool) -> Outcome {
         let Some(ws) = self.ws.as_mut() else {
             return Outcome::error(OFF);
         };
+        let (ws_undo, ws_redo) = ws.history_depths();
+        let view = match undo {
+            true => self.view_history.undo(ws_undo, ws_redo),
+            false => self.view_history.redo(ws_undo, ws_redo),
+        };
+        if let Some((restore, was)) = view {
+            let verb = if undo { "undid" } else { "redid" };
+            let text = format!(
+                "{verb}: {} now (was {})",
+                restore.differences(&was),
+                was.differences(&restore)
+            );
+            let mut out = Outcome::info(text);
+            out.restore = Some(restore);
+            return out;
+        }
         let done = if undo { ws.undo() } else { ws.redo() };
         match (done, undo) {
-            (Some(t), true) => Outcome::info(format!("undid: {}", t.describe())),
+            (Some(t), true) => Outcome::info(format!(
+                "undid: {}{}",
+                t.describe(),
+                left_by_undo(&t, &ws.toolkit)
+            )),
             (Some(t), false) => Outcome::info(format!("redid: {}", t.describe())),
             (None, true) => return Outcome::error("nothing to undo"),
             (None, false) => return Outcome::error("nothing to redo"),
@@ -612,4 +657,26 @@ fn names(paths: &[PathBuf]) -> String {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// What an undone transaction left, for the values it set (`; hops of op0 = 1 now`), so
+/// the message does not read as if the undone value held.
+fn left_by_undo(txn: &Transaction, tk: &crate::model::Toolkit) -> String {
+    let Some(first) = txn.edits.first() else {
+        return String::new();
+    };
+    let now = match first {
+        Edit::SetThreshold { operator, .. } => tk
+            .operators
+            .iter()
+            .find(|o| &o.name == operator)
+            .map(|o| format!("threshold of {operator} = {}", o.threshold)),
+        Edit::SetHops { operator, .. } => tk
+            .operators
+            .iter()
+            .find(|o| &o.name == operator)
+            .map(|o| format!("hops of {operator} = {}", o.hops)),
+        _ => None,
+    };
+    now.map(|n| format!("; {n} now")).unwrap_or_default()
 }

@@ -269,6 +269,18 @@ impl Workspace {
         !self.redo.is_empty()
     }
 
+    /// How many steps undo can take back, and redo forward (the session interleaves its
+    /// view's parameter steps with these by depth).
+    pub fn history_depths(&self) -> (usize, usize) {
+        (self.undo.len(), self.redo.len())
+    }
+
+    /// Forgets the steps redo could make: a change made elsewhere (the view's parameters)
+    /// came after them.
+    pub fn forget_redo(&mut self) {
+        self.redo.clear();
+    }
+
     /// The merged graph the user sees, from the files' own graphs (see `source::join`),
     /// with the operators several files define renamed and reported (TS075).
     fn rebuild(&mut self) {

@@ -13,6 +13,12 @@ pub enum Context {
     Graph,
     /// The navigator or inspector is the active pane (lists).
     List,
+    /// A replay is shown (its steps, play, tune); before the panes' keys.
+    Replay,
+    /// The replay's tune list is open; before the replay's keys.
+    Tune,
+    /// The list of loaded runs (`R`) is open; it takes every key while open.
+    Pick,
 }
 
 /// A key: code and modifiers.
@@ -92,6 +98,7 @@ pub static KEYMAP: &[Binding] = &[
     bind!("first", [ch('g'), code(KeyCode::Home)], List),
     bind!("last", [ch('G'), code(KeyCode::End)], List),
     bind!("open", [code(KeyCode::Enter)], List),
+    bind!("unfold", [ch('i')]),
     bind!("edit-score", [ch('e')]),
     bind!("edit-desc", [ch('E')]),
     bind!("add-edge", [ch('a')]),
@@ -110,19 +117,50 @@ pub static KEYMAP: &[Binding] = &[
     bind!("evidence-panel", [ch('V')]),
     bind!("replay-runs", [ch('R')]),
     bind!("step-after", [ch('S')]),
+    bind!("replay-next", [code(KeyCode::Right), ch('l')], Replay),
+    bind!("replay-prev", [code(KeyCode::Left), ch('h')], Replay),
+    bind!("replay-first", [ch('g'), code(KeyCode::Home)], Replay),
+    bind!("replay-last", [ch('G'), code(KeyCode::End)], Replay),
+    bind!("replay-play", [ch(' ')], Replay),
+    bind!("replay-tune", [ch('t')], Replay),
+    bind!("replay-next-run", [code(KeyCode::PageDown)], Replay),
+    bind!("replay-prev-run", [code(KeyCode::PageUp)], Replay),
+    bind!("replay-leave", [code(KeyCode::Esc)], Replay),
+    bind!("tune-down", [ch('j'), code(KeyCode::Down)], Tune),
+    bind!("tune-up", [ch('k'), code(KeyCode::Up)], Tune),
+    bind!("tune-apply", [code(KeyCode::Enter)], Tune),
+    bind!("tune-close", [ch('t'), code(KeyCode::Esc)], Tune),
+    bind!("runs-down", [ch('j'), code(KeyCode::Down)], Pick),
+    bind!("runs-up", [ch('k'), code(KeyCode::Up)], Pick),
+    bind!("runs-page-down", [code(KeyCode::PageDown)], Pick),
+    bind!("runs-page-up", [code(KeyCode::PageUp)], Pick),
+    bind!("runs-first", [ch('g'), code(KeyCode::Home)], Pick),
+    bind!("runs-last", [ch('G'), code(KeyCode::End)], Pick),
+    bind!("runs-open", [code(KeyCode::Enter)], Pick),
+    bind!("runs-close", [code(KeyCode::Esc)], Pick),
 ];
 
 /// The command bound to `ev` in `context` (context-specific bindings first).
 pub fn lookup(ev: &KeyEvent, context: Context) -> Option<&'static str> {
+    lookup_only(ev, context).or_else(|| lookup_only(ev, Context::Global))
+}
+
+/// The command bound to `ev` in `context` itself.
+pub fn lookup_only(ev: &KeyEvent, context: Context) -> Option<&'static str> {
     let mods = ev.modifiers - KeyModifiers::SHIFT;
     let matches = |k: &Key| k.0 == ev.code && (k.1 - KeyModifiers::SHIFT == mods);
-    let find = |ctx: Context| {
-        KEYMAP
-            .iter()
-            .find(|b| b.context == ctx && b.keys.iter().any(matches))
-            .map(|b| b.command)
-    };
-    find(context).or_else(|| find(Context::Global))
+    KEYMAP
+        .iter()
+        .find(|b| b.context == context && b.keys.iter().any(matches))
+        .map(|b| b.command)
+}
+
+/// The first key bound to `command` as an event (a command the `:` line runs by sending
+/// its key to a pane that reads keys, as the replay does).
+pub fn first_event(command: &str) -> Option<KeyEvent> {
+    let b = KEYMAP.iter().find(|b| b.command == command)?;
+    let k = b.keys.first()?;
+    Some(KeyEvent::new(k.0, k.1))
 }
 
 /// Display form of a key: `q`, `Tab`, `Space`, `Left`.
@@ -179,9 +217,12 @@ mod tests {
         for (i, a) in KEYMAP.iter().enumerate() {
             for b in &KEYMAP[i + 1..] {
                 let overlap = a.keys.iter().any(|k| b.keys.contains(k));
+                // A pane's keys share the key space with the global ones; an open list's
+                // or a replay's win over them on purpose.
+                let pane = |c: Context| matches!(c, Context::Graph | Context::List);
                 let clash = a.context == b.context
-                    || a.context == Context::Global && b.context != Context::Global
-                    || b.context == Context::Global && a.context != Context::Global;
+                    || a.context == Context::Global && pane(b.context)
+                    || b.context == Context::Global && pane(a.context);
                 assert!(
                     !(overlap && clash),
                     "{} and {} share a key",

@@ -84,7 +84,9 @@ pub fn run(app: &mut App, line: &str) {
     if name.is_empty() {
         return;
     }
-    let result = match find(name) {
+    let command = find(name);
+    app.running = command.map_or("", |c| c.name);
+    let result = match command {
         Some(c) => match &c.handler {
             Handler::Fn(f) => f(app, arg),
             Handler::Edit(op) => crate::tui::editing::run_op(app, op, arg),
@@ -110,10 +112,10 @@ static GENERAL: &[Command] = &[
         Ok(())
     }),
     cmd!("help", [], None, "", General hint "help", "show or hide this help", |a, _| overlay(a, Overlay::Help)),
-    cmd!("command", [], None, "", General hint "cmd", "command line (Tab completes)", |a, _| prompt(a, PromptKind::Command, String::new())),
+    cmd!("command", [], None, "", General hint "cmd", "command line (Tab completes)", |a, _| prompt(a, PromptKind::Command, Default::default())),
     cmd!("filter", [], None, "", General, "filter the navigator", |a, _| {
         a.active_pane = ActivePane::Navigator;
-        let text = a.nav.filter.clone();
+        let text = crate::tui::field::Field::new(a.nav.filter.clone());
         prompt(a, PromptKind::Filter, text)
     }),
     cmd!("focus-next", [], None, "", General hint "pane", "next pane", |a, _| {
@@ -163,7 +165,7 @@ fn overlay(app: &mut App, o: Overlay) -> Result<(), String> {
     Ok(())
 }
 
-fn prompt(app: &mut App, kind: PromptKind, text: String) -> Result<(), String> {
+fn prompt(app: &mut App, kind: PromptKind, text: crate::tui::field::Field) -> Result<(), String> {
     overlay(app, Overlay::Prompt { kind, text })
 }
 

@@ -70,7 +70,8 @@ fn add_tool_asks_for_the_module_path_on_a_chat2graph_file() {
         }
         other => panic!("the dialog stays open with the reason: {other:?}"),
     }
-    keys(&mut app, "<BS><BS><BS><BS><BS><BS>tools.paint<Enter>w");
+    // The refused text is selected: typing replaces it.
+    keys(&mut app, "app.tools.paint<Enter>w");
     assert!(app.dialog().is_none());
     let text = saved(&f);
     assert!(

@@ -5,6 +5,8 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
+use crate::tui::field::Field;
+
 use std::path::PathBuf;
 
 use toolscope_core::edit::Transaction;
@@ -19,7 +21,7 @@ pub enum Dialog {
         from: String,
         to: String,
         to_kind: NodeKind,
-        text: String,
+        text: Field,
         error: Option<String>,
     },
     /// A node's description in a multi-line editor.
@@ -33,7 +35,7 @@ pub enum Dialog {
     ModulePath {
         name: String,
         callers: Vec<(String, f64)>,
-        text: String,
+        text: Field,
         error: Option<String>,
     },
     /// Quit with unsaved edits?
@@ -136,10 +138,10 @@ pub enum Step {
 pub type Legend = &'static [(&'static str, &'static str)];
 
 pub const QUIT_KEYS: Legend = &[
-    ("y", "quit"),
+    ("y", "quit, dropping the edits"),
     ("w", "save and quit"),
     ("n/Esc", "stay"),
-    ("C-c", "quit"),
+    ("C-c", "quit, edits kept for the next start"),
 ];
 pub const REMOVE_KEYS: Legend = &[("y/Enter", "remove (u undoes)"), ("n/Esc", "keep")];
 pub const CONFLICT_KEYS: Legend = &[
@@ -188,7 +190,7 @@ impl Dialog {
             } => {
                 match k.code {
                     KeyCode::Esc => return Step::Chosen(Choice::Cancel(None)),
-                    KeyCode::Enter => match parse_score(&text) {
+                    KeyCode::Enter => match parse_score(text.text()) {
                         Ok(_) => {
                             let kind = to_kind.as_str().to_string();
                             return Step::Chosen(Choice::Run {
@@ -196,14 +198,17 @@ impl Dialog {
                                 given: given(&[
                                     ("FROM", from),
                                     ("TO", to),
-                                    ("VALUE", text),
+                                    ("VALUE", text.text().to_string()),
                                     ("kind", kind),
                                 ]),
                             });
                         }
-                        Err(e) => error = Some(e),
+                        Err(e) => {
+                            error = Some(e);
+                            text.select_all();
+                        }
                     },
-                    _ => type_into(&mut text, &mut error, k, ctrl),
+                    _ => type_into(&mut text, &mut error, k),
                 }
                 Step::Open(Dialog::Score {
                     from,
@@ -241,9 +246,10 @@ impl Dialog {
                 text,
                 error,
             } => module_path_key(name, callers, text, error, k),
+            // `q` again does nothing: only `y` drops the edits (issue 45), and Ctrl-C
+            // (handled before the dialog) keeps them in the recovery file.
             Dialog::Quit => match k.code {
-                KeyCode::Char('y' | 'q') => Step::Chosen(Choice::Quit),
-                KeyCode::Char('c') if ctrl => Step::Chosen(Choice::Quit),
+                KeyCode::Char('y') => Step::Chosen(Choice::Quit),
                 KeyCode::Char('w') => Step::Chosen(Choice::SaveAndQuit),
                 KeyCode::Esc | KeyCode::Char('n') => Step::Chosen(Choice::Cancel(None)),
                 _ => Step::Open(Dialog::Quit),
@@ -286,15 +292,14 @@ impl Dialog {
 fn module_path_key(
     name: String,
     callers: Vec<(String, f64)>,
-    mut text: String,
+    mut text: Field,
     mut error: Option<String>,
     k: KeyEvent,
 ) -> Step {
-    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     match k.code {
         KeyCode::Esc => return Step::Chosen(Choice::Cancel(Some("no tool added"))),
         KeyCode::Enter => {
-            let module_path = text.trim().to_string();
+            let module_path = text.text().trim().to_string();
             match toolscope_core::formats::check_module_path(&name, &module_path) {
                 Ok(()) => {
                     let score = callers.first().map_or(1.0, |(_, s)| *s);
@@ -309,10 +314,13 @@ fn module_path_key(
                         given: given(&values),
                     });
                 }
-                Err(e) => error = Some(e),
+                Err(e) => {
+                    error = Some(e);
+                    text.select_all();
+                }
             }
         }
-        _ => type_into(&mut text, &mut error, k, ctrl),
+        _ => type_into(&mut text, &mut error, k),
     }
     Step::Open(Dialog::ModulePath {
         name,
@@ -336,17 +344,26 @@ pub(super) fn given(values: &[(&'static str, String)]) -> Given {
     out
 }
 
-/// A key typed into a one-line field: a character is added, Backspace takes the last one
-/// away; either clears the field's error.
-fn type_into(text: &mut String, error: &mut Option<String>, k: KeyEvent, ctrl: bool) {
-    match k.code {
-        KeyCode::Backspace => {
-            text.pop();
+/// A key typed into a one-line field: the field's keys (see [`Field::key`]); a key that
+/// changes the text clears the field's error.
+fn type_into(text: &mut Field, error: &mut Option<String>, k: KeyEvent) {
+    let before = text.text().to_string();
+    text.key(&k);
+    if text.text() != before {
+        *error = None;
+    }
+}
+
+/// Pasted text into a dialog: one-line fields take it at the cursor, the description
+/// editor as typed (line breaks kept); other dialogs ignore it.
+pub fn paste(d: &mut Dialog, s: &str) {
+    match d {
+        Dialog::Score { text, error, .. } | Dialog::ModulePath { text, error, .. } => {
+            text.paste(s);
             *error = None;
         }
-        KeyCode::Char(c) if !ctrl => {
-            text.push(c);
-            *error = None;
+        Dialog::Desc { area, .. } => {
+            area.insert_str(s);
         }
         _ => {}
     }

@@ -64,7 +64,7 @@ fn content(dialog: &Dialog) -> (String, Vec<Line<'static>>) {
         } => {
             let mut lines = vec![
                 Line::from(format!("score of {} -> {}", s(from), s(to))),
-                Line::from(format!("> {}_", s(text))),
+                field_line(text),
             ];
             lines.push(Line::from(match error {
                 Some(e) => s(e),
@@ -80,7 +80,7 @@ fn content(dialog: &Dialog) -> (String, Vec<Line<'static>>) {
                     "Chat2Graph imports the class {} from this module:",
                     s(name)
                 )),
-                Line::from(format!("> {}_", s(text))),
+                field_line(text),
                 Line::from(match error {
                     Some(e) => s(e),
                     None => legend(dialog.legend()),
@@ -186,4 +186,11 @@ fn centred(area: Rect, w: u16, h: u16) -> Rect {
         w,
         h,
     )
+}
+
+/// A one-line field after its `> ` lead, with its cursor or selection.
+fn field_line(f: &crate::tui::field::Field) -> Line<'static> {
+    let mut spans = vec![ratatui::text::Span::raw("> ")];
+    spans.extend(f.spans());
+    Line::from(spans)
 }

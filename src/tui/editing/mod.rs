@@ -26,10 +26,13 @@ pub(crate) mod draw;
 #[cfg(test)]
 mod folder_tests;
 #[cfg(test)]
+mod hands_tests;
+#[cfg(test)]
 mod loss_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 
+use crate::tui::view_steps::recorded;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 
@@ -61,6 +64,9 @@ pub fn show(app: &mut App, out: Outcome) {
             sync(app);
             app.marks.mark(changes, app.tx.as_ref());
         }
+    }
+    if let Some(v) = out.restore {
+        crate::tui::view_steps::restore(app, v);
     }
     if let Some(m) = out.message {
         app.set_status(m.level, m.text);
@@ -126,6 +132,11 @@ pub fn commit_params(app: &mut App) {
 /// being left as edits.
 pub fn choose_operator(app: &mut App, i: usize) {
     commit_params(app);
+    // The view's steps were the parameters of the operator left (now written as one
+    // step of the file's history).
+    if app.operator != Some(i) {
+        app.session.view_history.clear();
+    }
     app.choose_operator(i);
 }
 
@@ -199,7 +210,7 @@ fn add_link(app: &mut App, from: NodeIndex, to: NodeIndex, score: f64) -> Result
 pub(crate) fn prompt(app: &mut App, text: &str) -> Result<(), String> {
     app.overlay = Some(Overlay::Prompt {
         kind: PromptKind::Command,
-        text: text.into(),
+        text: crate::tui::field::Field::new(text),
     });
     Ok(())
 }
@@ -220,7 +231,7 @@ fn edge_ends(app: &App) -> Result<(String, String, NodeKind), String> {
 pub(crate) fn open_score(app: &mut App) -> Result<(), String> {
     let (from, to, to_kind) = edge_ends(app)?;
     let e = app.selected_edge().ok_or("no edge")?;
-    let text = format!("{}", app.tk.graph[e].score);
+    let text = crate::tui::field::Field::selected(format!("{}", app.tk.graph[e].score));
     open(
         app,
         Dialog::Score {
@@ -468,13 +479,19 @@ fn run_given(app: &mut App, op: &'static EditOp, given: ops::Given) -> Result<()
     let active = app.active_operator().map(|o| o.name.clone());
     match txn.edits.as_slice() {
         [Edit::SetThreshold { operator, value }] if Some(operator) == active.as_ref() => {
-            app.session.params.threshold = *value;
-            app.recompute();
+            let value = *value;
+            recorded(app, "threshold", |app| {
+                app.session.params.threshold = value;
+                app.recompute();
+            });
             Ok(())
         }
         [Edit::SetHops { operator, value }] if Some(operator) == active.as_ref() => {
-            app.session.params.hops = *value;
-            app.recompute();
+            let value = *value;
+            recorded(app, "hops", |app| {
+                app.session.params.hops = value;
+                app.recompute();
+            });
             Ok(())
         }
         // A removal (`Transaction::removal`): the seeds it takes, then the node.
@@ -508,7 +525,7 @@ fn run_given(app: &mut App, op: &'static EditOp, given: ops::Given) -> Result<()
                 Dialog::ModulePath {
                     name,
                     callers,
-                    text: String::new(),
+                    text: Default::default(),
                     error: None,
                 },
             );

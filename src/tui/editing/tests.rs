@@ -294,7 +294,7 @@ fn quit_with_unsaved_edits_asks() {
     let mut app = open(&f.path);
     select(&mut app, "plan");
     edge_to(&mut app, "act");
-    keys(&mut app, "e<BS>5<Enter>q");
+    keys(&mut app, "e0.5<Enter>q");
     assert!(!app.quit, "asks");
     keys(&mut app, "n");
     assert!(!app.quit);

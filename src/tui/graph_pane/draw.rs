@@ -486,18 +486,20 @@ fn draw_box(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf: 
     } else {
         s.label.clone()
     };
-    // A node changed by the last reload is marked `~` for a moment (live::MARK_FOR).
-    let marker = if app.marks.nodes.contains(&ix) {
+    // A node changed by the last reload is marked `~` for a moment (live::MARK_FOR),
+    // beside its membership mark (`+~name`), never over it.
+    let marker = shapes::marker(seed, st);
+    let reloaded = if app.marks.nodes.contains(&ix) {
         '~'
     } else {
-        shapes::marker(seed, st)
+        ' '
     };
     let pad = " ".repeat(room.saturating_sub(label.width()));
     // The last cell carries the diff mark (entered / left), if any.
     let diff = mark(app, ix).map_or(" ", |c| {
         crate::tui::insight::diff_panel::glyph(&app.theme, c)
     });
-    let text = format!("{marker} {label}{pad}{diff}");
+    let text = format!("{marker}{reloaded}{label}{pad}{diff}");
     let put = |buf: &mut Buffer, x: i32, y: i32, s: &str| put_str(buf, area, view, x, y, s, style);
     if geo.box_h == 1 {
         let (open, close) = shapes::caps(ascii, kind, st);

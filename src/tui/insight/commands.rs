@@ -17,7 +17,6 @@ use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
 use super::InsightState;
 use super::shell::with;
 use crate::tui::row::{Command, cmd};
-use crate::tui::status::Level;
 
 /// What the handlers read of the rest of the TUI.
 pub struct Ctx<'a> {
@@ -58,7 +57,7 @@ pub enum Effect {
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
-    cmd!("pin-baseline", [], None, "", Insight, "pin the current result as the baseline (again: re-pin)", |a, _| {
+    cmd!("pin-baseline", [], None, "", Insight, "pin the current result as the baseline and show the diff panel (again: re-pin)", |a, _| {
         with(a, |s, ctx| Ok(pin(s, ctx)))
     }),
     cmd!("baseline", [], File, "[FILE]", Insight, "pin the result as the baseline (FILE: of another toolkit)", |a, arg| {
@@ -80,14 +79,12 @@ pub static COMMANDS: &[Command] = &[
         with(a, |_, ctx| Ok(toggle_enabled(ctx)))
     }),
     cmd!("export", [], Formats, "FORMAT FILE", Insight, "export the graph (Tab lists the formats) to a new file", |a, arg| {
-        let done = super::shell::export(a, arg, false)?;
-        a.set_status(Level::Info, done);
-        Ok(())
+        let job = super::shell::export(a, arg, false)?;
+        super::shell::start_export(a, job)
     }),
     cmd!("export!", [], Formats, "FORMAT FILE", Insight, "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| {
-        let done = super::shell::export(a, arg, true)?;
-        a.set_status(Level::Info, done);
-        Ok(())
+        let job = super::shell::export(a, arg, true)?;
+        super::shell::start_export(a, job)
     }),
 ];
 

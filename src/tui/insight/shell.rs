@@ -85,17 +85,32 @@ pub fn protected(app: &App) -> Vec<std::path::PathBuf> {
 /// `:export dot|mermaid|json|svg FILE`: the whole graph with the recommendation
 /// highlighted, and what was done. Never over an input ([`protected`]); over another
 /// existing file only as `:export!`.
-pub fn export(app: &App, arg: &str, force: bool) -> Result<String, String> {
+///
+/// An export as it runs off the UI thread: owned copies of what it draws (the toolkit is
+/// shared, the recommendation and seeds copied), so keys and replay steps go on while an
+/// SVG of a large kit is laid out and written.
+pub struct ExportJob {
+    tk: std::sync::Arc<toolscope_core::model::Toolkit>,
+    rec: toolscope_core::recommend::Recommendation,
+    seeds: Vec<petgraph::stable_graph::NodeIndex>,
+    threshold: f64,
+    title: toolscope_core::export::Title,
+    fmt: String,
+    file: String,
+    /// The files it must not replace ([`protected`]), gathered on the UI thread.
+    inputs: Vec<std::path::PathBuf>,
+    force: bool,
+}
+
+/// `:export FORMAT FILE`: what to export, checked on the UI thread (a usage error or an
+/// unknown format is refused at once); [`ExportJob::run`] draws and writes it.
+pub fn export(app: &App, arg: &str, force: bool) -> Result<ExportJob, String> {
     let (fmt, file) = arg
         .split_once(char::is_whitespace)
         .map(|(f, p)| (f, p.trim()))
         .filter(|(_, file)| !file.is_empty())
         .ok_or_else(|| format!("usage: :export {} FILE", super::commands::format_names("|")))?;
-    let hl = toolscope_core::export::Highlight {
-        rec: &app.rec,
-        threshold: app.session.params.threshold,
-        seeds: &app.seeds,
-    };
+    toolscope_core::export::ExportFormat::parse(fmt)?;
     let title = toolscope_core::export::Title {
         file: app.source.clone(),
         operator: app
@@ -105,10 +120,75 @@ pub fn export(app: &App, arg: &str, force: bool) -> Result<String, String> {
         hops: Some(app.session.params.hops),
         called: app.replay.called(&app.seeds),
     };
-    let text =
-        toolscope_core::export::ExportFormat::parse(fmt)?.write(&app.tk, Some(&hl), false, &title);
-    let inputs = protected(app);
-    toolscope_core::source::save::write_output(std::path::Path::new(file), &text, &inputs, force)
+    Ok(ExportJob {
+        tk: std::sync::Arc::clone(&app.tk),
+        rec: app.rec.clone(),
+        seeds: app.seeds.clone(),
+        threshold: app.session.params.threshold,
+        title,
+        fmt: fmt.to_string(),
+        file: file.to_string(),
+        inputs: protected(app),
+        force,
+    })
+}
+
+impl ExportJob {
+    /// What the status line says while the job runs.
+    pub fn started(&self) -> String {
+        format!("exporting {} to {}…", self.fmt, self.file)
+    }
+
+    /// Draws and writes the export; the line said when done.
+    pub fn run(self) -> Result<String, String> {
+        let ExportJob {
+            tk,
+            rec,
+            seeds,
+            threshold,
+            title,
+            fmt,
+            file,
+            inputs,
+            force,
+        } = self;
+        let hl = toolscope_core::export::Highlight {
+            rec: &rec,
+            threshold,
+            seeds: &seeds,
+        };
+        let text =
+            toolscope_core::export::ExportFormat::parse(&fmt)?.write(&tk, Some(&hl), false, &title);
+        toolscope_core::source::save::write_output(
+            std::path::Path::new(&file),
+            &text,
+            &inputs,
+            force,
+        )
         .map_err(|e| e.to_string())?;
-    Ok(format!("exported {fmt} to {file}"))
+        Ok(format!("exported {fmt} to {file}"))
+    }
+}
+
+/// Runs an export on a thread of its own, its line (done or the error) coming back as
+/// `Msg::ExportDone`, as `:fit` does; without the loop's channel (tests) it runs here.
+pub fn start_export(app: &mut App, job: ExportJob) -> Result<(), String> {
+    let Some(tx) = app.tx.clone() else {
+        let done = job.run()?;
+        app.set_status(Level::Info, done);
+        return Ok(());
+    };
+    app.set_status(Level::Info, job.started());
+    std::thread::spawn(move || {
+        let _ = tx.send(crate::tui::msg::Msg::ExportDone(job.run()));
+    });
+    Ok(())
+}
+
+/// An export finished on its thread: its line in the status.
+pub fn export_done(app: &mut App, done: Result<String, String>) {
+    match done {
+        Ok(said) => app.set_status(Level::Info, said),
+        Err(e) => app.set_status(Level::Error, format!("export failed: {e}")),
+    }
 }

@@ -144,22 +144,70 @@ pub fn node_lines(app: &App, ix: NodeIndex) -> (Vec<Line<'static>>, Option<usize
     };
     out.push(Line::from(format!("{} - {state}", node.kind.as_str())));
     out.extend(crate::tui::inspector::why::lines(app));
+    // The edges first (what `e`, `d` and the edge cursor act on), then the long text
+    // below them, folded until asked (a Chat2Graph action's prompt runs to 150 lines).
+    let cursor = edge_section(app, &mut out);
+    if node.kind != NodeKind::Action {
+        out.extend(trace_lines(app, ix));
+    }
+    out.push(heading(app, "Description"));
     if node.desc.is_empty() {
         out.push(Line::styled("(no description)", app.theme.muted()));
     } else {
-        out.extend(sanitize_lines(&node.desc).into_iter().map(Line::from));
+        desc_lines(app, &node.desc, &mut out);
     }
     if let Some(meta) = &node.meta
         && node.kind != NodeKind::Action
     {
         tool_lines(app, meta, &mut out);
     }
-    if node.kind != NodeKind::Action {
-        out.extend(trace_lines(app, ix));
-    }
-    out.push(Line::default());
-    let cursor = edge_section(app, &mut out);
     (out, cursor)
+}
+
+/// Lines of a folded description, and characters: about three rows of a side pane.
+const FOLD_LINES: usize = 3;
+const FOLD_CHARS: usize = 180;
+
+/// The description: whole when unfolded (`i`), else its first lines and how much more
+/// there is.
+fn desc_lines(app: &App, desc: &str, out: &mut Vec<Line<'static>>) {
+    let lines = sanitize_lines(desc);
+    if app.inspector.unfolded() {
+        out.extend(lines.into_iter().map(Line::from));
+        return;
+    }
+    let mut budget = FOLD_CHARS;
+    let mut shown = 0;
+    for l in lines.iter().take(FOLD_LINES) {
+        if budget == 0 {
+            break;
+        }
+        let n = l.chars().count();
+        if n <= budget {
+            out.push(Line::from(l.clone()));
+            budget -= n;
+        } else {
+            let cut: String = l.chars().take(budget).collect();
+            out.push(Line::from(format!("{cut}{}", app.theme.glyphs().ellipsis)));
+            budget = 0;
+        }
+        shown += 1;
+    }
+    let cut_short = budget == 0
+        && lines
+            .iter()
+            .take(shown)
+            .map(|l| l.chars().count())
+            .sum::<usize>()
+            > FOLD_CHARS;
+    let more = lines.len() - shown;
+    if more > 0 || cut_short {
+        let key = crate::tui::commands::keymap::first_key("unfold").unwrap_or_default();
+        out.push(Line::styled(
+            format!("({more} more line(s): {key} shows all)"),
+            app.theme.muted(),
+        ));
+    }
 }
 
 /// Times offered and called in the loaded traces (the active operator's records at the

@@ -7,6 +7,8 @@ pub struct InspectorPane {
     scroll: u16,
     /// Index into the selected node's edges as the inspector lists them.
     edge_cursor: usize,
+    /// The description is shown whole (`i`), not folded to its first lines.
+    unfolded: bool,
 }
 
 impl InspectorPane {
@@ -20,7 +22,17 @@ impl InspectorPane {
         self.edge_cursor
     }
 
-    /// Another node is selected: its top, its first edge.
+    pub fn unfolded(&self) -> bool {
+        self.unfolded
+    }
+
+    /// Shows the whole description, or folds it again (back at the top).
+    pub fn toggle_fold(&mut self) {
+        self.unfolded = !self.unfolded;
+        self.scroll = 0;
+    }
+
+    /// Another node is selected: its top, its first edge, its description folded.
     pub fn reset(&mut self) {
         *self = InspectorPane::default();
     }

@@ -43,12 +43,16 @@ pub enum Effect {
 pub static COMMANDS: &[Command] = &[
     cmd!("up", [], None, "", Lists, "move up (inspector: previous edge)", |a, _| with(a, |n, c| Ok(list_step(n, c, -1)))),
     cmd!("down", [], None, "", Lists, "move down (inspector: next edge)", |a, _| with(a, |n, c| Ok(list_step(n, c, 1)))),
-    cmd!("page-up", [], None, "", Lists, "page up", |a, _| with(a, |n, c| Ok(list_step(n, c, -page(c))))),
-    cmd!("page-down", [], None, "", Lists, "page down", |a, _| with(a, |n, c| Ok(list_step(n, c, page(c))))),
+    cmd!("page-up", [], None, "", Lists, "a page up in the active list (navigator rows, inspector edges)", |a, _| with(a, |n, c| Ok(list_step(n, c, -page(c))))),
+    cmd!("page-down", [], None, "", Lists, "a page down in the active list (navigator rows, inspector edges)", |a, _| with(a, |n, c| Ok(list_step(n, c, page(c))))),
     cmd!("first", [], None, "", Lists, "first row", |a, _| with(a, |n, c| Ok(list_step(n, c, isize::MIN / 2)))),
     cmd!("last", [], None, "", Lists, "last row", |a, _| with(a, |n, c| Ok(list_step(n, c, isize::MAX / 2)))),
     cmd!("open", [], None, "", Lists, "operator: activate; node: centre (a group of 9+ members: also expand/collapse); edge: go to its other end", |a, _| {
         with(a, |n, c| Ok(open(n, c)))
+    }),
+    cmd!("unfold", [], None, "", Lists, "inspector: show the whole description, or fold it to its first lines again", |a, _| {
+        a.inspector.toggle_fold();
+        Ok(())
     }),
     cmd!("goto", ["g"], Nodes, "NAME", Lists, "select and centre a node", |a, arg| with(a, |_, c| goto(c, arg))),
 ];

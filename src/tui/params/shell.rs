@@ -17,7 +17,14 @@ pub fn with(
         selected: app.selected,
         operator: app.operator,
     };
-    for e in f(&ctx)? {
+    let effects = f(&ctx)?;
+    let key = app.running;
+    crate::tui::view_steps::recorded(app, key, |app| apply(app, effects));
+    Ok(())
+}
+
+fn apply(app: &mut App, effects: Vec<Effect>) {
+    for e in effects {
         match e {
             Effect::Threshold(t) => {
                 app.session.params.threshold = t;
@@ -44,5 +51,4 @@ pub fn with(
             Effect::Info(t) => app.set_status(Level::Info, t),
         }
     }
-    Ok(())
 }

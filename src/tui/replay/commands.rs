@@ -16,4 +16,27 @@ pub static COMMANDS: &[Command] = &[
     cmd!("step-after", [], None, "", Evidence, "the step after the selected tool: its offer on the graph, as eval --steps computes it (Esc: back)", |a, _| {
         super::shell::with(a, |r, ctx| Ok(r.step_after_selected(ctx)))
     }),
+    // The keys of a replay shown, its tune list and its runs list: each row sends its key
+    // to the replay's own key handling (`ReplayPane::key`), so the keymap lists them all.
+    cmd!("replay-next", [], None, "", Replay, "the next step", |a, _| crate::tui::replay_keys::press(a, "replay-next")),
+    cmd!("replay-prev", [], None, "", Replay, "the previous step", |a, _| crate::tui::replay_keys::press(a, "replay-prev")),
+    cmd!("replay-first", [], None, "", Replay, "the first step", |a, _| crate::tui::replay_keys::press(a, "replay-first")),
+    cmd!("replay-last", [], None, "", Replay, "the last step", |a, _| crate::tui::replay_keys::press(a, "replay-last")),
+    cmd!("replay-play", [], None, "", Replay, "play / pause the steps at their pace", |a, _| crate::tui::replay_keys::press(a, "replay-play")),
+    cmd!("replay-tune", [], None, "", Replay, "tune: the changes that would have offered a missed call, ranked", |a, _| crate::tui::replay_keys::press(a, "replay-tune")),
+    cmd!("replay-next-run", [], None, "", Replay, "the next loaded run, from its first step", |a, _| crate::tui::replay_keys::press(a, "replay-next-run")),
+    cmd!("replay-prev-run", [], None, "", Replay, "the previous loaded run", |a, _| crate::tui::replay_keys::press(a, "replay-prev-run")),
+    cmd!("replay-leave", [], None, "", Replay, "leave the replay (the operator's seeds come back)", |a, _| crate::tui::replay_keys::press(a, "replay-leave")),
+    cmd!("tune-down", [], None, "", Replay, "tune list: next change", |a, _| crate::tui::replay_keys::press(a, "tune-down")),
+    cmd!("tune-up", [], None, "", Replay, "tune list: previous change", |a, _| crate::tui::replay_keys::press(a, "tune-up")),
+    cmd!("tune-apply", [], None, "", Replay, "tune list: make the change (one edit: u undoes it)", |a, _| crate::tui::replay_keys::press(a, "tune-apply")),
+    cmd!("tune-close", [], None, "", Replay, "tune list: close", |a, _| crate::tui::replay_keys::press(a, "tune-close")),
+    cmd!("runs-down", [], None, "", Replay, "runs list: next run", |a, _| crate::tui::replay_keys::press(a, "runs-down")),
+    cmd!("runs-up", [], None, "", Replay, "runs list: previous run", |a, _| crate::tui::replay_keys::press(a, "runs-up")),
+    cmd!("runs-page-down", [], None, "", Replay, "runs list: ten runs down", |a, _| crate::tui::replay_keys::press(a, "runs-page-down")),
+    cmd!("runs-page-up", [], None, "", Replay, "runs list: ten runs up", |a, _| crate::tui::replay_keys::press(a, "runs-page-up")),
+    cmd!("runs-first", [], None, "", Replay, "runs list: the first run", |a, _| crate::tui::replay_keys::press(a, "runs-first")),
+    cmd!("runs-last", [], None, "", Replay, "runs list: the last run", |a, _| crate::tui::replay_keys::press(a, "runs-last")),
+    cmd!("runs-open", [], None, "", Replay, "runs list: replay the run from its first step", |a, _| crate::tui::replay_keys::press(a, "runs-open")),
+    cmd!("runs-close", [], None, "", Replay, "runs list: close", |a, _| crate::tui::replay_keys::press(a, "runs-close")),
 ];

@@ -29,14 +29,8 @@ macro_rules! ctx {
     };
 }
 
-/// A key with no overlay open: the replay's while it is shown; `false`: the keymap's.
-pub fn key(app: &mut App, k: &KeyEvent) -> bool {
-    if app.replay.is_off() {
-        return false;
-    }
-    if app.replay.picking().is_none() && !app.replay.shown(&app.seeds) {
-        return false;
-    }
+/// Sends a key to the replay's own key handling; `false` when it is not the replay's.
+pub fn send(app: &mut App, k: &KeyEvent) -> bool {
     let ctx = ctx!(app);
     match app.replay.key(&ctx, k) {
         Some(e) => {

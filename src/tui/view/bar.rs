@@ -109,6 +109,8 @@ fn param_line_with(app: &App, short: bool) -> Line<'static> {
 
 fn status_line(app: &App) -> Line<'static> {
     let modified = if app.is_modified() { " [+]" } else { "" };
+    // Which pane has the keys, in words (the border's colour says it too).
+    let keys_to = Span::styled(format!(" {}:", keys_to(app)), app.theme.key());
     let file = Span::styled(
         format!(" {}{modified} ", sanitize(&app.source)),
         app.theme.muted(),
@@ -120,11 +122,28 @@ fn status_line(app: &App) -> Line<'static> {
                 Level::Info => Style::new(),
             };
             Line::from(vec![
+                keys_to,
                 file,
                 Span::styled(sanitize(&s.text).into_owned(), style),
             ])
         }
-        None => Line::from(file),
+        None => Line::from(vec![keys_to, file]),
+    }
+}
+
+/// The name of what takes the keys: the replay while one is shown, else the focused pane.
+pub fn keys_to(app: &App) -> &'static str {
+    use crate::tui::app::ActivePane;
+    use crate::tui::commands::keymap::Context;
+    match crate::tui::replay_keys::keys_context(app) {
+        Some(Context::Tune) => "tune",
+        Some(Context::Pick) => "runs",
+        Some(_) => "replay",
+        None => match app.active_pane {
+            ActivePane::Graph => "graph",
+            ActivePane::Navigator => "navigator",
+            ActivePane::Inspector => "inspector",
+        },
     }
 }
 

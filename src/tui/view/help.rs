@@ -44,7 +44,7 @@ fn rows(app: &App) -> Vec<Row> {
             "{up} entered, {down} left since the baseline (b pins, B lists)"
         )),
     ];
-    for section in Section::ALL {
+    for section in sections(app) {
         rows.push(Row::Title(section.title()));
         for c in commands::all().filter(|c| c.section == section) {
             let mut name = format!(":{}", c.name);
@@ -59,6 +59,19 @@ fn rows(app: &App) -> Vec<Row> {
         }
     }
     rows
+}
+
+/// The sections in the help's order: the front pane's first (the replay's while one is
+/// shown, else the focused pane's), then the rest in the table's order.
+fn sections(app: &App) -> Vec<Section> {
+    let front = match (crate::tui::replay_keys::keys_context(app), app.active_pane) {
+        (Some(_), _) => Section::Replay,
+        (None, crate::tui::app::ActivePane::Graph) => Section::Graph,
+        (None, _) => Section::Lists,
+    };
+    std::iter::once(front)
+        .chain(Section::ALL.into_iter().filter(|s| *s != front))
+        .collect()
 }
 
 /// Greedy word wrap to `width` columns (a word longer than a line gets a line of its own).
@@ -244,5 +257,60 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    fn all_text(app: &App) -> String {
+        let (_, w, _) = frame_rect(Rect::new(0, 0, app.size.0, app.size.1));
+        lines(app, w)
+            .iter()
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Issue 45: every key of the keymap is in the help (the replay's, the tune list's and
+    /// the runs list's among them), each with its command.
+    #[test]
+    fn help_lists_every_bound_key_with_its_command() {
+        let app = crate::tui::tests::app(160, 48);
+        let text = all_text(&app);
+        for b in keymap::KEYMAP {
+            let keys = keymap::keys_of(b.command);
+            let row = text
+                .lines()
+                .find(|l| {
+                    l.contains(&format!(":{} ", b.command))
+                        || l.ends_with(&format!(":{}", b.command))
+                        || l.contains(&format!(":{}  ", b.command))
+                })
+                .unwrap_or_else(|| panic!("no help row for {}", b.command));
+            assert!(row.contains(&keys), "{}: {row:?} lacks {keys}", b.command);
+        }
+        for k in [
+            "Right/l", "Left/h", "Space", "PgDn", "PgUp", "g/Home", "G/End",
+        ] {
+            assert!(text.contains(k), "{k}");
+        }
+    }
+
+    /// The focused pane's section comes first (after the legend).
+    #[test]
+    fn the_front_panes_section_comes_first() {
+        let mut app = crate::tui::tests::app(160, 48);
+        app.active_pane = crate::tui::app::ActivePane::Navigator;
+        let first = |app: &App| sections(app)[0];
+        assert_eq!(first(&app), Section::Lists);
+        app.active_pane = crate::tui::app::ActivePane::Graph;
+        assert_eq!(first(&app), Section::Graph);
     }
 }

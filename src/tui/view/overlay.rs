@@ -2,7 +2,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
@@ -12,7 +12,13 @@ use crate::tui::app::Level;
 use toolscope_core::text::sanitize;
 
 /// The prompt replaces the hint line at the bottom.
-pub fn prompt(frame: &mut Frame, app: &App, bar: Rect, kind: PromptKind, text: &str) {
+pub fn prompt(
+    frame: &mut Frame,
+    app: &App,
+    bar: Rect,
+    kind: PromptKind,
+    text: &crate::tui::field::Field,
+) {
     let Some(y) = (bar.y + bar.height).checked_sub(1) else {
         return;
     };
@@ -21,11 +27,9 @@ pub fn prompt(frame: &mut Frame, app: &App, bar: Rect, kind: PromptKind, text: &
         PromptKind::Command => ":",
         PromptKind::Filter => "/",
     };
-    let line = Line::from(vec![
-        Span::styled(lead, app.theme.key()),
-        Span::raw(sanitize(text).into_owned()),
-        Span::styled(" ", Style::new().add_modifier(Modifier::REVERSED)),
-    ]);
+    let mut spans = vec![Span::styled(lead, app.theme.key())];
+    spans.extend(text.spans());
+    let line = Line::from(spans);
     frame.render_widget(Clear, rect);
     frame.render_widget(Paragraph::new(line), rect);
 }
