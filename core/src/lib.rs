@@ -56,6 +56,7 @@ pub use edit_crate::{diff, edit, export, formats, generate, lint, mcp, watch};
 #[cfg(test)]
 pub use evidence_crate::evidence;
 
+pub mod fit;
 pub mod load;
 pub mod session;
 pub mod tokens;
