@@ -10,6 +10,8 @@
 //! print the same way are in [`report`].
 
 pub mod report;
+#[cfg(test)]
+mod tests;
 
 use std::borrow::Cow;
 
