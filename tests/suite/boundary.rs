@@ -1,8 +1,11 @@
 //! The boundaries the compiler cannot keep on its own.
 //!
-//! The core is its own crate (`core/`), so it cannot name the front ends; what it depends
-//! on is read from `Cargo.lock` (the terminal and command-line crates must not be in its
-//! tree). The CLI and the TUI share the binary crate: neither may name the other (`main`
+//! The core is four crates, one per band of its layers (`core-base/`, `core-edit/`,
+//! `core-evidence/`, `core/`): Cargo refuses an import from a lower crate into a higher one
+//! and keeps the core from naming the front ends, so what is checked here is what Cargo
+//! cannot say: the core's tree holds no terminal or command-line crate (read from
+//! `Cargo.lock`), the crates stack in the documented order, and within one crate a module
+//! imports only the layers below its own (docs/architecture.md's table). The CLI and the TUI share the binary crate: neither may name the other (`main`
 //! chooses one). Inside the TUI, files of different features (folders such as
 //! `graph_pane/`, `editing/`) must not import each other in a circle.
 
@@ -54,20 +57,38 @@ fn reachable(graph: &BTreeMap<String, Vec<String>>, from: &str) -> BTreeSet<Stri
 
 const FRONT_END_CRATES: &[&str] = &["ratatui", "crossterm", "clap", "color-eyre"];
 
+/// The core's crates, bottom to top: each may depend on the ones before it only.
+const CORE_CRATES: &[&str] = &[
+    "toolscope-base",
+    "toolscope-edit",
+    "toolscope-evidence",
+    "toolscope-core",
+];
+
 #[test]
 fn the_core_depends_on_no_terminal_or_command_line_crate() {
     let lock = std::fs::read_to_string(root().join("Cargo.lock")).expect("Cargo.lock");
     let graph = lock_graph(&lock);
-    let core = reachable(&graph, "toolscope-core");
-    assert!(core.len() > 20, "the core's tree was not found: {core:?}");
-    let bad: Vec<&&str> = FRONT_END_CRATES
-        .iter()
-        .filter(|c| core.contains(**c))
-        .collect();
-    assert!(bad.is_empty(), "the core's tree holds {bad:?}");
-    // The check can fail: the binary's tree holds them all.
+    for (i, krate) in CORE_CRATES.iter().enumerate() {
+        let tree = reachable(&graph, krate);
+        assert!(tree.len() > 10, "{krate}'s tree was not found: {tree:?}");
+        let bad: Vec<&&str> = FRONT_END_CRATES
+            .iter()
+            .filter(|c| tree.contains(**c))
+            .collect();
+        assert!(bad.is_empty(), "{krate}'s tree holds {bad:?}");
+        // The stack: no core crate reaches one above it (Cargo refuses only a cycle).
+        let above: Vec<&&str> = CORE_CRATES[i + 1..]
+            .iter()
+            .filter(|c| tree.contains(**c))
+            .collect();
+        assert!(above.is_empty(), "{krate} depends on {above:?}, above it");
+    }
+    // The check can fail: the binary's tree holds them all, and the top crate the others.
     let binary = reachable(&graph, "toolscope");
     assert!(FRONT_END_CRATES.iter().all(|c| binary.contains(*c)));
+    let core = reachable(&graph, "toolscope-core");
+    assert!(CORE_CRATES.iter().all(|c| core.contains(*c)), "{core:?}");
 }
 
 fn rust_files(p: &Path, out: &mut Vec<PathBuf>) {
@@ -85,44 +106,14 @@ fn rust_files(p: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code of a file: comments left out, and every inline `#[cfg(test)] mod tests { .. }`
-/// block cut out. A `mod tests;` declaration (its body in another file) is no block: what
-/// follows it is read, so a file declaring its tests at the top is still read whole.
+/// The code of a file: test modules cut out ([`without_tests`]), then line comments.
 fn code(text: &str) -> String {
-    let text: String = text
+    let code = without_tests(text).0;
+    let lines: Vec<&str> = code
         .lines()
         .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
-    const NEEDLE: &str = "#[cfg(test)]\nmod tests {";
-    let mut out = String::new();
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find(NEEDLE) {
-        out.push_str(&rest[..at]);
-        let body = &rest[at + NEEDLE.len() - 1..];
-        rest = &body[block_len(body)..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The length of the `{ .. }` block `text` starts with (braces counted; the whole text
-/// when it never closes).
-fn block_len(text: &str) -> usize {
-    let mut depth = 0usize;
-    for (i, c) in text.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return i + 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    text.len()
+        .collect();
+    lines.join("\n")
 }
 
 /// Lines of the files under `dir` naming any of `names`.
@@ -148,28 +139,6 @@ fn the_front_ends_never_name_each_other() {
     assert!(tui.is_empty(), "the TUI names the CLI:\n{}", tui.join("\n"));
     let cli = naming("src/cli", &["crate::tui", "toolscope::tui"]);
     assert!(cli.is_empty(), "the CLI names the TUI:\n{}", cli.join("\n"));
-}
-
-#[test]
-fn the_scan_sees_a_violation() {
-    assert!(code("use crate::cli::mcp;").contains("crate::cli"));
-    assert!(!code("// crate::cli::mcp").contains("crate::cli"));
-    assert!(!code("fn a() {}\n#[cfg(test)]\nmod tests { use crate::cli; }").contains("cli"));
-    // Code after an inline test block is still read.
-    let after = code("#[cfg(test)]\nmod tests {\n fn t() { }\n}\nuse crate::cli;");
-    assert!(
-        after.contains("crate::cli") && !after.contains("fn t"),
-        "{after}"
-    );
-}
-
-#[test]
-fn a_file_declaring_its_tests_at_the_top_is_read_whole() {
-    let file = "//! A feature.\n\n#[cfg(test)]\nmod tests;\n\nuse crate::cli::mcp;\n\nfn f() {}\n";
-    let seen = code(file);
-    assert!(seen.contains("use crate::cli::mcp;"), "{seen}");
-    assert!(seen.contains("fn f() {}"), "{seen}");
-    assert_eq!(seen.lines().count(), file.lines().count());
 }
 
 /// The TUI's files as module paths (`graph_pane::draw`) -> file, tests left out.
@@ -553,12 +522,34 @@ fn child_file(file: &Path, name: &str) -> Option<PathBuf> {
     .find(|p| p.exists())
 }
 
+/// The folders of the core's crates, bottom to top, each with its `src/`.
+const CORE_DIRS: &[&str] = &["core-base", "core-edit", "core-evidence", "core"];
+
 /// The core's top-level modules (`edit`, `lint`) -> the code of their files (comments and
-/// test modules left out), each with its file and line.
+/// test modules left out), each with its file (relative to its crate's `src/`) and line.
+/// A module's crate is the folder it lives in ([`crate_of`]).
 fn core_module_code() -> BTreeMap<String, Vec<(PathBuf, String)>> {
-    let base = root().join("core/src");
+    let mut out: BTreeMap<String, Vec<(PathBuf, String)>> = BTreeMap::new();
+    for dir in CORE_DIRS {
+        for (top, files) in crate_module_code(&root().join(dir).join("src")) {
+            out.entry(top).or_default().extend(files);
+        }
+    }
+    out
+}
+
+/// The crate folder (of [`CORE_DIRS`]) a top-level core module lives in.
+fn crate_of(module: &str) -> Option<&'static str> {
+    CORE_DIRS.iter().copied().find(|dir| {
+        let src = root().join(dir).join("src");
+        src.join(format!("{module}.rs")).exists() || src.join(module).join("mod.rs").exists()
+    })
+}
+
+/// One crate's top-level modules -> the code of their files, as [`core_module_code`].
+fn crate_module_code(base: &Path) -> BTreeMap<String, Vec<(PathBuf, String)>> {
     let mut files = Vec::new();
-    rust_files(&base, &mut files);
+    rust_files(base, &mut files);
     let mut texts: BTreeMap<PathBuf, String> = BTreeMap::new();
     let mut test_files: BTreeSet<PathBuf> = BTreeSet::new();
     for f in &files {
@@ -570,7 +561,7 @@ fn core_module_code() -> BTreeMap<String, Vec<(PathBuf, String)>> {
     // A test module's own children are test code too.
     let mut out: BTreeMap<String, Vec<(PathBuf, String)>> = BTreeMap::new();
     for (f, code) in texts {
-        let rel = f.strip_prefix(&base).expect("under core/src");
+        let rel = f.strip_prefix(base).expect("under src");
         let in_tests = test_files.iter().any(|t| {
             f == *t || (t.ends_with("mod.rs") && t.parent().is_some_and(|d| f.starts_with(d)))
         });
@@ -594,7 +585,7 @@ fn core_module_code() -> BTreeMap<String, Vec<(PathBuf, String)>> {
     out
 }
 
-/// The module path of a file under core/src (`edit/ops.rs` -> [edit, ops]).
+/// The module path of a file under a crate's src (`edit/ops.rs` -> [edit, ops]).
 fn module_path(rel: &Path) -> Vec<String> {
     let mut parts: Vec<String> = rel
         .iter()
@@ -694,7 +685,7 @@ fn core_graph() -> CoreGraph {
                 if to != *top {
                     deps.entry(to)
                         .or_default()
-                        .push(format!("core/src/{}:{line}: {text}", rel.display()));
+                        .push(format!("{}:{line}: {text}", rel.display()));
                 }
             }
         }
@@ -748,27 +739,7 @@ fn show_circle(what: &str, graph: &CoreGraph, circle: &[String]) -> String {
 }
 
 #[test]
-fn no_import_circle_between_core_modules() {
-    let graph = core_graph();
-    // The scan finds real imports: formats write edits, loading reads formats.
-    assert!(
-        graph["formats"].contains_key("edit"),
-        "{:?}",
-        graph["formats"]
-    );
-    assert!(graph["load"].contains_key("formats"), "{:?}", graph["load"]);
-    assert!(
-        graph["workspace"].contains_key("load"),
-        "{:?}",
-        graph["workspace"]
-    );
-    if let Some(circle) = find_circle(&graph) {
-        panic!("{}", show_circle("core modules", &graph, &circle));
-    }
-}
-
-#[test]
-fn the_core_scan_reads_past_test_declarations_and_finds_a_circle() {
+fn the_core_scan_reads_past_test_declarations_and_sees_groups() {
     // A `mod tests;` declaration at the top cuts nothing: the import after it is seen.
     let text = "#[cfg(test)]\nmod tests;\n\nuse crate::formats::of;\n";
     let (code, files) = without_tests(text);
@@ -798,54 +769,6 @@ fn the_core_scan_reads_past_test_declarations_and_finds_a_circle() {
     .map(|(m, _, _)| m)
     .collect();
     assert_eq!(found, ["edit", "model", "source"]);
-    // And a circle is found and shown with its lines.
-    let mut g = CoreGraph::new();
-    g.entry("a".into())
-        .or_default()
-        .insert("b".into(), vec!["a.rs:1: use crate::b;".into()]);
-    g.entry("b".into())
-        .or_default()
-        .insert("c".into(), vec!["b.rs:2: use crate::c;".into()]);
-    g.entry("c".into())
-        .or_default()
-        .insert("a".into(), vec!["c.rs:3: use crate::a;".into()]);
-    g.entry("d".into())
-        .or_default()
-        .insert("a".into(), vec!["d.rs:1: use crate::a;".into()]);
-    let circle = find_circle(&g).expect("a circle");
-    assert_eq!(circle, ["a", "b", "c", "a"]);
-    assert!(show_circle("core modules", &g, &circle).contains("c.rs:3: use crate::a;"));
-    g.get_mut("c").expect("c").clear();
-    assert_eq!(find_circle(&g), None);
-}
-
-#[test]
-fn the_lower_layers_name_no_format() {
-    // The knot round three untied: the text layer, MCP and the edit vocabulary sit below
-    // the formats, and the formats below loading and the applier.
-    let graph = core_graph();
-    let rules: &[(&str, &[&str])] = &[
-        (
-            "source",
-            &["formats", "load", "workspace", "session", "mcp"],
-        ),
-        ("mcp", &["formats", "load", "workspace", "session"]),
-        (
-            "edit",
-            &["formats", "load", "workspace", "session", "export", "mcp"],
-        ),
-        ("formats", &["load", "workspace", "session"]),
-        ("load", &["workspace", "session"]),
-    ];
-    let mut bad = Vec::new();
-    for (module, never) in rules {
-        for (to, lines) in &graph[*module] {
-            if never.contains(&to.as_str()) {
-                bad.push(format!("{module} -> {to}:\n    {}", lines.join("\n    ")));
-            }
-        }
-    }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
 /// The names of the `.rs` files in `dir` that `main.rs` does not declare as `mod NAME;`.
@@ -885,20 +808,23 @@ fn a_forgotten_suite_file_is_seen() {
     assert_eq!(undeclared_test_files(dir.path()), ["forgotten"]);
 }
 
-/// The layers of docs/architecture.md's table ("The core is a stack"): module -> layer,
-/// read from the doc itself so the two cannot drift apart.
-fn documented_layers() -> BTreeMap<String, u32> {
+/// The layers of docs/architecture.md's table ("The core's layers"): module -> (layer,
+/// crate), read from the doc itself so the two cannot drift apart.
+fn documented_layers() -> BTreeMap<String, (u32, String)> {
     let doc = std::fs::read_to_string(root().join("docs/architecture.md")).expect("read doc");
     let mut layers = BTreeMap::new();
     for line in doc.lines() {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        // `| 7 | `session` | everything below |` splits into ["", "7", "`session`", ..].
-        let (Some(n), Some(modules)) = (cells.get(1), cells.get(2)) else {
+        // `| 7 | `toolscope-core` | `session` | everything below |` splits into
+        // ["", "7", "`toolscope-core`", "`session`", ..].
+        let (Some(n), Some(krate), Some(modules)) = (cells.get(1), cells.get(2), cells.get(3))
+        else {
             continue;
         };
         let Ok(n) = n.parse::<u32>() else { continue };
         for m in modules.split(',') {
-            layers.insert(m.trim().trim_matches('`').to_string(), n);
+            let krate = krate.trim_matches('`').to_string();
+            layers.insert(m.trim().trim_matches('`').to_string(), (n, krate));
         }
     }
     layers
@@ -907,26 +833,48 @@ fn documented_layers() -> BTreeMap<String, u32> {
 /// Imports the table allows within one layer (named in its "may import" column).
 const SAME_LAYER: &[(&str, &str)] = &[("lint", "mcp")];
 
+/// Within one crate Cargo sees no layers: a module imports only modules of a lower layer
+/// of the table (an import into a lower crate is Cargo's to allow, and one into a higher
+/// crate does not compile). Each module also lives in the crate the table names.
 #[test]
-fn every_core_import_goes_down_the_documented_layers() {
+fn every_core_import_within_a_crate_goes_down_the_documented_layers() {
     let layers = documented_layers();
     assert!(layers.len() >= 20, "the doc's table was read: {layers:?}");
     let graph = core_graph();
+    // The scan finds real imports within a crate: formats write edits, the applier loads.
+    assert!(
+        graph["formats"].contains_key("edit"),
+        "{:?}",
+        graph["formats"]
+    );
+    assert!(
+        graph["workspace"].contains_key("load"),
+        "{:?}",
+        graph["workspace"]
+    );
     let mut bad = Vec::new();
     for (module, deps) in &graph {
-        let Some(&from) = layers.get(module) else {
+        let Some((from, krate)) = layers.get(module) else {
             bad.push(format!("{module} is in no layer of docs/architecture.md"));
             continue;
         };
+        let dir = crate_of(module);
+        let lives = dir.and_then(|d| CORE_DIRS.iter().position(|x| *x == d));
+        if lives.map(|i| CORE_CRATES[i]) != Some(krate.as_str()) {
+            bad.push(format!("{module} lives in {dir:?}, the table says {krate}"));
+        }
         for (to, lines) in deps {
+            if crate_of(to) != dir {
+                continue;
+            }
             let ok = match layers.get(to) {
-                Some(&under) => under < from || SAME_LAYER.contains(&(module, to)),
+                Some((under, _)) => under < from || SAME_LAYER.contains(&(module, to)),
                 None => false,
             };
             if !ok {
                 bad.push(format!(
-                    "{module} (layer {from}) -> {to} (layer {:?}):\n    {}",
-                    layers.get(to),
+                    "{module} (layer {from}) -> {to} (layer {:?}), both in {krate}:\n    {}",
+                    layers.get(to).map(|l| l.0),
                     lines.join("\n    ")
                 ));
             }

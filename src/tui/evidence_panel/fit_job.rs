@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use toolscope_core::edit::Transaction;
 use toolscope_core::evidence::Record;
-use toolscope_core::evidence::eval::{EvalOptions, resolve};
 use toolscope_core::evidence::fit::Changes;
+use toolscope_core::fit::{FitOptions, fit};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::explain::num;
 use toolscope_core::workspace::Workspace;
@@ -90,14 +90,18 @@ pub enum Outcome {
 pub fn run(mut ws: Workspace, records: &[Record], add_edges: bool, stop: &AtomicBool) -> Outcome {
     let stopped = || stop.load(Ordering::SeqCst);
     let tk = Arc::clone(&ws.toolkit);
-    let resolved = resolve(&tk, records, &EvalOptions::default()).0;
-    if stopped() {
+    // The core's fit pipeline, as `toolscope fit` runs it: no hold-out, no evaluation.
+    let opts = FitOptions {
+        add_edges,
+        ..FitOptions::default()
+    };
+    let Some(done) = fit(&tk, records, &opts, &stopped) else {
         return Outcome::Cancelled;
-    }
-    let changes = Changes::new(&tk, &resolved, add_edges);
+    };
+    let changes = done.changes;
     if changes.is_empty() {
         return Outcome::Unchanged {
-            records: resolved.len(),
+            records: done.fitted,
         };
     }
     let lines = lines(&tk, &changes);

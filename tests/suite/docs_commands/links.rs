@@ -1,6 +1,6 @@
 //! The cross-references of the docs: every relative link leads to a file (and a heading of
 //! it, after `#`), and every inline-code path into one of the repository's folders
-//! (`core/src/text.rs`) names a file or folder that exists.
+//! (`core-base/src/text.rs`) names a file or folder that exists.
 
 use std::fs;
 use std::path::Path;
@@ -184,7 +184,7 @@ fn links_spans_and_anchors_are_read() {
 fn broken_links_and_paths_are_caught() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let page = "See [the CLI](cli.md#recommendation-semantics), [no](cli.md#nowhere),\n\
-                [gone](gone.md), [up](../README.md), `core/src/text.rs`, `core/src/gone.rs:3`,\n\
+                [gone](gone.md), [up](../README.md), `core-base/src/text.rs`, `core/src/gone.rs:3`,\n\
                 `app/core/sdk/chat2graph.yml` and [web](https://example.com/x.md).\n";
     assert_eq!(
         check(repo, "docs/page.md", page),

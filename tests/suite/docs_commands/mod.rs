@@ -32,7 +32,7 @@
 //!
 //! **Links.** Every relative link of these files leads to a file, and to a heading of it
 //! after `#`; every inline-code path into one of the repository's folders
-//! (`core/src/text.rs`) exists (`links.rs`).
+//! (`core-base/src/text.rs`) exists (`links.rs`).
 //!
 //! **Not run.** A block right after `<!-- not run: REASON -->` (blank lines between are
 //! allowed) is not run; its lines are counted under the reason and printed. Its `toolscope`

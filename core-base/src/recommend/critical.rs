@@ -38,7 +38,7 @@ pub(crate) fn passable(score: f64) -> f64 {
 }
 
 /// The seeds that count: existing actions, as `recommend` keeps them.
-pub(crate) fn seed_actions(tk: &Toolkit, seeds: &[NodeIndex]) -> Vec<NodeIndex> {
+pub fn seed_actions(tk: &Toolkit, seeds: &[NodeIndex]) -> Vec<NodeIndex> {
     let mut out: Vec<NodeIndex> = seeds
         .iter()
         .copied()

@@ -38,12 +38,12 @@
 //!   entry of the pending log, verified once. Every edit, inverses included, has a text
 //!   form, so pending edits can always be reapplied onto a file changed on disk.
 
-pub(crate) mod doc;
-pub(crate) mod graph;
+pub mod doc;
+pub mod graph;
 pub mod ops;
 mod transaction;
 pub mod unchanged;
-pub(crate) mod window;
+pub mod window;
 
 use std::fmt;
 

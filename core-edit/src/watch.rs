@@ -37,7 +37,7 @@
 //!
 //! ```no_run
 //! # use std::{path::PathBuf, sync::mpsc};
-//! # use toolscope_core::watch::{WatchEvent, Watcher};
+//! # use toolscope_edit::watch::{WatchEvent, Watcher};
 //! enum Msg { Watch(WatchEvent) /* , Key(..), Tick, .. */ }
 //! let (tx, rx) = mpsc::channel::<Msg>();
 //! let files: Vec<PathBuf> = vec!["toolkit.yml".into()];
@@ -49,7 +49,7 @@
 //! let bytes = b"actions: []\n";
 //! watcher.expect_own_write(&files[0], bytes);
 //! // ... write; on failure: watcher.forget_own_write(&files[0]);
-//! # Ok::<(), toolscope_core::watch::WatchError>(())
+//! # Ok::<(), toolscope_edit::watch::WatchError>(())
 //! ```
 //!
 //! # Contract for the consumer

@@ -86,7 +86,8 @@ impl std::fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 impl LoadError {
-    pub(crate) fn io(path: &Path, message: impl Into<String>) -> LoadError {
+    /// A loading error at `path` that no line or column places (the file could not be read).
+    pub fn io(path: &Path, message: impl Into<String>) -> LoadError {
         LoadError {
             file: path.display().to_string(),
             line: 0,

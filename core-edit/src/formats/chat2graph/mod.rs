@@ -4,7 +4,7 @@
 //! the operators' own mappings and a top-level `scores:` list.
 
 mod chains;
-pub(crate) mod edit;
+pub mod edit;
 pub(crate) mod load;
 pub(crate) mod remove;
 mod restore;

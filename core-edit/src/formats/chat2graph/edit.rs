@@ -152,7 +152,7 @@ pub(crate) fn set_scores(
 /// one): after the list's last item in its style, under an empty `scores:`, or in a new
 /// `scores:` list at the end of the file. The same text as adding them one at a time, each
 /// after the one before.
-pub(crate) fn add_scores(nav: &Nav<'_, '_>, new_items: &[String]) -> Result<Splice, EditError> {
+pub fn add_scores(nav: &Nav<'_, '_>, new_items: &[String]) -> Result<Splice, EditError> {
     let nl = patch::newline(nav.text);
     let root = nav
         .root()

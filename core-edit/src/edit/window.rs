@@ -11,7 +11,7 @@ use super::Edit;
 /// The lines an edit was made in: a whole item of a top-level list, on the body (the text
 /// after a BOM), with what it declares.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Window {
+pub struct Window {
     pub range: std::ops::Range<usize>,
     /// Column (0-based) of the item's mapping: every content line of the item but its
     /// first is indented at least this much, and the line after it less.
@@ -23,7 +23,7 @@ pub(crate) struct Window {
 
 /// What a window's item declares.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Subject {
+pub enum Subject {
     /// An action or tool.
     Node(NodeKind, String),
     /// An operator, by name.
@@ -31,7 +31,7 @@ pub(crate) enum Subject {
 }
 
 /// The item an edit would be patched in (see `formats::native::window`), if any.
-pub(crate) fn subject(edit: &Edit, tk: &Toolkit) -> Option<Subject> {
+pub fn subject(edit: &Edit, tk: &Toolkit) -> Option<Subject> {
     origin(edit, tk).map(|(_, s)| s)
 }
 
@@ -58,14 +58,14 @@ pub(crate) fn origin(edit: &Edit, tk: &Toolkit) -> Option<(Origin, Subject)> {
 
 /// The lines of the block sequence item whose mapping starts at `origin`: from the line of
 /// its dash to the next line (not blank, not a comment) indented less than the mapping.
-pub(crate) fn declaration_lines(text: &str, origin: Origin) -> Option<std::ops::Range<usize>> {
+pub fn declaration_lines(text: &str, origin: Origin) -> Option<std::ops::Range<usize>> {
     let start = nth_line(text, origin.line)?;
     item_lines(text, start, (origin.col as usize).checked_sub(1)?)
 }
 
 /// [`declaration_lines`] of the item whose mapping starts at byte `at` (a node's span
 /// start in a parse of the whole text), without counting lines from the top.
-pub(crate) fn lines_at(text: &str, at: usize) -> Option<std::ops::Range<usize>> {
+pub fn lines_at(text: &str, at: usize) -> Option<std::ops::Range<usize>> {
     let start = patch::line_start(text, at);
     item_lines(text, start, at - start)
 }

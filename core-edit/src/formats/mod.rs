@@ -7,9 +7,9 @@
 //! Detection asks each format in [`FORMATS`] in turn; the native format, which takes any
 //! mapping, comes last.
 
-pub(crate) mod chat2graph;
-pub(crate) mod ctx;
-pub(crate) mod native;
+pub mod chat2graph;
+pub mod ctx;
+pub mod native;
 pub(crate) mod restore;
 
 pub use chat2graph::tools::check_module_path;
@@ -24,7 +24,7 @@ use crate::source::yaml::{self, Doc, NodeId};
 use crate::source::{Format, Limits, SourceFile};
 
 /// One file format.
-pub(crate) trait FileFormat: Sync {
+pub trait FileFormat: Sync {
     /// Which format this is.
     fn format(&self) -> Format;
 
@@ -80,7 +80,7 @@ pub(crate) trait FileFormat: Sync {
 static FORMATS: [&dyn FileFormat; 2] = [&chat2graph::Chat2Graph, &native::Native];
 
 /// The implementation of `format`.
-pub(crate) fn of(format: Format) -> &'static dyn FileFormat {
+pub fn of(format: Format) -> &'static dyn FileFormat {
     match format {
         Format::Native => &native::Native,
         Format::Chat2Graph => &chat2graph::Chat2Graph,
@@ -125,7 +125,7 @@ pub fn patch(
 /// The undo of `edit` when the file's text says more than the graph (a threshold or hops
 /// the operator did not write is undone by removing the key); `None` when
 /// [`Edit::inverse`] says it all.
-pub(crate) fn text_inverse(file: &SourceFile, tk: &Toolkit, edit: &Edit) -> Option<Edit> {
+pub fn text_inverse(file: &SourceFile, tk: &Toolkit, edit: &Edit) -> Option<Edit> {
     if !matches!(edit, Edit::SetThreshold { .. } | Edit::SetHops { .. }) {
         return None;
     }

@@ -14,7 +14,7 @@ pub(super) type Index = HashMap<(String, String), Vec<(usize, NodeId)>>;
 
 /// What a batch of edits held back and looked at in the `scores:` list.
 #[derive(Default)]
-pub(crate) struct Held {
+pub struct Held {
     /// New entries' texts (`{from: .., to: .., score: ..}`) in the order the edits made them.
     pub items: Vec<String>,
     /// Whether an edit looked up an edge an earlier edit of the batch looked up or wrote
@@ -64,12 +64,12 @@ impl Nav<'_, '_> {
     }
 
     /// From now on new `scores:` entries are held back (see [`Nav::hold_new_scores`]).
-    pub(crate) fn hold_scores(&self) {
+    pub fn hold_scores(&self) {
         *self.held.borrow_mut() = Some(Held::default());
     }
 
     /// The next edit of the batch begins: the edges looked up so far are earlier edits'.
-    pub(crate) fn next_edit(&self) {
+    pub fn next_edit(&self) {
         if let Some(held) = self.held.borrow_mut().as_mut() {
             let current = std::mem::take(&mut held.current);
             held.before.extend(current);
@@ -96,7 +96,7 @@ impl Nav<'_, '_> {
     }
 
     /// What was held back; nothing is held from now on.
-    pub(crate) fn take_held(&self) -> Option<Held> {
+    pub fn take_held(&self) -> Option<Held> {
         self.held.borrow_mut().take()
     }
 }

@@ -1,0 +1,18 @@
+//! toolscope's core, bottom layer (docs/architecture.md): the toolkit graph and what reads
+//! and lays it out, with no format, no edit and no terminal. The crates above it
+//! (`toolscope-edit`, `toolscope-evidence`, `toolscope-core`) may use it; it names none of
+//! them, and Cargo refuses it if it tries.
+
+// Empty in a test build: these modules' unit tests are compiled and run in
+// toolscope-core's test build (core/src/lib.rs), where a test may load a toolkit through
+// the layers above. (`test = false` keeps `cargo test` from building this crate's tests;
+// `--all-targets` builds them anyway.)
+#![cfg(not(test))]
+
+pub mod bounded;
+pub mod diag;
+pub mod layout;
+pub mod model;
+pub mod recommend;
+pub mod source;
+pub mod text;

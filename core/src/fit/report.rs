@@ -1,0 +1,222 @@
+//! A fit's suggestions and smoothing in words and in JSON, as `toolscope fit` prints
+//! them (moved here with the pipeline; the rest of the printing is the CLI's).
+
+use serde_json::{Value, json};
+
+use crate::evidence::criterion::Criterion;
+use crate::evidence::eval::Report;
+use crate::evidence::fit::Fitted;
+use crate::evidence::learn::{NextFit, Smoothing};
+use crate::evidence::steps::StepReport;
+use crate::model::Toolkit;
+use crate::recommend::explain::num;
+use crate::text::for_terminal;
+
+/// What the cross-validation of the Next scores measures.
+pub const CV_MEASURE: &str = "mean next-call recall over offers of 1 to 15 tools (each step's row ranking, cut to the tools the run had; a tool of score 0 never offered) on held-out runs";
+
+/// How far the Next scores trust the runs, as JSON.
+pub fn smoothing_json(tk: &Toolkit, s: &Smoothing) -> Value {
+    json!({
+        "weight": s.weight, "runs": s.runs, "folds": s.folds, "steps": s.steps,
+        "measure": CV_MEASURE,
+        "scores": s.scores.iter().map(|(m, v)| json!({"weight": m, "score": v})).collect::<Vec<_>>(),
+        "rows": s.rows,
+        "plain_rows": s.plain_rows.iter().map(|&a| tk.name(a)).collect::<Vec<_>>(),
+        "chosen_score": s.chosen_score,
+    })
+}
+
+/// How far the Next scores trust the runs, and why, in a few lines.
+pub fn smoothing_text(tk: &Toolkit, s: &Smoothing) -> String {
+    if s.folds == 0 {
+        return format!(
+            "Next scores: prior weight {} (fixed: {} distinct run(s) with their calls in order, fewer than {} to cross-validate)\n",
+            num(s.weight),
+            s.runs,
+            crate::evidence::learn::FOLDS
+        );
+    }
+    let scores: Vec<String> = s
+        .scores
+        .iter()
+        .map(|(m, v)| format!("{} {v:.4}", num(*m)))
+        .collect();
+    let mut out = format!(
+        "Next scores: prior weight {} chosen by {}-fold cross-validation over {} distinct runs ({} held-out steps)\n  measure: {CV_MEASURE}\n  by prior weight (0 = the plain transition counts): {}\n",
+        num(s.weight),
+        s.folds,
+        s.runs,
+        s.steps,
+        scores.join(", ")
+    );
+    let names: Vec<String> = s
+        .plain_rows
+        .iter()
+        .map(|&a| for_terminal(tk.name(a)).into_owned())
+        .collect();
+    out += &format!(
+        "  {} of {} rows keep the plain counts (they score higher on their held-out steps){}{}; with them {}\n",
+        s.plain_rows.len(),
+        s.rows,
+        if names.is_empty() { "" } else { ": " },
+        names.join(", "),
+        s.chosen_score
+            .map_or_else(|| "-".into(), |v| format!("{v:.4}"))
+    );
+    out
+}
+
+/// The settings suggested for the fitted toolkit, per operator, by the one criterion.
+#[derive(Debug)]
+pub enum Suggestions {
+    /// Records with their calls in order: the step sweep after the fit.
+    Steps(Box<StepReport>),
+    /// Records without order: the record evaluation after the fit, swept.
+    Records(Box<Report>),
+}
+
+impl Suggestions {
+    /// The criterion the suggestions are chosen by.
+    pub fn criterion(&self) -> Criterion {
+        match self {
+            Suggestions::Steps(r) => crate::evidence::steps::report::criterion(r),
+            Suggestions::Records(r) => r.criterion,
+        }
+    }
+
+    /// The suggestions as JSON, one point per operator that reaches the criterion.
+    pub fn to_json(&self) -> Value {
+        let point = |operator: &str, t: f64, h: u32, measure: f64, tokens: f64| {
+            json!({"operator": operator, "threshold": t, "hops": h,
+                   self.criterion().key(): measure, "tokens": tokens})
+        };
+        match self {
+            Suggestions::Steps(r) => r
+                .operators
+                .iter()
+                .filter_map(|g| {
+                    let p = g.suggested.as_ref()?;
+                    Some(point(&g.operator, p.threshold, p.hops, p.recall, p.tokens))
+                })
+                .collect(),
+            Suggestions::Records(r) => r
+                .operators
+                .iter()
+                .filter_map(|g| {
+                    let s = g.suggested.as_ref()?;
+                    Some(point(
+                        &g.operator,
+                        s.threshold,
+                        s.hops,
+                        s.complete,
+                        s.tokens,
+                    ))
+                })
+                .collect(),
+        }
+    }
+
+    /// `suggested after the fit (fewest tokens reaching step recall 0.90):` and a line per
+    /// operator.
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "suggested after the fit ({}), per operator:\n",
+            self.criterion().describe()
+        );
+        let none = |op: &str| format!("  {}: none reaches it\n", for_terminal(op));
+        match self {
+            Suggestions::Steps(r) => {
+                for g in &r.operators {
+                    out += &match &g.suggested {
+                        Some(p) => format!(
+                            "  {}: threshold {}, hops {} (step recall {:.3}, ~{:.0} tokens per step)\n",
+                            for_terminal(&g.operator),
+                            num(p.threshold),
+                            p.hops,
+                            p.recall,
+                            p.tokens
+                        ),
+                        None => none(&g.operator),
+                    };
+                }
+            }
+            Suggestions::Records(r) => {
+                for g in &r.operators {
+                    out += &match &g.suggested {
+                        Some(s) => format!(
+                            "  {}: threshold {}, hops {} (complete {:.3}, ~{:.0} tokens)\n",
+                            for_terminal(&g.operator),
+                            num(s.threshold),
+                            s.hops,
+                            s.complete,
+                            s.tokens
+                        ),
+                        None => none(&g.operator),
+                    };
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A fitted Next score as JSON.
+pub fn next_json(tk: &Toolkit, f: &NextFit) -> Value {
+    json!({
+        "from": tk.name(f.from), "to": tk.name(f.to), "old": f.old, "new": f.new,
+        "added": f.edge.is_none(), "steps": f.steps, "row_steps": f.row_steps, "floor": f.floor,
+    })
+}
+
+/// A step evaluation before and after, as JSON.
+pub fn step_pair_json((before, after): &(StepReport, StepReport)) -> Value {
+    use crate::evidence::steps::report::to_json;
+    json!({"steps": before.overall.stats.steps, "before": to_json(before), "after": to_json(after)})
+}
+
+/// A fitted Call score as JSON.
+pub fn edge_json(tk: &Toolkit, f: &Fitted) -> Value {
+    json!({
+        "from": tk.name(f.from), "to": tk.name(f.to), "old": f.old, "new": f.new,
+        "present": f.present, "called": f.called, "floor": f.floor,
+    })
+}
+
+/// A record evaluation before and after, as JSON.
+pub fn pair_json((before, after): &(Report, Report)) -> Value {
+    json!({"records": before.overall.records, "before": crate::evidence::report::to_json(before), "after": crate::evidence::report::to_json(after)})
+}
+
+/// `fitted steps (n): next-call recall b -> a, ~tokens per step b -> a`.
+pub fn step_line(what: &str, (b, a): &(StepReport, StepReport)) -> String {
+    let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |v| format!("{v:.3}"));
+    let t = |x: Option<f64>| x.map_or_else(|| "-".into(), |v| format!("{v:.0}"));
+    let (b, a) = (&b.overall.stats, &a.overall.stats);
+    format!(
+        "{what} steps ({}): next-call recall {} -> {}, ~tokens per step {} -> {}\n",
+        b.steps,
+        f(b.recall),
+        f(a.recall),
+        t(b.tokens),
+        t(a.tokens),
+    )
+}
+
+/// `fitted (n records): complete b -> a, ...`: the record evaluation before and after.
+pub fn line(what: &str, (b, a): &(Report, Report)) -> String {
+    let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |v| format!("{v:.3}"));
+    let t = |x: Option<f64>| x.map_or_else(|| "-".into(), |v| format!("{v:.0}"));
+    format!(
+        "{what} ({} records): complete {} -> {}, recall {} -> {}, precision {} -> {}, ~tokens {} -> {}\n",
+        b.overall.records,
+        f(b.overall.complete),
+        f(a.overall.complete),
+        f(b.overall.recall),
+        f(a.overall.recall),
+        f(b.overall.precision),
+        f(a.overall.precision),
+        t(b.overall.tokens),
+        t(a.overall.tokens),
+    )
+}
