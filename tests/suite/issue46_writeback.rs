@@ -69,6 +69,7 @@ fn a_filled_scores_list_drops_its_tag_and_pyyaml_reads_it() {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");
+    let mut written = Vec::new();
     for (i, tag) in TAGS.iter().enumerate() {
         let f = dir.path().join(format!("c2g-{i}.yml"));
         std::fs::write(&f, c2g_ending(&format!("scores: {tag}\n"))).expect("write");
@@ -96,18 +97,38 @@ fn a_filled_scores_list_drops_its_tag_and_pyyaml_reads_it() {
                 "{tag}: {tail}"
             );
         }
-        let scores = pyyaml_top(&python, &f, "scores").unwrap_or_else(|e| panic!("{tag}: {e}"));
+        written.push(f);
+    }
+    // toolscope reads what it wrote without an error, and PyYAML reads the one entry (one
+    // Python run for every file).
+    for f in &written {
+        let out = toolscope(&["lint", s(f)]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("error"), "{f:?}: {text}");
+    }
+    let out = Command::new(&python)
+        .args([
+            "-c",
+            "import json, sys, yaml\nfor f in sys.argv[1:]:\n    print(json.dumps(yaml.safe_load(open(f, encoding='utf-8'))['scores']))",
+        ])
+        .args(&written)
+        .output()
+        .expect("python runs");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        TAGS.len(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (tag, scores) in TAGS.iter().zip(lines) {
         assert_eq!(
             scores,
             serde_json::json!([{"from": "content_understanding", "to": "deep_recognition", "score": 0.5}]),
             "{tag}"
-        );
-        // toolscope reads what it wrote: the edge at 0.5, no diagnostics.
-        let lint = toolscope(&["lint", s(&f)]);
-        assert!(
-            !String::from_utf8_lossy(&lint.stdout).contains("error"),
-            "{tag}: {}",
-            String::from_utf8_lossy(&lint.stdout)
         );
     }
 }
