@@ -5,9 +5,10 @@
 //! The core is four crates, one per band of its layers (docs/architecture.md):
 //! `toolscope-base` (the graph, the source tree, recommendation, layout), `toolscope-edit`
 //! (edits, MCP, the formats and exports), `toolscope-evidence` (traces and what is learnt
-//! from them) and this one (loading, tokens, the applier, the session). A crate names only
-//! the crates below it, so Cargo refuses an import that goes up. This crate re-exports the
-//! lower crates' modules, so `toolscope_core::model::..` names every module as before.
+//! from them) and this one (loading, tokens, the fit pipeline, the applier, the session).
+//! A crate names only the crates below it, so Cargo refuses an import that goes up. This
+//! crate re-exports the lower crates' modules, so `toolscope_core::model::..` names every
+//! module as before.
 
 #[cfg(not(test))]
 pub use toolscope_base::{bounded, diag, layout, model, recommend, source, text};
