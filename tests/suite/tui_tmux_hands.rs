@@ -36,14 +36,25 @@ fn start(tag: &str, size: (u16, u16), args: &[&str]) -> Tmux {
     s
 }
 
-/// Tab until the status line says the inspector has the keys.
+/// The pane the status line says has the keys.
+fn keys_to(screen: &str) -> Option<&'static str> {
+    ["graph", "navigator", "inspector"]
+        .into_iter()
+        .find(|p| screen.contains(&format!(" {p}: ")))
+}
+
+/// Tab until the status line says the inspector has the keys, one Tab at a time (each
+/// waited for, so a slow screen never makes it overshoot).
 fn to_inspector(s: &Tmux) {
     for _ in 0..3 {
-        if s.capture().contains(" inspector: ") {
+        let now = keys_to(&s.wait("a pane named", |x| keys_to(x).is_some()));
+        if now == Some("inspector") {
             return;
         }
         s.send(&["Tab"]);
-        std::thread::sleep(std::time::Duration::from_millis(150));
+        s.wait("the next pane", |x| {
+            keys_to(x).is_some() && keys_to(x) != now
+        });
     }
     s.wait("the inspector has the keys", |x| x.contains(" inspector: "));
 }
@@ -92,8 +103,10 @@ fn a_score_typed_replaces_the_value_and_undo_and_quit_keep_the_work() {
     s.send(&["q"]);
     s.wait("the question", |x| x.contains("Unsaved edits"));
     s.send(&["q"]);
+    // The second `q` is read before the next key; `Escape` after it closes the question,
+    // so the question being there until then shows `q` did nothing.
     std::thread::sleep(std::time::Duration::from_millis(500));
-    let x = s.capture();
+    let x = s.wait("the question still up", |x| x.contains("Unsaved edits"));
     assert!(x.contains("Unsaved edits") && x.contains("hops 2"), "{x}");
     assert!(x.contains("y quit, dropping the edits"), "{x}");
     s.send(&["Escape"]);

@@ -665,7 +665,7 @@ fn left_by_undo(txn: &Transaction, tk: &crate::model::Toolkit) -> String {
     let Some(first) = txn.edits.first() else {
         return String::new();
     };
-    let now = match first {
+    let now = (|| match first {
         Edit::SetThreshold { operator, .. } => tk
             .operators
             .iter()
@@ -676,7 +676,14 @@ fn left_by_undo(txn: &Transaction, tk: &crate::model::Toolkit) -> String {
             .iter()
             .find(|o| &o.name == operator)
             .map(|o| format!("hops of {operator} = {}", o.hops)),
+        Edit::SetScore {
+            from, to, to_kind, ..
+        } => {
+            let (u, v) = (tk.action(from)?, tk.find(*to_kind, to)?);
+            let e = tk.edge(u, v)?;
+            Some(format!("score {from} -> {to} = {}", tk.graph[e].score))
+        }
         _ => None,
-    };
+    })();
     now.map(|n| format!("; {n} now")).unwrap_or_default()
 }

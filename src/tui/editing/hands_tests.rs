@@ -73,6 +73,11 @@ fn seeds_undo_and_interleave_with_file_edits() {
     keys(&mut app, "e0.25<Enter>");
     keys(&mut app, "u");
     assert_eq!(app.seeds.len(), 2, "the score goes first: {}", status(&app));
+    assert!(
+        status(&app).ends_with("; score plan -> act = 0.8 now"),
+        "says the value it leaves: {}",
+        status(&app)
+    );
     keys(&mut app, "u");
     assert_eq!(app.seeds, vec![plan], "{}", status(&app));
     assert!(!app.seeds_edited, "back to the operator's own seeds");
