@@ -27,10 +27,87 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::lines::{Diags, diag};
-use super::otlp::{AGENT_ATTRS, Kind, OperatorNaming, Span};
 use super::otlp_shapes::OutputCall;
 use super::{Record, Target};
 use crate::diag::Code;
+
+/// The attribute naming the operator first by default (the GenAI conventions').
+pub const AGENT_ATTR: &str = "gen_ai.agent.name";
+
+/// The operator attributes read by default, first found wins: the GenAI conventions',
+/// OpenInference's, Pydantic AI 1.x's.
+pub const AGENT_ATTRS: [&str; 3] = [AGENT_ATTR, "agent.name", "agent_name"];
+
+/// How OTLP runs are named: the operator attribute (`None`: [`AGENT_ATTRS`]) and the
+/// operator given to runs that name none (`--default-operator`; `None`: such runs are
+/// left out, said once per file).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OperatorNaming {
+    pub operator_attr: Option<String>,
+    pub default_operator: Option<String>,
+}
+
+impl OperatorNaming {
+    /// The naming of `--operator-attr` and `--default-operator` (empty means not given).
+    pub fn new(operator_attr: Option<&str>, default_operator: Option<&str>) -> OperatorNaming {
+        let given = |s: Option<&str>| s.filter(|s| !s.is_empty()).map(str::to_string);
+        OperatorNaming {
+            operator_attr: given(operator_attr),
+            default_operator: given(default_operator),
+        }
+    }
+
+    /// The attributes read for the operator, in order.
+    pub(crate) fn attrs(&self) -> Vec<&str> {
+        match &self.operator_attr {
+            Some(a) => vec![a.as_str()],
+            None => AGENT_ATTRS.to_vec(),
+        }
+    }
+}
+
+/// What a span is, for making runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `invoke_agent`, or an OpenInference AGENT span.
+    Agent,
+    /// A model call: `chat`, `text_completion`, `generate_content`, an OpenInference LLM
+    /// span, a Traceloop `llm.request.type` of `chat` or `completion`.
+    Inference,
+    /// A tool execution: `execute_tool`, an OpenInference TOOL span, Pydantic AI 1.x's
+    /// `running tool`.
+    Tool,
+    Other,
+}
+
+/// One span, reduced to what the runs need.
+#[derive(Debug)]
+pub(crate) struct Span {
+    pub line: u32,
+    pub trace: String,
+    pub id: String,
+    pub parent: String,
+    pub kind: Kind,
+    /// The agent the operator attribute names.
+    pub operator: Option<String>,
+    /// A tool span's tool name and `gen_ai.tool.call.id`.
+    pub tool: Option<OutputCall>,
+    /// The tool calls its output holds, in message and part order.
+    pub output: Vec<OutputCall>,
+    /// `startTimeUnixNano` (`None` when missing or not a number).
+    pub start: Option<u64>,
+    /// The tool names the model was given, if the span says.
+    pub defs: Option<Vec<String>>,
+    /// Its finish reasons include `tool_calls`: the model asked for tools.
+    pub asked_tools: bool,
+    /// It holds something shaped like a tool call that none of the forms read.
+    pub unread: bool,
+    /// It carries GenAI, OpenInference or Traceloop attributes.
+    pub genai: bool,
+    /// A string attribute whose key names an agent but is not read as the operator (the
+    /// first such key), for the diagnostic that suggests `--operator-attr`.
+    pub agent_key: Option<String>,
+}
 
 /// The records of `spans` and the diagnostics (those of the lines, then the file's).
 pub(crate) fn runs(

@@ -138,3 +138,58 @@ impl Unresolved {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 43 item 5: 79,960 lines for one unknown operator in a 100 MB file.
+    #[test]
+    fn unknown_targets_are_one_line_per_file_and_name_with_a_count() {
+        let rec = |file: &str, line: u32, op: &str| {
+            let mut r = Record::operator(op, &[]);
+            r.file = file.into();
+            r.line = line;
+            r
+        };
+        let mut u = Unresolved::default();
+        let kept: Vec<usize> = [
+            rec("a", 3, "X"),
+            rec("a", 9, "X"),
+            rec("a", 10, "Y"),
+            rec("b", 1, "X"),
+        ]
+        .iter()
+        .map(|r| {
+            u.push(
+                r,
+                format!(
+                    "no operator named `{}`",
+                    match &r.target {
+                        Target::Operator(n) => n.as_str(),
+                        Target::Seeds(_) => "",
+                    }
+                ),
+            )
+        })
+        .collect();
+        assert!(kept[0] > 0 && kept[1] == 0, "a repeat keeps nothing new");
+        let got: Vec<(String, u32, String)> = u
+            .diagnostics()
+            .into_iter()
+            .map(|d| (d.file, d.line, d.message))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "a".into(),
+                    3,
+                    "no operator named `X` (2 records in this file, the first here)".into()
+                ),
+                ("a".into(), 10, "no operator named `Y`".into()),
+                ("b".into(), 1, "no operator named `X`".into()),
+            ]
+        );
+    }
+}

@@ -526,3 +526,53 @@ fn every_path_suggests_the_same_setting_and_names_its_criterion() {
     assert!(s.contains("suggested:  fewest tokens"), "{s}");
     assert!(s.contains("reaching step recall"), "{s}");
 }
+
+/// Issue 43: `:traces` takes `--operator-attr` and `--default-operator` as `eval` does, and
+/// keeps them for later loads.
+#[test]
+fn traces_command_names_otlp_runs_as_eval_does() {
+    let (_f, _, mut app) = setup();
+    let f = _f.path.with_file_name("spans.jsonl");
+    let span = |id: &str, parent: &str, attrs: &str| {
+        format!(
+            "{{\"traceId\":\"t1\",\"spanId\":\"{id}\",\"parentSpanId\":\"{parent}\",\"attributes\":[{attrs}]}}"
+        )
+    };
+    let kv =
+        |k: &str, v: &str| format!("{{\"key\":\"{k}\",\"value\":{{\"stringValue\":\"{v}\"}}}}");
+    let spans = [
+        span("r", "", &kv("run.label", "x")),
+        span(
+            "c",
+            "r",
+            &format!(
+                "{},{}",
+                kv("gen_ai.operation.name", "execute_tool"),
+                kv("gen_ai.tool.name", "Search")
+            ),
+        ),
+    ];
+    let line = format!(
+        "{{\"resourceSpans\":[{{\"scopeSpans\":[{{\"spans\":[{}]}}]}}]}}\n",
+        spans.join(",")
+    );
+    std::fs::write(&f, line).expect("write spans");
+    let status = |app: &App| app.status.clone().expect("status").text;
+    keys(&mut app, &format!(":traces {}<Enter>", f.display()));
+    assert!(status(&app).contains("0 record(s)"), "{}", status(&app));
+    keys(
+        &mut app,
+        &format!(":traces --default-operator op {}<Enter>", f.display()),
+    );
+    assert!(status(&app).contains("1 record(s)"), "{}", status(&app));
+    keys(&mut app, ":traces<Enter>");
+    assert!(
+        status(&app).contains("1 record(s)"),
+        "kept: {}",
+        status(&app)
+    );
+    keys(&mut app, ":traces --default-operator - <Enter>");
+    assert!(status(&app).contains("0 record(s)"), "{}", status(&app));
+    keys(&mut app, ":traces --operator-attr<Enter>");
+    assert!(status(&app).contains("takes a value"), "{}", status(&app));
+}
