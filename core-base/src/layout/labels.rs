@@ -112,6 +112,18 @@ pub fn shorten_all(
     out
 }
 
+/// `s` cut in the middle to at most `width` cells (at least 3: its first and last
+/// characters round the ellipsis), as much kept of its end as of its front. For a row
+/// whose counts must stay on screen where [`shorten_all`]'s floor of [`MIN_WIDTH`] cells
+/// would push them off its edge.
+pub fn squeeze(s: &str, width: usize, ellipsis: &str) -> String {
+    if s.width() <= width {
+        return s.to_string();
+    }
+    let room = width.max(ellipsis.width() + 2) - ellipsis.width();
+    cut_middle(s, room + ellipsis.width(), room / 2, ellipsis)
+}
+
 /// Groups of indices of cut labels equal to another label of a different name.
 fn collisions(names: &[&str], labels: &[String]) -> Vec<Vec<usize>> {
     let mut by_label: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -176,6 +188,14 @@ fn end(s: &str, cells: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn squeeze_cuts_the_middle_to_any_width_down_to_three_cells() {
+        assert_eq!(squeeze("DocumentReader", 7, "…"), "Doc…der");
+        assert_eq!(squeeze("DocumentReader", 2, "…"), "D…r");
+        assert_eq!(squeeze("Doc", 7, "…"), "Doc");
+        assert!(squeeze("DocumentReader", 6, "…").width() <= 6);
+    }
 
     #[test]
     fn short_names_stay_whole_and_long_ones_are_cut_at_the_end() {

@@ -85,6 +85,44 @@ fn traces_command_loads_and_evaluates_at_the_current_threshold() {
     assert_eq!(app.evidence.times_offered(mail), 4);
 }
 
+/// Issue 45: in a narrow navigator a long name is cut in the middle and its count stays
+/// whole (it read `+ Document… (0 cal`).
+#[test]
+fn a_narrow_navigator_cuts_names_in_the_middle_and_keeps_the_counts() {
+    let f = fixture(&TK.replace("Mail", "Mailbox_delivery_assistant"));
+    let traces = f.path.with_file_name("runs.jsonl");
+    std::fs::write(&traces, TRACES).expect("write traces");
+    let mut app = open(&f.path);
+    keys(&mut app, &format!(":traces {}<Enter>", traces.display()));
+    keys(&mut app, ":goto Mailbox_delivery_assistant<Enter>");
+    for width in [70, 80, 100, 160] {
+        app.size = (width, 24);
+        let s = screen(&app);
+        let row = s
+            .lines()
+            .find(|l| l.starts_with("│+ Mai"))
+            .unwrap_or_else(|| panic!("the row at width {width}:\n{s}"));
+        let nav = row.split('│').nth(1).unwrap_or_default();
+        assert!(
+            nav.ends_with("(0 calls)") || nav.trim_end().ends_with("(0)"),
+            "the count is whole at width {width}: {row}"
+        );
+        let name = nav
+            .trim_start_matches("+ ")
+            .split(" (0")
+            .next()
+            .unwrap_or_default();
+        assert!(
+            name.chars().count() >= 5,
+            "a readable name at width {width}: {row}"
+        );
+        // Squeezed, the name keeps its end too; with room, the usual end cut.
+        if width <= 80 {
+            assert!(name.ends_with("nt"), "cut in the middle: {row}");
+        }
+    }
+}
+
 #[test]
 fn inspector_and_navigator_show_the_calls() {
     let (_f, traces, mut app) = setup();

@@ -39,7 +39,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let lines: Vec<Line> = shown
         .iter()
         .zip(labels)
-        .map(|(&(i, row), label)| row_line(app, row, label, i == app.nav.cursor))
+        .map(|(&(i, row), (label, never))| row_line(app, row, label, never, i == app.nav.cursor))
         .collect();
     let lines = if lines.is_empty() {
         vec![Line::styled("(no match)", app.theme.muted())]
@@ -51,10 +51,12 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
 
 /// The text of each shown row, cut to `width`: an operator drops its anchor first, then
 /// names are cut as little as needed and never to a label that reads as another name
-/// (in the middle when the front is shared: `content_un…_2`).
-fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<String> {
+/// (in the middle when the front is shared: `content_un…_2`). With each, the mark of a
+/// tool no trace called ([`NEVER`], or [`NEVER_SHORT`] where the long one leaves the name
+/// fewer than [`NAME_FLOOR`] cells), so the count is never cut off at the pane's edge.
+fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<(String, &'static str)> {
     let ell = app.theme.glyphs().ellipsis;
-    let mut out = vec![String::new(); rows.len()];
+    let mut out = vec![(String::new(), ""); rows.len()];
     // Node names, cut together so two rows never read the same.
     let mut cut: Vec<(usize, String, usize)> = Vec::new();
     let op_names: Vec<String> = app
@@ -67,14 +69,14 @@ fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<String> {
         toolscope_core::layout::labels::NameIndex::new(op_names.iter().map(String::as_str));
     for (k, &(_, row)) in rows.iter().enumerate() {
         match row {
-            Row::Header(t) => out[k] = t.to_string(),
+            Row::Header(t) => out[k].0 = t.to_string(),
             Row::Operator(i) => {
                 let Some(o) = app.tk.operators.get(i) else {
                     continue;
                 };
                 let room = width.saturating_sub(2);
                 let full = sanitize(&o.label()).into_owned();
-                out[k] = if full.width() <= room {
+                out[k].0 = if full.width() <= room {
                     full
                 } else {
                     let name = sanitize(&o.name).into_owned();
@@ -86,8 +88,14 @@ fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<String> {
             Row::Node(ix) => {
                 let indent = if app.nav.indented.contains(&ix) { 2 } else { 0 };
                 let never = app.tk.kind(ix) != NodeKind::Action && app.evidence.never_called(ix);
-                let suffix = suffix(app, ix).width() + if never { " (0 calls)".len() } else { 0 };
-                let room = width.saturating_sub(indent + 2 + suffix);
+                let fixed = indent + 2 + suffix(app, ix).width();
+                let mark = match never {
+                    false => "",
+                    true if width.saturating_sub(fixed + NEVER.len()) >= NAME_FLOOR => NEVER,
+                    true => NEVER_SHORT,
+                };
+                out[k].1 = mark;
+                let room = width.saturating_sub(fixed + mark.len());
                 cut.push((k, sanitize(app.tk.name(ix)).into_owned(), room));
             }
         }
@@ -97,11 +105,25 @@ fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<String> {
     let names: Vec<&str> = cut.iter().map(|c| c.1.as_str()).collect();
     let short =
         toolscope_core::layout::labels::shorten_all(&names, room, ell, Some(&app.graph_pane.names));
-    for ((k, _, _), label) in cut.iter().zip(short) {
-        out[*k] = label;
+    // A label still wider than its own row's room (a narrow pane, where the names' floor
+    // would push a count off the edge) is cut in the middle: the counts always show.
+    for ((k, name, own), label) in cut.iter().zip(short) {
+        out[*k].0 = if label.width() > *own {
+            toolscope_core::layout::labels::squeeze(name, *own, ell)
+        } else {
+            label
+        };
     }
     out
 }
+
+/// The mark after a tool no loaded trace ever called.
+const NEVER: &str = " (0 calls)";
+/// The same mark in a pane too narrow for it and a readable name (`M…nt (0 calls)` would
+/// leave the name two cells).
+const NEVER_SHORT: &str = " (0)";
+/// The fewest cells a name keeps before the mark is shortened.
+const NAME_FLOOR: usize = 5;
 
 /// What follows a node's name: the hidden members of a collapsed group.
 fn suffix(app: &App, ix: petgraph::stable_graph::NodeIndex) -> String {
@@ -112,7 +134,13 @@ fn suffix(app: &App, ix: petgraph::stable_graph::NodeIndex) -> String {
         .unwrap_or_default()
 }
 
-fn row_line(app: &App, row: Row, label: String, at_cursor: bool) -> Line<'static> {
+fn row_line(
+    app: &App,
+    row: Row,
+    label: String,
+    never: &'static str,
+    at_cursor: bool,
+) -> Line<'static> {
     let mut line = match row {
         Row::Header(t) => Line::from(Span::styled(t, app.theme.title())),
         Row::Operator(i) => {
@@ -145,8 +173,8 @@ fn row_line(app: &App, row: Row, label: String, at_cursor: bool) -> Line<'static
             );
             let mut spans = vec![Span::styled(text, app.theme.node(level, seed))];
             // A tool no loaded trace ever called.
-            if app.tk.kind(ix) != NodeKind::Action && app.evidence.never_called(ix) {
-                spans.push(Span::styled(" (0 calls)", app.theme.muted()));
+            if !never.is_empty() {
+                spans.push(Span::styled(never, app.theme.muted()));
             }
             Line::from(spans)
         }
