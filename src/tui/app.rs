@@ -290,6 +290,8 @@ impl App {
             rec: &self.rec,
             operator: self.operator,
             threshold: self.session.params.threshold,
+            hops: self.session.params.hops,
+            called: self.replay.called_node(&self.seeds),
             size: self.size,
             whole: self.layout.current(),
             pending: self.layout.pending(),

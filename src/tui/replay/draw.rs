@@ -269,6 +269,15 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
         ],
         _ => return false,
     };
+    let mut parts = parts;
+    // A step too large for the pane draws its offered tools by rank and counts the rest.
+    let untold = app.graph_pane.focus_view.as_ref().map_or(0, |f| f.untold);
+    if untold > 0 && app.graph_pane.shows_focus() {
+        parts.push(vec![
+            format!("{untold} more offered"),
+            format!("+{untold} offered"),
+        ]);
+    }
     let border = WRect {
         x: i32::from(area.x),
         y: i32::from(area.y),

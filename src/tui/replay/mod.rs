@@ -204,6 +204,12 @@ impl ReplayPane {
         })
     }
 
+    /// The replayed step's called tool, when the graph shows the step.
+    pub fn called_node(&self, seeds: &[NodeIndex]) -> Option<NodeIndex> {
+        let run = self.run().filter(|_| self.shown(seeds))?;
+        run.current()?.target
+    }
+
     pub fn shown(&self, seeds: &[NodeIndex]) -> bool {
         self.step_seeds().is_some_and(|s| same(s, seeds))
     }
@@ -684,7 +690,10 @@ fn tune(ctx: &Ctx, cost: &dyn TokenCost, run: &Run) -> Tune {
         return Tune::empty("no step");
     };
     if step.hit {
-        return Tune::empty("a hit: nothing to tune");
+        return Tune::empty(&format!(
+            "a hit: {} was offered at this threshold and hops, so nothing needs to change",
+            toolscope_core::text::sanitize(&step.next)
+        ));
     }
     if step.target.is_none() {
         return Tune::empty("the call is no tool of the toolkit: add it first");
