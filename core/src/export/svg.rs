@@ -373,7 +373,14 @@ fn title_text(tk: &Toolkit, hl: Option<&Highlight<'_>>, title: &Title) -> String
     let (actions, tools, groups) = tk.counts();
     match hl {
         Some(h) => {
-            parts.push(format!("threshold {}", score_text(h.threshold)));
+            // As written: `0.1426` stays whole (two decimals would say `0.14`).
+            let two = score_text(h.threshold);
+            let t = if two.parse::<f64>().is_ok_and(|x| x == h.threshold) {
+                two
+            } else {
+                crate::recommend::explain::num(h.threshold)
+            };
+            parts.push(format!("threshold {t}"));
             if let Some(hops) = title.hops {
                 parts.push(format!("hops {hops}"));
             }

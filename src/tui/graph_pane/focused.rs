@@ -43,6 +43,11 @@ pub struct Focused {
     pub(super) only: Option<wires::Only>,
     /// Offered tools of such a step left out to fit (counted on the border).
     pub untold: usize,
+    /// Such a step's offered tools by rank, each with the score that offers it (the
+    /// smallest on its path): the replay's panel lists them.
+    pub ranked: Vec<(NodeIndex, f64)>,
+    /// What keeps such a step's called tool out (its edge is labelled).
+    pub keeping: Option<step::Keeping>,
 }
 
 /// What a fit is made for: seeds, operator, structure, terminal size.
@@ -70,6 +75,8 @@ struct Set {
     members: usize,
     /// Offered tools left out (the step did not fit; they are counted).
     untold: usize,
+    ranked: Vec<(NodeIndex, f64)>,
+    keeping: Option<step::Keeping>,
 }
 
 /// The members, their frontier, and which nodes to keep.
@@ -92,6 +99,8 @@ fn focus_set(s: &Scene<'_>) -> Set {
         pinned: s.selected.into_iter().collect(),
         members: members.len(),
         untold: 0,
+        ranked: Vec::new(),
+        keeping: None,
     }
 }
 
@@ -149,6 +158,8 @@ fn reasons_set(s: &Scene<'_>, r: &Reasons, most: usize) -> Set {
         pinned,
         members,
         untold: d.untold,
+        ranked: r.ranked.clone(),
+        keeping: r.called.as_ref().and_then(|c| c.keeping),
     }
 }
 
@@ -208,6 +219,8 @@ impl GraphPane {
             pinned,
             members: kept_members,
             untold,
+            ranked,
+            keeping,
         } = fitting_set(s, &splits);
         let members = members(s);
         let base = match since {
@@ -269,6 +282,8 @@ impl GraphPane {
                 routes,
                 only: only.clone(),
                 untold,
+                ranked: ranked.clone(),
+                keeping,
             };
             let better = best.as_ref().is_none_or(|b| {
                 left_out < b.routes.as_ref().map_or(0, |r| r.left_out) && choice.fits
@@ -295,15 +310,20 @@ impl GraphPane {
     /// The focus view hid or showed side panes: the shell keeps the active pane a shown
     /// one, and hiding says so once (the title keeps saying it).
     fn panes_changed(&self, now: Split) -> Step {
-        let say =
-            (self.side_panes_hidden.is_none() && (now.hide_nav || now.hide_inspector)).then(|| {
-                let what = if now.hide_nav {
-                    "side panes hidden"
-                } else {
-                    "inspector hidden"
-                };
-                format!("{what} so the whole recommendation fits; m shows them")
-            });
+        let hiding = now.hide_nav || now.hide_inspector;
+        let say = self.side_panes_hidden.is_none().then(|| {
+            if !hiding {
+                // After a resize that gives the panes room again: the message that they
+                // were hidden would be stale.
+                return "the side panes fit again".to_string();
+            }
+            let what = if now.hide_nav {
+                "side panes hidden"
+            } else {
+                "inspector hidden"
+            };
+            format!("{what} so the whole recommendation fits; m shows them")
+        });
         Step {
             panes: Some(now),
             say,

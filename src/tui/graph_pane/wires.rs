@@ -107,9 +107,9 @@ pub fn route(
     let mut edges: Vec<_> = drawn
         .into_iter()
         .map(|(e, score, ix, v)| {
-            let rank = if only.is_some_and(|o| o.first.contains(&e)) {
-                0
-            } else if rec.has_edge(tk, e, threshold) {
+            // The called tool's path goes first with the recommendation's edges.
+            let first = only.is_some_and(|o| o.first.contains(&e));
+            let rank = if first || rec.has_edge(tk, e, threshold) {
                 0
             } else if score < threshold {
                 2
