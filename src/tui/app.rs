@@ -292,6 +292,7 @@ impl App {
             threshold: self.session.params.threshold,
             hops: self.session.params.hops,
             called: self.replay.called_node(&self.seeds),
+            step: self.replay.shown(&self.seeds),
             size: self.size,
             whole: self.layout.current(),
             pending: self.layout.pending(),

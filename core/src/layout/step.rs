@@ -268,11 +268,16 @@ fn path_step(tk: &Toolkit, e: EdgeIndex) -> Option<PathStep> {
     })
 }
 
-/// Whether the edges among `members` outnumber them: the focus view of such a set (a
-/// learned kit's, where every action has a `Next` edge to most others) is drawn as its
-/// reasons. Stops counting as soon as it knows.
+/// Edges per recommended node beyond which the focus view is a knot.
+pub const KNOT: usize = 2;
+
+/// Whether the edges among the recommended nodes outnumber them [`KNOT`] times over: the
+/// focus view of such a set (a learned kit's, where every action has a `Next` edge to
+/// most others: three to fifteen edges a node) is drawn as its reasons, while a
+/// hand-made kit's (Chat2Graph's own, about one edge a node) keeps every edge. Stops
+/// counting as soon as it knows.
 pub fn is_knotted(tk: &Toolkit, rec: &Recommendation) -> bool {
-    let n = rec.len();
+    let n = rec.len() * KNOT;
     let mut edges = 0;
     for &u in rec.actions.iter().chain(&rec.tools) {
         for (_, v) in tk.out_edges(u) {

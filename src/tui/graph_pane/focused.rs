@@ -180,8 +180,15 @@ fn fitting_set(s: &Scene<'_>, splits: &[crate::tui::panes::Split]) -> Set {
     let n = r.ranked.len();
     let rec = s.rec;
     let is_member = |ix: NodeIndex| rec.contains(ix);
+    // Only a step is cut to fit: the operator's own view keeps its whole recommendation
+    // (the border says what lies beyond the pane, and `n` goes there).
+    let cuts = if s.called.is_some() || s.step {
+        &MOST_TOOLS[..]
+    } else {
+        &[]
+    };
     let mut last = None;
-    for most in std::iter::once(n).chain(MOST_TOOLS.into_iter().filter(|&m| m < n)) {
+    for most in std::iter::once(n).chain(cuts.iter().copied().filter(|&m| m < n)) {
         let set = reasons_set(s, &r, most);
         let want = fit::Want {
             tk: s.tk,
@@ -192,7 +199,7 @@ fn fitting_set(s: &Scene<'_>, splits: &[crate::tui::panes::Split]) -> Set {
             pinned: &set.pinned,
         };
         let seqs = fit::Sequences::of(&want);
-        if fit::choose(&want, &seqs, s.size, splits, false).fits {
+        if cuts.is_empty() || fit::choose(&want, &seqs, s.size, splits, false).fits {
             return set;
         }
         last = Some(set);
