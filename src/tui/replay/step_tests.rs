@@ -183,3 +183,33 @@ fn parens_jump_to_the_next_and_previous_miss_across_runs() {
     keys(&mut app, "(");
     assert_eq!(at(&app), (wanted[0].0, wanted[0].1));
 }
+
+#[test]
+fn at_a_hit_t_says_there_is_nothing_to_tune_and_why() {
+    let (_f, mut app) = setup(100, 30);
+    let hit = app
+        .evidence
+        .records()
+        .iter()
+        .enumerate()
+        .find_map(|(i, r)| {
+            let played = replay(&app.tk, r, None, 1).ok()?;
+            let k = played.steps.iter().position(|s| s.hit)?;
+            Some((i + 1, k, played.steps[k].next.clone()))
+        })
+        .expect("a hit");
+    keys(&mut app, &format!(":replay {} {}<Enter>t", hit.0, hit.1));
+    let run = app.replay.run().expect("replaying");
+    let note = run.tune.as_ref().and_then(|t| t.note.clone());
+    assert_eq!(
+        note.as_deref(),
+        Some(
+            format!(
+                "a hit: {} was offered at this threshold and hops, so nothing needs to change",
+                hit.2
+            )
+            .as_str()
+        )
+    );
+    assert!(screen(&app).contains("tune: a hit"), "{}", screen(&app));
+}
