@@ -831,7 +831,7 @@ fn documented_layers() -> BTreeMap<String, (u32, String)> {
 }
 
 /// Imports the table allows within one layer (named in its "may import" column).
-const SAME_LAYER: &[(&str, &str)] = &[("lint", "mcp")];
+const SAME_LAYER: &[(&str, &str)] = &[("lint", "mcp"), ("layout", "recommend")];
 
 /// Within one crate Cargo sees no layers: a module imports only modules of a lower layer
 /// of the table (an import into a lower crate is Cargo's to allow, and one into a higher

@@ -27,7 +27,9 @@ use petgraph::visit::NodeIndexable;
 
 use crate::layout::Layout;
 use crate::layout::focus::{self, Cells};
+use crate::layout::step::{CalledPath, Reasons};
 use crate::model::{EdgeKind, NodeKind, Toolkit};
+use crate::recommend::Params;
 
 use super::Highlight;
 
@@ -120,8 +122,44 @@ pub fn to_svg_titled(
     title: &Title,
 ) -> String {
     let called = title.called.as_ref().and_then(|c| c.node);
+    if let (Some(h), Some(c), Some(hops), false) = (hl, &title.called, title.hops, whole) {
+        let params = Params {
+            threshold: h.threshold,
+            hops,
+        };
+        let reasons = Reasons::of(tk, h.seeds, params, h.rec, c.node);
+        let pic = step_picture(tk, h, &reasons);
+        return render(tk, &pic, hl, title, reasons.called.as_ref());
+    }
     let pic = picture(tk, hl, whole, called);
-    render(tk, &pic, hl, title)
+    render(tk, &pic, hl, title, None)
+}
+
+/// A replayed step as the reasons for its offer ([`crate::layout::step`]): the seeds,
+/// every offered action and tool with the path that offers it, the called tool with the
+/// path that would bring it in, and the best five of the frontier; only those edges.
+fn step_picture(tk: &Toolkit, h: &Highlight<'_>, r: &Reasons) -> Picture {
+    let d = r.drawn(tk, h.rec, usize::MAX);
+    let mut keep = vec![false; tk.graph.node_bound()];
+    for &n in d.nodes.iter().chain(d.frontier.iter().map(|b| &b.node)) {
+        keep[n.index()] = true;
+    }
+    let edges: std::collections::HashSet<EdgeIndex> = d.edges.iter().copied().collect();
+    let path: std::collections::HashSet<EdgeIndex> = r
+        .called
+        .iter()
+        .flat_map(|c| c.path.iter().map(|s| s.edge))
+        .collect();
+    let is_member = |ix: NodeIndex| h.node(ix);
+    let first = |e: EdgeIndex| path.contains(&e) || h.edge(tk, e);
+    Picture::Grid(grid::scene_of(
+        tk,
+        &keep,
+        &is_member,
+        h.seeds,
+        &first,
+        &|e| edges.contains(&e),
+    ))
 }
 
 /// A picture laid out: on the grid, or layered when too large for it.
@@ -260,9 +298,22 @@ pub fn layered_drawing(tk: &Toolkit, layout: &Layout) -> Drawing {
     }
 }
 
-fn render(tk: &Toolkit, pic: &Picture, hl: Option<&Highlight<'_>>, title: &Title) -> String {
-    let d = drawing_of(tk, pic);
-    let heading = title_text(tk, hl, title);
+fn render(
+    tk: &Toolkit,
+    pic: &Picture,
+    hl: Option<&Highlight<'_>>,
+    title: &Title,
+    called: Option<&CalledPath>,
+) -> String {
+    let mut d = drawing_of(tk, pic);
+    let keeping = called.and_then(|c| c.keeping);
+    if let Some(k) = keeping {
+        keep_label_visible(&mut d, k.step.edge);
+    }
+    let mut heading = title_text(tk, hl, title);
+    if let Some(why) = called.and_then(|c| why_out(tk, c, hl.map_or(0.0, |h| h.threshold))) {
+        heading = format!("{heading}: {why}");
+    }
     let heading_w = heading.width() as f64 * 7.8;
     let width = (d.size.0 + 2.0 * MARGIN)
         .max(LEGEND_W + 2.0 * MARGIN)
@@ -289,7 +340,8 @@ fn render(tk: &Toolkit, pic: &Picture, hl: Option<&Highlight<'_>>, title: &Title
     // Recommended edges last, so they are drawn over the others.
     edges.sort_by_key(|(e, _)| hl.is_some_and(|h| h.edge(tk, *e)));
     for (e, p) in edges {
-        edge(&mut out, tk, *e, p, hl);
+        let blocking = keeping.filter(|k| k.step.edge == *e).map(|k| k.by_hops);
+        edge(&mut out, tk, *e, p, hl, blocking);
     }
     out.push_str("</g>\n<g class=\"nodes\">\n");
     let called = title.called.as_ref();
@@ -321,7 +373,14 @@ fn title_text(tk: &Toolkit, hl: Option<&Highlight<'_>>, title: &Title) -> String
     let (actions, tools, groups) = tk.counts();
     match hl {
         Some(h) => {
-            parts.push(format!("threshold {}", score_text(h.threshold)));
+            // As written: `0.1426` stays whole (two decimals would say `0.14`).
+            let two = score_text(h.threshold);
+            let t = if two.parse::<f64>().is_ok_and(|x| x == h.threshold) {
+                two
+            } else {
+                crate::recommend::explain::num(h.threshold)
+            };
+            parts.push(format!("threshold {t}"));
             if let Some(hops) = title.hops {
                 parts.push(format!("hops {hops}"));
             }
@@ -368,6 +427,8 @@ const STYLE: &str = r##"<defs>
 .node.seed text { fill: #ffffff; font-weight: bold; }
 .node.called-hit .shape { stroke: #15803d; stroke-width: 4; }
 .node.called-miss .shape { stroke: #b91c1c; stroke-width: 4; stroke-dasharray: 6 3; }
+.edge.blocking path { stroke: #b91c1c; stroke-width: 2.2; stroke-dasharray: 6 3; marker-end: url(#arrow); }
+.edge.blocking text { fill: #b91c1c; font-weight: bold; }
 .legend text { fill: #111827; }
 .legend .title { font-weight: bold; }
 </style>
@@ -497,16 +558,29 @@ fn shape(out: &mut String, kind: NodeKind, x: f64, y: f64, w: f64, h: f64) {
     }
 }
 
-fn edge(out: &mut String, tk: &Toolkit, e: EdgeIndex, p: &Path, hl: Option<&Highlight<'_>>) {
+/// One edge; `blocking`: it keeps a replayed step's called tool out (`true`: because the
+/// hops run out there), drawn in red with its score (or `hops`) always as text.
+fn edge(
+    out: &mut String,
+    tk: &Toolkit,
+    e: EdgeIndex,
+    p: &Path,
+    hl: Option<&Highlight<'_>>,
+    blocking: Option<bool>,
+) {
     let Some((u, v)) = tk.graph.edge_endpoints(e) else {
         return;
     };
     let data = &tk.graph[e];
-    let class = match hl {
+    let mut class = match hl {
         Some(h) if h.edge(tk, e) => " rec",
         Some(h) if data.score < h.threshold => " below",
         _ => "",
-    };
+    }
+    .to_string();
+    if blocking.is_some() {
+        class.push_str(" blocking");
+    }
     let mut path = String::new();
     for (i, (x, y)) in p.points.iter().enumerate() {
         let _ = write!(path, "{}{x:.1},{y:.1}", if i == 0 { "M" } else { " L" });
@@ -522,7 +596,10 @@ fn edge(out: &mut String, tk: &Toolkit, e: EdgeIndex, p: &Path, hl: Option<&High
     );
     let (lx, ly) = p.label;
     if data.kind != EdgeKind::Has && lx.is_finite() && ly.is_finite() {
-        let text = score_text(data.score);
+        let text = match blocking {
+            Some(true) => "hops".to_string(),
+            _ => score_text(data.score),
+        };
         // A backdrop the width of the text interrupts the edge's own line under it.
         let w = text.len() as f64 * 6.2 + 4.0;
         let _ = writeln!(
@@ -534,6 +611,43 @@ fn edge(out: &mut String, tk: &Toolkit, e: EdgeIndex, p: &Path, hl: Option<&High
         );
     }
     out.push_str("</g>\n");
+}
+
+/// The blocking edge's label is visible text: where the grid found no free cells for it,
+/// it goes just before the arrowhead (over whatever lies there, on its backdrop).
+fn keep_label_visible(d: &mut Drawing, e: EdgeIndex) {
+    for (edge, p) in &mut d.edges {
+        if *edge != e || (p.label.0.is_finite() && p.label.1.is_finite()) {
+            continue;
+        }
+        let n = p.points.len();
+        if n >= 2 {
+            let (a, b) = (p.points[n - 2], p.points[n - 1]);
+            p.label = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+        }
+    }
+}
+
+/// Why the called tool is out, for the title: the edge below the threshold, or the hop
+/// beyond the hops.
+fn why_out(tk: &Toolkit, c: &CalledPath, threshold: f64) -> Option<String> {
+    let k = c.keeping?;
+    let (u, v) = (short(tk.name(k.step.from)), short(tk.name(k.step.to)));
+    Some(if k.by_hops {
+        let hop = c
+            .path
+            .iter()
+            .filter(|s| s.kind == EdgeKind::Next)
+            .position(|s| s.edge == k.step.edge)
+            .map_or(0, |i| i + 1);
+        format!("{u} -> {v} is hop {hop}, beyond the hops")
+    } else {
+        format!(
+            "blocked by {u} -> {v} ({} < threshold {})",
+            score_text(k.step.score),
+            crate::recommend::explain::num(threshold)
+        )
+    })
 }
 
 fn score_text(s: f64) -> String {

@@ -167,7 +167,12 @@ fn draw_routed(
         canvas.mark(head, Mark::Arrow(dir), level);
         let text = label_text(app, e);
         if !text.is_empty() {
-            wanted.push((r, text, level));
+            let blocks = app
+                .tk
+                .graph
+                .edge_endpoints(e)
+                .is_some_and(|(_, v)| app.graph_pane.blocks(e, v));
+            wanted.push((r, text, level, blocks));
         }
     }
     let mut taken: Vec<(i32, i32, i32)> = Vec::new();
@@ -186,7 +191,13 @@ fn draw_routed(
                 .iter()
                 .any(|&(lx, ly, lw)| ly == y && lx < x + w && x < lx + lw)
     };
-    // Counts of edges not drawn first: they say what the picture leaves out.
+    // The labels of edges that keep a node out first (a replayed miss's says why the
+    // step missed), then the counts of edges not drawn (what the picture leaves out), then
+    // the other labels.
+    let (first, rest): (Vec<_>, Vec<_>) = wanted.into_iter().partition(|w| w.3);
+    for (r, text, level, _) in first {
+        place_label(app, canvas, &mut taken, &clear, r, text, level);
+    }
     for (at, text) in counts {
         let w = text.width() as i32;
         if let Some(&(x, y)) = at.iter().find(|&&(x, y)| clear(x, y, w, &taken, canvas)) {
@@ -194,33 +205,49 @@ fn draw_routed(
             canvas.mark((x, y), Mark::Text(text), Level::Normal);
         }
     }
-    for (r, text, level) in wanted {
-        let w = text.width() as i32;
-        let on_line = r.spans.iter().find_map(|&(x, y, len)| {
-            let at = x + (len - w) / 2;
-            let free = !taken
-                .iter()
-                .any(|&(lx, ly, lw)| ly == y && lx < at + w && at < lx + lw);
-            let v = canvas.view();
-            let inside = at >= v.x && at + w <= v.x + v.w && y >= v.y && y < v.y + v.h;
-            (len >= w + 2 && free && inside).then_some((at, y))
-        });
-        let ((hx, hy), dir) = r.head();
-        // Beside the arrowhead, else after the target's box (its score reads as why it
-        // is left out).
-        let (dx, dy) = dir.step();
-        let after = app
-            .geometry_hit(hx + dx, hy + dy)
-            .and_then(|v| app.geometry().node_rect(app.layout(), &app.tk, v))
-            .map(|b| (b.x + b.w + 1, b.y + b.h / 2));
-        let beside = [Some((hx + 1, hy)), Some((hx - w, hy)), after]
-            .into_iter()
-            .flatten()
-            .find(|&(x, y)| clear(x, y, w, &taken, canvas));
-        if let Some((x, y)) = on_line.or(beside) {
-            taken.push((x, y, w));
-            canvas.mark((x, y), Mark::Text(text), level);
-        }
+    for (r, text, level, _) in rest {
+        place_label(app, canvas, &mut taken, &clear, r, text, level);
+    }
+}
+
+type Clear<'a> = dyn Fn(i32, i32, i32, &[(i32, i32, i32)], &Canvas) -> bool + 'a;
+
+/// One edge's label: on a stretch of its own edge no other line touches, else beside its
+/// arrowhead or after its target's box on free cells; else left out.
+fn place_label(
+    app: &App,
+    canvas: &mut Canvas,
+    taken: &mut Vec<(i32, i32, i32)>,
+    clear: &Clear<'_>,
+    r: &toolscope_core::layout::route::Routed,
+    text: String,
+    level: Level,
+) {
+    let w = text.width() as i32;
+    let on_line = r.spans.iter().find_map(|&(x, y, len)| {
+        let at = x + (len - w) / 2;
+        let free = !taken
+            .iter()
+            .any(|&(lx, ly, lw)| ly == y && lx < at + w && at < lx + lw);
+        let v = canvas.view();
+        let inside = at >= v.x && at + w <= v.x + v.w && y >= v.y && y < v.y + v.h;
+        (len >= w + 2 && free && inside).then_some((at, y))
+    });
+    let ((hx, hy), dir) = r.head();
+    // Beside the arrowhead, else after the target's box (its score reads as why it
+    // is left out).
+    let (dx, dy) = dir.step();
+    let after = app
+        .geometry_hit(hx + dx, hy + dy)
+        .and_then(|v| app.geometry().node_rect(app.layout(), &app.tk, v))
+        .map(|b| (b.x + b.w + 1, b.y + b.h / 2));
+    let beside = [Some((hx + 1, hy)), Some((hx - w, hy)), after]
+        .into_iter()
+        .flatten()
+        .find(|&(x, y)| clear(x, y, w, taken, canvas));
+    if let Some((x, y)) = on_line.or(beside) {
+        taken.push((x, y, w));
+        canvas.mark((x, y), Mark::Text(text), level);
     }
 }
 

@@ -125,9 +125,10 @@ pub struct Want<'a> {
     pub members: usize,
     /// Where reading starts: the seeds, in the operator's order.
     pub roots: &'a [NodeIndex],
-    /// A node of the frontier drawn even where the rest of it is not: the selection (a
-    /// replayed miss selects the call it missed, the node that screen is about).
-    pub pinned: Option<NodeIndex>,
+    /// Nodes outside the recommendation drawn even where the frontier is not: the
+    /// selection (a replayed miss selects the call it missed, the node that screen is
+    /// about) and, in a step drawn as its reasons, the path that would bring it in.
+    pub pinned: &'a [NodeIndex],
 }
 
 /// The reading orders [`choose`] fits, measured: the same for every try of one layout (the
@@ -147,12 +148,15 @@ impl Sequences {
     pub fn of(want: &Want<'_>) -> Sequences {
         let all = pack::sequence(want.tk, want.keep, want.is_member, want.roots, false);
         // A stable sort keeps the reading order within each part.
-        let pinned = want
+        let pinned: std::collections::HashSet<NodeIndex> = want
             .pinned
-            .filter(|p| want.keep.get(p.index()) == Some(&true) && !(want.is_member)(*p));
+            .iter()
+            .copied()
+            .filter(|p| want.keep.get(p.index()) == Some(&true) && !(want.is_member)(*p))
+            .collect();
         let mut first = all.clone();
-        first.sort_by_key(|&ix| !((want.is_member)(ix) || Some(ix) == pinned));
-        let need_first = want.members + usize::from(pinned.is_some());
+        first.sort_by_key(|&ix| !((want.is_member)(ix) || pinned.contains(&ix)));
+        let need_first = want.members + pinned.len();
         let (all_m, first_m) = (pack::measure(want.tk, &all), pack::measure(want.tk, &first));
         Sequences {
             all,

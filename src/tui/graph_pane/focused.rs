@@ -3,14 +3,16 @@
 //! routing its edges ([`super::wires`]). A layout whose edges cannot all be routed apart is
 //! tried again with more room.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
 use toolscope_core::layout::focus::{self, Blocked};
 use toolscope_core::layout::pack::{self, Look};
+use toolscope_core::layout::step::{self, Reasons};
 use toolscope_core::layout::{Layout, structure_key};
+use toolscope_core::recommend::Params;
 
 use crate::tui::graph_pane::{GraphPane, Scene, Step, Viewport, fit, geometry, wires};
 use crate::tui::panes::{Panes, Split};
@@ -37,6 +39,15 @@ pub struct Focused {
     pub routes: Option<wires::Routes>,
     /// Cells of the layout (kept with it: computing the indents walks every column).
     pub geometry: geometry::Geometry,
+    /// A step drawn as its reasons: the edges it routes (`None`: every edge).
+    pub(super) only: Option<wires::Only>,
+    /// Offered tools of such a step left out to fit (counted on the border).
+    pub untold: usize,
+    /// Such a step's offered tools by rank, each with the score that offers it (the
+    /// smallest on its path): the replay's panel lists them.
+    pub ranked: Vec<(NodeIndex, f64)>,
+    /// What keeps such a step's called tool out (its edge is labelled).
+    pub keeping: Option<step::Keeping>,
 }
 
 /// What a fit is made for: seeds, operator, structure, terminal size.
@@ -51,8 +62,25 @@ fn members(s: &Scene<'_>) -> Vec<NodeIndex> {
     s.rec.actions.iter().chain(&s.rec.tools).copied().collect()
 }
 
+/// What the focus view draws: the nodes kept, the frontier's blocking edges, and, for a
+/// step drawn as its reasons, the edges it routes and the nodes outside the
+/// recommendation it pins.
+#[derive(Debug, Clone)]
+struct Set {
+    keep: Vec<bool>,
+    blocked: HashMap<NodeIndex, Blocked>,
+    only: Option<wires::Only>,
+    pinned: Vec<NodeIndex>,
+    /// Members kept.
+    members: usize,
+    /// Offered tools left out (the step did not fit; they are counted).
+    untold: usize,
+    ranked: Vec<(NodeIndex, f64)>,
+    keeping: Option<step::Keeping>,
+}
+
 /// The members, their frontier, and which nodes to keep.
-fn focus_set(s: &Scene<'_>) -> (Vec<bool>, HashMap<NodeIndex, Blocked>) {
+fn focus_set(s: &Scene<'_>) -> Set {
     let members = members(s);
     let rec = s.rec;
     let frontier = focus::frontier(s.tk, &members, &|ix| rec.contains(ix));
@@ -64,7 +92,119 @@ fn focus_set(s: &Scene<'_>) -> (Vec<bool>, HashMap<NodeIndex, Blocked>) {
         keep[b.node.index()] = true;
     }
     let blocked = frontier.into_iter().map(|b| (b.node, b)).collect();
-    (keep, blocked)
+    Set {
+        keep,
+        blocked,
+        only: None,
+        pinned: s.selected.into_iter().collect(),
+        members: members.len(),
+        untold: 0,
+        ranked: Vec::new(),
+        keeping: None,
+    }
+}
+
+/// Whether the view is drawn as the step's reasons: the edges among the recommended nodes
+/// outnumber them (a learned kit, where most actions lead to most others), or a replayed
+/// call lies beyond the recommendation and its frontier (the path that would bring it in
+/// must be drawn).
+fn as_reasons(s: &Scene<'_>) -> bool {
+    if step::is_knotted(s.tk, s.rec) {
+        return true;
+    }
+    s.called
+        .is_some_and(|c| !s.rec.contains(c) && !s.tk.in_edges(c).any(|(_, u)| s.rec.contains(u)))
+}
+
+/// The set of a step drawn as its reasons, with at most `most` offered tools.
+fn reasons_set(s: &Scene<'_>, r: &Reasons, most: usize) -> Set {
+    let d = r.drawn(s.tk, s.rec, most);
+    let mut keep = vec![false; s.tk.graph.node_bound()];
+    for &n in &d.nodes {
+        keep[n.index()] = true;
+    }
+    for b in &d.frontier {
+        keep[b.node.index()] = true;
+    }
+    let mut blocked: HashMap<NodeIndex, Blocked> =
+        d.frontier.iter().map(|b| (b.node, *b)).collect();
+    let mut first = HashSet::new();
+    if let Some(c) = &r.called {
+        first.extend(c.path.iter().map(|p| p.edge));
+        if let Some(k) = c.keeping {
+            let b = Blocked {
+                node: k.step.to,
+                edge: k.step.edge,
+                score: k.step.score,
+            };
+            blocked.insert(b.node, b);
+        }
+    }
+    let rec = s.rec;
+    let members = d.nodes.iter().filter(|&&n| rec.contains(n)).count();
+    let pinned = d
+        .nodes
+        .iter()
+        .copied()
+        .filter(|&n| !rec.contains(n))
+        .collect();
+    Set {
+        keep,
+        blocked,
+        only: Some(wires::Only {
+            edges: d.edges.into_iter().collect(),
+            first,
+        }),
+        pinned,
+        members,
+        untold: d.untold,
+        ranked: r.ranked.clone(),
+        keeping: r.called.as_ref().and_then(|c| c.keeping),
+    }
+}
+
+/// Offered tools drawn at most, tried from all down until the step fits: the seeds and the
+/// called tool's path always, then the offered tools by rank.
+const MOST_TOOLS: [usize; 7] = [30, 15, 10, 6, 3, 1, 0];
+
+/// The set to lay out: the whole focus set, or a step's reasons cut to fit.
+fn fitting_set(s: &Scene<'_>, splits: &[crate::tui::panes::Split]) -> Set {
+    if !as_reasons(s) {
+        return focus_set(s);
+    }
+    let params = Params {
+        threshold: s.threshold,
+        hops: s.hops,
+    };
+    let r = Reasons::of(s.tk, s.seeds, params, s.rec, s.called);
+    let n = r.ranked.len();
+    let rec = s.rec;
+    let is_member = |ix: NodeIndex| rec.contains(ix);
+    // Only a step is cut to fit: the operator's own view keeps its whole recommendation
+    // (the border says what lies beyond the pane, and `n` goes there).
+    let cuts = if s.called.is_some() || s.step {
+        &MOST_TOOLS[..]
+    } else {
+        &[]
+    };
+    let mut last = None;
+    for most in std::iter::once(n).chain(cuts.iter().copied().filter(|&m| m < n)) {
+        let set = reasons_set(s, &r, most);
+        let want = fit::Want {
+            tk: s.tk,
+            keep: &set.keep,
+            is_member: &is_member,
+            members: set.members,
+            roots: s.seeds,
+            pinned: &set.pinned,
+        };
+        let seqs = fit::Sequences::of(&want);
+        if cuts.is_empty() || fit::choose(&want, &seqs, s.size, splits, false).fits {
+            return set;
+        }
+        last = Some(set);
+    }
+    last.unwrap_or_else(|| reasons_set(s, &r, 0))
 }
 
 impl GraphPane {
@@ -77,7 +217,18 @@ impl GraphPane {
     /// needs the room of a new layout; what entered and left since then stays marked, and
     /// nodes that left are kept (after everything else) while there is room.
     fn lay_out(&mut self, s: &Scene<'_>, since: Option<(Vec<bool>, Vec<NodeIndex>)>) -> Step {
-        let (mut keep, blocked) = focus_set(s);
+        let was = self.split();
+        let splits = fit::splits(self.side_panes_hidden);
+        let Set {
+            mut keep,
+            blocked,
+            only,
+            pinned,
+            members: kept_members,
+            untold,
+            ranked,
+            keeping,
+        } = fitting_set(s, &splits);
         let members = members(s);
         let base = match since {
             Some((base, left)) => {
@@ -94,8 +245,6 @@ impl GraphPane {
                 base
             }
         };
-        let was = self.split();
-        let splits = fit::splits(self.side_panes_hidden);
         let fitted_for = fit_key(self, s);
         // A layout some edge of which cannot be routed apart from the others (so would not
         // be drawn) is tried again with more room (the next split), keeping the best.
@@ -107,9 +256,9 @@ impl GraphPane {
             tk: s.tk,
             keep: &keep,
             is_member: &is_member,
-            members: members.len(),
+            members: kept_members,
             roots: s.seeds,
-            pinned: s.selected,
+            pinned: &pinned,
         };
         let seqs = fit::Sequences::of(&want);
         for (from, roomy) in tries {
@@ -124,6 +273,7 @@ impl GraphPane {
                 &layout,
                 &geometry,
                 (i32::from(pane.width), i32::from(pane.height)),
+                only.as_ref(),
             );
             let left_out = routes.as_ref().map_or(0, |r| r.left_out);
             let tried = Focused {
@@ -137,6 +287,10 @@ impl GraphPane {
                 fitted_for: fitted_for.clone(),
                 split: choice.split,
                 routes,
+                only: only.clone(),
+                untold,
+                ranked: ranked.clone(),
+                keeping,
             };
             let better = best.as_ref().is_none_or(|b| {
                 left_out < b.routes.as_ref().map_or(0, |r| r.left_out) && choice.fits
@@ -163,15 +317,20 @@ impl GraphPane {
     /// The focus view hid or showed side panes: the shell keeps the active pane a shown
     /// one, and hiding says so once (the title keeps saying it).
     fn panes_changed(&self, now: Split) -> Step {
-        let say =
-            (self.side_panes_hidden.is_none() && (now.hide_nav || now.hide_inspector)).then(|| {
-                let what = if now.hide_nav {
-                    "side panes hidden"
-                } else {
-                    "inspector hidden"
-                };
-                format!("{what} so the whole recommendation fits; m shows them")
-            });
+        let hiding = now.hide_nav || now.hide_inspector;
+        let say = self.side_panes_hidden.is_none().then(|| {
+            if !hiding {
+                // After a resize that gives the panes room again: the message that they
+                // were hidden would be stale.
+                return "the side panes fit again".to_string();
+            }
+            let what = if now.hide_nav {
+                "side panes hidden"
+            } else {
+                "inspector hidden"
+            };
+            format!("{what} so the whole recommendation fits; m shows them")
+        });
         Step {
             panes: Some(now),
             say,
@@ -185,7 +344,15 @@ impl GraphPane {
         let Some(f) = self.focus_view.as_mut() else {
             return;
         };
-        f.routes = wires::route(s.tk, s.rec, s.threshold, &f.layout, &f.geometry, pane);
+        f.routes = wires::route(
+            s.tk,
+            s.rec,
+            s.threshold,
+            &f.layout,
+            &f.geometry,
+            pane,
+            f.only.as_ref(),
+        );
     }
 
     /// Follows a change of the recommendation without moving what stays: entering nodes
@@ -194,7 +361,18 @@ impl GraphPane {
     /// laid out afresh (the marks kept). Either way the viewport then holds the whole
     /// recommendation.
     pub(super) fn follow(&mut self, s: &Scene<'_>) -> Step {
-        let (mut keep, blocked) = focus_set(s);
+        if as_reasons(s) || self.focus_view.as_ref().is_some_and(|f| f.only.is_some()) {
+            // A step's reasons change with the threshold (another tree, another cut):
+            // laid out afresh, the marks of what entered and left kept.
+            let since = self
+                .focus_view
+                .as_ref()
+                .map(|f| (f.base.clone(), Vec::new()));
+            return self.lay_out(s, since);
+        }
+        let Set {
+            mut keep, blocked, ..
+        } = focus_set(s);
         let pane = self.inner(s.size);
         let Some(f) = self.focus_view.as_ref() else {
             return Step::default();

@@ -117,6 +117,13 @@ pub struct Scene<'a> {
     pub rec: &'a Recommendation,
     pub operator: Option<usize>,
     pub threshold: f64,
+    /// The hops (a step drawn as its reasons explains paths within them).
+    pub hops: u32,
+    /// A replayed step's called tool, drawn with the path that would bring it in.
+    pub called: Option<NodeIndex>,
+    /// The seeds are a step's (a replay or the step after a tool): a step too large for
+    /// the pane is cut to the offered tools that fit, by rank.
+    pub step: bool,
     /// Terminal size in cells.
     pub size: (u16, u16),
     /// The whole-graph layout (`None` while its thread computes it).

@@ -9,7 +9,7 @@
 //! screen; its edges are routed by window, as in the whole graph
 //! ([`super::window_routes`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -41,7 +41,18 @@ pub struct Routes {
     pub unshown: HashMap<NodeIndex, usize>,
 }
 
-/// Routes the edges between laid-out nodes on a grid covering the drawing and the pane.
+/// The edges a step drawn as its reasons routes (see
+/// [`toolscope_core::layout::step`]): the rest among its nodes are counted on their
+/// sources. `first` (the called tool's path) is routed before everything else, so the
+/// edge that keeps a miss out gets the plainest route.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Only {
+    pub edges: HashSet<EdgeIndex>,
+    pub first: HashSet<EdgeIndex>,
+}
+
+/// Routes the edges between laid-out nodes on a grid covering the drawing and the pane
+/// (with `only`, just those edges; the others are counted on their sources).
 pub fn route(
     tk: &Toolkit,
     rec: &Recommendation,
@@ -49,6 +60,7 @@ pub fn route(
     layout: &Layout,
     geo: &Geometry,
     pane: (i32, i32),
+    only: Option<&Only>,
 ) -> Option<Routes> {
     let (ew, eh) = geo.extent(layout);
     let (w, h) = (ew.max(pane.0), eh.max(pane.1));
@@ -81,6 +93,10 @@ pub fn route(
             if v == ix || !rects.contains_key(&v) {
                 continue;
             }
+            if only.is_some_and(|o| !o.edges.contains(&e.id())) {
+                *beyond.entry(ix).or_default() += 1;
+                continue;
+            }
             drawn.push((e.id(), e.weight().score, ix, v));
         }
     }
@@ -91,7 +107,9 @@ pub fn route(
     let mut edges: Vec<_> = drawn
         .into_iter()
         .map(|(e, score, ix, v)| {
-            let rank = if rec.has_edge(tk, e, threshold) {
+            // The called tool's path goes first with the recommendation's edges.
+            let first = only.is_some_and(|o| o.first.contains(&e));
+            let rank = if first || rec.has_edge(tk, e, threshold) {
                 0
             } else if score < threshold {
                 2

@@ -138,6 +138,34 @@ fn run_lines(app: &App, run: &Run) -> Vec<Line<'static>> {
         "offered {} tool(s){cut}",
         s.offer.offered.len()
     )));
+    // The offer by rank, with the score that offers each (a step drawn as its reasons),
+    // the called tool marked; a few lines, the rest counted.
+    let ranked = app
+        .graph_pane
+        .focus_view
+        .as_ref()
+        .map_or(&[][..], |f| f.ranked.as_slice());
+    if !ranked.is_empty() {
+        const LISTED: usize = 5;
+        for &(t, score) in ranked.iter().take(LISTED) {
+            let mark = if Some(t) == s.target {
+                format!(" {}", ok_glyph(app, true))
+            } else {
+                String::new()
+            };
+            out.push(Line::from(format!(
+                "  {} {}{mark}",
+                num(score),
+                sanitize(app.tk.name(t))
+            )));
+        }
+        if ranked.len() > LISTED {
+            out.push(Line::styled(
+                format!("  {} more by rank", ranked.len() - LISTED),
+                app.theme.muted(),
+            ));
+        }
+    }
     // The earlier steps' hits are walked on a thread for a long record (see `super`).
     out.push(Line::from(match p.hits_through(run.step) {
         Some((hits, steps)) => format!("recall so far {hits}/{steps}"),
@@ -275,6 +303,15 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
         ],
         _ => return false,
     };
+    let mut parts = parts;
+    // A step too large for the pane draws its offered tools by rank and counts the rest.
+    let untold = app.graph_pane.focus_view.as_ref().map_or(0, |f| f.untold);
+    if untold > 0 && app.graph_pane.shows_focus() {
+        parts.push(vec![
+            format!("{untold} more offered"),
+            format!("+{untold} offered"),
+        ]);
+    }
     let border = WRect {
         x: i32::from(area.x),
         y: i32::from(area.y),
@@ -402,7 +439,14 @@ pub fn picker(frame: &mut Frame, app: &App, area: Rect) {
                 .as_ref()
                 .map_or("no order".to_string(), |c| format!("{} calls", c.len()));
             let id = rec.id.as_deref().map(sanitize).unwrap_or_default();
-            let text = format!("{:>4} {id} {who} · {calls}", i + 1);
+            // How the run went, at its own parameters (as `eval --steps` walks it).
+            // First, so a narrow list keeps it.
+            let went = match app.replay.summaries.get(i).copied().flatten() {
+                Some((h, n)) if h == n => format!("{h}/{n} all hit · "),
+                Some((h, n)) => format!("{} miss {h}/{n} · ", n - h),
+                None => String::new(),
+            };
+            let text = format!("{:>4} {went}{id} {who} · {calls}", i + 1);
             if i == cursor {
                 Line::styled(text, app.theme.selected())
             } else {

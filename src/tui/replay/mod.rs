@@ -23,6 +23,8 @@ pub(crate) mod draw;
 mod kept_tests;
 pub(crate) mod shell;
 #[cfg(test)]
+mod step_tests;
+#[cfg(test)]
 mod tests;
 
 use std::cell::RefCell;
@@ -126,7 +128,19 @@ pub struct ReplayPane {
     /// The last hits job started: its id and its stop switch.
     hits_job: Option<(u64, Arc<AtomicBool>)>,
     jobs: u64,
+    /// The play speed: an index into [`PACES`] (`None`: [`PACE`]).
+    speed: Option<usize>,
+    /// Each record's hits and steps at its own parameters, for `R`'s list (`None`: no
+    /// calls in order, or not walked: past [`MOST_SUMMARIES`]).
+    pub(crate) summaries: Vec<Option<(usize, usize)>>,
 }
+
+/// The play paces `;` (faster) and `,` (slower) choose from.
+pub const PACES: [u64; 5] = [225, 450, 900, 1800, 3600];
+
+/// Records walked for `R`'s list and for `)`/`(`: the list says how each run went, and a
+/// search for the next miss stops there (each walk re-reads the record).
+pub const MOST_SUMMARIES: usize = 2_000;
 
 #[derive(Default)]
 enum Mode {
@@ -301,6 +315,19 @@ impl ReplayPane {
         })
     }
 
+    /// The time between two steps while playing (`;` faster, `,` slower).
+    pub fn pace(&self) -> std::time::Duration {
+        self.speed
+            .and_then(|i| PACES.get(i))
+            .map_or(PACE, |&ms| std::time::Duration::from_millis(ms))
+    }
+
+    /// The replayed step's called tool, when the graph shows the step.
+    pub fn called_node(&self, seeds: &[NodeIndex]) -> Option<NodeIndex> {
+        let run = self.run().filter(|_| self.shown(seeds))?;
+        run.current()?.target
+    }
+
     pub fn shown(&self, seeds: &[NodeIndex]) -> bool {
         self.step_seeds().is_some_and(|s| same(s, seeds))
     }
@@ -427,6 +454,17 @@ impl ReplayPane {
         }
         self.stop();
         let cursor = self.run().map_or(0, |r| r.record);
+        self.summaries = ctx
+            .records
+            .iter()
+            .take(MOST_SUMMARIES)
+            .map(|r| {
+                let p = replay(ctx.tk, r, None, 1).ok()?;
+                let last = p.len().checked_sub(1)?;
+                let hits = p.walk().hits(ctx.tk, last, &AtomicBool::new(false))?;
+                Some((hits.iter().filter(|&&h| h).count(), hits.len()))
+            })
+            .collect();
         self.mode = Mode::Pick {
             cursor: cursor.min(ctx.records.len() - 1),
         };
@@ -687,6 +725,36 @@ impl ReplayPane {
                 run.tune = Some(tune(ctx, &cost, run));
                 return Some(vec![Effect::ShowPanel]);
             }
+            KeyCode::Char(';') | KeyCode::Char(',') => {
+                let at = self.speed.unwrap_or(2);
+                let to = if k.code == KeyCode::Char(';') {
+                    at.saturating_sub(1)
+                } else {
+                    (at + 1).min(PACES.len() - 1)
+                };
+                self.speed = Some(to);
+                return Some(vec![Effect::Info(format!(
+                    "playing a step every {:.2} s (; faster, , slower)",
+                    PACES[to] as f64 / 1000.0
+                ))]);
+            }
+            KeyCode::Char(')') | KeyCode::Char('(') => {
+                let from = (run.record, run.step);
+                let found = next_miss(ctx, from, k.code == KeyCode::Char(')'));
+                return Some(match found {
+                    Some((record, step)) => self
+                        .start(ctx, record, Some(step), false)
+                        .unwrap_or_else(|e| vec![Effect::Error(e)]),
+                    None => vec![Effect::Info(format!(
+                        "no {} miss in the loaded runs",
+                        if k.code == KeyCode::Char(')') {
+                            "later"
+                        } else {
+                            "earlier"
+                        }
+                    ))],
+                });
+            }
             KeyCode::PageDown | KeyCode::PageUp => {
                 let last = ctx.records.len().saturating_sub(1);
                 let record = if k.code == KeyCode::PageDown {
@@ -797,13 +865,57 @@ fn params_for(ctx: &Ctx, played: &Replayed) -> Params {
     }
 }
 
+/// The next (`forward`) or previous miss across the loaded runs from `(record, step)`, as
+/// the view walks them (the active operator's runs at the view's parameters). Walks at
+/// most [`MOST_SUMMARIES`] records.
+fn next_miss(ctx: &Ctx, from: (usize, usize), forward: bool) -> Option<(usize, usize)> {
+    let n = ctx.records.len();
+    let order: Vec<usize> = if forward {
+        (from.0..n).collect()
+    } else {
+        (0..=from.0.min(n.saturating_sub(1))).rev().collect()
+    };
+    for i in order.into_iter().take(MOST_SUMMARIES) {
+        let r = &ctx.records[i];
+        let Ok(probe) = replay(ctx.tk, r, None, 1) else {
+            continue;
+        };
+        let params = params_for(ctx, &probe);
+        let played = if params == probe.params {
+            probe
+        } else {
+            match replay(ctx.tk, r, Some(params), 1) {
+                Ok(p) => p,
+                Err(_) => continue,
+            }
+        };
+        let last = played.len().saturating_sub(1);
+        let Some(hits) = played.walk().hits(ctx.tk, last, &AtomicBool::new(false)) else {
+            continue;
+        };
+        let misses = hits.iter().enumerate().filter(|(_, h)| !**h);
+        let hit = if forward {
+            misses.map(|(k, _)| k).find(|&k| i > from.0 || k > from.1)
+        } else {
+            misses.map(|(k, _)| k).rfind(|&k| i < from.0 || k < from.1)
+        };
+        if let Some(k) = hit {
+            return Some((i, k));
+        }
+    }
+    None
+}
+
 /// The candidates of the current step, measured over every loaded record.
 fn tune(ctx: &Ctx, cost: &dyn TokenCost, run: &Run) -> Tune {
     let Some(step) = run.current() else {
         return Tune::empty("no step");
     };
     if step.hit {
-        return Tune::empty("a hit: nothing to tune");
+        return Tune::empty(&format!(
+            "a hit: {} was offered at this threshold and hops, so nothing needs to change",
+            toolscope_core::text::sanitize(&step.next)
+        ));
     }
     if step.target.is_none() {
         return Tune::empty("the call is no tool of the toolkit: add it first");

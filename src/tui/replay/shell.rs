@@ -111,8 +111,9 @@ pub fn apply(app: &mut App, effects: Vec<Effect>) {
             }
             Effect::Tick(generation) => {
                 if let Some(tx) = app.tx.clone() {
+                    let pace = app.replay.pace();
                     std::thread::spawn(move || {
-                        std::thread::sleep(super::PACE);
+                        std::thread::sleep(pace);
                         let _ = tx.send(Msg::ReplayTick(generation));
                     });
                 }

@@ -50,11 +50,26 @@ pub fn param_line(app: &App, width: u16) -> Line<'static> {
     param_line_with(app, true)
 }
 
+/// A threshold as the operator has it: two decimals when that is exact (`0.50`), else
+/// every digit written (`0.1426`, which two decimals would show as `0.14`).
+pub fn as_written(t: f64) -> String {
+    let two = format!("{t:.2}");
+    if two.parse::<f64>().is_ok_and(|x| x == t) {
+        two
+    } else {
+        toolscope_core::recommend::explain::num(t)
+    }
+}
+
 fn param_line_with(app: &App, short: bool) -> Line<'static> {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let c = app.counts();
     let op = match app.operator.and_then(|i| app.tk.operators.get(i)) {
-        Some(o) if app.seeds_edited => format!("{} (seeds edited)", sanitize(&o.name)),
+        // A step's seeds (a replay, or the step a learned kit opens on) are the step's,
+        // which the graph's border names: no edit of the operator's seeds.
+        Some(o) if app.seeds_edited && !app.replay.shown(&app.seeds) => {
+            format!("{} (seeds edited)", sanitize(&o.name))
+        }
         Some(o) => sanitize(&o.name).into_owned(),
         None => "none".into(),
     };
@@ -72,7 +87,7 @@ fn param_line_with(app: &App, short: bool) -> Line<'static> {
         spans.push(Span::styled(v, bold));
         spans.push(Span::raw(gap));
     };
-    field("threshold", format!("{:.2}", app.session.params.threshold));
+    field("threshold", as_written(app.session.params.threshold));
     field("hops", app.session.params.hops.to_string());
     field("operator", op);
     field("seeds", app.seeds.len().to_string());

@@ -54,8 +54,20 @@ pub fn scene(
     roots: &[NodeIndex],
     first: &dyn Fn(EdgeIndex) -> bool,
 ) -> Scene {
+    scene_of(tk, keep, is_member, roots, first, &|_| true)
+}
+
+/// [`scene`] routing only the edges `drawn` accepts (a step drawn as its reasons).
+pub fn scene_of(
+    tk: &Toolkit,
+    keep: &[bool],
+    is_member: &dyn Fn(NodeIndex) -> bool,
+    roots: &[NodeIndex],
+    first: &dyn Fn(EdgeIndex) -> bool,
+    drawn: &dyn Fn(EdgeIndex) -> bool,
+) -> Scene {
     let seq = pack::sequence(tk, keep, is_member, roots, false);
-    let look = look_for(tk, &seq);
+    let look = look_for(tk, &seq, drawn);
     let rows = rows_for_aspect(tk, &seq, look);
     let layout = pack::pack(tk, &seq, rows, crate::layout::structure_key(tk));
     let place: Placement = pack::place(tk, &layout, look);
@@ -69,7 +81,7 @@ pub fn scene(
     for &(u, ru) in &boxes {
         for e in tk.graph.edges(u) {
             let v = e.target();
-            if v == u || layout.slot(v).is_none() {
+            if v == u || layout.slot(v).is_none() || !drawn(e.id()) {
                 continue;
             }
             let rv = boxes.iter().find(|b| b.0 == v).map_or(ru, |b| b.1);
@@ -125,12 +137,12 @@ pub fn scene(
 
 /// [`LOOK`], with wider channels and more free rows the more edges each node has, so a
 /// dense picture still has a lane for every edge.
-fn look_for(tk: &Toolkit, seq: &[NodeIndex]) -> Look {
+fn look_for(tk: &Toolkit, seq: &[NodeIndex], drawn: &dyn Fn(EdgeIndex) -> bool) -> Look {
     let shown: std::collections::HashSet<NodeIndex> = seq.iter().copied().collect();
     let edges = seq
         .iter()
         .flat_map(|&u| tk.graph.edges(u))
-        .filter(|e| shown.contains(&e.target()))
+        .filter(|e| shown.contains(&e.target()) && drawn(e.id()))
         .count();
     let density = edges as f64 / seq.len().max(1) as f64;
     let extra = ((density - 1.5).max(0.0) * 2.0).round() as i32;

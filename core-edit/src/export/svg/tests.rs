@@ -414,3 +414,80 @@ fn title_whole_names_legend_and_aspect() {
     let svg = to_svg(&longer, None);
     assert!(!svg.contains(&format!("  {name}</text>")) && svg.contains("…</text>"));
 }
+
+/// A replayed miss on a learned kit (every action leads to most others) is drawn as the
+/// reasons for its offer: the offer, the seeds, the called tool's path and five of the
+/// frontier, about one edge per node, the blocking score as text and the miss in the title.
+#[test]
+fn a_replayed_step_of_a_learned_kit_is_a_tree_with_its_miss() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/replay/learned-kit.yaml");
+    let tk = crate::load::load_paths(&[path], None)
+        .expect("fixture loads")
+        .toolkit;
+    let seeds = vec![tk.action("call t28").expect("seed")];
+    let params = Params {
+        threshold: 0.2,
+        hops: 1,
+    };
+    let rec = recommend(&tk, &seeds, params);
+    let called = tk.find(NodeKind::Tool, "t8").expect("t8");
+    assert!(!rec.contains(called));
+    let hl = Highlight {
+        rec: &rec,
+        threshold: params.threshold,
+        seeds: &seeds,
+    };
+    let title = Title {
+        file: "learned-kit.yaml".into(),
+        operator: Some("op1".into()),
+        hops: Some(params.hops),
+        called: Some(Called {
+            node: Some(called),
+            hit: false,
+            caption: "record 4, step 2 of 5: after t28, called t8: a miss".into(),
+        }),
+    };
+    let svg = to_svg_titled(&tk, Some(&hl), false, &title);
+    assert!(balanced(&svg));
+    let body = &svg[..svg.find("<g class=\"legend\"").expect("legend")];
+    let nodes = body.matches("<g class=\"node ").count();
+    let edges = body.matches("<g class=\"edge ").count();
+    let all_edges = rec
+        .actions
+        .iter()
+        .chain(&rec.tools)
+        .flat_map(|&u| tk.out_edges(u))
+        .filter(|&(_, v)| rec.contains(v))
+        .count();
+    let r = crate::layout::step::Reasons::of(&tk, &seeds, params, &rec, Some(called));
+    let c = r.called.as_ref().expect("called");
+    let k = c.keeping.expect("kept out");
+    // The offer, its seeds, the called tool's path and at most five of the frontier.
+    let path_nodes = c.path.len();
+    assert!(nodes > rec.len(), "{nodes} nodes");
+    assert!(nodes <= rec.len() + path_nodes + 5, "{nodes} nodes");
+    // About one edge per node: the tree, the called path, one into each frontier node.
+    assert!(
+        edges <= nodes + path_nodes,
+        "{edges} edges for {nodes} nodes"
+    );
+    // The members have more edges among them than nodes (the knot); a tree is drawn.
+    assert!(all_edges > rec.len(), "{all_edges} edges among the members");
+    let tree = body.matches(" rec\"><title>").count();
+    assert!(tree < rec.len() + path_nodes, "{tree} of {all_edges} drawn");
+    // The miss is marked and what keeps it out is visible text, in the title too.
+    assert!(svg.contains("called-miss"));
+    let label = if k.by_hops {
+        "hops".to_string()
+    } else {
+        score_text(k.step.score)
+    };
+    let blocking = body
+        .split("<g class=\"edge ")
+        .skip(1)
+        .find(|g| g.contains("blocking\"><title>"))
+        .expect("the blocking edge is drawn");
+    assert!(blocking.contains(&format!(">{label}</text>")), "{blocking}");
+    assert!(svg.contains("called t8: a miss: "), "the title says why");
+}

@@ -424,3 +424,80 @@ fn a_long_record_is_walked_only_where_it_is_shown() {
     played.set_hits(&hits);
     assert_eq!(played.hits_through(499).map(|h| h.1), Some(500));
 }
+
+/// The learned kit (`init` + `fit --write` on 200 `gen` runs; thresholds at `fit`'s
+/// suggestion) and its held-out runs.
+fn learned() -> (Toolkit, Vec<Record>) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/replay");
+    let tk = crate::load::load_paths(&[dir.join("learned-kit.yaml")], None)
+        .expect("fixture loads")
+        .toolkit;
+    let text = std::fs::read_to_string(dir.join("learned-runs.jsonl")).expect("runs");
+    let (records, diags) = crate::evidence::traces::parse_jsonl("learned-runs.jsonl", &text);
+    assert!(diags.is_empty(), "{diags:?}");
+    (tk, records)
+}
+
+#[test]
+fn a_miss_that_needs_hops_gets_candidates_of_one_edge_that_offer_it() {
+    let (tk, records) = learned();
+    let mut tried = 0;
+    for r in &records {
+        let mut played = replay(&tk, r, None, 1).unwrap();
+        for s in played.all_steps(&tk).iter().filter(|s| !s.hit && s.target.is_some()) {
+            let Some(t) = s.target else { continue };
+            let why = crate::recommend::explain(&tk, &s.offer.seeds, played.params, t).unwrap();
+            let more_hops = matches!(
+                why.reason,
+                crate::recommend::Reason::NeedsHops { .. }
+                    | crate::recommend::Reason::Blocked {
+                        with_more_hops: Some(_),
+                        ..
+                    }
+            );
+            if !more_hops {
+                continue;
+            }
+            let op = played.operator.as_deref();
+            let cands = candidates(&tk, s, played.params, op, None);
+            let one: Vec<&super::tune::Changes> = cands
+                .iter()
+                .filter(|c| {
+                    c.len() == 1 && matches!(c[0], Change::Link { .. } | Change::Score { .. })
+                })
+                .collect();
+            assert!(!one.is_empty(), "{} after {:?}: {cands:?}", s.next, s.after);
+            assert!(one.len() <= super::tune::MOST_LINKS);
+            for c in one {
+                let (from, to) = match c[0] {
+                    Change::Link { from, to, score } => {
+                        assert_eq!(score, played.params.threshold);
+                        (from, to)
+                    }
+                    Change::Score { edge, .. } => tk.graph.edge_endpoints(edge).unwrap(),
+                    _ => unreachable!(),
+                };
+                assert!(s.offer.seeds.contains(&from), "from a seed of the step");
+                assert!(tk.edge(to, t).is_some(), "to a caller of the called tool");
+                // Made on the kit, the step offers the call.
+                let tuned = super::tune::changed(&tk, c);
+                let mut again = replay(&tuned, r, None, 1).unwrap();
+                let same = again
+                    .all_steps(&tuned)
+                    .into_iter()
+                    .find(|x| x.after == s.after && x.next == s.next);
+                assert!(
+                    same.is_some_and(|x| x.hit),
+                    "{} after {:?}",
+                    s.next,
+                    s.after
+                );
+            }
+            tried += 1;
+        }
+    }
+    assert!(
+        tried >= 3,
+        "the fixture has misses that need hops ({tried})"
+    );
+}

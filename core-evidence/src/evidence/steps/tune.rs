@@ -3,8 +3,9 @@
 //!
 //! The candidates come from [`explain()`]: the threshold to lower to (the missed tool's
 //! critical value), the score the blocking edges need (the threshold), the hops the path
-//! needs, or, when no path reaches the tool at all, a `Next` edge from a seed to one of
-//! its callers. Each is measured by the step evaluation over every record (every step,
+//! needs, and, when the call needs more hops or no path reaches it at all, one edge: a
+//! `Next` edge at the threshold from a seed of the step to a caller of the tool (see
+//! [`links`]). Each is measured by the step evaluation over every record (every step,
 //! each record's first call included, as the `per_step` list counts them) on a copy of
 //! the toolkit with the change made.
 
@@ -205,6 +206,7 @@ pub fn candidates(
                 scores.push(h);
                 out.push(scores);
             }
+            out.extend(links(tk, seeds, target, params, operator));
         }
         Reason::NeedsHops {
             hops: k, enter_at, ..
@@ -213,11 +215,81 @@ pub fn candidates(
             if let Some(c) = enter_at {
                 out.extend(threshold(c).map(|c| vec![c]));
             }
+            out.extend(links(tk, seeds, target, params, operator));
         }
-        Reason::Unreachable => out.extend(link(tk, seeds, target, params, operator)),
+        Reason::Unreachable => {
+            let one = links(tk, seeds, target, params, operator);
+            if one.is_empty() {
+                out.extend(link(tk, seeds, target, params, operator));
+            }
+            out.extend(one);
+        }
         _ => {}
     }
     out.retain(|c| !c.is_empty());
+    out
+}
+
+/// The most one-edge candidates ([`links`]) offered at one miss.
+pub const MOST_LINKS: usize = 5;
+
+/// Candidates of one edge: a `Next` edge at the threshold from each seed action of the step
+/// to each caller of `target` whose `Call` edge passes the threshold (best `Call` first, at
+/// most [`MOST_LINKS`]), so the call comes within one hop; where such an edge exists below
+/// the threshold, raising it to the threshold instead. With hops 0 each also takes hops 1.
+/// On a Chat2Graph config only raises: its `Next` edges come from the `toolkit:` chains,
+/// and `set link` refuses a link that would join other actions too or build an action's
+/// tools twice, which a new link from a seed almost always would.
+fn links(
+    tk: &Toolkit,
+    seeds: &[NodeIndex],
+    target: NodeIndex,
+    params: Params,
+    operator: Option<&str>,
+) -> Vec<Changes> {
+    let t = params.threshold;
+    let mut callers: Vec<(f64, NodeIndex)> = tk
+        .in_edges(target)
+        .filter(|&(e, a)| {
+            let w = &tk.graph[e];
+            w.kind == EdgeKind::Call && tk.kind(a) == NodeKind::Action && w.score >= t
+        })
+        .map(|(e, a)| (tk.graph[e].score, a))
+        .collect();
+    callers.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut seeds: Vec<NodeIndex> = seeds
+        .iter()
+        .copied()
+        .filter(|&s| tk.kind(s) == NodeKind::Action)
+        .collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    let chains = tk.sends_copies();
+    let mut out = Vec::new();
+    for &(_, to) in &callers {
+        for &from in &seeds {
+            if from == to || out.len() >= MOST_LINKS {
+                continue;
+            }
+            let change = match tk.edge(from, to) {
+                Some(e) if tk.graph[e].score < t => Change::Score { edge: e, to: t },
+                Some(_) => continue,
+                None if chains => continue,
+                None => Change::Link { from, to, score: t },
+            };
+            let mut changes = vec![change];
+            if params.hops == 0 {
+                match operator {
+                    Some(op) => changes.push(Change::Hops {
+                        operator: op.to_string(),
+                        to: 1,
+                    }),
+                    None => continue,
+                }
+            }
+            out.push(changes);
+        }
+    }
     out
 }
 
