@@ -28,6 +28,8 @@ pub enum Msg {
     ReplayTick(u64),
     /// The hits of a replayed record's steps, walked on a thread, came back.
     ReplayHits(crate::tui::replay::HitsDone),
+    /// `R`'s summaries, walked on a thread.
+    ReplaySummaries(crate::tui::replay::SummariesDone),
     /// The input source ended or failed; the loop stops (unsaved edits go to a recovery
     /// file).
     InputClosed(String),

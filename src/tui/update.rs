@@ -46,6 +46,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::MarksExpired(generation) => app.marks.expire(generation),
         Msg::ReplayTick(generation) => crate::tui::replay::shell::tick(app, generation),
         Msg::ReplayHits(done) => app.replay.hits_done(done),
+        Msg::ReplaySummaries(done) => app.replay.summaries_done(done),
         Msg::InputClosed(_) | Msg::Terminate => crate::tui::editing::end_without_asking(app),
     }
 }

@@ -58,7 +58,8 @@ fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<(String, &'stat
     let ell = app.theme.glyphs().ellipsis;
     let mut out = vec![(String::new(), ""); rows.len()];
     // Node names, cut together so two rows never read the same.
-    let mut cut: Vec<(usize, String, usize)> = Vec::new();
+    // (row, name, the row's own room, whether a count follows the name)
+    let mut cut: Vec<(usize, String, usize, bool)> = Vec::new();
     let op_names: Vec<String> = app
         .tk
         .operators
@@ -88,7 +89,8 @@ fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<(String, &'stat
             Row::Node(ix) => {
                 let indent = if app.nav.indented.contains(&ix) { 2 } else { 0 };
                 let never = app.tk.kind(ix) != NodeKind::Action && app.evidence.never_called(ix);
-                let fixed = indent + 2 + suffix(app, ix).width();
+                let hidden = suffix(app, ix).width();
+                let fixed = indent + 2 + hidden;
                 let mark = match never {
                     false => "",
                     true if width.saturating_sub(fixed + NEVER.len()) >= NAME_FLOOR => NEVER,
@@ -96,7 +98,8 @@ fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<(String, &'stat
                 };
                 out[k].1 = mark;
                 let room = width.saturating_sub(fixed + mark.len());
-                cut.push((k, sanitize(app.tk.name(ix)).into_owned(), room));
+                let counted = never || hidden > 0;
+                cut.push((k, sanitize(app.tk.name(ix)).into_owned(), room, counted));
             }
         }
     }
@@ -106,9 +109,10 @@ fn labels(app: &App, rows: &[(usize, Row)], width: usize) -> Vec<(String, &'stat
     let short =
         toolscope_core::layout::labels::shorten_all(&names, room, ell, Some(&app.graph_pane.names));
     // A label still wider than its own row's room (a narrow pane, where the names' floor
-    // would push a count off the edge) is cut in the middle: the counts always show.
-    for ((k, name, own), label) in cut.iter().zip(short) {
-        out[*k].0 = if label.width() > *own {
+    // would push a count off the edge) is cut in the middle when a count follows it, so the
+    // counts always show; other rows keep labels that tell them apart, past the edge.
+    for ((k, name, own, counted), label) in cut.iter().zip(short) {
+        out[*k].0 = if *counted && label.width() > *own {
             toolscope_core::layout::labels::squeeze(name, *own, ell)
         } else {
             label

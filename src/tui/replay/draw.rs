@@ -444,6 +444,7 @@ pub fn picker(frame: &mut Frame, app: &App, area: Rect) {
             let went = match app.replay.summaries.get(i).copied().flatten() {
                 Some((h, n)) if h == n => format!("{h}/{n} all hit · "),
                 Some((h, n)) => format!("{} miss {h}/{n} · ", n - h),
+                None if app.replay.summarising() => "… · ".to_string(),
                 None => String::new(),
             };
             let text = format!("{:>4} {went}{id} {who} · {calls}", i + 1);

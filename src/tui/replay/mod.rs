@@ -133,6 +133,36 @@ pub struct ReplayPane {
     /// Each record's hits and steps at its own parameters, for `R`'s list (`None`: no
     /// calls in order, or not walked: past [`MOST_SUMMARIES`]).
     pub(crate) summaries: Vec<Option<(usize, usize)>>,
+    /// The summaries job running for `R`'s list: its id and its stop switch.
+    summaries_job: Option<(u64, Arc<AtomicBool>)>,
+}
+
+/// `R`'s summaries, walked on a thread (`Msg::ReplaySummaries`).
+#[derive(Debug, Clone)]
+pub struct SummariesDone {
+    /// The job: an older one's summaries are stale.
+    pub id: u64,
+    pub summaries: Vec<Option<(usize, usize)>>,
+}
+
+/// Each record's hits and steps (`None`: no calls in order); `None` when `stop` was set.
+fn summarise(
+    tk: &Toolkit,
+    walks: &[Option<(Arc<Walk>, usize)>],
+    stop: &AtomicBool,
+) -> Option<Vec<Option<(usize, usize)>>> {
+    let mut out = Vec::with_capacity(walks.len());
+    for w in walks {
+        let one = match w {
+            Some((walk, n)) if *n > 0 => {
+                let hits = walk.hits(tk, n - 1, stop)?;
+                Some((hits.iter().filter(|&&h| h).count(), hits.len()))
+            }
+            _ => None,
+        };
+        out.push(one);
+    }
+    Some(out)
 }
 
 /// The play paces `;` (faster) and `,` (slower) choose from.
@@ -454,21 +484,65 @@ impl ReplayPane {
         }
         self.stop();
         let cursor = self.run().map_or(0, |r| r.record);
-        self.summaries = ctx
-            .records
-            .iter()
-            .take(MOST_SUMMARIES)
-            .map(|r| {
-                let p = replay(ctx.tk, r, None, 1).ok()?;
-                let last = p.len().checked_sub(1)?;
-                let hits = p.walk().hits(ctx.tk, last, &AtomicBool::new(false))?;
-                Some((hits.iter().filter(|&&h| h).count(), hits.len()))
-            })
-            .collect();
+        self.summarise(ctx);
         self.mode = Mode::Pick {
             cursor: cursor.min(ctx.records.len() - 1),
         };
         Vec::new()
+    }
+
+    /// How each run went, for `R`'s list: walked on a thread of its own (the list shows
+    /// `…` until it comes; Esc stops it), at once without the loop's channel (tests). Only
+    /// the records' walks are made here, which walk nothing (issue 46: `R` walked every
+    /// record whole on the UI thread).
+    fn summarise(&mut self, ctx: &Ctx) {
+        self.stop_summaries();
+        let walks: Vec<Option<(Arc<Walk>, usize)>> = ctx
+            .records
+            .iter()
+            .take(MOST_SUMMARIES)
+            .map(|r| replay(ctx.tk, r, None, 1).ok().map(|p| (p.walk(), p.len())))
+            .collect();
+        let tk = Arc::clone(ctx.tk);
+        let Some(tx) = self.tx.clone() else {
+            self.summaries = summarise(&tk, &walks, &AtomicBool::new(false)).unwrap_or_default();
+            return;
+        };
+        self.summaries.clear();
+        self.jobs += 1;
+        let id = self.jobs;
+        let stop = Arc::new(AtomicBool::new(false));
+        self.summaries_job = Some((id, Arc::clone(&stop)));
+        std::thread::spawn(move || {
+            if let Some(summaries) = summarise(&tk, &walks, &stop) {
+                let done = SummariesDone { id, summaries };
+                let _ = tx.send(crate::tui::msg::Msg::ReplaySummaries(done));
+            }
+        });
+    }
+
+    /// Stops the summaries job running, if any.
+    fn stop_summaries(&mut self) {
+        if let Some((_, stop)) = self.summaries_job.take() {
+            stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// A summaries job finished: its summaries, when it is the current one's.
+    pub fn summaries_done(&mut self, done: SummariesDone) {
+        if self
+            .summaries_job
+            .as_ref()
+            .is_some_and(|(id, _)| *id == done.id)
+        {
+            self.summaries_job = None;
+            self.summaries = done.summaries;
+        }
+    }
+
+    /// Whether `R`'s summaries are being walked on a thread.
+    pub fn summarising(&self) -> bool {
+        self.summaries_job.is_some()
     }
 
     /// `:replay RECORD STEP` (RECORD from 1 in load order, or a record's `id`; STEP from
@@ -653,6 +727,7 @@ impl ReplayPane {
                     return Some(Vec::new());
                 }
                 let c = *cursor;
+                self.stop_summaries();
                 if k.code == KeyCode::Esc {
                     self.stop_hits();
                     self.mode = Mode::Off;

@@ -444,7 +444,11 @@ fn a_miss_that_needs_hops_gets_candidates_of_one_edge_that_offer_it() {
     let mut tried = 0;
     for r in &records {
         let mut played = replay(&tk, r, None, 1).unwrap();
-        for s in played.all_steps(&tk).iter().filter(|s| !s.hit && s.target.is_some()) {
+        for s in played
+            .all_steps(&tk)
+            .iter()
+            .filter(|s| !s.hit && s.target.is_some())
+        {
             let Some(t) = s.target else { continue };
             let why = crate::recommend::explain(&tk, &s.offer.seeds, played.params, t).unwrap();
             let more_hops = matches!(
