@@ -212,7 +212,6 @@ fn heap(len: usize) -> usize {
 
 /// What an entry holds: its strings with their allocation, and its slot in the list twice
 /// over (the list grows by doubling).
-#[cfg(debug_assertions)]
 fn entry_bytes(e: &PerStep) -> usize {
     let text = |s: &String| heap(s.len());
     2 * std::mem::size_of::<PerStep>()
