@@ -27,9 +27,9 @@ pub enum Msg {
     /// A replay playing at its pace takes its next step (stale generations are ignored).
     ReplayTick(u64),
     /// The hits of a replayed record's steps, walked on a thread, came back.
-    ReplayHits(crate::tui::replay::HitsDone),
+    ReplayHits(crate::tui::replay::jobs::HitsDone),
     /// `R`'s summaries, walked on a thread.
-    ReplaySummaries(crate::tui::replay::SummariesDone),
+    ReplaySummaries(crate::tui::replay::jobs::SummariesDone),
     /// The input source ended or failed; the loop stops (unsaved edits go to a recovery
     /// file).
     InputClosed(String),

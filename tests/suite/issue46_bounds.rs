@@ -131,6 +131,12 @@ fn export_replay_walks_only_the_step_drawn() {
     assert_eq!(out.status.code(), Some(0), "{:?} {stderr}", out.status);
     let text = std::fs::read_to_string(&svg).expect("svg written");
     assert!(text.contains("step 1999 of 1999"), "the step's caption");
+    // The picture draws the best 40 offered tools and counts the rest (routing all 5,000
+    // took minutes).
+    assert!(
+        text.contains("4960 more offered tools not drawn"),
+        "the rest counted"
+    );
 }
 
 /// Item 5: a 500-call record at threshold 0 and 20 hops (a seeds record: walked at its

@@ -365,7 +365,7 @@ fn tui_export_spares_the_followed_traces_and_names_show_escaped() {
     }
     assert!(screen.contains("c\\u{200b}d\\u{2029}"), "{screen}");
     t.type_line(&format!(":export! svg {}", s(&runs)));
-    t.wait("the refusal", |x| x.contains("inputs"));
+    t.wait("the refusal", |x| x.contains("export failed"));
     assert_eq!(std::fs::read_to_string(&runs).expect("read"), runs_text);
     t.send(&["Escape"]);
     t.type_line(":q!");

@@ -128,18 +128,28 @@ pub fn to_svg_titled(
             hops,
         };
         let reasons = Reasons::of(tk, h.seeds, params, h.rec, c.node);
-        let pic = step_picture(tk, h, &reasons);
-        return render(tk, &pic, hl, title, reasons.called.as_ref());
+        let (pic, untold) = step_picture(tk, h, &reasons);
+        let mut title = title.clone();
+        if let (Some(c), true) = (title.called.as_mut(), untold > 0) {
+            c.caption
+                .push_str(&format!(" ({untold} more offered tools not drawn)"));
+        }
+        return render(tk, &pic, hl, &title, reasons.called.as_ref());
     }
     let pic = picture(tk, hl, whole, called);
     render(tk, &pic, hl, title, None)
 }
 
+/// Offered tools a step's picture draws at most, by rank (a step may offer thousands: the
+/// picture is for a slide, and routing them all took minutes).
+pub const MOST_STEP_TOOLS: usize = 40;
+
 /// A replayed step as the reasons for its offer ([`crate::layout::step`]): the seeds,
-/// every offered action and tool with the path that offers it, the called tool with the
-/// path that would bring it in, and the best five of the frontier; only those edges.
-fn step_picture(tk: &Toolkit, h: &Highlight<'_>, r: &Reasons) -> Picture {
-    let d = r.drawn(tk, h.rec, usize::MAX);
+/// the offered actions and tools (the best [`MOST_STEP_TOOLS`] tools by rank) with the
+/// path that offers each, the called tool with the path that would bring it in, and the
+/// best five of the frontier; only those edges. With how many offered tools were left out.
+fn step_picture(tk: &Toolkit, h: &Highlight<'_>, r: &Reasons) -> (Picture, usize) {
+    let d = r.drawn(tk, h.rec, MOST_STEP_TOOLS);
     let mut keep = vec![false; tk.graph.node_bound()];
     for &n in d.nodes.iter().chain(d.frontier.iter().map(|b| &b.node)) {
         keep[n.index()] = true;
@@ -152,14 +162,15 @@ fn step_picture(tk: &Toolkit, h: &Highlight<'_>, r: &Reasons) -> Picture {
         .collect();
     let is_member = |ix: NodeIndex| h.node(ix);
     let first = |e: EdgeIndex| path.contains(&e) || h.edge(tk, e);
-    Picture::Grid(grid::scene_of(
+    let pic = Picture::Grid(grid::scene_of(
         tk,
         &keep,
         &is_member,
         h.seeds,
         &first,
         &|e| edges.contains(&e),
-    ))
+    ));
+    (pic, d.untold)
 }
 
 /// A picture laid out: on the grid, or layered when too large for it.

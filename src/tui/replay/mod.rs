@@ -19,6 +19,7 @@
 
 pub(crate) mod commands;
 pub(crate) mod draw;
+pub(crate) mod jobs;
 #[cfg(test)]
 mod kept_tests;
 pub(crate) mod shell;
@@ -36,6 +37,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
+use jobs::{HitsDone, SummariesDone};
 use toolscope_core::edit::Edit;
 use toolscope_core::evidence::steps::replay::{
     Offer, ReplayStep, Replayed, Walk, is_step_kit, offer_after, opening_tool, record_index, replay,
@@ -52,14 +54,6 @@ pub const PACE: std::time::Duration = std::time::Duration::from_millis(900);
 /// A record of at most this many steps has its hits walked at once, on the UI thread (a
 /// few milliseconds at 10k actions); a longer one on a thread of its own.
 pub const INLINE_STEPS: usize = 64;
-
-/// The hits of a replayed record's steps, walked on a thread (`Msg::ReplayHits`).
-#[derive(Debug, Clone)]
-pub struct HitsDone {
-    /// The job: an older one's hits are stale.
-    pub id: u64,
-    pub hits: Vec<bool>,
-}
 
 /// What a handler reads: the graph, the loaded records, the view's parameters.
 pub struct Ctx<'a> {
@@ -135,14 +129,6 @@ pub struct ReplayPane {
     pub(crate) summaries: Vec<Option<(usize, usize)>>,
     /// The summaries job running for `R`'s list: its id and its stop switch.
     summaries_job: Option<(u64, Arc<AtomicBool>)>,
-}
-
-/// `R`'s summaries, walked on a thread (`Msg::ReplaySummaries`).
-#[derive(Debug, Clone)]
-pub struct SummariesDone {
-    /// The job: an older one's summaries are stale.
-    pub id: u64,
-    pub summaries: Vec<Option<(usize, usize)>>,
 }
 
 /// Each record's hits and steps (`None`: no calls in order); `None` when `stop` was set.
