@@ -364,6 +364,55 @@ fn tui_export_spares_the_followed_traces_and_names_show_escaped() {
         );
     }
     assert!(screen.contains("c\\u{200b}d\\u{2029}"), "{screen}");
+    // At 80x24 as at 100x30: nothing raw, every line the terminal's width (a name measured
+    // otherwise than it is drawn makes a longer or shorter line), and a step forward and
+    // back gives the same screen again (no stale cells: `next cd ✗ miss   p`).
+    for (w, h) in [(100usize, 30u16), (80, 24)] {
+        t.run(&[
+            "resize-window",
+            "-t",
+            "t",
+            "-x",
+            &w.to_string(),
+            "-y",
+            &h.to_string(),
+        ]);
+        let before = t.wait("the resized step", |x| {
+            x.lines().next().is_some_and(|l| l.chars().count() == w)
+                && x.lines().count() == usize::from(h)
+                && x.contains("step 1 of 3")
+        });
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let before = if t.capture() == before {
+            before
+        } else {
+            t.capture()
+        };
+        t.send(&["Right"]);
+        t.wait("the next step", |x| {
+            x.contains("step 2 of 3") && !x.contains("step 1 of 3")
+        });
+        t.send(&["Left"]);
+        // The same screen again, cell for cell, once the frame is written (a capture may
+        // catch it half drawn; a stale cell would never go).
+        let again = t.wait("the step again, as before", |x| x == before);
+        for raw in ['\u{200b}', '\u{2028}', '\u{2029}', '\u{feff}'] {
+            assert!(
+                !again.contains(raw),
+                "raw {:x} at {w}x{h}:\n{again}",
+                raw as u32
+            );
+        }
+        // Pane lines end in a border, so each is the whole width (capture-pane trims the
+        // status lines' trailing blanks).
+        let widths: Vec<usize> = again.lines().map(|l| l.chars().count()).collect();
+        let framed = again.lines().filter(|l| l.starts_with(['┌', '│', '└']));
+        assert!(
+            framed.clone().count() > 10 && framed.clone().all(|l| l.chars().count() == w),
+            "line widths at {w}x{h}: {widths:?}\n{again}"
+        );
+        assert!(widths.iter().all(|&n| n <= w), "{widths:?}\n{again}");
+    }
     t.type_line(&format!(":export! svg {}", s(&runs)));
     t.wait("the refusal", |x| x.contains("export failed"));
     assert_eq!(std::fs::read_to_string(&runs).expect("read"), runs_text);
