@@ -142,7 +142,8 @@ pub struct App {
 }
 
 impl App {
-    /// A new app on a loaded toolkit; the first operator (if any) is active.
+    /// A new app on a loaded toolkit; the navigator's first operator (by name), if any, is
+    /// active.
     pub fn new(loaded: Loaded, source: String, theme: Theme, size: (u16, u16)) -> App {
         App::with_layout(loaded, source, theme, size, Default::default())
     }
@@ -208,8 +209,8 @@ impl App {
             replay: Default::default(),
         };
         app.layout.refresh(&app.tk);
-        if !app.tk.operators.is_empty() {
-            app.activate_operator(0);
+        if let Some(first) = crate::tui::navigator::first_operator(&app.tk) {
+            app.activate_operator(first);
         }
         app.nav.rebuild(&app.tk);
         let first = app

@@ -14,8 +14,28 @@ use crate::tui::view;
 use toolscope_core::load::load_example;
 use toolscope_core::source::EXAMPLE_NAME;
 
+/// The bundled example as it opens: on the navigator's first operator (`analysis`).
+pub(super) fn opened(w: u16, h: u16) -> App {
+    App::new(
+        load_example(),
+        EXAMPLE_NAME.into(),
+        Theme::default(),
+        (w, h),
+    )
+}
+
+/// The bundled example on its file's first operator, `modelling` (threshold 0.60, hops 2),
+/// which the feature tests below were written for; [`opened`] is the first screen.
 pub(super) fn app_with(theme: Theme, w: u16, h: u16) -> App {
-    App::new(load_example(), EXAMPLE_NAME.into(), theme, (w, h))
+    let mut app = App::new(load_example(), EXAMPLE_NAME.into(), theme, (w, h));
+    app.activate_operator(0);
+    app.nav.rebuild(&app.tk);
+    if let Some(ix) = app.seeds.first().copied() {
+        app.select(ix);
+        app.ensure_selection_visible();
+    }
+    app.recompute();
+    app
 }
 
 pub(super) fn app(w: u16, h: u16) -> App {
@@ -53,7 +73,10 @@ const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
 #[test]
 fn snapshot_default() {
     for (w, h) in SIZES {
-        let a = app(w, h);
+        let a = opened(w, h);
+        // Issue 45: the first screen's operator is the navigator's first row.
+        assert_eq!(a.operator, crate::tui::navigator::first_operator(&a.tk));
+        assert_eq!(a.tk.operators[a.operator.unwrap_or(0)].name, "analysis");
         insta::assert_snapshot!(format!("default_{w}x{h}"), screen(&a));
     }
 }

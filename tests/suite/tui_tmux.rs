@@ -44,7 +44,8 @@ fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
     // With colour first, so the colour check below is known to be able to fail.
     tmux.send(&["-l", bin]);
     tmux.send(&["Enter"]);
-    tmux.wait("the TUI in colour", |s| s.contains("threshold 0.60"));
+    // It opens on the navigator's first operator, `analysis` (threshold 0.50).
+    tmux.wait("the TUI in colour", |s| s.contains("operator analysis"));
     assert!(
         has_colour(&tmux.capture_styled()),
         "no colour without NO_COLOR"
@@ -58,7 +59,13 @@ fn tui_in_tmux_follows_threshold_and_seeds_and_quits_cleanly() {
 
     tmux.send(&["-l", &format!("NO_COLOR=1 {bin}")]);
     tmux.send(&["Enter"]);
-    let first = tmux.wait("the TUI", |s| {
+    tmux.wait("the TUI", |s| {
+        s.contains("Navigator") && s.contains("operator analysis")
+    });
+    // The rest follows `modelling` (threshold 0.60, hops 2).
+    tmux.send(&["-l", ":op modelling"]);
+    tmux.send(&["Enter"]);
+    let first = tmux.wait("modelling", |s| {
         s.contains("Navigator") && s.contains("threshold 0.60")
     });
     assert!(

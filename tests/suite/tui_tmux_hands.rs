@@ -174,6 +174,10 @@ fn the_inspector_of_deep_recognition_shows_its_edges_at_100x30() {
     let file_s = file.display().to_string();
     let s = start("hands-c2g", (100, 30), &[&file_s]);
     s.first_screen();
+    // The operator, whose seed deep_recognition is (the TUI opens on the
+    // navigator's first, `Analysis Expert/1`).
+    s.type_line(":op Design Expert/1");
+    s.wait("the operator", |x| x.contains("operator Design Expert/1"));
     s.type_line(":goto deep_recognition");
     to_inspector(&s);
     let x = s.wait("the edges", |x| {

@@ -12,7 +12,9 @@ fn insight_in_tmux() {
     }
     let s = Tmux::new("insight");
     s.start((160, 48), None, &[env!("CARGO_BIN_EXE_toolscope")]);
-    s.wait("the TUI", |x| x.contains("threshold 0.60"));
+    s.wait("the TUI", |x| x.contains("operator analysis"));
+    s.type_line(":op modelling");
+    s.wait("modelling", |x| x.contains("threshold 0.60"));
     s.send(&[":goto schema_understanding", "Enter"]);
     s.wait("the explanation", |x| {
         x.contains("blocked at threshold 0.6") && x.contains("critical threshold: up to 0.4")
@@ -44,7 +46,13 @@ fn panels_show_themselves_at_80x24_in_tmux() {
     }
     let s = Tmux::new("insight-80");
     s.start((80, 24), None, &[env!("CARGO_BIN_EXE_toolscope")]);
-    let first = s.wait("the TUI", |x| x.contains("threshold 0.60"));
+    s.wait("the TUI", |x| {
+        x.contains("op analysis") || x.contains("operator analysis")
+    });
+    s.type_line(":op modelling");
+    let first = s.wait("modelling", |x| {
+        x.contains("t 0.60") || x.contains("threshold 0.60")
+    });
     // At 80x24 the focus view may already have hidden the right-hand pane to fit the
     // recommendation; otherwise `m` hides it.
     if first.contains("Inspector") {

@@ -97,6 +97,13 @@ pub fn members(tk: &Toolkit, g: NodeIndex) -> Vec<NodeIndex> {
     m
 }
 
+/// The operator the navigator lists first (operators sorted by name): the one the TUI
+/// opens on, so the first screen's active operator is the first row of the list.
+pub fn first_operator(tk: &Toolkit) -> Option<usize> {
+    (0..tk.operators.len())
+        .min_by(|a, b| natural_cmp(&tk.operators[*a].name, &tk.operators[*b].name).then(a.cmp(b)))
+}
+
 impl Navigator {
     /// Rebuilds the rows for the current filter, keeping the cursor on the same item.
     pub fn rebuild(&mut self, tk: &Toolkit) {
