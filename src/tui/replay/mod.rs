@@ -11,7 +11,7 @@
 //!
 //! Only the step shown is walked, on the UI thread (one walk of the graph: a key of a
 //! 10k-action kit stays within its 16 ms). The recall so far needs every earlier step's
-//! hit: those are walked on a thread of their own ([`hits_job`]) for a record longer than
+//! hit: those are walked on a thread of their own (`ReplayPane::walk_hits`) for a record longer than
 //! [`INLINE_STEPS`], stopped when the run is left (Esc), replaced or walked again (a
 //! reload, new parameters), and the panel says `recall so far …` until they come
 //! (`Msg::ReplayHits`). A 5,000-call record at threshold 0 and 20 hops on a 10k-action kit
