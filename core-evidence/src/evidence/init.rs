@@ -284,7 +284,10 @@ fn learn_from(
         for &j in row {
             let Some(b) = actions[j] else { continue };
             let score = w.get(&tools[j]).copied().unwrap_or(0.0);
-            if tk.add_edge(a, b, score, None).is_some() {
+            // Counted only when new: `add_edge` answers an existing edge too, and a row
+            // that `reachable` extended may name an edge already made (the report said one
+            // edge more than the file held).
+            if tk.edge(a, b).is_none() && tk.add_new_edge(a, b, score, None).is_some() {
                 report.next_edges += 1;
             }
         }
