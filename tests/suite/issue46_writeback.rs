@@ -28,6 +28,19 @@ fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
+/// `set FILE score content_understanding deep_recognition 0.5`: the edit every Chat2Graph
+/// case below makes into its `scores:` list.
+fn set_score(f: &Path) -> Output {
+    toolscope(&[
+        "set",
+        s(f),
+        "score",
+        "content_understanding",
+        "deep_recognition",
+        "0.5",
+    ])
+}
+
 /// The fixture with its `scores:` section replaced by `tail`.
 fn c2g_ending(tail: &str) -> String {
     let cut = C2G.find("\nscores:").expect("the fixture has scores") + 1;
@@ -73,14 +86,7 @@ fn a_filled_scores_list_drops_its_tag_and_pyyaml_reads_it() {
     for (i, tag) in TAGS.iter().enumerate() {
         let f = dir.path().join(format!("c2g-{i}.yml"));
         std::fs::write(&f, c2g_ending(&format!("scores: {tag}\n"))).expect("write");
-        let out = toolscope(&[
-            "set",
-            s(&f),
-            "score",
-            "content_understanding",
-            "deep_recognition",
-            "0.5",
-        ]);
+        let out = set_score(&f);
         assert!(
             out.status.success(),
             "{tag}: {}",
@@ -166,14 +172,7 @@ fn an_aliased_empty_value_is_refused_with_the_reason() {
     let f = dir.path().join("c2g.yml");
     let text = c2g_ending("scores: &s !!null\nextra: *s\n");
     std::fs::write(&f, &text).expect("write");
-    let out = toolscope(&[
-        "set",
-        s(&f),
-        "score",
-        "content_understanding",
-        "deep_recognition",
-        "0.5",
-    ]);
+    let out = set_score(&f);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("&s") && err.contains("aliases"), "{err}");
@@ -226,14 +225,7 @@ fn a_score_set_over_a_str_tag_is_a_number() {
         ),
     )
     .expect("write");
-    let out = toolscope(&[
-        "set",
-        s(&f),
-        "score",
-        "content_understanding",
-        "deep_recognition",
-        "0.5",
-    ]);
+    let out = set_score(&f);
     assert!(
         out.status.success(),
         "{}",
