@@ -18,7 +18,9 @@ use toolscope_core::fit::report::{
     edge_json, line, next_json, pair_json, smoothing_json, smoothing_text, step_line,
     step_pair_json,
 };
-use toolscope_core::fit::{Evals, Evaluate, FitOptions, apply_by_file, fit};
+use toolscope_core::fit::{
+    Evals, Evaluate, FitOptions, ParamChange, apply_by_file, fit, param_changes,
+};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::explain::num;
 use toolscope_core::source::Format as SourceFormat;
@@ -49,6 +51,12 @@ pub struct Args {
     /// Write the fitted scores to the files (verified, atomic); without it, print the diff.
     #[arg(long)]
     write: bool,
+    /// Also set each operator's threshold and hops to the setting suggested after the fit
+    /// (the one criterion: fewest tokens reaching step recall 0.90 on runs with their calls
+    /// in order, else every record complete), in the same diff; written with --write.
+    /// Off by default: the fit changes scores only.
+    #[arg(long)]
+    set_params: bool,
     /// Native files: also add the Next edges the runs show and the graph lacks (each one
     /// listed). Chat2Graph files keep their edges (their chains fix them).
     #[arg(long)]
@@ -139,8 +147,16 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
     let (changes, Some(evals)) = (done.changes, done.evals) else {
         return Err("fit gave no evaluation".to_string().into());
     };
-    let changed = !changes.is_empty();
-    let diff = apply_by_file(&mut ws, &before_tk, &changes, &mut |n| {
+    let (params, kept) = match args.set_params {
+        true => param_changes(&before_tk, &evals.suggestions),
+        false => (Vec::new(), Vec::new()),
+    };
+    for n in &kept {
+        super::common::note(n);
+    }
+    let changed = !changes.is_empty() || !params.is_empty();
+    let param_edits = params.iter().flat_map(ParamChange::edits).collect();
+    let diff = apply_by_file(&mut ws, &before_tk, &changes, param_edits, &mut |n| {
         super::common::note(n)
     })?;
     if args.write && changed {
@@ -153,6 +169,7 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
         Format::Json => print_json(&json!({
             "edges": changes.calls.iter().map(|f| edge_json(&before_tk, f)).collect::<Vec<_>>(),
             "next": changes.next.iter().map(|f| next_json(&before_tk, f)).collect::<Vec<_>>(),
+            "params": params.iter().map(param_json).collect::<Vec<_>>(),
             "diff": diff,
             "written": args.write && changed,
             "fitted": pair_json(&evals.fitted),
@@ -174,7 +191,8 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
             for line in smoothing_text(&before_tk, &changes.smoothing).lines() {
                 super::common::status(line);
             }
-            for line in summary(&before_tk, &changes.calls, &changes.next, &evals, args).lines() {
+            let fitted = (&changes.calls[..], &changes.next[..], &params[..]);
+            for line in summary(&before_tk, fitted, &evals, args).lines() {
                 super::common::status(line);
             }
         }
@@ -182,25 +200,46 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A suggested setting set with `--set-params`, as JSON.
+fn param_json(p: &ParamChange) -> Value {
+    json!({
+        "operator": p.operator,
+        "threshold": {"old": p.threshold.0, "new": p.threshold.1},
+        "hops": {"old": p.hops.0, "new": p.hops.1},
+    })
+}
+
 fn summary(
     tk: &Toolkit,
-    fitted: &[Fitted],
-    next: &[NextFit],
+    (fitted, next, params): (&[Fitted], &[NextFit], &[ParamChange]),
     evals: &Evals,
     args: &Args,
 ) -> String {
-    let changed = !fitted.is_empty() || !next.is_empty();
+    let changed = !fitted.is_empty() || !next.is_empty() || !params.is_empty();
     let added = next.iter().filter(|f| f.edge.is_none()).count();
     let mut out = format!(
         "{} Call score(s) and {} Next score(s) fitted ({added} Next edge(s) added)",
         fitted.len(),
         next.len() - added
     );
+    if args.set_params {
+        out += &format!(", {} operator setting(s) set", params.len());
+    }
     out += if args.write && changed {
         " and written\n"
     } else {
         " (not written; --write applies them)\n"
     };
+    for p in params {
+        out += &format!(
+            "  {}: threshold {} -> {}, hops {} -> {} (the suggestion below)\n",
+            for_terminal(&p.operator),
+            num(p.threshold.0),
+            num(p.threshold.1),
+            p.hops.0,
+            p.hops.1
+        );
+    }
     for f in fitted {
         out += &format!(
             "  {} -> {}: {} -> {} (called in {}/{} records)\n",

@@ -217,17 +217,80 @@ fn steps(
     c.finish(cost)
 }
 
-/// The fitted scores as edits (`set score`, and `add edge` for the Next edges added),
-/// applied as one transaction per file, each applied edit's notes passed to `note`; the
-/// unified diff of every changed file.
+/// One operator's threshold and hops set to the setting suggested after the fit
+/// (`fit --set-params`): the values before and after.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamChange {
+    pub operator: String,
+    pub threshold: (f64, f64),
+    pub hops: (u32, u32),
+}
+
+/// The suggested settings as edits (`set threshold`, `set hops`), one per value that
+/// differs from the operator's; and a note for each group whose suggestion is not made:
+/// none reaches the criterion, or the group is hand-picked seeds (`seeds:...`), no operator.
+pub fn param_changes(tk: &Toolkit, s: &Suggestions) -> (Vec<ParamChange>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for (group, setting) in s.settings() {
+        let shown = crate::text::for_terminal(group);
+        let Some(op) = tk.operator(group) else {
+            notes.push(format!(
+                "{shown}: runs seeded by hand name no operator; its suggestion is not set"
+            ));
+            continue;
+        };
+        let Some((threshold, hops)) = setting else {
+            notes.push(format!(
+                "{shown}: no setting reaches the criterion; its threshold and hops are kept"
+            ));
+            continue;
+        };
+        if op.threshold == threshold && op.hops == hops {
+            continue;
+        }
+        out.push(ParamChange {
+            operator: op.name.clone(),
+            threshold: (op.threshold, threshold),
+            hops: (op.hops, hops),
+        });
+    }
+    (out, notes)
+}
+
+impl ParamChange {
+    /// The edits that make it: only the values that change.
+    pub fn edits(&self) -> Vec<Edit> {
+        let mut out = Vec::new();
+        if self.threshold.0 != self.threshold.1 {
+            out.push(Edit::SetThreshold {
+                operator: self.operator.clone(),
+                value: self.threshold.1,
+            });
+        }
+        if self.hops.0 != self.hops.1 {
+            out.push(Edit::SetHops {
+                operator: self.operator.clone(),
+                value: self.hops.1,
+            });
+        }
+        out
+    }
+}
+
+/// The fitted scores as edits (`set score`, and `add edge` for the Next edges added), then
+/// `more` (the suggested settings, with `fit --set-params`), applied as one transaction
+/// per file, each applied edit's notes passed to `note`; the unified diff of every changed
+/// file.
 pub fn apply_by_file(
     ws: &mut Workspace,
     tk: &Toolkit,
     changes: &Changes,
+    more: Vec<Edit>,
     note: &mut dyn FnMut(&str),
 ) -> Result<String, String> {
     let mut by_file: Vec<(usize, Vec<Edit>)> = Vec::new();
-    for edit in changes.edits(tk) {
+    for edit in changes.edits(tk).into_iter().chain(more) {
         let probe = Transaction::from(edit.clone());
         let file = ws.target_file(&probe).map_err(|e| e.to_string())?;
         match by_file.iter_mut().find(|(f, _)| *f == file) {

@@ -85,6 +85,29 @@ impl Suggestions {
         }
     }
 
+    /// Per group (operator, or `seeds:...`), the suggested threshold and hops, `None` when
+    /// no setting reaches the criterion.
+    pub fn settings(&self) -> Vec<(&str, Option<(f64, u32)>)> {
+        match self {
+            Suggestions::Steps(r) => r
+                .operators
+                .iter()
+                .map(|g| {
+                    let p = g.suggested.as_ref().map(|p| (p.threshold, p.hops));
+                    (g.operator.as_str(), p)
+                })
+                .collect(),
+            Suggestions::Records(r) => r
+                .operators
+                .iter()
+                .map(|g| {
+                    let p = g.suggested.as_ref().map(|s| (s.threshold, s.hops));
+                    (g.operator.as_str(), p)
+                })
+                .collect(),
+        }
+    }
+
     /// The suggestions as JSON, one point per operator that reaches the criterion.
     pub fn to_json(&self) -> Value {
         let point = |operator: &str, t: f64, h: u32, measure: f64, tokens: f64| {
@@ -188,18 +211,24 @@ pub fn pair_json((before, after): &(Report, Report)) -> Value {
     json!({"records": before.overall.records, "before": crate::evidence::report::to_json(before), "after": crate::evidence::report::to_json(after)})
 }
 
-/// `fitted steps (n): next-call recall b -> a, ~tokens per step b -> a`.
+/// `fitted steps (n): next-call recall b -> a, ~tokens per step b -> a; first calls (m)
+/// b -> a, ~tokens b -> a`: the one set of figures (steps, then first calls) before and
+/// after.
 pub fn step_line(what: &str, (b, a): &(StepReport, StepReport)) -> String {
-    let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |v| format!("{v:.3}"));
-    let t = |x: Option<f64>| x.map_or_else(|| "-".into(), |v| format!("{v:.0}"));
-    let (b, a) = (&b.overall.stats, &a.overall.stats);
+    use crate::evidence::steps::figures::{Figures, fmt3};
+    let (b, a) = (Figures::of(&b.overall), Figures::of(&a.overall));
     format!(
-        "{what} steps ({}): next-call recall {} -> {}, ~tokens per step {} -> {}\n",
-        b.steps,
-        f(b.recall),
-        f(a.recall),
-        t(b.tokens),
-        t(a.tokens),
+        "{what} steps ({}): next-call recall {} -> {}, ~tokens per step {:.0} -> {:.0}; first calls ({}) {} -> {}, ~tokens {:.0} -> {:.0}\n",
+        b.steps.calls,
+        fmt3(b.steps.recall()),
+        fmt3(a.steps.recall()),
+        b.steps.tokens,
+        a.steps.tokens,
+        b.first.calls,
+        fmt3(b.first.recall()),
+        fmt3(a.first.recall()),
+        b.first.tokens,
+        a.first.tokens,
     )
 }
 

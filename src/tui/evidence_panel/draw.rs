@@ -16,6 +16,7 @@ use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragrap
 
 use toolscope_core::evidence::criterion::{Criterion, TARGET_RECALL};
 use toolscope_core::evidence::eval::{GroupReport, StepStats};
+use toolscope_core::evidence::steps::figures::Figures;
 use toolscope_core::evidence::steps::{StepGroup, SweepPoint};
 use toolscope_core::recommend::explain::num;
 use toolscope_core::text::sanitize;
@@ -134,18 +135,19 @@ fn figures(g: &GroupReport, steps: Option<&StepGroup>) -> Vec<Item> {
         item(format!("unknown {}", s.unknown_calls)),
     ];
     if let Some(st) = steps {
-        let t = &st.stats;
-        out.push(item(format!("| steps {}", t.steps)));
-        out.push(item(format!("step recall {}", fmt(t.recall))));
-        out.push(item(format!(
-            "~tokens/step {}",
-            t.tokens.map_or_else(|| "-".into(), |v| format!("{v:.0}"))
-        )));
+        // The one set of figures (core steps::figures): the steps, then the first calls.
+        let f = Figures::of(st);
+        out.push(item(format!("| steps {}", f.steps.calls)));
+        out.push(item(format!("step recall {}", fmt(f.steps.recall()))));
+        out.push(item(format!("~tokens/step {:.0}", f.steps.tokens)));
         out.push(item(format!(
             "{} of available",
-            t.token_ratio
+            st.stats
+                .token_ratio
                 .map_or_else(|| "-".into(), |r| format!("{:.0}%", r * 100.0))
         )));
+        // Their tokens are the records' `~tokens` above (the operator's own offer).
+        out.push(item(format!("first calls {}", fmt(f.first.recall()))));
     }
     // One criterion (core::evidence::criterion): step recall when the records give their
     // calls in order, as `eval --sweep` and `eval --steps --sweep` judge them.

@@ -341,9 +341,14 @@ fn the_panel_shows_step_recall_whole_at_both_sizes() {
             "steps 4",
             "step recall 1.00",
             "~tokens/step",
-            "never called: (none)",
+            "first calls 1.00",
         ] {
             assert!(s.contains(figure), "{figure:?} at {w}x{h}:\n{s}");
+        }
+        // The 20-column pane at 80x24 ends with the suggestion; the navigator marks the
+        // tools never called there.
+        if w > 80 {
+            assert!(s.contains("never called: (none)"), "{s}");
         }
         insta::assert_snapshot!(format!("evidence_panel_steps_{w}x{h}"), s);
     }

@@ -201,13 +201,13 @@ fn run_lines(app: &App, run: &Run) -> Vec<Line<'static>> {
                     format!("{mark}{}", sanitize(&c.describe(&app.tk))),
                     style,
                 ));
-                out.push(Line::from(format!(
-                    "  recall {:.2}->{:.2} tok {:.0}->{:.0}",
-                    c.before.recall(),
-                    c.after.recall(),
-                    c.before.tokens,
-                    c.after.tokens
-                )));
+                // The ranked figure; the other under the chosen one (core steps::figures).
+                let [ranked, tokens, other] = c.figure_lines();
+                out.push(Line::from(format!("  {ranked}")));
+                out.push(Line::from(format!("  {tokens}")));
+                if i == t.cursor {
+                    out.push(Line::from(format!("  {other}")));
+                }
             }
             if !t.list.is_empty() {
                 out.push(Line::styled(

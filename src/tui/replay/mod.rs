@@ -42,7 +42,7 @@ use toolscope_core::edit::Edit;
 use toolscope_core::evidence::steps::replay::{
     Offer, ReplayStep, Replayed, Walk, is_step_kit, offer_after, opening_tool, record_index, replay,
 };
-use toolscope_core::evidence::steps::tune::{Candidate, Change, candidates, measure};
+use toolscope_core::evidence::steps::tune::{Candidate, Change, basis_of, candidates, measure};
 use toolscope_core::evidence::{Record, TokenCost};
 use toolscope_core::model::{EdgeKind, NodeKind, Toolkit};
 use toolscope_core::recommend::{Params, Recommendation};
@@ -1002,7 +1002,8 @@ fn tune(ctx: &Ctx, cost: &dyn TokenCost, run: &Run) -> Tune {
         op.threshold = params.threshold;
         op.hops = params.hops;
     }
-    let ranked = measure(&base, ctx.records, list, cost);
+    // Ranked by the figure the miss counts in: the first calls at a record's first call.
+    let ranked = measure(&base, ctx.records, list, cost, basis_of(step));
     Tune {
         list: ranked,
         cursor: 0,

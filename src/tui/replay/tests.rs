@@ -107,7 +107,7 @@ fn a_miss_says_what_keeps_the_call_out_and_tuning_applies_one_undoable_edit() {
     let said: Vec<String> = tune.list.iter().map(|c| c.describe(&app.tk)).collect();
     assert_eq!(said, ["threshold -> 0.3", "call cd -> call mv 0.3 -> 0.35"]);
     let c = &tune.list[0];
-    assert!(c.after.hits > c.before.hits, "{c:?}");
+    assert!(c.after.steps.hits > c.before.steps.hits, "{c:?}");
     // The second: the edge's score, one edit; the step is shown again, now a hit.
     keys(&mut app, "j<Enter>");
     assert_eq!(step(&app), (1, 1, true));

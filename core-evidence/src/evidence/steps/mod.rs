@@ -31,6 +31,7 @@ use crate::diag::Diagnostic;
 use crate::model::{EdgeKind, NodeKind, Toolkit};
 use crate::recommend::{Adjacency, Params, recommend};
 
+pub mod figures;
 pub mod per_step;
 mod reach;
 pub mod replay;

@@ -4,9 +4,10 @@
 use petgraph::stable_graph::NodeIndex;
 use proptest::prelude::*;
 
+use super::figures::{Basis, Figure, Figures};
 use super::replay::{offer_after, opening_tool, replay, step_seeds};
-use super::tests::{arb_case, cost};
-use super::tune::{Candidate, Change, Numbers, candidates, measure, rank};
+use super::tests::{arb_case, cost, run};
+use super::tune::{Candidate, Change, basis_of, candidates, measure, rank};
 use super::*;
 use crate::evidence::eval_tests::toolkit;
 use crate::evidence::{CostFn, Record, Target};
@@ -182,15 +183,30 @@ fn a_run_replayed_by_hand_and_tuned_from_its_miss() {
     assert!(candidates(&tk, &steps[1], played.params, Some("op"), None).is_empty());
     assert!(candidates(&tk, &steps[3], played.params, Some("op"), None).is_empty());
 
-    // Over the one run: 2 of 4 steps, 30 tokens a step ({X, Y} twice, {Y}, {Z}); either
-    // change makes step 2 offer {Y, Z}: 3 of 4, 40 tokens a step.
-    let ranked = measure(&tk, std::slice::from_ref(&r), cands, &CostFn(cost(&tk)));
+    // Over the one run, the steps (the calls after the first) and the first call apart:
+    // steps 1 of 3 ({X, Y} 30, {Y} 20, {Z} 40 tokens: 30 a step), the first call 1 of 1
+    // ({X, Y}: 30); either change makes step 2 offer {Y, Z} (60): 2 of 3, 130/3 a step,
+    // the first call as it was. The figures are `eval --steps`'s: stats and first.
+    assert_eq!(basis_of(miss), Basis::Steps);
+    assert_eq!(basis_of(&steps[0]), Basis::FirstCalls);
+    let ranked = measure(
+        &tk,
+        std::slice::from_ref(&r),
+        cands,
+        &CostFn(cost(&tk)),
+        Basis::Steps,
+    );
     assert_eq!(ranked.len(), 2);
+    let eval = run(&tk, std::slice::from_ref(&r), StepOptions::default()).overall;
     for c in &ranked {
-        assert_eq!((c.before.steps, c.before.hits), (4, 2));
-        assert_eq!((c.after.steps, c.after.hits), (4, 3));
-        assert!((c.before.tokens - 30.0).abs() < 1e-9, "{c:?}");
-        assert!((c.after.tokens - 40.0).abs() < 1e-9, "{c:?}");
+        assert_eq!(c.before, Figures::of(&eval), "{c:?}");
+        assert_eq!((c.before.steps.calls, c.before.steps.hits), (3, 1));
+        assert_eq!((c.after.steps.calls, c.after.steps.hits), (3, 2));
+        assert_eq!((c.before.first.calls, c.before.first.hits), (1, 1));
+        assert_eq!(c.after.first, c.before.first);
+        assert!((c.before.steps.tokens - 30.0).abs() < 1e-9, "{c:?}");
+        assert!((c.after.steps.tokens - 130.0 / 3.0).abs() < 1e-9, "{c:?}");
+        assert!((c.before.first.tokens - 30.0).abs() < 1e-9, "{c:?}");
     }
     let edits = ranked[1].edits(&tk);
     assert_eq!(
@@ -273,10 +289,13 @@ fn a_tool_out_of_reach_gets_a_link_and_more_hops_when_needed() {
 }
 
 fn cand(gain_hits: u64, tokens: f64, changes: usize) -> Candidate {
-    let before = Numbers {
-        steps: 10,
-        hits: 5,
-        tokens: 100.0,
+    let before = Figures {
+        steps: Figure {
+            calls: 10,
+            hits: 5,
+            tokens: 100.0,
+        },
+        first: Figure::default(),
     };
     Candidate {
         changes: vec![
@@ -287,11 +306,15 @@ fn cand(gain_hits: u64, tokens: f64, changes: usize) -> Candidate {
             changes
         ],
         before,
-        after: Numbers {
-            steps: 10,
-            hits: 5 + gain_hits,
-            tokens,
+        after: Figures {
+            steps: Figure {
+                calls: 10,
+                hits: 5 + gain_hits,
+                tokens,
+            },
+            first: Figure::default(),
         },
+        basis: Basis::Steps,
     }
 }
 
@@ -308,7 +331,13 @@ fn candidates_rank_by_recall_gained_per_token_added() {
     list.sort_by(rank);
     let got: Vec<(u64, f64, usize)> = list
         .iter()
-        .map(|c| (c.after.hits - 5, c.after.tokens, c.changes.len()))
+        .map(|c| {
+            (
+                c.after.steps.hits - 5,
+                c.after.steps.tokens,
+                c.changes.len(),
+            )
+        })
         .collect();
     assert_eq!(
         got,
@@ -321,6 +350,34 @@ fn candidates_rank_by_recall_gained_per_token_added() {
             (0, 90.0, 1),
         ]
     );
+}
+
+#[test]
+fn a_first_calls_miss_ranks_by_the_first_calls_figure() {
+    // One candidate gains a step (the main figure), the other a first call (the second):
+    // at a later call's miss the first ranks first, at a first call's miss the second.
+    let steps_gain = cand(1, 100.0, 1);
+    let mut first_gain = cand(0, 100.0, 1);
+    first_gain.before.first = Figure {
+        calls: 4,
+        hits: 1,
+        tokens: 50.0,
+    };
+    first_gain.after.first = Figure {
+        calls: 4,
+        hits: 3,
+        tokens: 50.0,
+    };
+    let ranked = |basis: Basis| {
+        let mut list = [steps_gain.clone(), first_gain.clone()];
+        for c in &mut list {
+            c.basis = basis;
+        }
+        list.sort_by(rank);
+        list.map(|c| c.after.first.hits)
+    };
+    assert_eq!(ranked(Basis::Steps), [0, 3]);
+    assert_eq!(ranked(Basis::FirstCalls), [3, 0]);
 }
 
 #[test]

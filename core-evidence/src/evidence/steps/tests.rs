@@ -21,7 +21,7 @@ pub(super) fn cost(tk: &Toolkit) -> impl Fn(NodeIndex) -> u64 + '_ {
     }
 }
 
-fn run(tk: &Toolkit, records: &[Record], opts: StepOptions) -> StepReport {
+pub(super) fn run(tk: &Toolkit, records: &[Record], opts: StepOptions) -> StepReport {
     let mut c = StepCounter::new(tk, opts);
     for r in records {
         c.add(r);

@@ -5,16 +5,18 @@
 //! critical value), the score the blocking edges need (the threshold), the hops the path
 //! needs, and, when the call needs more hops or no path reaches it at all, one edge: a
 //! `Next` edge at the threshold from a seed of the step to a caller of the tool (see
-//! [`links`]). Each is measured by the step evaluation over every record (every step,
-//! each record's first call included, as the `per_step` list counts them) on a copy of
-//! the toolkit with the change made.
+//! [`links`]). Each is measured over every record on a copy of the toolkit with the change
+//! made, by the one tally of [`super::figures`]: the steps (calls after the first) and the
+//! first calls apart, as `eval --steps` reports them; a miss of a later call is ranked by
+//! the steps' figure, a miss of a record's first call by the first calls'.
 
 use std::cmp::Ordering;
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
+use super::StepOptions;
+use super::figures::{Basis, Figures, figures};
 use super::replay::ReplayStep;
-use super::{StepCounter, StepOptions};
 use crate::edit::Edit;
 use crate::evidence::{Record, TokenCost};
 use crate::model::{EdgeKind, NodeKind, Toolkit};
@@ -41,43 +43,47 @@ pub enum Change {
 /// A candidate: changes made together (one undoable edit).
 pub type Changes = Vec<Change>;
 
-/// Step numbers over every loaded record.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Numbers {
-    pub steps: u64,
-    pub hits: u64,
-    /// Mean tokens of the offer per step.
-    pub tokens: f64,
-}
-
-impl Numbers {
-    /// Share of steps whose call was offered (0 without steps).
-    pub fn recall(&self) -> f64 {
-        if self.steps == 0 {
-            0.0
-        } else {
-            self.hits as f64 / self.steps as f64
-        }
-    }
-}
-
-/// A candidate with its numbers before and after.
+/// A candidate with its figures before and after (the one tally's, [`figures`]), and the
+/// figure it is ranked by.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
     pub changes: Changes,
-    pub before: Numbers,
-    pub after: Numbers,
+    pub before: Figures,
+    pub after: Figures,
+    /// The steps, or at a first call's miss the first calls.
+    pub basis: Basis,
 }
 
 impl Candidate {
-    /// Recall gained (negative: lost).
+    /// Recall gained on the ranked figure (negative: lost).
     pub fn gain(&self) -> f64 {
-        self.after.recall() - self.before.recall()
+        let r = |f: &Figures| f.by(self.basis).recall().unwrap_or(0.0);
+        r(&self.after) - r(&self.before)
     }
 
-    /// Tokens per step added (negative: saved).
+    /// Tokens added per call of the ranked figure (negative: saved).
     pub fn added(&self) -> f64 {
-        self.after.tokens - self.before.tokens
+        self.after.by(self.basis).tokens - self.before.by(self.basis).tokens
+    }
+
+    /// The figures before and after in short lines (a replay panel is 20 to 24 columns
+    /// wide): the ranked one, `step recall 0.74->0.78`, its tokens, `tok 995->1020`, and the
+    /// other, `first calls 0.62->0.62`.
+    pub fn figure_lines(&self) -> [String; 3] {
+        let r = |f: &super::figures::Figure| {
+            f.recall().map_or_else(|| "-".into(), |v| format!("{v:.2}"))
+        };
+        let other = match self.basis {
+            Basis::Steps => Basis::FirstCalls,
+            Basis::FirstCalls => Basis::Steps,
+        };
+        let (b, a) = (self.before.by(self.basis), self.after.by(self.basis));
+        let (ob, oa) = (self.before.by(other), self.after.by(other));
+        [
+            format!("{} {}->{}", self.basis.name(), r(b), r(a)),
+            format!("tok {:.0}->{:.0}", b.tokens, a.tokens),
+            format!("{} {}->{}", other.name(), r(ob), r(oa)),
+        ]
     }
 
     /// The edits that make the change, as `toolscope set` and the TUI make them.
@@ -358,44 +364,41 @@ pub fn changed(tk: &Toolkit, changes: &[Change]) -> Toolkit {
     out
 }
 
-/// The step numbers of `records` on `tk`, at their own parameters.
-pub fn numbers(tk: &Toolkit, records: &[Record], cost: &dyn TokenCost) -> Numbers {
-    let mut c = StepCounter::new(tk, StepOptions::default());
-    for r in records.iter().filter(|r| r.calls.is_some()) {
-        c.add(r);
-    }
-    let o = c.finish(cost).overall;
-    let (s, f) = (&o.stats, &o.first);
-    let steps = s.steps + f.steps;
-    let tokens =
-        s.tokens.unwrap_or(0.0) * s.steps as f64 + f.tokens.unwrap_or(0.0) * f.steps as f64;
-    Numbers {
-        steps,
-        hits: s.hits + f.hits,
-        tokens: if steps == 0 {
-            0.0
-        } else {
-            tokens / steps as f64
-        },
+/// The basis a miss at `step` is tuned on: a record's first call (step 0) is offered from
+/// the operator's seeds, so its candidates are ranked by the first calls' figure; any
+/// later call by the steps'.
+pub fn basis_of(step: &ReplayStep) -> Basis {
+    if step.step == 0 {
+        Basis::FirstCalls
+    } else {
+        Basis::Steps
     }
 }
 
-/// Each candidate measured over `records` (before on `tk` as it is), ranked by [`rank`].
+/// Each candidate measured over `records` (before on `tk` as it is, every record at its
+/// own parameters), ranked by [`rank`] on `basis`'s figure.
 pub fn measure(
     tk: &Toolkit,
     records: &[Record],
     candidates: Vec<Changes>,
     cost: &dyn TokenCost,
+    basis: Basis,
 ) -> Vec<Candidate> {
-    let before = numbers(tk, records, cost);
+    let before = figures(tk, records, StepOptions::default(), cost);
     let mut out: Vec<Candidate> = candidates
         .into_iter()
         .map(|changes| {
-            let after = numbers(&changed(tk, &changes), records, cost);
+            let after = figures(
+                &changed(tk, &changes),
+                records,
+                StepOptions::default(),
+                cost,
+            );
             Candidate {
                 changes,
                 before,
                 after,
+                basis,
             }
         })
         .collect();
