@@ -22,6 +22,7 @@ mod convert;
 mod docs_commands;
 mod evidence;
 mod faults;
+mod figures;
 mod hard_links;
 mod hostile;
 mod hostile_load;

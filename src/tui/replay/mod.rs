@@ -19,6 +19,8 @@
 
 pub(crate) mod commands;
 pub(crate) mod draw;
+#[cfg(test)]
+mod figures_tests;
 pub(crate) mod jobs;
 #[cfg(test)]
 mod kept_tests;
