@@ -114,13 +114,19 @@ impl Suggestions {
             json!({"operator": operator, "threshold": t, "hops": h,
                    self.criterion().key(): measure, "tokens": tokens})
         };
+        // The steps' suggestions say the first calls there too (the second figure).
+        let with_first = |mut v: Value, first: Option<f64>| {
+            v["first_calls"] = json!(first);
+            v
+        };
         match self {
             Suggestions::Steps(r) => r
                 .operators
                 .iter()
                 .filter_map(|g| {
                     let p = g.suggested.as_ref()?;
-                    Some(point(&g.operator, p.threshold, p.hops, p.recall, p.tokens))
+                    let v = point(&g.operator, p.threshold, p.hops, p.recall, p.tokens);
+                    Some(with_first(v, p.first_recall))
                 })
                 .collect(),
             Suggestions::Records(r) => r
@@ -153,12 +159,13 @@ impl Suggestions {
                 for g in &r.operators {
                     out += &match &g.suggested {
                         Some(p) => format!(
-                            "  {}: threshold {}, hops {} (step recall {:.3}, ~{:.0} tokens per step)\n",
+                            "  {}: threshold {}, hops {} (step recall {:.3}, ~{:.0} tokens per step; first calls {})\n",
                             for_terminal(&g.operator),
                             num(p.threshold),
                             p.hops,
                             p.recall,
-                            p.tokens
+                            p.tokens,
+                            crate::evidence::steps::figures::fmt3(p.first_recall)
                         ),
                         None => none(&g.operator),
                     };

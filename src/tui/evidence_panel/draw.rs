@@ -162,6 +162,7 @@ fn figures(g: &GroupReport, steps: Option<&StepGroup>) -> Vec<Item> {
                     out.push(item(format!("hops {}", p.hops)));
                     // Its step recall is at least the criterion's (the sweep's curve shows it).
                     out.push(item(format!("~{:.0} tokens/step", p.tokens)));
+                    out.push(item(format!("first calls {}", fmt(p.first_recall))));
                 }
                 None => out.push(item("none reaches it")),
             }

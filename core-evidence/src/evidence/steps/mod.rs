@@ -400,6 +400,8 @@ struct GroupSums {
     unknown: u64,
     first_unknown: u64,
     sweep: Vec<SweepTally>,
+    /// The first calls over every threshold, by hop count (the second figure of a point).
+    first_sweep: Vec<SweepTally>,
 }
 
 /// The evaluation of the counted contexts.
@@ -462,10 +464,12 @@ impl<'c> Finisher<'c> {
             .iter()
             .map(|_| GroupSums {
                 sweep: tallies(),
+                first_sweep: tallies(),
                 ..GroupSums::default()
             })
             .collect();
         f.overall.sweep = tallies();
+        f.overall.first_sweep = tallies();
         f
     }
 
@@ -498,6 +502,7 @@ impl<'c> Finisher<'c> {
                 for &(k, t) in block {
                     self.first_calls(c, k, t);
                 }
+                self.sweep_first_calls(c, &adj, &mut reach, block);
                 continue;
             }
             let seeds = seeds_of(&c.tool_sets.sets[tools as usize], |t| {
@@ -513,18 +518,7 @@ impl<'c> Finisher<'c> {
             // The offers of this seed set cut to each available set, once for all its
             // contexts (groups and parameters).
             for same in block.chunk_by(|a, b| a.0.available == b.0.available) {
-                let id = same[0].0.available;
-                // A Chat2Graph config counts each function sent; otherwise a tool once.
-                let hists: Vec<Histogram> = if self.places.is_some() {
-                    sent.iter()
-                        .map(|s| self.histogram(s.iter().copied(), id))
-                        .collect()
-                } else {
-                    snaps
-                        .iter()
-                        .map(|snap| self.histogram(snap.iter().map(|&(x, v)| (v, x, 1)), id))
-                        .collect()
-                };
+                let hists = self.hists(&snaps, &sent, same[0].0.available);
                 for &(k, t) in same {
                     self.steps(k, t, &hists);
                 }
@@ -532,6 +526,62 @@ impl<'c> Finisher<'c> {
             self.clear(&snaps);
         }
         self.report(c)
+    }
+
+    /// The first calls over every threshold and hop count, as the steps are swept: each
+    /// group's operator seeds walked once (with the sweep on), their offers tallied into
+    /// `first_sweep`.
+    fn sweep_first_calls(
+        &mut self,
+        c: &StepCounter<'c>,
+        adj: &Adjacency,
+        reach: &mut reach::Reach,
+        block: &[(&Context, &Targets)],
+    ) {
+        let Some(top) = self.sweep_hops else {
+            return;
+        };
+        let tk = self.tk;
+        let mut block = block.to_vec();
+        block.sort_by_key(|(k, _)| (k.group, k.available));
+        for group in block.chunk_by(|a, b| a.0.group == b.0.group) {
+            let seeds = &c.groups[group[0].0.group as usize].seeds;
+            let (snaps, sent) = match &self.places {
+                Some(places) => reach.snapshots_sent(tk, adj, seeds, top, places),
+                None => (reach.snapshots(tk, adj, seeds, top), Vec::new()),
+            };
+            self.fill(&snaps);
+            for same in group.chunk_by(|a, b| a.0.available == b.0.available) {
+                let hists = self.hists(&snaps, &sent, same[0].0.available);
+                for &(k, t) in same {
+                    let n: u64 = t.values().sum();
+                    for hop in 0..=top {
+                        self.sweep_into(k, t, n, hop, &hists[hop as usize], true);
+                    }
+                }
+            }
+            self.clear(&snaps);
+        }
+    }
+
+    /// Each hop count's offer cut to the available set `id` (see [`Finisher::histogram`]).
+    fn hists(
+        &mut self,
+        snaps: &[Vec<reach::Valued>],
+        sent: &[Vec<crate::recommend::sent::Sent>],
+        id: u32,
+    ) -> Vec<Histogram> {
+        // A Chat2Graph config counts each function sent; otherwise a tool once.
+        if self.places.is_some() {
+            sent.iter()
+                .map(|s| self.histogram(s.iter().copied(), id))
+                .collect()
+        } else {
+            snaps
+                .iter()
+                .map(|snap| self.histogram(snap.iter().map(|&(x, v)| (v, x, 1)), id))
+                .collect()
+        }
     }
 
     /// One hop count's offer cut to the available set `id`: per distinct critical value,
@@ -660,18 +710,27 @@ impl<'c> Finisher<'c> {
         g.unknown += unknown;
         if let Some(top) = self.sweep_hops {
             for hop in 0..=top {
-                self.sweep(k, targets, n, hop, &hists[hop as usize]);
+                self.sweep_into(k, targets, n, hop, &hists[hop as usize], false);
             }
         }
     }
 
     /// Adds one context's offers at every threshold, at `hop` hops, to its group's and the
-    /// overall tallies.
-    fn sweep(&mut self, k: &Context, targets: &Targets, n: u64, hop: u32, hist: &Histogram) {
+    /// overall tallies: the steps', or with `first` the first calls'.
+    fn sweep_into(
+        &mut self,
+        k: &Context,
+        targets: &Targets,
+        n: u64,
+        hop: u32,
+        hist: &Histogram,
+        first: bool,
+    ) {
         let h = hop as usize;
         for &(v, tools, tokens) in hist {
-            self.sums[k.group as usize].sweep[h].offer(v, n * tools, n * tokens);
-            self.overall.sweep[h].offer(v, n * tools, n * tokens);
+            for t in self.tallies(k.group, h, first) {
+                t.offer(v, n * tools, n * tokens);
+            }
         }
         for (&target, &m) in targets {
             if target == UNKNOWN {
@@ -680,9 +739,19 @@ impl<'c> Finisher<'c> {
             let x = NodeIndex::new(target as usize);
             let v = self.value[h][x.index()];
             if v > f64::NEG_INFINITY && self.is_available(k.available, x) {
-                self.sums[k.group as usize].sweep[h].hit(v, m);
-                self.overall.sweep[h].hit(v, m);
+                for t in self.tallies(k.group, h, first) {
+                    t.hit(v, m);
+                }
             }
+        }
+    }
+
+    /// A group's tally at `h` hops and the overall one: the steps', or the first calls'.
+    fn tallies(&mut self, group: u32, h: usize, first: bool) -> [&mut SweepTally; 2] {
+        let (g, o) = (&mut self.sums[group as usize], &mut self.overall);
+        match first {
+            true => [&mut g.first_sweep[h], &mut o.first_sweep[h]],
+            false => [&mut g.sweep[h], &mut o.sweep[h]],
         }
     }
 
@@ -768,8 +837,13 @@ fn group_report(g: &Group, sums: GroupSums, opts: &StepOptions) -> StepGroup {
     let sweep = (!sums.sweep.is_empty()).then(|| {
         sums.sweep
             .iter()
+            .zip(&sums.first_sweep)
             .enumerate()
-            .flat_map(|(h, t)| t.points(h as u32, sums.at.steps, sums.base.tokens))
+            .flat_map(|(h, (t, first))| {
+                let mut points = t.points(h as u32, sums.at.steps, sums.base.tokens);
+                first.fill_first(&mut points, sums.first.steps);
+                points
+            })
             .collect::<Vec<_>>()
     });
     let suggested = sweep

@@ -5,7 +5,8 @@
 //! "hits", "recall", "offered_tools", "tokens", "token_ratio", "baseline": {"recall",
 //! "offered_tools", "tokens"}, "unknown_targets", "first": {...}}` plus, with the sweep,
 //! `"sweep": [point]`, `"suggested"` and `"best"` (a point or `null`), a point being
-//! `{"threshold", "hops", "recall", "offered_tools", "tokens", "token_ratio"}`;
+//! `{"threshold", "hops", "recall", "offered_tools", "tokens", "token_ratio",
+//! "first_recall", "first_tokens"}` (the first calls at that setting: the second figure);
 //! `"criterion"` and `"best_criterion"` at the top say in words what `suggested` and
 //! `best` optimise.
 
@@ -82,6 +83,8 @@ fn point_json(p: &SweepPoint) -> Value {
         "offered_tools": p.offered_tools,
         "tokens": p.tokens,
         "token_ratio": p.token_ratio,
+        "first_recall": p.first_recall,
+        "first_tokens": p.first_tokens,
     })
 }
 
@@ -161,34 +164,37 @@ pub fn to_text(r: &StepReport, encoding: &str) -> String {
 
 fn sweep_text(g: &StepGroup, sweep: &[SweepPoint], r: &StepReport) -> String {
     let mut out = format!(
-        "\n{} sweep (points no other beats on recall and tokens)\n  {:>10} {:>4} {:>6} {:>7} {:>8} {:>6}\n",
+        "\n{} sweep (points no other beats on recall and tokens)\n  {:>10} {:>4} {:>6} {:>7} {:>8} {:>6} {:>11}\n",
         crate::text::sanitize(&g.operator),
         "threshold",
         "hops",
         "recall",
         "offered",
         "~tokens",
-        "share"
+        "share",
+        "first calls"
     );
     for p in frontier(sweep) {
         out += &format!(
-            "  {:>10} {:>4} {:>6.3} {:>7.1} {:>8.0} {:>6}\n",
+            "  {:>10} {:>4} {:>6.3} {:>7.1} {:>8.0} {:>6} {:>11}\n",
             num(p.threshold),
             p.hops,
             p.recall,
             p.offered_tools,
             p.tokens,
-            pct(p.token_ratio)
+            pct(p.token_ratio),
+            opt(p.first_recall, 3)
         );
     }
     let line = |what: String, p: &Option<SweepPoint>| match p {
         Some(p) => format!(
-            "  {what}: threshold {}, hops {} (recall {:.3}, ~{:.0} tokens, {} of the baseline)\n",
+            "  {what}: threshold {}, hops {} (recall {:.3}, ~{:.0} tokens, {} of the baseline; first calls {})\n",
             num(p.threshold),
             p.hops,
             p.recall,
             p.tokens,
-            pct(p.token_ratio)
+            pct(p.token_ratio),
+            opt(p.first_recall, 3)
         ),
         None => format!("  {what}: none\n"),
     };

@@ -37,6 +37,11 @@ pub struct SweepPoint {
     pub tokens: f64,
     /// `tokens` over the baseline's mean tokens (`None` when the baseline costs nothing).
     pub token_ratio: Option<f64>,
+    /// The second figure at this setting: the share of the records' first calls their
+    /// operator's offer held (`None` without first calls).
+    pub first_recall: Option<f64>,
+    /// Mean tokens of that offer per first call (`None` without first calls).
+    pub first_tokens: Option<f64>,
 }
 
 /// What a bucket of one critical value adds when the threshold reaches it.
@@ -86,9 +91,36 @@ impl SweepTally {
                     offered_tools: run.offered as f64 / n,
                     tokens: run.tokens as f64 / n,
                     token_ratio: ratio(run.tokens, base_tokens),
+                    first_recall: None,
+                    first_tokens: None,
                 }
             })
             .collect()
+    }
+}
+
+impl SweepTally {
+    /// Fills in the first calls' figures of `points` (one hop count's, threshold
+    /// descending, as [`SweepTally::points`] gives them) from this tally of the `calls`
+    /// first calls: at each point's threshold, every first call's offer from that value up.
+    pub(crate) fn fill_first(&self, points: &mut [SweepPoint], calls: u64) {
+        if calls == 0 {
+            return;
+        }
+        let mut keys: Vec<f64> = self.buckets.keys().map(|&k| f64::from_bits(k)).collect();
+        keys.sort_by(|a, b| b.total_cmp(a));
+        let mut keys = keys.into_iter().peekable();
+        let mut run = Bucket::default();
+        let n = calls as f64;
+        for p in points {
+            while let Some(v) = keys.next_if(|&v| v >= p.threshold) {
+                let b = self.buckets[&v.to_bits()];
+                run.hits += b.hits;
+                run.tokens += b.tokens;
+            }
+            p.first_recall = Some(run.hits as f64 / n);
+            p.first_tokens = Some(run.tokens as f64 / n);
+        }
     }
 }
 

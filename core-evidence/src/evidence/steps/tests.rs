@@ -232,8 +232,14 @@ fn brute(
 use crate::evidence::Target;
 
 /// The brute force of the first calls: each record's call 0 offered from its operator's
-/// seeds by `recommend`, cut to what is available, a tool once per function sent.
-fn brute_first(tk: &Toolkit, records: &[Record]) -> (u64, u64, u64, u64) {
+/// seeds by `recommend` (at `t` and `h` when given), cut to what is available, a tool once
+/// per function sent.
+fn brute_first(
+    tk: &Toolkit,
+    records: &[Record],
+    t: Option<f64>,
+    h: Option<u32>,
+) -> (u64, u64, u64, u64) {
     let (mut steps, mut hits, mut offered, mut tokens) = (0, 0, 0, 0);
     let cost = cost(tk);
     for r in records {
@@ -247,8 +253,8 @@ fn brute_first(tk: &Toolkit, records: &[Record]) -> (u64, u64, u64, u64) {
             continue;
         };
         let params = Params {
-            threshold: op.threshold,
-            hops: op.hops,
+            threshold: t.unwrap_or(op.threshold),
+            hops: h.unwrap_or(op.hops),
         };
         let (seeds, _) = crate::recommend::resolve_seeds(tk, &op.actions);
         let available: Option<Vec<NodeIndex>> = r.available.as_deref().map(|names| {
@@ -353,7 +359,7 @@ proptest! {
         let (steps, hits, offered, tokens) = brute(&tk, &records, None, None, k);
         let o = &report.overall.stats;
         prop_assert_eq!((o.steps, o.hits), (steps, hits));
-        let (fs, fh, fo, ft) = brute_first(&tk, &records);
+        let (fs, fh, fo, ft) = brute_first(&tk, &records, None, None);
         let f = &report.overall.first;
         prop_assert_eq!((f.steps, f.hits), (fs, fh));
         if fs > 0 {
@@ -389,6 +395,14 @@ proptest! {
                 prop_assert!((got.0 - want_hits as f64 / n).abs() < 1e-9, "recall at {} {}: {:?}", t, h, got);
                 prop_assert!((got.1 - want_offered as f64 / n).abs() < 1e-9, "offered at {} {}", t, h);
                 prop_assert!((got.2 - want_tokens as f64 / n).abs() < 1e-9, "tokens at {} {}", t, h);
+                // The second figure at the same point: the first calls at its threshold.
+                if let Some(p) = p {
+                    let (f, fh, _, ft) = brute_first(&tk, &records, Some(p.threshold), Some(h));
+                    let first = (p.first_recall, p.first_tokens);
+                    let want = (fh as f64 / f as f64, ft as f64 / f as f64);
+                    prop_assert!(close(first.0, want.0) && close(first.1, want.1),
+                        "first calls at {} {}: {:?}, brute force {:?}", p.threshold, h, first, want);
+                }
             }
         }
         // Per operator, the same at their own parameters.
