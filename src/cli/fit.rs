@@ -1,5 +1,6 @@
 //! `toolscope fit`: Call scores and, from records with their calls in order, `Next` scores
-//! learned from traces, as the lossless diff `set --dry-run` prints, applied with `--write`
+//! learned from traces (and, with `--set-params`, each operator's threshold and hops set to
+//! the suggestion), as the lossless diff `set --dry-run` prints, applied with `--write`
 //! as one transaction (per file) through the normal write-back (verify, atomic save). The
 //! evaluation before and after (per record and, with ordered records, per step) goes to
 //! stderr (text) or into the JSON.
@@ -48,7 +49,8 @@ pub struct Args {
     /// evaluation on both.
     #[arg(long, value_name = "SHARE", value_parser = super::common::parse_threshold)]
     holdout: Option<f64>,
-    /// Write the fitted scores to the files (verified, atomic); without it, print the diff.
+    /// Write the fitted scores (and, with --set-params, the suggested threshold and hops)
+    /// to the files (verified, atomic); without it, print the diff.
     #[arg(long)]
     write: bool,
     /// Also set each operator's threshold and hops to the setting suggested after the fit
