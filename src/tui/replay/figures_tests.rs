@@ -4,10 +4,10 @@
 //! pins those to it): step recall over the calls after the first, first calls apart,
 //! tokens from the same tally; `t` at a first call's miss ranks by the first calls.
 
-use toolscope_core::evidence::steps::StepOptions;
 use toolscope_core::evidence::steps::figures::{Basis, Figures, figures};
 use toolscope_core::evidence::steps::replay::replay;
 use toolscope_core::evidence::steps::tune::rank;
+use toolscope_core::evidence::steps::{StepCounter, StepOptions};
 use toolscope_core::model::NodeKind;
 use toolscope_core::recommend::{Params, recommend};
 use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
@@ -91,6 +91,26 @@ fn the_evidence_panel_says_the_one_tallys_figures() {
     keys(&mut app, "V");
     let steps = app.evidence.steps().expect("steps evaluated");
     assert_eq!(Figures::of(steps), want);
+    // The suggestion `eval --steps --sweep` names for these runs (its counter, swept at
+    // the runs' own parameters): the same setting, with the same first calls there.
+    let tokenizer = Tokenizer::new(Encoding::default());
+    let cost = ToolTokens::new(&app.tk, &tokenizer);
+    let mut eval = StepCounter::new(
+        &app.tk,
+        StepOptions {
+            sweep: true,
+            ..StepOptions::default()
+        },
+    );
+    for r in app.evidence.records() {
+        eval.add(r);
+    }
+    let named = eval.finish(&cost).overall.suggested.expect("a suggestion");
+    let shown = steps.suggested.clone().expect("V suggests");
+    assert_eq!(
+        (shown.threshold, shown.hops, shown.first_recall),
+        (named.threshold, named.hops, named.first_recall)
+    );
     let s = screen(&app);
     let r = |x: Option<f64>| format!("{:.2}", x.expect("a figure"));
     for figure in [
