@@ -233,13 +233,17 @@ fn summary(
         " (not written; --write applies them)\n"
     };
     for p in params {
+        let threshold = match p.threshold.0 == p.threshold.1 {
+            true => format!("threshold {} kept", num(p.threshold.0)),
+            false => format!("threshold {} -> {}", num(p.threshold.0), num(p.threshold.1)),
+        };
+        let hops = match p.hops.0 == p.hops.1 {
+            true => format!("hops {} kept", p.hops.0),
+            false => format!("hops {} -> {}", p.hops.0, p.hops.1),
+        };
         out += &format!(
-            "  {}: threshold {} -> {}, hops {} -> {} (the suggestion below)\n",
-            for_terminal(&p.operator),
-            num(p.threshold.0),
-            num(p.threshold.1),
-            p.hops.0,
-            p.hops.1
+            "  {}: {threshold}, {hops} (the suggestion below)\n",
+            for_terminal(&p.operator)
         );
     }
     for f in fitted {

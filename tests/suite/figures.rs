@@ -220,6 +220,14 @@ fn fit_set_params_writes_only_the_suggested_threshold_and_hops() {
             "only threshold and hops change: {old:?} -> {new:?}"
         );
     }
+    // The text names the operator and its setting, before -> after.
+    let said = run(&["fit", s(&kit), "--traces", s(&runs), "--set-params"]);
+    let said = String::from_utf8_lossy(&said.stderr).into_owned();
+    assert!(
+        said.contains("operator setting(s) set (not written")
+            && said.contains("  op0: threshold 0.2 -> "),
+        "{said}"
+    );
     // Without the option the threshold stays as init wrote it.
     let text = std::fs::read_to_string(kit.with_file_name("plain.yaml")).expect("read");
     let original = std::fs::read_to_string(&kit).expect("read");
