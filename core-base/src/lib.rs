@@ -3,12 +3,6 @@
 //! (`toolscope-edit`, `toolscope-evidence`, `toolscope-core`) may use it; it names none of
 //! them, and Cargo refuses it if it tries.
 
-// Empty in a test build: these modules' unit tests are compiled and run in
-// toolscope-core's test build (core/src/lib.rs), where a test may load a toolkit through
-// the layers above. (`test = false` keeps `cargo test` from building this crate's tests;
-// `--all-targets` builds them anyway.)
-#![cfg(not(test))]
-
 pub mod bounded;
 pub mod diag;
 pub mod layout;

@@ -3,12 +3,6 @@
 //! `toolscope-base`. It names neither the evidence nor loading, the applier or the session
 //! (the crates above it).
 
-// Empty in a test build: these modules' unit tests are compiled and run in
-// toolscope-core's test build (core/src/lib.rs), where a test may load a toolkit through
-// the layers above. (`test = false` keeps `cargo test` from building this crate's tests;
-// `--all-targets` builds them anyway.)
-#![cfg(not(test))]
-
 // The base crate's modules under their old names, so that `crate::model::..` in these
 // modules means what it meant when they were one crate.
 use toolscope_base::{bounded, diag, layout, model, recommend, source, text};
@@ -21,3 +15,8 @@ pub mod generate;
 pub mod lint;
 pub mod mcp;
 pub mod watch;
+
+// A toolkit's text read by its format, for this crate's unit tests (loading itself is
+// toolscope-core's).
+#[cfg(test)]
+mod testing;

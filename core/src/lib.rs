@@ -10,55 +10,24 @@
 //! crate re-exports the lower crates' modules, so `toolscope_core::model::..` names every
 //! module as before.
 
-#[cfg(not(test))]
 pub use toolscope_base::{bounded, diag, layout, model, recommend, source, text};
-#[cfg(not(test))]
 pub use toolscope_edit::{diff, edit, export, formats, generate, lint, mcp, watch};
-#[cfg(not(test))]
 pub use toolscope_evidence::evidence;
-
-// This crate's test build compiles the lower crates' modules here, as one crate, instead
-// of re-exporting them: their unit tests (`#[cfg(test)]`) may use any module, as they did
-// before the split (a layout test loads a toolkit through `load`), and nothing imports a
-// test. So the lower crates build their tests nowhere else (`test = false`), and their
-// non-test code is still compiled in its own crate, where an import that goes up fails.
-#[cfg(test)]
-#[path = "../../core-base/src"]
-mod base_crate {
-    pub mod bounded;
-    pub mod diag;
-    pub mod layout;
-    pub mod model;
-    pub mod recommend;
-    pub mod source;
-    pub mod text;
-}
-#[cfg(test)]
-#[path = "../../core-edit/src"]
-mod edit_crate {
-    pub mod diff;
-    pub mod edit;
-    pub mod export;
-    pub mod formats;
-    pub mod generate;
-    pub mod lint;
-    pub mod mcp;
-    pub mod watch;
-}
-#[cfg(test)]
-#[path = "../../core-evidence/src"]
-mod evidence_crate {
-    pub mod evidence;
-}
-#[cfg(test)]
-pub use base_crate::{bounded, diag, layout, model, recommend, source, text};
-#[cfg(test)]
-pub use edit_crate::{diff, edit, export, formats, generate, lint, mcp, watch};
-#[cfg(test)]
-pub use evidence_crate::evidence;
 
 pub mod fit;
 pub mod load;
 pub mod session;
 pub mod tokens;
 pub mod workspace;
+
+// Unit tests of lower crates' modules that need loading, the workspace or the evidence
+// (all above those crates): they test the combination, so they live in the crate that
+// sees it. Each lower crate runs its other unit tests itself.
+#[cfg(test)]
+mod generate_tests;
+#[cfg(test)]
+mod join_tests;
+#[cfg(test)]
+mod layout_tests;
+#[cfg(test)]
+mod model_tests;

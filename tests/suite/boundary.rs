@@ -558,12 +558,18 @@ fn crate_module_code(base: &Path) -> BTreeMap<String, Vec<(PathBuf, String)>> {
         test_files.extend(tests.iter().filter_map(|t| child_file(f, t)));
         texts.insert(f.clone(), code);
     }
-    // A test module's own children are test code too.
+    // A test module's own children are test code too: the files under `x/` of a test
+    // module in `x/mod.rs` or in `x.rs`.
     let mut out: BTreeMap<String, Vec<(PathBuf, String)>> = BTreeMap::new();
     for (f, code) in texts {
         let rel = f.strip_prefix(base).expect("under src");
         let in_tests = test_files.iter().any(|t| {
-            f == *t || (t.ends_with("mod.rs") && t.parent().is_some_and(|d| f.starts_with(d)))
+            let children = if t.ends_with("mod.rs") {
+                t.parent().map(Path::to_path_buf)
+            } else {
+                Some(t.with_extension(""))
+            };
+            f == *t || children.is_some_and(|d| f.starts_with(d))
         });
         let top = rel
             .iter()

@@ -223,6 +223,3 @@ impl LayoutCache {
         self.layout.as_ref()
     }
 }
-
-#[cfg(test)]
-mod tests;

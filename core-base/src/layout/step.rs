@@ -291,6 +291,3 @@ pub fn is_knotted(tk: &Toolkit, rec: &Recommendation) -> bool {
     }
     false
 }
-
-#[cfg(test)]
-mod tests;

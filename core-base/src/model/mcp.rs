@@ -318,23 +318,6 @@ mod tests {
     use crate::model::Node;
 
     #[test]
-    fn a_command_word_reads_back_as_one_word() {
-        for w in [
-            "BrowserTool",
-            "browser using action",
-            "say \"hi\"",
-            "a\\b",
-            "it's",
-            "",
-        ] {
-            let line = format!(":score {} x", command_word(w));
-            let words = crate::edit::ops::split_words(&line).unwrap();
-            assert_eq!(words, [":score", w, "x"], "{line}");
-        }
-        assert_eq!(command_word("BrowserTool"), "BrowserTool");
-    }
-
-    #[test]
     fn qualified_names_escape_the_separator_and_read_back() {
         assert_eq!(
             qualify("playwright", "browser_navigate"),

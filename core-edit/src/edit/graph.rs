@@ -524,8 +524,8 @@ pub fn same_graph(a: &Toolkit, b: &Toolkit) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::load_text;
     use crate::source::Limits;
+    use crate::testing::load_text;
     use std::path::Path;
 
     fn example() -> Toolkit {

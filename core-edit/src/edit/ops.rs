@@ -729,13 +729,33 @@ operators:
 
     fn tk() -> Toolkit {
         let limits = crate::source::Limits::default();
-        crate::load::load_text(std::path::Path::new("kit.yaml"), KIT.into(), None, &limits)
+        crate::testing::load_text(std::path::Path::new("kit.yaml"), KIT.into(), None, &limits)
             .expect("loads")
             .toolkit
     }
 
     fn none(_: Context) -> Option<String> {
         None
+    }
+    /// A name `command_word` quotes (toolscope-base's `model::mcp`) reads back as one word.
+    #[test]
+    fn a_command_word_reads_back_as_one_word() {
+        for w in [
+            "BrowserTool",
+            "browser using action",
+            "say \"hi\"",
+            "a\\b",
+            "it's",
+            "",
+        ] {
+            let line = format!(":score {} x", crate::model::mcp::command_word(w));
+            let words = split_words(&line).unwrap();
+            assert_eq!(words, [":score", w, "x"], "{line}");
+        }
+        assert_eq!(
+            crate::model::mcp::command_word("BrowserTool"),
+            "BrowserTool"
+        );
     }
 
     /// Issue 35 item 15: `:add-action "new one"` named the action with its quotes.

@@ -203,3 +203,24 @@ pub fn generate_chat2graph(opts: GenOptions) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::yaml::fast_reader_reads;
+
+    /// Generated kits are read by the fast YAML reader (not given up to granit-parser),
+    /// with granit-parser's tree.
+    #[test]
+    fn generated_kits_are_read_by_the_fast_reader_with_granits_tree() {
+        for seed in 1..4 {
+            let text = generate(GenOptions {
+                actions: 300,
+                tools: Some(300 / 4 + 1),
+                seed,
+            });
+            let read = fast_reader_reads(&text);
+            assert_eq!(read, Some(true), "seed {seed} (None: given up)");
+        }
+    }
+}

@@ -223,7 +223,7 @@ tools:
 toolkit: [[]]
 "#;
         let doc = parse(text, &Limits::default()).unwrap();
-        let s = crate::load::mcp_servers(&doc, Format::Chat2Graph);
+        let s = crate::testing::mcp_servers(&doc, Format::Chat2Graph);
         assert_eq!(s.len(), 4);
         assert_eq!(
             s[0].transport,
@@ -254,7 +254,7 @@ toolkit: [[]]
     fn native_groups_need_a_transport_block() {
         let text = "groups:\n  - name: fs\n    mcp_transport_config: {transport_type: STREAMABLE_HTTP, url: 'http://127.0.0.1:1/mcp'}\n  - name: plain\n    tools: [a]\n";
         let doc = parse(text, &Limits::default()).unwrap();
-        let s = crate::load::mcp_servers(&doc, Format::Native);
+        let s = crate::testing::mcp_servers(&doc, Format::Native);
         assert_eq!(s.len(), 1);
         assert_eq!(
             s[0].transport.as_ref().unwrap().identity().transport,

@@ -562,7 +562,7 @@ mod tests {
             let refs: Vec<&str> = names.iter().map(String::as_str).collect();
             let sources = [source("a", &refs[..n / 2]), source("b", &refs[n / 2..])];
             let (tk, report) = build("kit", &sources, &[Record::ordered("op", &refs)]);
-            let text = crate::export::native::to_native(&tk);
+            let text = toolscope_edit::export::native::to_native(&tk);
             (report.next_edges, text.len())
         };
         let (e1, b1) = size(100);

@@ -1,5 +1,30 @@
 use super::*;
-use crate::evidence::eval_tests::toolkit;
+use crate::model::{Node, NodeKind, Operator, Toolkit};
+
+/// a -next 0.8-> b -next 0.4-> c; a calls X 0.9 and W 0.3, b calls Y 0.6, c calls Z 0.7.
+/// Operator `op`: seeds [a], threshold 0.5, hops 1. (The kit of toolscope-evidence's
+/// `eval_tests`, whose test helpers this crate cannot name.)
+fn toolkit() -> Toolkit {
+    let mut tk = Toolkit::new();
+    for a in ["a", "b", "c"] {
+        tk.add_action(Node::new(NodeKind::Action, a), &[], &[]);
+    }
+    tk.add_action(Node::new(NodeKind::Action, "a"), &[("b", 0.8)], &[]);
+    tk.add_action(Node::new(NodeKind::Action, "b"), &[("c", 0.4)], &[]);
+    for (t, a, s) in [
+        ("X", "a", 0.9),
+        ("W", "a", 0.3),
+        ("Y", "b", 0.6),
+        ("Z", "c", 0.7),
+    ] {
+        tk.add_tool(Node::new(NodeKind::Tool, t), &[(a, s)]);
+    }
+    let mut op = Operator::new("op", vec!["a".into()]);
+    op.threshold = 0.5;
+    op.hops = 1;
+    tk.operators.push(op);
+    tk
+}
 
 /// `n` records of operator `op`, calling X and Y in turn.
 fn records(n: usize) -> Vec<Record> {

@@ -47,6 +47,14 @@ mod names;
 mod window_proof;
 mod window_reread;
 
+// A native file's member scores through the workspace, with an MCP sidecar cache that
+// `load` reads (the module was toolscope-edit's `formats::native::member_tests`).
+#[cfg(test)]
+mod member_tests;
+// Chat2Graph's removal of a tool's last call, through the workspace's undo and recovery.
+#[cfg(test)]
+mod remove_tests;
+
 use io::loads_back;
 
 use crate::edit::{Edit, EditError, Patch, Transaction};

@@ -85,6 +85,13 @@ pub fn fast_reader_agrees(text: &str) -> bool {
     fast::agrees_with_granit(text)
 }
 
+/// `None` when the fast reader gives `text` up, else whether it builds granit-parser's
+/// tree; for tests of texts made above this crate (toolscope-edit's generated kits).
+#[doc(hidden)]
+pub fn fast_reader_reads(text: &str) -> Option<bool> {
+    fast::reads_as_granit(text)
+}
+
 /// Index of a node in the document.
 pub type NodeId = u32;
 /// Resource bounds applied while parsing. Hostile input fails fast with a clear error.

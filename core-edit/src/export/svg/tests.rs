@@ -1,7 +1,7 @@
 use super::*;
-use crate::load::load_example;
 use crate::model::{Node, NodeKind, Toolkit};
 use crate::recommend::{Params, recommend, resolve_seeds};
+use crate::testing::load_example;
 
 fn example_svg() -> (Toolkit, String) {
     example_svg_as(false)
@@ -119,7 +119,7 @@ fn random_case(actions: usize, tools: usize, seed: u64, picks: &[usize], t: f64,
         tools: Some(tools),
         seed,
     });
-    let tk = crate::load::load_text(
+    let tk = crate::testing::load_text(
         std::path::Path::new("gen.yaml"),
         text,
         None,
@@ -188,7 +188,7 @@ proptest::proptest! {
 fn fixture_edges_avoid_boxes_in_both_pictures() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/chat2graph-flat.yml");
-    let tk = crate::load::load_paths(&[path], None)
+    let tk = crate::testing::load_paths(&[path], None)
         .expect("fixture loads")
         .toolkit;
     for d in [
@@ -305,7 +305,7 @@ fn unrelated_edges_stay_apart_and_labels_clear_of_lines() {
         "../tests/fixtures/gaia-agents.yml",
     ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-        let tk = crate::load::load_paths(&[path], None)
+        let tk = crate::testing::load_paths(&[path], None)
             .expect("fixture loads")
             .toolkit;
         for op in &tk.operators {
@@ -422,7 +422,7 @@ fn title_whole_names_legend_and_aspect() {
 fn a_replayed_step_of_a_learned_kit_is_a_tree_with_its_miss() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/replay/learned-kit.yaml");
-    let tk = crate::load::load_paths(&[path], None)
+    let tk = crate::testing::load_paths(&[path], None)
         .expect("fixture loads")
         .toolkit;
     let seeds = vec![tk.action("call t28").expect("seed")];

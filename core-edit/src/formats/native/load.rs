@@ -298,8 +298,8 @@ fn operator(ctx: &mut Ctx<'_>, item: NodeId) {
 #[cfg(test)]
 mod tests {
     use crate::generate::{GenOptions, generate};
-    use crate::load::load_text;
     use crate::source::Limits;
+    use crate::testing::load_text;
 
     /// Generated kits name groups from actions, so they make more edges than they list:
     /// the edge array grows at the rate seen so far instead of doubling.

@@ -6,8 +6,6 @@ pub(crate) mod edges;
 pub(crate) mod edit;
 pub(crate) mod load;
 mod member;
-#[cfg(test)]
-mod member_tests;
 mod restore;
 pub(crate) mod window;
 

@@ -98,8 +98,8 @@ pub(crate) fn text_inverse(edit: &Edit, file: &SourceFile, tk: &Toolkit) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::load_text;
     use crate::model::NodeKind;
+    use crate::testing::load_text;
 
     use crate::generate::{GenOptions, generate};
     use std::path::Path;

@@ -486,9 +486,13 @@ fn a_long_record_is_walked_only_where_it_is_shown() {
 /// suggestion) and its held-out runs.
 fn learned() -> (Toolkit, Vec<Record>) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/replay");
-    let tk = crate::load::load_paths(&[dir.join("learned-kit.yaml")], None)
-        .expect("fixture loads")
-        .toolkit;
+    // Read by the native format directly: loading is toolscope-core's, above this crate.
+    let kit = std::fs::read_to_string(dir.join("learned-kit.yaml")).expect("kit");
+    let doc = crate::source::yaml::parse(&kit, &Default::default()).expect("parses");
+    let mut ctx = toolscope_edit::formats::ctx::Ctx::new(&doc, "learned-kit.yaml".into());
+    toolscope_edit::formats::of(crate::source::Format::Native).load(&mut ctx);
+    let (tk, diags, _) = ctx.finish();
+    assert!(diags.is_empty(), "{diags:?}");
     let text = std::fs::read_to_string(dir.join("learned-runs.jsonl")).expect("runs");
     let (records, diags) = crate::evidence::traces::parse_jsonl("learned-runs.jsonl", &text);
     assert!(diags.is_empty(), "{diags:?}");

@@ -32,12 +32,19 @@ type Read<T> = Result<T, GiveUp>;
 /// Whether the fast reader, when it reads `text`, builds granit-parser's tree (for the
 /// fuzz target; the tests below check the same).
 pub(super) fn agrees_with_granit(text: &str) -> bool {
+    reads_as_granit(text).unwrap_or(true)
+}
+
+/// `None` when the fast reader gives `text` up, else whether the tree it builds is
+/// granit-parser's.
+pub(super) fn reads_as_granit(text: &str) -> Option<bool> {
     let limits = Limits::default();
     let text: Arc<str> = Arc::from(text);
-    let Some(fast) = parse(&text, &limits, 1) else {
-        return true;
-    };
-    super::build::parse_one(Arc::clone(&text), &limits).is_ok_and(|granit| fast.same_tree(&granit))
+    let fast = parse(&text, &limits, 1)?;
+    Some(
+        super::build::parse_one(Arc::clone(&text), &limits)
+            .is_ok_and(|granit| fast.same_tree(&granit)),
+    )
 }
 
 /// The tree of `text` when the whole text has the plain shape; `copies` as for

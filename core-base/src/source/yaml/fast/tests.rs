@@ -1,7 +1,6 @@
 //! The fast reader against granit-parser: same tree, or given up.
 
 use super::*;
-use crate::generate::{GenOptions, generate};
 use proptest::prelude::*;
 
 /// What the fast reader did with `text`: `true` when it read it (and its tree is
@@ -20,21 +19,6 @@ fn agrees(name: &str, text: &str) -> bool {
         "{name}: another tree than granit-parser's for {text:?}"
     );
     true
-}
-
-fn kit(actions: usize, seed: u64) -> String {
-    generate(GenOptions {
-        actions,
-        tools: Some(actions / 4 + 1),
-        seed,
-    })
-}
-
-#[test]
-fn generated_kits_are_read_and_give_granits_tree() {
-    for seed in 1..4 {
-        assert!(agrees("generated", &kit(300, seed)), "seed {seed} not read");
-    }
 }
 
 #[test]

@@ -1,7 +1,15 @@
-use super::*;
+//! The layered layout of the bundled example and of a Chat2Graph fixture, both loaded
+//! through `load` (this crate's), so these tests live here rather than in toolscope-base.
+
+use crate::layout::*;
 use crate::load::load_example;
+use crate::model::Toolkit;
 use crate::model::{EdgeKind, NodeKind};
 use petgraph::visit::NodeIndexable;
+
+mod focus;
+mod pack;
+mod step;
 
 fn example() -> Toolkit {
     load_example().toolkit

@@ -1,6 +1,11 @@
-use super::*;
+//! The step view's reasons and knots on a learned kit loaded through `load`.
+
+use crate::layout::step::*;
 use crate::model::NodeKind;
+use crate::model::Toolkit;
+use crate::recommend::{Params, Reason};
 use crate::recommend::{explain, recommend};
+use petgraph::stable_graph::NodeIndex;
 
 /// A kit `init` + `fit --write` learned from 200 `gen` runs (30 tools, one action per
 /// tool), thresholds set to `fit`'s suggestion: the shape of a learned kit.
