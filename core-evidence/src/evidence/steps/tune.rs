@@ -10,6 +10,7 @@
 //! the toolkit with the change made.
 
 use std::cmp::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
@@ -360,16 +361,30 @@ pub fn changed(tk: &Toolkit, changes: &[Change]) -> Toolkit {
 
 /// The step numbers of `records` on `tk`, at their own parameters.
 pub fn numbers(tk: &Toolkit, records: &[Record], cost: &dyn TokenCost) -> Numbers {
+    numbers_within(tk, records, cost, &AtomicBool::new(false)).unwrap_or_default()
+}
+
+/// [`numbers`] for a job off the UI thread: `None` once `stop` is set (checked between
+/// records and inside the walk, see [`StepCounter::finish_within`]).
+pub fn numbers_within(
+    tk: &Toolkit,
+    records: &[Record],
+    cost: &dyn TokenCost,
+    stop: &AtomicBool,
+) -> Option<Numbers> {
     let mut c = StepCounter::new(tk, StepOptions::default());
     for r in records.iter().filter(|r| r.calls.is_some()) {
+        if stop.load(AtomicOrdering::Relaxed) {
+            return None;
+        }
         c.add(r);
     }
-    let o = c.finish(cost).overall;
+    let o = c.finish_within(cost, stop)?.overall;
     let (s, f) = (&o.stats, &o.first);
     let steps = s.steps + f.steps;
     let tokens =
         s.tokens.unwrap_or(0.0) * s.steps as f64 + f.tokens.unwrap_or(0.0) * f.steps as f64;
-    Numbers {
+    Some(Numbers {
         steps,
         hits: s.hits + f.hits,
         tokens: if steps == 0 {
@@ -377,7 +392,7 @@ pub fn numbers(tk: &Toolkit, records: &[Record], cost: &dyn TokenCost) -> Number
         } else {
             tokens / steps as f64
         },
-    }
+    })
 }
 
 /// Each candidate measured over `records` (before on `tk` as it is), ranked by [`rank`].
