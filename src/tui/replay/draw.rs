@@ -489,13 +489,13 @@ pub fn picker(frame: &mut Frame, app: &App, area: Rect) {
         String::new()
     };
     let keys = |c: &str| crate::tui::commands::keymap::first_key(c).unwrap_or_default();
-    let title = format!(
-        " runs · {}{budget} · {} order · {} misses · Enter · Esc ",
-        list.label(),
+    let title = format!(" runs · {}{budget} ", list.label());
+    let hint = format!(
+        " {} order · {} misses · Enter · Esc ",
         keys("runs-order"),
         keys("runs-misses"),
     );
-    let block = bordered(app).title(title);
+    let block = bordered(app).title(title).title_bottom(hint);
     frame.render_widget(Clear, r);
     frame.render_widget(Paragraph::new(lines).block(block), r);
 }
