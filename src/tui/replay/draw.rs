@@ -339,6 +339,18 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
     // The marks keep their place at the right; the caption is cut before them.
     let marks = crate::tui::graph_pane::more::compact(app).filter(|m| m.chars().count() < room);
     let marks_w = marks.as_ref().map_or(0, |m| m.chars().count());
+    // The overall step recall, so the run's place shows where the panel is hidden too:
+    // only where every other part fits in its longest form beside it.
+    if app.replay.run().is_some() {
+        let longest: Vec<String> = parts.iter().filter_map(|f| f.first().cloned()).collect();
+        let overall = super::search_job::overall_part(&app.replay.search);
+        let fits = overall.into_iter().find(|o| {
+            let mut all = longest.clone();
+            all.push(o.clone());
+            format!(" {} ", all.join(" · ")).chars().count() <= room - marks_w
+        });
+        parts.extend(fits.map(|o| vec![o]));
+    }
     let text = caption(&parts, room - marks_w);
     put_str(buf, area, border, border.x + 1, bottom, &text, style);
     if let Some(m) = &marks {

@@ -384,3 +384,15 @@ pub(crate) fn standing_line(jobs: &Jobs, width: usize) -> String {
     let fits = forms.into_iter().find(|f| f.chars().count() <= width);
     fits.unwrap_or_else(|| format!("all {all} · run {this}"))
 }
+
+/// The graph border's part of the standing: `overall 0.74` (`all 0.74` where short);
+/// nothing while walked or past the budget.
+pub(crate) fn overall_part(jobs: &Jobs) -> Vec<String> {
+    match jobs.standing() {
+        Some((Some(all), _)) if all.steps > 0 => {
+            let r = all.recall();
+            vec![format!("overall {r:.2}"), format!("all {r:.2}")]
+        }
+        _ => Vec::new(),
+    }
+}
