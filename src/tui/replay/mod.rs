@@ -124,7 +124,7 @@ pub struct ReplayPane {
     /// The play speed: an index into [`PACES`] (`None`: [`PACE`]).
     speed: Option<usize>,
     /// Each record's hits and steps at its own parameters, for `R`'s list (`None`: no
-    /// calls in order, or not walked: past [`MOST_SUMMARIES`]).
+    /// calls in order, or not walked: past the walk budget, `search::MOST_STEPS`).
     pub(crate) summaries: Vec<Option<(usize, usize)>>,
     /// The summaries job running for `R`'s list: its id and its stop switch.
     summaries_job: Option<(u64, Arc<AtomicBool>)>,

@@ -198,3 +198,37 @@ fn r_orders_by_misses_and_recall_and_filters_to_runs_with_a_miss() {
     let shown = app.replay.list.rows(&app.replay.summaries, 4);
     assert_eq!(run.record, shown[1]);
 }
+
+/// Issue 44 item 4: `)` on long records walks nothing on the UI thread (it walked every
+/// record there, capped at 2,000 records); the miss comes from the thread and showing it
+/// walks the step shown. Two 500-call records and a short one.
+#[test]
+fn the_next_miss_of_long_runs_is_searched_off_the_ui_thread() {
+    use toolscope_core::evidence::steps::replay::steps_walked;
+    let (f, mut app) = setup(160, 48);
+    let runs = f.path.with_file_name("runs.jsonl");
+    let tools = ["ls", "cd", "cat", "grep", "mv", "touch", "rm"];
+    let calls: Vec<&str> = tools.iter().copied().cycle().take(500).collect();
+    let line = serde_json::json!({"operator": "fs", "threshold": 0, "hops": 20, "calls": calls});
+    let last = serde_json::json!({"operator": "fs", "calls": ["ls", "find"]});
+    std::fs::write(&runs, format!("{line}\n{line}\n{last}\n")).expect("write runs");
+    keys(&mut app, &format!(":traces {}<Enter>", runs.display()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.replay.connect(tx);
+    keys(&mut app, ":replay 1 0<Enter>");
+    let before = steps_walked();
+    keys(&mut app, ")");
+    assert_eq!(
+        steps_walked() - before,
+        0,
+        "nothing walked on the UI thread"
+    );
+    until(&mut app, &rx, |a| a.replay.search.searching().is_none());
+    // The view's setting (fs is active) walks the runs, so run 1 has misses of its own.
+    let run = app.replay.run().expect("replaying");
+    assert!(at(&app) > (0, 0) && run.current().is_some_and(|s| !s.hit));
+    assert!(
+        steps_walked() - before <= 2,
+        "showing the miss walks its step"
+    );
+}
