@@ -500,7 +500,7 @@ pub fn picker(frame: &mut Frame, app: &App, area: Rect) {
     } else {
         String::new()
     };
-    let keys = |c: &str| crate::tui::commands::keymap::first_key(c).unwrap_or_default();
+    let keys = crate::tui::replay_keys::key_of;
     let title = format!(" runs · {}{budget} ", list.label());
     let hint = format!(
         " {} order · {} misses · Enter · Esc ",
