@@ -601,7 +601,8 @@ impl ReplayPane {
         run.walk_current();
         self.mode = Mode::Run(Box::new(run));
         self.walk_hits();
-        self.search.stop_tune();
+        // Another run or step chosen: a search or measures still running are for the old.
+        self.search.cancel();
         self.stand(ctx);
         // The step's hit or miss, and what keeps a miss out, are in the panel.
         let mut out = vec![Effect::ShowPanel];
@@ -846,6 +847,7 @@ impl ReplayPane {
         run.tune = None;
         run.follow = false;
         run.walk_current();
+        self.search.cancel();
         self.generation += 1;
         if let Mode::Run(r) = &mut self.mode {
             r.playing = false;

@@ -95,6 +95,13 @@ fn a_miss_searched_on_a_thread_comes_back_and_esc_cancels_it() {
     keys(&mut app, "))");
     until(&mut app, &rx, |a| a.replay.search.searching().is_none());
     assert_eq!(at(&app), (1, 2));
+    // A step key while searching: the search is for the step left, so it stops.
+    keys(&mut app, ")h");
+    assert!(app.replay.search.searching().is_none());
+    while let Ok(m) = rx.recv_timeout(Duration::from_millis(300)) {
+        crate::tui::update::update(&mut app, m);
+    }
+    assert_eq!(at(&app), (1, 1), "stepped back, and no jump after");
     // The next Esc leaves.
     keys(&mut app, "<Esc>");
     assert!(app.replay.is_off());
