@@ -19,9 +19,9 @@ use crate::evidence::{Record, TokenCost};
 use crate::model::Toolkit;
 use crate::recommend::{Adjacency, Params};
 
-/// The steps one job walks at most (each is one walk of the graph): about 1 s of walking
-/// on a 10k-action kit at a tight setting, minutes at `threshold 0, hops 20`, which Esc
-/// cancels. It replaces a cap of 2,000 runs, which did not bound one long run.
+/// The steps one job walks at most (each is one walk of the graph; a chosen bound, its
+/// time not measured: it grows with the kit and the hops, and Esc cancels sooner). It
+/// replaces a cap of 2,000 runs, which did not bound one long run.
 pub const MOST_STEPS: u64 = 1_000_000;
 
 /// Steps a job may still walk.
