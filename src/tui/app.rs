@@ -420,7 +420,7 @@ impl App {
         // so the app calls no function that takes the app (no import circle).
         let ctx = crate::tui::replay::Ctx {
             tk: &self.tk,
-            records: self.evidence.records(),
+            records: self.evidence.shared_records(),
             params: self.session.params,
             operator: self
                 .operator

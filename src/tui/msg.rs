@@ -30,6 +30,8 @@ pub enum Msg {
     ReplayHits(crate::tui::replay::jobs::HitsDone),
     /// `R`'s summaries, walked on a thread.
     ReplaySummaries(crate::tui::replay::jobs::SummariesDone),
+    /// A replay job walked on a thread (the next miss, `t`'s measures, the run's standing).
+    ReplayJob(crate::tui::replay::jobs::JobDone),
     /// The input source ended or failed; the loop stops (unsaved edits go to a recovery
     /// file).
     InputClosed(String),

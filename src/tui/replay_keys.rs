@@ -54,3 +54,9 @@ pub fn press(app: &mut App, command: &str) -> Result<(), String> {
     send(app, &k);
     Ok(())
 }
+
+/// The first key the keymap binds to a replay row (`runs-order`: `o`), for the replay's
+/// own hints; empty when unbound.
+pub fn key_of(command: &str) -> String {
+    keymap::first_key(command).unwrap_or_default()
+}

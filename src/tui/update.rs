@@ -47,6 +47,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::ReplayTick(generation) => crate::tui::replay::shell::tick(app, generation),
         Msg::ReplayHits(done) => app.replay.hits_done(done),
         Msg::ReplaySummaries(done) => app.replay.summaries_done(done),
+        Msg::ReplayJob(done) => crate::tui::replay::shell::job_done(app, done),
         Msg::InputClosed(_) | Msg::Terminate => crate::tui::editing::end_without_asking(app),
     }
 }

@@ -58,6 +58,7 @@ mod tui_tmux_hands;
 mod tui_tmux_insight;
 mod tui_tmux_mcp;
 mod tui_tmux_open;
+mod tui_tmux_player;
 mod tui_tmux_recovery;
 mod tui_tmux_replay;
 mod watch;

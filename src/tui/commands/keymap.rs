@@ -142,6 +142,8 @@ pub static KEYMAP: &[Binding] = &[
     bind!("runs-last", [ch('G'), code(KeyCode::End)], Pick),
     bind!("runs-open", [code(KeyCode::Enter)], Pick),
     bind!("runs-close", [code(KeyCode::Esc)], Pick),
+    bind!("runs-order", [ch('o')], Pick),
+    bind!("runs-misses", [ch('f')], Pick),
 ];
 
 /// The command bound to `ev` in `context` (context-specific bindings first).

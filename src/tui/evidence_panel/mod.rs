@@ -43,7 +43,8 @@ pub struct EvidencePane {
     /// How OTLP runs are named (`--operator-attr`, `--default-operator`; `:traces` takes
     /// them too and keeps them for later reloads).
     naming: OperatorNaming,
-    records: Vec<Record>,
+    /// Shared with the replay's jobs off the UI thread (a reload replaces it whole).
+    records: std::sync::Arc<Vec<Record>>,
     /// The records resolved against the current graph at their own parameters; cleared
     /// on graph changes and loads, so parameter keys do not resolve names again.
     resolved: Option<Vec<Resolved>>,
@@ -96,6 +97,11 @@ pub struct Active<'a> {
 impl EvidencePane {
     /// The loaded records, in file order.
     pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The loaded records, for a job on another thread.
+    pub fn shared_records(&self) -> &std::sync::Arc<Vec<Record>> {
         &self.records
     }
 
@@ -161,7 +167,7 @@ impl EvidencePane {
             self.watcher = None;
         }
         self.paths = paths;
-        self.records = records;
+        self.records = std::sync::Arc::new(records);
         self.resolved = None;
         self.base = None;
         self.tokens_on();

@@ -39,7 +39,10 @@ pub fn panel(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let (title, lines) = match (app.replay.run(), app.replay.after()) {
-        (Some(run), _) => (" replay ", run_lines(app, run)),
+        (Some(run), _) => (
+            " replay ",
+            run_lines(app, run, area.width.saturating_sub(2)),
+        ),
         (None, Some(a)) => (" step ", after_lines(app, a)),
         _ => (" replay ", Vec::new()),
     };
@@ -87,7 +90,7 @@ fn step_of(run: &Run) -> String {
     )
 }
 
-fn run_lines(app: &App, run: &Run) -> Vec<Line<'static>> {
+fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
     let p = &run.played;
     let id = run
         .source
@@ -106,6 +109,18 @@ fn run_lines(app: &App, run: &Run) -> Vec<Line<'static>> {
             run.params.hops
         )),
     ];
+    // Where the run stands among all (walked on a thread, `…` until it comes); the tune
+    // list says the overall figure as its "before", so a short panel keeps the list.
+    if run.tune.is_none() {
+        let line = super::search_job::standing_line(&app.replay.search, usize::from(width));
+        out.push(Line::from(line));
+    }
+    if let Some(what) = app.replay.search.searching() {
+        out.push(Line::styled(
+            format!("{what} … (Esc cancels)"),
+            app.theme.muted(),
+        ));
+    }
     let play = if run.playing { " ▶" } else { "" };
     let follow = if run.follow { " (following)" } else { "" };
     out.push(Line::from(vec![
@@ -324,6 +339,18 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
     // The marks keep their place at the right; the caption is cut before them.
     let marks = crate::tui::graph_pane::more::compact(app).filter(|m| m.chars().count() < room);
     let marks_w = marks.as_ref().map_or(0, |m| m.chars().count());
+    // The overall step recall, so the run's place shows where the panel is hidden too:
+    // only where every other part fits in its longest form beside it.
+    if app.replay.run().is_some() {
+        let longest: Vec<String> = parts.iter().filter_map(|f| f.first().cloned()).collect();
+        let overall = super::search_job::overall_part(&app.replay.search);
+        let fits = overall.into_iter().find(|o| {
+            let mut all = longest.clone();
+            all.push(o.clone());
+            format!(" {} ", all.join(" · ")).chars().count() <= room - marks_w
+        });
+        parts.extend(fits.map(|o| vec![o]));
+    }
     let text = caption(&parts, room - marks_w);
     put_str(buf, area, border, border.x + 1, bottom, &text, style);
     if let Some(m) = &marks {
@@ -409,26 +436,30 @@ fn mark_target(app: &App, area: Rect, s: &ReplayStep, buf: &mut Buffer) {
     );
 }
 
-/// The list of loaded runs, over the graph, while one is being chosen.
+/// The list of loaded runs, over the graph, while one is being chosen: in the order and
+/// with the filter `o` and `f` choose (the title says which).
 pub fn picker(frame: &mut Frame, app: &App, area: Rect) {
     let Some(cursor) = app.replay.picking() else {
         return;
     };
     let records = app.evidence.records();
+    let list = &app.replay.list;
+    let rows = list.rows(&app.replay.summaries, records.len());
     let w = area.width.saturating_sub(8).min(70);
     let h = area
         .height
         .saturating_sub(6)
-        .min(records.len() as u16 + 2)
+        .min(rows.len() as u16 + 2)
         .max(3);
     let r = Rect::new(area.x + (area.width - w) / 2, area.y + 2, w, h);
-    let rows = usize::from(h.saturating_sub(2)).max(1);
-    let first = cursor.saturating_sub(rows - 1);
-    let lines: Vec<Line> = records
+    let shown = usize::from(h.saturating_sub(2)).max(1);
+    let at = rows.iter().position(|&i| i == cursor).unwrap_or(0);
+    let first = at.saturating_sub(shown - 1);
+    let mut lines: Vec<Line> = rows
         .iter()
-        .enumerate()
         .skip(first)
-        .take(rows)
+        .take(shown)
+        .filter_map(|&i| Some((i, records.get(i)?)))
         .map(|(i, rec)| {
             let who = match &rec.target {
                 toolscope_core::evidence::Target::Operator(o) => sanitize(o).into_owned(),
@@ -455,7 +486,28 @@ pub fn picker(frame: &mut Frame, app: &App, area: Rect) {
             }
         })
         .collect();
-    let block = bordered(app).title(" replay which run? j/k Enter · Esc ");
+    if lines.is_empty() {
+        let why = if app.replay.summarising() {
+            "… counting how each run went"
+        } else {
+            "no run has a miss (f: every run)"
+        };
+        lines.push(Line::styled(why, app.theme.muted()));
+    }
+    let walked = app.replay.summaries_walked;
+    let budget = if !app.replay.summarising() && walked < records.len() {
+        format!(" · counted {walked} (walk budget)")
+    } else {
+        String::new()
+    };
+    let keys = crate::tui::replay_keys::key_of;
+    let title = format!(" runs · {}{budget} ", list.label());
+    let hint = format!(
+        " {} order · {} misses · Enter · Esc ",
+        keys("runs-order"),
+        keys("runs-misses"),
+    );
+    let block = bordered(app).title(title).title_bottom(hint);
     frame.render_widget(Clear, r);
     frame.render_widget(Paragraph::new(lines).block(block), r);
 }

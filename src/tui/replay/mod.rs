@@ -24,31 +24,33 @@ mod figures_tests;
 pub(crate) mod jobs;
 #[cfg(test)]
 mod kept_tests;
+pub(crate) mod list;
+pub(crate) mod search_job;
+#[cfg(test)]
+mod search_job_tests;
 pub(crate) mod shell;
 #[cfg(test)]
 mod step_tests;
 #[cfg(test)]
 mod tests;
 
-use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use petgraph::stable_graph::NodeIndex;
-use petgraph::visit::NodeIndexable;
 
 use jobs::{HitsDone, SummariesDone};
 use toolscope_core::edit::Edit;
+use toolscope_core::evidence::Record;
 use toolscope_core::evidence::steps::replay::{
     Offer, ReplayStep, Replayed, Walk, is_step_kit, offer_after, opening_tool, record_index, replay,
 };
-use toolscope_core::evidence::steps::tune::{Candidate, Change, basis_of, candidates, measure};
-use toolscope_core::evidence::{Record, TokenCost};
+use toolscope_core::evidence::steps::search::{WalkBudget, view_params};
+use toolscope_core::evidence::steps::tune::{Candidate, Change};
 use toolscope_core::model::{EdgeKind, NodeKind, Toolkit};
 use toolscope_core::recommend::{Params, Recommendation};
-use toolscope_core::tokens::{Encoding, Tokenizer, tool_entry};
 
 /// The time between two steps while playing.
 pub const PACE: std::time::Duration = std::time::Duration::from_millis(900);
@@ -60,7 +62,8 @@ pub const INLINE_STEPS: usize = 64;
 /// What a handler reads: the graph, the loaded records, the view's parameters.
 pub struct Ctx<'a> {
     pub tk: &'a Arc<Toolkit>,
-    pub records: &'a [Record],
+    /// Shared with the jobs walked on a thread.
+    pub records: &'a Arc<Vec<Record>>,
     pub params: Params,
     /// The active operator's name.
     pub operator: Option<&'a str>,
@@ -115,10 +118,6 @@ pub struct ReplayPane {
     mode: Mode,
     /// The tick generation: a tick of an older one is stale.
     generation: u64,
-    /// Built on the first tune; token counts by node index of `tokens_for`'s graph.
-    tokenizer: Option<Tokenizer>,
-    tokens: RefCell<Vec<Option<u64>>>,
-    tokens_for: Option<Arc<Toolkit>>,
     /// The loop's channel, for the hits walked on a thread (`None`: walked at once).
     tx: Option<Sender<crate::tui::msg::Msg>>,
     /// The last hits job started: its id and its stop switch.
@@ -127,38 +126,21 @@ pub struct ReplayPane {
     /// The play speed: an index into [`PACES`] (`None`: [`PACE`]).
     speed: Option<usize>,
     /// Each record's hits and steps at its own parameters, for `R`'s list (`None`: no
-    /// calls in order, or not walked: past [`MOST_SUMMARIES`]).
+    /// calls in order, or not walked: past the walk budget, `search::MOST_STEPS`).
     pub(crate) summaries: Vec<Option<(usize, usize)>>,
     /// The summaries job running for `R`'s list: its id and its stop switch.
     summaries_job: Option<(u64, Arc<AtomicBool>)>,
-}
-
-/// Each record's hits and steps (`None`: no calls in order); `None` when `stop` was set.
-fn summarise(
-    tk: &Toolkit,
-    walks: &[Option<(Arc<Walk>, usize)>],
-    stop: &AtomicBool,
-) -> Option<Vec<Option<(usize, usize)>>> {
-    let mut out = Vec::with_capacity(walks.len());
-    for w in walks {
-        let one = match w {
-            Some((walk, n)) if *n > 0 => {
-                let hits = walk.hits(tk, n - 1, stop)?;
-                Some((hits.iter().filter(|&&h| h).count(), hits.len()))
-            }
-            _ => None,
-        };
-        out.push(one);
-    }
-    Some(out)
+    /// The runs the summaries counted before the walk budget ran out.
+    pub(crate) summaries_walked: usize,
+    /// `R`'s order and filter (kept while the app runs).
+    pub(crate) list: list::RunsList,
+    /// The walks over every loaded run on threads: the next miss, `t`'s measures, the
+    /// run's standing ([`search_job`]).
+    pub(crate) search: search_job::Jobs,
 }
 
 /// The play paces `;` (faster) and `,` (slower) choose from.
 pub const PACES: [u64; 5] = [225, 450, 900, 1800, 3600];
-
-/// Records walked for `R`'s list and for `)`/`(`: the list says how each run went, and a
-/// search for the next miss stops there (each walk re-reads the record).
-pub const MOST_SUMMARIES: usize = 2_000;
 
 #[derive(Default)]
 enum Mode {
@@ -205,7 +187,7 @@ pub(crate) struct Run {
 pub(crate) struct Tune {
     pub list: Vec<Candidate>,
     pub cursor: usize,
-    /// Why the list is empty.
+    /// Why the list is empty, or that it is being measured.
     pub note: Option<String>,
 }
 
@@ -353,6 +335,12 @@ impl ReplayPane {
     /// After the recommendation was recomputed: walks the record again when the graph or
     /// the parameters changed, and cuts the recommendation to what the run had.
     pub fn refresh(&mut self, ctx: &Ctx, seeds: &[NodeIndex], rec: &mut Recommendation) {
+        self.refresh_walk(ctx, seeds, rec);
+        // The run's standing follows the graph, the setting and the loaded runs.
+        self.stand(ctx);
+    }
+
+    fn refresh_walk(&mut self, ctx: &Ctx, seeds: &[NodeIndex], rec: &mut Recommendation) {
         match &mut self.mode {
             Mode::Run(run) => {
                 let params = params_for(ctx, &run.played);
@@ -480,20 +468,17 @@ impl ReplayPane {
     }
 
     /// How each run went, for `R`'s list: walked on a thread of its own (the list shows
-    /// `…` until it comes; Esc stops it), at once without the loop's channel (tests). Only
-    /// the records' walks are made here, which walk nothing (issue 46: `R` walked every
-    /// record whole on the UI thread).
+    /// `…` until it comes; Esc stops it) within the walk budget, at once without the
+    /// loop's channel (tests). Nothing is walked here (issue 46: `R` walked every record
+    /// whole on the UI thread).
     fn summarise(&mut self, ctx: &Ctx) {
+        use toolscope_core::evidence::steps::search::summaries;
         self.stop_summaries();
-        let walks: Vec<Option<(Arc<Walk>, usize)>> = ctx
-            .records
-            .iter()
-            .take(MOST_SUMMARIES)
-            .map(|r| replay(ctx.tk, r, None, 1).ok().map(|p| (p.walk(), p.len())))
-            .collect();
-        let tk = Arc::clone(ctx.tk);
+        let (tk, records) = (Arc::clone(ctx.tk), Arc::clone(ctx.records));
         let Some(tx) = self.tx.clone() else {
-            self.summaries = summarise(&tk, &walks, &AtomicBool::new(false)).unwrap_or_default();
+            let never = AtomicBool::new(false);
+            let done = summaries(&tk, &records, &never, &mut WalkBudget::default());
+            (self.summaries, self.summaries_walked) = done.unwrap_or_default();
             return;
         };
         self.summaries.clear();
@@ -502,8 +487,14 @@ impl ReplayPane {
         let stop = Arc::new(AtomicBool::new(false));
         self.summaries_job = Some((id, Arc::clone(&stop)));
         std::thread::spawn(move || {
-            if let Some(summaries) = summarise(&tk, &walks, &stop) {
-                let done = SummariesDone { id, summaries };
+            if let Some((summaries, walked)) =
+                summaries(&tk, &records, &stop, &mut WalkBudget::default())
+            {
+                let done = SummariesDone {
+                    id,
+                    summaries,
+                    walked,
+                };
                 let _ = tx.send(crate::tui::msg::Msg::ReplaySummaries(done));
             }
         });
@@ -525,6 +516,7 @@ impl ReplayPane {
         {
             self.summaries_job = None;
             self.summaries = done.summaries;
+            self.summaries_walked = done.walked;
         }
     }
 
@@ -611,6 +603,9 @@ impl ReplayPane {
         run.walk_current();
         self.mode = Mode::Run(Box::new(run));
         self.walk_hits();
+        // Another run or step chosen: a search or measures still running are for the old.
+        self.search.cancel();
+        self.stand(ctx);
         // The step's hit or miss, and what keeps a miss out, are in the panel.
         let mut out = vec![Effect::ShowPanel];
         out.extend(self.show_step());
@@ -711,16 +706,34 @@ impl ReplayPane {
         match &mut self.mode {
             Mode::Off => None,
             Mode::Pick { cursor } => {
-                if pick_key(cursor, ctx, k).is_some() {
+                let rows = self.list.rows(&self.summaries, ctx.records.len());
+                if let Some(said) = self.list.key(k) {
+                    // The cursor stays on its run where the new order still lists it.
+                    let rows = self.list.rows(&self.summaries, ctx.records.len());
+                    if !rows.contains(cursor) {
+                        *cursor = rows.first().copied().unwrap_or(0);
+                    }
+                    return Some(vec![Effect::Info(said)]);
+                }
+                if pick_key(cursor, &rows, k).is_some() {
                     return Some(Vec::new());
                 }
-                let c = *cursor;
-                self.stop_summaries();
+                let c = rows
+                    .contains(cursor)
+                    .then_some(*cursor)
+                    .or(rows.first().copied());
                 if k.code == KeyCode::Esc {
+                    self.stop_summaries();
                     self.stop_hits();
                     self.mode = Mode::Off;
                     return Some(Vec::new());
                 }
+                let Some(c) = c else {
+                    return Some(vec![Effect::Info(
+                        "no run listed: f shows every run again".into(),
+                    )]);
+                };
+                self.stop_summaries();
                 Some(
                     self.start(ctx, c, Some(0), false)
                         .unwrap_or_else(|e| vec![Effect::Error(e)]),
@@ -741,9 +754,7 @@ impl ReplayPane {
         let ReplayPane {
             mode,
             generation,
-            tokenizer,
-            tokens,
-            tokens_for,
+            search,
             ..
         } = &mut *self;
         let Mode::Run(run) = mode else {
@@ -753,6 +764,8 @@ impl ReplayPane {
             match k.code {
                 KeyCode::Esc | KeyCode::Char('t') => {
                     run.tune = None;
+                    // Its measures, if still walking, are stopped.
+                    search.stop_tune();
                     return Some(Vec::new());
                 }
                 KeyCode::Down | KeyCode::Char('j') => {
@@ -784,9 +797,9 @@ impl ReplayPane {
                 });
             }
             KeyCode::Char('t') => {
-                let cost = cost(ctx.tk, tokenizer, tokens, tokens_for);
-                run.tune = Some(tune(ctx, &cost, run));
-                return Some(vec![Effect::ShowPanel]);
+                let mut out = vec![Effect::ShowPanel];
+                out.extend(self.start_tune(ctx));
+                return Some(out);
             }
             KeyCode::Char(';') | KeyCode::Char(',') => {
                 let at = self.speed.unwrap_or(2);
@@ -802,21 +815,7 @@ impl ReplayPane {
                 ))]);
             }
             KeyCode::Char(')') | KeyCode::Char('(') => {
-                let from = (run.record, run.step);
-                let found = next_miss(ctx, from, k.code == KeyCode::Char(')'));
-                return Some(match found {
-                    Some((record, step)) => self
-                        .start(ctx, record, Some(step), false)
-                        .unwrap_or_else(|e| vec![Effect::Error(e)]),
-                    None => vec![Effect::Info(format!(
-                        "no {} miss in the loaded runs",
-                        if k.code == KeyCode::Char(')') {
-                            "later"
-                        } else {
-                            "earlier"
-                        }
-                    ))],
-                });
+                return Some(self.find_miss(ctx, k.code == KeyCode::Char(')')));
             }
             KeyCode::PageDown | KeyCode::PageUp => {
                 let last = ctx.records.len().saturating_sub(1);
@@ -831,8 +830,13 @@ impl ReplayPane {
                 );
             }
             KeyCode::Esc => {
+                // Esc cancels a search running first; the next Esc leaves.
+                if let Some(what) = self.search.cancel() {
+                    return Some(vec![Effect::Info(format!("cancelled: {what}"))]);
+                }
                 self.stop();
                 self.stop_hits();
+                self.search.stop_all();
                 self.mode = Mode::Off;
                 return Some(vec![Effect::Leave]);
             }
@@ -845,53 +849,12 @@ impl ReplayPane {
         run.tune = None;
         run.follow = false;
         run.walk_current();
+        self.search.cancel();
         self.generation += 1;
         if let Mode::Run(r) = &mut self.mode {
             r.playing = false;
         }
         Some(self.show_step())
-    }
-}
-
-/// The token cost of the tools of `tk`, counted once each (the tokenizer is built on the
-/// first tune, the counts kept until the graph changes).
-fn cost<'a>(
-    tk: &'a Arc<Toolkit>,
-    tokenizer: &'a mut Option<Tokenizer>,
-    tokens: &'a RefCell<Vec<Option<u64>>>,
-    tokens_for: &mut Option<Arc<Toolkit>>,
-) -> Cost<'a> {
-    if !tokens_for.as_ref().is_some_and(|t| Arc::ptr_eq(t, tk)) {
-        let mut cache = tokens.borrow_mut();
-        cache.clear();
-        cache.resize(tk.graph.node_bound(), None);
-        *tokens_for = Some(Arc::clone(tk));
-    }
-    let tokenizer = tokenizer.get_or_insert_with(|| Tokenizer::new(Encoding::default()));
-    Cost {
-        tk,
-        tokenizer,
-        cache: tokens,
-    }
-}
-
-/// Token costs counted once per tool.
-pub struct Cost<'a> {
-    tk: &'a Toolkit,
-    tokenizer: &'a Tokenizer,
-    cache: &'a RefCell<Vec<Option<u64>>>,
-}
-
-impl TokenCost for Cost<'_> {
-    fn tool_tokens(&self, ix: NodeIndex) -> u64 {
-        if let Some(Some(n)) = self.cache.borrow().get(ix.index()) {
-            return *n;
-        }
-        let n = self.tokenizer.count(&tool_entry(self.tk, ix));
-        if let Some(slot) = self.cache.borrow_mut().get_mut(ix.index()) {
-            *slot = Some(n);
-        }
-        n
     }
 }
 
@@ -903,18 +866,23 @@ fn cut(ctx: &Ctx, run: &Run, seeds: &[NodeIndex], rec: &mut Recommendation) {
     }
 }
 
-/// j/k move in the record list; `None`: Enter or Esc (the caller decides).
-fn pick_key(cursor: &mut usize, ctx: &Ctx, k: &KeyEvent) -> Option<()> {
-    let last = ctx.records.len().saturating_sub(1);
-    match k.code {
-        KeyCode::Down | KeyCode::Char('j') => *cursor = (*cursor + 1).min(last),
-        KeyCode::Up | KeyCode::Char('k') => *cursor = cursor.saturating_sub(1),
-        KeyCode::PageDown => *cursor = (*cursor + 10).min(last),
-        KeyCode::PageUp => *cursor = cursor.saturating_sub(10),
-        KeyCode::Home | KeyCode::Char('g') => *cursor = 0,
-        KeyCode::End | KeyCode::Char('G') => *cursor = last,
+/// j/k move in the record list (`cursor` a record, moved among the `rows` listed); `None`:
+/// Enter or Esc (the caller decides).
+fn pick_key(cursor: &mut usize, rows: &[usize], k: &KeyEvent) -> Option<()> {
+    let last = rows.len().saturating_sub(1);
+    let at = rows.iter().position(|r| r == cursor).unwrap_or(0);
+    let to = match k.code {
+        KeyCode::Down | KeyCode::Char('j') => (at + 1).min(last),
+        KeyCode::Up | KeyCode::Char('k') => at.saturating_sub(1),
+        KeyCode::PageDown => (at + 10).min(last),
+        KeyCode::PageUp => at.saturating_sub(10),
+        KeyCode::Home | KeyCode::Char('g') => 0,
+        KeyCode::End | KeyCode::Char('G') => last,
         KeyCode::Enter | KeyCode::Esc => return None,
-        _ => {}
+        _ => at,
+    };
+    if let Some(&r) = rows.get(to) {
+        *cursor = r;
     }
     Some(())
 }
@@ -922,95 +890,12 @@ fn pick_key(cursor: &mut usize, ctx: &Ctx, k: &KeyEvent) -> Option<()> {
 /// The parameters a record is walked at: the view's when its operator is the active one
 /// (what the user is trying, as the evidence panel does), else the record's own.
 fn params_for(ctx: &Ctx, played: &Replayed) -> Params {
-    match (&played.operator, ctx.operator) {
-        (Some(op), Some(active)) if op == active => ctx.params,
-        _ => played.params,
-    }
+    view_params(played, view(ctx))
 }
 
-/// The next (`forward`) or previous miss across the loaded runs from `(record, step)`, as
-/// the view walks them (the active operator's runs at the view's parameters). Walks at
-/// most [`MOST_SUMMARIES`] records.
-fn next_miss(ctx: &Ctx, from: (usize, usize), forward: bool) -> Option<(usize, usize)> {
-    let n = ctx.records.len();
-    let order: Vec<usize> = if forward {
-        (from.0..n).collect()
-    } else {
-        (0..=from.0.min(n.saturating_sub(1))).rev().collect()
-    };
-    for i in order.into_iter().take(MOST_SUMMARIES) {
-        let r = &ctx.records[i];
-        let Ok(probe) = replay(ctx.tk, r, None, 1) else {
-            continue;
-        };
-        let params = params_for(ctx, &probe);
-        let played = if params == probe.params {
-            probe
-        } else {
-            match replay(ctx.tk, r, Some(params), 1) {
-                Ok(p) => p,
-                Err(_) => continue,
-            }
-        };
-        let last = played.len().saturating_sub(1);
-        let Some(hits) = played.walk().hits(ctx.tk, last, &AtomicBool::new(false)) else {
-            continue;
-        };
-        let misses = hits.iter().enumerate().filter(|(_, h)| !**h);
-        let hit = if forward {
-            misses.map(|(k, _)| k).find(|&k| i > from.0 || k > from.1)
-        } else {
-            misses.map(|(k, _)| k).rfind(|&k| i < from.0 || k < from.1)
-        };
-        if let Some(k) = hit {
-            return Some((i, k));
-        }
-    }
-    None
-}
-
-/// The candidates of the current step, measured over every loaded record.
-fn tune(ctx: &Ctx, cost: &dyn TokenCost, run: &Run) -> Tune {
-    let Some(step) = run.current() else {
-        return Tune::empty("no step");
-    };
-    if step.hit {
-        return Tune::empty(&format!(
-            "a hit: {} was offered at this threshold and hops, so nothing needs to change",
-            toolscope_core::text::sanitize(&step.next)
-        ));
-    }
-    if step.target.is_none() {
-        return Tune::empty("the call is no tool of the toolkit: add it first");
-    }
-    if !step.was_available(run.played.available.as_deref()) {
-        return Tune::empty("the run did not have this tool: no change offers it");
-    }
-    let params = run.params;
-    let operator = run.played.operator.as_deref();
-    let list = candidates(
-        ctx.tk,
-        step,
-        params,
-        operator,
-        run.played.available.as_deref(),
-    );
-    if list.is_empty() {
-        return Tune::empty("no change of scores, threshold or hops offers it");
-    }
-    // "Before" is the graph as the view has it: the operator at the view's parameters.
-    let mut base = (**ctx.tk).clone();
-    if let Some(op) = operator.and_then(|o| base.operator_mut(o)) {
-        op.threshold = params.threshold;
-        op.hops = params.hops;
-    }
-    // Ranked by the figure the miss counts in: the first calls at a record's first call.
-    let ranked = measure(&base, ctx.records, list, cost, basis_of(step));
-    Tune {
-        list: ranked,
-        cursor: 0,
-        note: None,
-    }
+/// The view's operator and parameters, as the core's walks take them.
+fn view<'a>(ctx: &Ctx<'a>) -> Option<(&'a str, Params)> {
+    ctx.operator.map(|o| (o, ctx.params))
 }
 
 impl Tune {

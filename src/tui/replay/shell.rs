@@ -17,7 +17,7 @@ macro_rules! ctx {
     ($app:expr) => {
         Ctx {
             tk: &$app.tk,
-            records: $app.evidence.records(),
+            records: $app.evidence.shared_records(),
             params: $app.session.params,
             operator: $app
                 .operator
@@ -165,4 +165,11 @@ fn leave(app: &mut App) {
     if let Some(&first) = app.seeds.first() {
         app.select(first);
     }
+}
+
+/// A replay job finished on its thread (the next miss, `t`'s measures, the standing).
+pub fn job_done(app: &mut App, done: super::jobs::JobDone) {
+    let ctx = ctx!(app);
+    let e = app.replay.job_done(&ctx, done);
+    apply(app, e);
 }

@@ -176,7 +176,8 @@ fn play_ticks_advance_and_stale_ticks_do_nothing() {
 fn the_run_list_and_following_a_growing_file() {
     let (_f, runs, mut app) = setup(160, 48);
     keys(&mut app, "R");
-    assert!(screen(&app).contains("replay which run?"));
+    assert!(screen(&app).contains("runs · file order"));
+    assert!(screen(&app).contains("o order · f misses · Enter · Esc"));
     keys(&mut app, "jj<Enter>");
     assert_eq!(step(&app), (2, 0, true));
     // `:replay` alone follows the newest record, at its last step.

@@ -9,6 +9,8 @@
 //! come from one tally, [`StepCounter`]: [`Figures::of`] reads them off a step group and
 //! [`figures`] runs the tally.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::{StepCounter, StepGroup, StepOptions, StepStats};
 use crate::evidence::{Record, TokenCost};
 use crate::model::Toolkit;
@@ -111,9 +113,24 @@ pub fn figures(
     opts: StepOptions,
     cost: &dyn TokenCost,
 ) -> Figures {
+    figures_within(tk, records, opts, cost, &AtomicBool::new(false)).unwrap_or_default()
+}
+
+/// [`figures`] for a job off the UI thread: `None` once `stop` is set (checked between
+/// records and inside the walk, see [`StepCounter::finish_within`]).
+pub fn figures_within(
+    tk: &Toolkit,
+    records: &[Record],
+    opts: StepOptions,
+    cost: &dyn TokenCost,
+    stop: &AtomicBool,
+) -> Option<Figures> {
     let mut c = StepCounter::new(tk, opts);
     for r in records.iter().filter(|r| r.calls.is_some()) {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         c.add(r);
     }
-    Figures::of(&c.finish(cost).overall)
+    Some(Figures::of(&c.finish_within(cost, stop)?.overall))
 }

@@ -21,6 +21,7 @@
 //! target among the distinct tools offered.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
@@ -36,6 +37,7 @@ pub mod per_step;
 mod reach;
 pub mod replay;
 pub mod report;
+pub mod search;
 mod tally;
 pub mod tune;
 
@@ -372,7 +374,17 @@ impl<'a> StepCounter<'a> {
 
     /// Evaluates the steps folded in.
     pub fn finish(self, cost: &dyn TokenCost) -> StepReport {
-        Finisher::new(&self, cost).run(&self)
+        let never = AtomicBool::new(false);
+        Finisher::new(&self, cost)
+            .run(&self, &never)
+            .unwrap_or_else(|| unreachable!("a walk never stopped stops"))
+    }
+
+    /// [`StepCounter::finish`] for a job off the UI thread: `None` once `stop` is set
+    /// (checked before each set of context tools is walked, so a huge record's many
+    /// contexts do not hold a cancelled job).
+    pub fn finish_within(self, cost: &dyn TokenCost, stop: &AtomicBool) -> Option<StepReport> {
+        Finisher::new(&self, cost).run(&self, stop)
     }
 }
 
@@ -488,7 +500,7 @@ impl<'c> Finisher<'c> {
         set.iter().map(|&ix| self.tool_tokens(ix)).sum()
     }
 
-    fn run(mut self, c: &StepCounter<'c>) -> StepReport {
+    fn run(mut self, c: &StepCounter<'c>, stop: &AtomicBool) -> Option<StepReport> {
         let tk = self.tk;
         // Contexts by their tool set, so each seed set is walked once.
         let mut by_tools: Vec<(&Context, &Targets)> = c.contexts.iter().collect();
@@ -497,6 +509,9 @@ impl<'c> Finisher<'c> {
         let mut reach = reach::Reach::new(tk.graph.node_bound());
         let callers = callers(tk);
         for block in by_tools.chunk_by(|a, b| a.0.tools == b.0.tools) {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let tools = block[0].0.tools;
             if tools == FIRST {
                 for &(k, t) in block {
@@ -525,7 +540,7 @@ impl<'c> Finisher<'c> {
             }
             self.clear(&snaps);
         }
-        self.report(c)
+        Some(self.report(c))
     }
 
     /// The first calls over every threshold and hop count, as the steps are swept: each
@@ -916,5 +931,7 @@ fn seeds_of<I: IntoIterator<Item = NodeIndex>>(
 
 #[cfg(test)]
 mod replay_tests;
+#[cfg(test)]
+mod search_tests;
 #[cfg(test)]
 mod tests;

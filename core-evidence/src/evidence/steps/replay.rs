@@ -210,6 +210,18 @@ impl Walk {
         Some(out)
     }
 
+    /// Whether step `i`'s call was offered (one walk), with the adjacency and the walk's
+    /// buffers kept across steps (the search for a miss across runs).
+    pub(super) fn hit_at(
+        &self,
+        tk: &Toolkit,
+        adj: &Adjacency,
+        reach: &mut Reach,
+        i: usize,
+    ) -> bool {
+        i < self.calls.len() && self.offer(tk, adj, reach, i).1
+    }
+
     /// Step `i`'s offer and whether its call was in it (one walk).
     fn offer(&self, tk: &Toolkit, adj: &Adjacency, reach: &mut Reach, i: usize) -> (Offer, bool) {
         walked_one();
