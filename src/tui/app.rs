@@ -51,7 +51,7 @@ pub enum PromptKind {
 pub enum Overlay {
     Help,
     /// An editor or confirmation: the dialog lives in the overlay that shows it.
-    Dialog(Box<crate::tui::editing::dialog::Dialog>),
+    Dialog(Box<crate::tui::update::editing::dialog::Dialog>),
     Prompt {
         kind: PromptKind,
         text: crate::tui::field::Field,
@@ -275,7 +275,7 @@ impl App {
     }
 
     /// The dialog on screen, if any.
-    pub fn dialog(&self) -> Option<&crate::tui::editing::dialog::Dialog> {
+    pub fn dialog(&self) -> Option<&crate::tui::update::editing::dialog::Dialog> {
         match &self.overlay {
             Some(Overlay::Dialog(d)) => Some(d),
             _ => None,

@@ -10,10 +10,10 @@ use std::sync::mpsc::Sender;
 use toolscope_core::workspace::Workspace;
 
 use super::EvidencePane;
-use super::shell::with;
 use crate::tui::evidence_panel::fit_job;
 use crate::tui::msg::Msg;
-use crate::tui::row::{Command, cmd};
+use crate::tui::update::evidence::with;
+use crate::tui::update::row::{Command, cmd};
 
 /// What the handlers read of the rest of the TUI.
 pub struct Ctx<'a> {

@@ -9,7 +9,6 @@
 pub(crate) mod commands;
 pub mod draw;
 pub mod fit_job;
-pub(crate) mod shell;
 #[cfg(test)]
 mod tests;
 

@@ -6,7 +6,7 @@ use petgraph::stable_graph::NodeIndex;
 use toolscope_core::model::EdgeKind;
 
 use crate::tui::app::{App, Level};
-use crate::tui::row::{Command, cmd};
+use crate::tui::update::row::{Command, cmd};
 
 /// Keys pan by this many cells across, and by this many down.
 const PAN_X: i32 = 8;

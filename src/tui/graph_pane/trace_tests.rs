@@ -241,7 +241,7 @@ mod tests {
                     (w, h),
                 );
                 for i in 0..app.tk.operators.len() {
-                    crate::tui::editing::choose_operator(&mut app, i);
+                    crate::tui::update::editing::choose_operator(&mut app, i);
                     for step in ["", "]", "]"] {
                         press(&mut app, step);
                         let what = format!(

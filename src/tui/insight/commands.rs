@@ -1,7 +1,7 @@
 //! Commands of the insight features: baseline pin and diff panel, prompt preview, the tool
 //! filters stage, and the `:baseline` and `:export` command lines. The handlers take the
 //! pane's [`InsightState`] and a [`Ctx`] and return the [`Effect`]s the shell
-//! (`super::shell`) applies; none of them sees the app.
+//! (`update::insight`) applies; none of them sees the app.
 
 use std::path::{Path, PathBuf};
 
@@ -15,8 +15,8 @@ use toolscope_core::recommend::{Params, Recommendation, offered_tools};
 use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
 
 use super::InsightState;
-use super::shell::with;
-use crate::tui::row::{Command, cmd};
+use crate::tui::update::insight::with;
+use crate::tui::update::row::{Command, cmd};
 
 /// What the handlers read of the rest of the TUI.
 pub struct Ctx<'a> {
@@ -79,12 +79,12 @@ pub static COMMANDS: &[Command] = &[
         with(a, |_, ctx| Ok(toggle_enabled(ctx)))
     }),
     cmd!("export", [], Formats, "FORMAT FILE", Insight, "export the graph (Tab lists the formats) to a new file", |a, arg| {
-        let job = super::shell::export(a, arg, false)?;
-        super::shell::start_export(a, job)
+        let job = crate::tui::update::insight::export(a, arg, false)?;
+        crate::tui::update::insight::start_export(a, job)
     }),
     cmd!("export!", [], Formats, "FORMAT FILE", Insight, "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| {
-        let job = super::shell::export(a, arg, true)?;
-        super::shell::start_export(a, job)
+        let job = crate::tui::update::insight::export(a, arg, true)?;
+        crate::tui::update::insight::start_export(a, job)
     }),
 ];
 

@@ -16,7 +16,6 @@
 pub(crate) mod commands;
 pub mod diff_panel;
 pub(crate) mod preview;
-pub(crate) mod shell;
 pub mod sweep_chart;
 #[cfg(test)]
 mod tests;

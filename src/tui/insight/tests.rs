@@ -365,7 +365,7 @@ fn threshold_alone_keeps_the_critical_values() {
 
 #[test]
 fn enabled_toggle_is_an_edit_saved_to_the_file() {
-    use crate::tui::editing::tests::{TINY, fixture, keys, open};
+    use crate::tui::update::editing::tests::{TINY, fixture, keys, open};
     use toolscope_core::model::NodeKind;
     let f = fixture(TINY);
     let mut a = open(&f.path);

@@ -202,7 +202,7 @@ fn desc_lines(app: &App, desc: &str, out: &mut Vec<Line<'static>>) {
             > FOLD_CHARS;
     let more = lines.len() - shown;
     if more > 0 || cut_short {
-        let key = crate::tui::commands::keymap::first_key("unfold").unwrap_or_default();
+        let key = crate::tui::update::commands::keymap::first_key("unfold").unwrap_or_default();
         out.push(Line::styled(
             format!("({more} more line(s): {key} shows all)"),
             app.theme.muted(),

@@ -15,15 +15,13 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
-pub(crate) mod shell;
-
 use std::sync::mpsc::Sender;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::tui::msg::Msg;
-use crate::tui::row::{Command, cmd};
 use crate::tui::status::{Level, Status};
+use crate::tui::update::row::{Command, cmd};
 use toolscope_core::session::Opened;
 
 #[cfg(feature = "mcp")]
@@ -68,7 +66,7 @@ pub fn cancel_key(d: &Discovery, k: &KeyEvent, overlay_open: bool) -> Option<Vec
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
     cmd!("mcp", [], None, "discover [SERVER]", General, "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", |a, arg| {
-        shell::with(a, |d, ctx| command(d, ctx, arg))
+        crate::tui::update::mcp::with(a, |d, ctx| command(d, ctx, arg))
     }),
 ];
 

@@ -6,10 +6,10 @@ use petgraph::stable_graph::NodeIndex;
 use toolscope_core::model::{NodeKind, Toolkit};
 
 use crate::tui::app::ActivePane;
-use crate::tui::row::{Command, cmd};
+use crate::tui::update::row::{Command, cmd};
 
-use super::shell::with;
 use super::{Navigator, Row};
+use crate::tui::update::navigator::with;
 
 /// What the lists' handlers read of the rest of the TUI.
 pub struct Ctx<'a> {

@@ -2,16 +2,14 @@
 //! values live in the editing session (`session.params`, pending until saved) and the app
 //! (seeds, operator); their commands are here (the parameter bar is drawn by `view::bar`).
 
-pub(crate) mod shell;
-
 use petgraph::stable_graph::NodeIndex;
 
 use toolscope_core::model::{NodeKind, Toolkit};
 use toolscope_core::recommend::{MAX_HOPS, Params};
 
-use crate::tui::row::{Command, cmd};
+use crate::tui::update::row::{Command, cmd};
 
-use shell::with;
+use crate::tui::update::params::with;
 
 /// A threshold key's step, and the fine step.
 const STEP: f64 = 0.05;

@@ -22,7 +22,6 @@ pub(crate) mod draw;
 pub(crate) mod jobs;
 #[cfg(test)]
 mod kept_tests;
-pub(crate) mod shell;
 #[cfg(test)]
 mod step_tests;
 #[cfg(test)]

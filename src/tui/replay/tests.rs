@@ -9,8 +9,8 @@
 use petgraph::stable_graph::NodeIndex;
 
 use crate::tui::app::App;
-use crate::tui::editing::tests::{Fixture, fixture, keys, open};
 use crate::tui::tests::screen;
+use crate::tui::update::editing::tests::{Fixture, fixture, keys, open};
 
 const TK: &str = include_str!("../../../tests/fixtures/replay/fs-kit.yaml");
 const RUNS: &str = include_str!("../../../tests/fixtures/replay/fs-runs.jsonl");
@@ -162,13 +162,13 @@ fn play_ticks_advance_and_stale_ticks_do_nothing() {
     keys(&mut app, ":replay 1 0<Enter><Space>");
     assert!(app.replay.run().is_some_and(|r| r.playing));
     let generation = app.replay.generation;
-    crate::tui::replay::shell::tick(&mut app, generation);
+    crate::tui::update::replay::tick(&mut app, generation);
     assert_eq!(step(&app).1, 1);
-    crate::tui::replay::shell::tick(&mut app, generation - 1);
+    crate::tui::update::replay::tick(&mut app, generation - 1);
     assert_eq!(step(&app).1, 1, "a stale tick");
     keys(&mut app, "<Space>");
     let generation = app.replay.generation;
-    crate::tui::replay::shell::tick(&mut app, generation);
+    crate::tui::update::replay::tick(&mut app, generation);
     assert_eq!(step(&app).1, 1, "paused");
 }
 
@@ -195,7 +195,7 @@ fn the_run_list_and_following_a_growing_file() {
 fn the_step_after_a_tool_and_the_opening_of_a_step_kit() {
     let (_f, _runs, mut app) = setup(160, 48);
     // The opening: the tool most runs call first (ls: 3 of 4).
-    crate::tui::replay::shell::opening(&mut app);
+    crate::tui::update::replay::opening(&mut app);
     assert_eq!(app.seeds, vec![ix(&app, "call ls")]);
     assert!(screen(&app).contains("step after ls"));
     keys(&mut app, "<Esc>");

@@ -2,9 +2,9 @@
 //! the app, runs one handler on the [`EvidencePane`] and applies the
 //! [`Effect`]s it returns. The only functions of the folder that see the app.
 
-use super::EvidencePane;
-use super::commands::{Ctx, Effect};
 use crate::tui::app::{App, Level, Status};
+use crate::tui::evidence_panel::EvidencePane;
+use crate::tui::evidence_panel::commands::{Ctx, Effect};
 
 /// Runs a handler with the context and applies its effects; its error to the caller.
 pub fn with(
@@ -43,7 +43,7 @@ fn apply(app: &mut App, effects: Vec<Effect>) {
                 app.session.ws = Some(*ws);
                 let out = toolscope_core::session::Outcome::info(said)
                     .changed(toolscope_core::session::Changed::Graph);
-                crate::tui::editing::show(app, out);
+                crate::tui::update::editing::show(app, out);
             }
             Effect::Log(lines) => {
                 for l in lines {

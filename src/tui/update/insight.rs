@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
-use super::InsightState;
-use super::commands::{Ctx, Effect};
 use crate::tui::app::{App, Level, Overlay};
+use crate::tui::insight::InsightState;
+use crate::tui::insight::commands::{Ctx, Effect};
 
 /// Runs a handler with the context and applies its effects; its error to the caller.
 pub fn with(
@@ -49,7 +49,7 @@ fn apply(app: &mut App, e: Effect) {
                     ("VALUE", enabled.to_string()),
                     ("kind", app.tk.kind(tool).as_str().to_string()),
                 ];
-                if let Err(e) = crate::tui::editing::run_row(app, "enabled", &values) {
+                if let Err(e) = crate::tui::update::editing::run_row(app, "enabled", &values) {
                     app.set_status(Level::Error, e);
                 }
             } else {
@@ -109,7 +109,12 @@ pub fn export(app: &App, arg: &str, force: bool) -> Result<ExportJob, String> {
         .split_once(char::is_whitespace)
         .map(|(f, p)| (f, p.trim()))
         .filter(|(_, file)| !file.is_empty())
-        .ok_or_else(|| format!("usage: :export {} FILE", super::commands::format_names("|")))?;
+        .ok_or_else(|| {
+            format!(
+                "usage: :export {} FILE",
+                crate::tui::insight::commands::format_names("|")
+            )
+        })?;
     toolscope_core::export::ExportFormat::parse(fmt)?;
     let title = toolscope_core::export::Title {
         file: app.source.clone(),

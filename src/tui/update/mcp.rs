@@ -2,8 +2,8 @@
 //! app, runs one handler on the [`Discovery`] and applies the [`Effect`]s it returns. The
 //! only functions of the folder that see the app.
 
-use super::{Ctx, Discovery, Effect};
 use crate::tui::app::App;
+use crate::tui::mcp_discovery::{Ctx, Discovery, Effect};
 
 /// Runs a handler with the context and applies its effects; its error to the caller.
 pub fn with(

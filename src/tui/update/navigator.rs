@@ -3,9 +3,9 @@
 //! handler on the [`Navigator`] and applies the [`Effect`]s it returns. The only functions
 //! of the folder that see the app.
 
-use super::Navigator;
-use super::commands::{Ctx, Effect};
 use crate::tui::app::{ActivePane, App};
+use crate::tui::navigator::Navigator;
+use crate::tui::navigator::commands::{Ctx, Effect};
 use crate::tui::panes::Panes;
 
 /// Runs a handler with the context and applies its effects; its error to the caller.
@@ -57,7 +57,7 @@ fn apply(app: &mut App, edges: usize, effects: Vec<Effect>) {
                 }
             }
             Effect::Centre => app.centre_on_selection(),
-            Effect::Operator(i) => crate::tui::editing::choose_operator(app, i),
+            Effect::Operator(i) => crate::tui::update::editing::choose_operator(app, i),
         }
     }
 }

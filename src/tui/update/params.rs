@@ -2,8 +2,8 @@
 //! app, runs one handler and applies the [`Effect`]s it returns. The only function of the
 //! folder that sees the app.
 
-use super::{Ctx, Effect};
 use crate::tui::app::{App, Level};
+use crate::tui::params::{Ctx, Effect};
 
 /// Runs a handler with the context and applies its effects; its error to the caller.
 pub fn with(
@@ -19,7 +19,7 @@ pub fn with(
     };
     let effects = f(&ctx)?;
     let key = app.running;
-    crate::tui::view_steps::recorded(app, key, |app| apply(app, effects));
+    crate::tui::update::view_steps::recorded(app, key, |app| apply(app, effects));
     Ok(())
 }
 
@@ -42,7 +42,7 @@ fn apply(app: &mut App, effects: Vec<Effect>) {
                 app.recompute();
             }
             Effect::Operator { index, announce } => {
-                crate::tui::editing::choose_operator(app, index);
+                crate::tui::update::editing::choose_operator(app, index);
                 if announce {
                     let said = format!("operator {}", app.tk.operators[index].name);
                     app.set_status(Level::Info, said);

@@ -1,5 +1,5 @@
 //! Where the shell meets the replay: each hook builds the [`Ctx`] from the app, runs one
-//! handler of [`ReplayPane`](super::ReplayPane) and applies the [`Effect`]s it returns.
+//! handler of [`ReplayPane`](crate::tui::replay::ReplayPane) and applies the [`Effect`]s it returns.
 //! These are the only functions of the folder that see the whole app (`App::recompute`
 //! builds its own [`Ctx`] to ask for the replayed step's cut).
 
@@ -8,9 +8,9 @@ use crossterm::event::KeyEvent;
 use toolscope_core::edit::Transaction;
 use toolscope_core::recommend::resolve_seeds;
 
-use super::{Ctx, Effect};
 use crate::tui::app::{App, Level};
 use crate::tui::msg::Msg;
+use crate::tui::replay::{Ctx, Effect};
 
 /// The handlers' context, from the app.
 macro_rules! ctx {
@@ -24,7 +24,7 @@ macro_rules! ctx {
                 .and_then(|i| $app.tk.operators.get(i))
                 .map(|o| o.name.as_str()),
             selected: $app.selected,
-            room: super::room($app.size),
+            room: crate::tui::replay::room($app.size),
         }
     };
 }
@@ -68,7 +68,7 @@ pub fn opening(app: &mut App) {
 /// Runs a handler with the context and applies its effects; its error to the caller.
 pub fn with(
     app: &mut App,
-    f: impl FnOnce(&mut super::ReplayPane, &Ctx) -> Result<Vec<Effect>, String>,
+    f: impl FnOnce(&mut crate::tui::replay::ReplayPane, &Ctx) -> Result<Vec<Effect>, String>,
 ) -> Result<(), String> {
     let ctx = ctx!(app);
     let out = f(&mut app.replay, &ctx);
@@ -91,7 +91,7 @@ pub fn apply(app: &mut App, effects: Vec<Effect>) {
                 hops,
                 what,
             } => {
-                let r = crate::tui::editing::apply_edit(app, Transaction::from(edits));
+                let r = crate::tui::update::editing::apply_edit(app, Transaction::from(edits));
                 match r {
                     Ok(()) => {
                         if let Some(t) = threshold {
@@ -137,7 +137,7 @@ fn show(
         let active = app.active_operator().is_some_and(|o| o.name == name);
         let i = app.tk.operators.iter().position(|o| o.name == name);
         if let (false, Some(i)) = (active, i) {
-            crate::tui::editing::choose_operator(app, i);
+            crate::tui::update::editing::choose_operator(app, i);
         }
     }
     app.seeds = seeds;

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::app::{App, Level};
-use crate::tui::commands::{self, keymap};
+use crate::tui::update::commands::{self, keymap};
 use toolscope_core::text::sanitize;
 use unicode_width::UnicodeWidthStr;
 
@@ -149,8 +149,8 @@ fn status_line(app: &App) -> Line<'static> {
 /// The name of what takes the keys: the replay while one is shown, else the focused pane.
 pub fn keys_to(app: &App) -> &'static str {
     use crate::tui::app::ActivePane;
-    use crate::tui::commands::keymap::Context;
-    match crate::tui::replay_keys::keys_context(app) {
+    use crate::tui::update::commands::keymap::Context;
+    match crate::tui::update::replay_keys::keys_context(app) {
         Some(Context::Tune) => "tune",
         Some(Context::Pick) => "runs",
         Some(_) => "replay",

@@ -7,7 +7,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use crate::tui::app::App;
-use crate::tui::editing::dialog::{Dialog, legend};
+use crate::tui::update::editing::dialog::{Dialog, legend};
 use toolscope_core::text::sanitize;
 
 /// Draws the open dialog, centred in `area`.

@@ -1,6 +1,7 @@
 //! Drawing the whole screen from the app state. Nothing here changes state.
 
 pub mod bar;
+pub(crate) mod dialog;
 pub mod help;
 mod overlay;
 
@@ -42,7 +43,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match &app.overlay {
         Some(Overlay::Help) => help::draw(frame, app, area),
         Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),
-        Some(Overlay::Dialog(d)) => crate::tui::editing::draw::draw(frame, app, d, area),
+        Some(Overlay::Dialog(d)) => crate::tui::view::dialog::draw(frame, app, d, area),
         Some(Overlay::Preview { scroll }) => {
             crate::tui::insight::preview::draw(frame, app, area, *scroll)
         }
