@@ -12,27 +12,7 @@ use toolscope_core::source::Loaded;
 use super::theme::Theme;
 use crate::tui::navigator::{Navigator, natural_cmp};
 
-/// The pane that receives list and pan keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ActivePane {
-    Navigator,
-    Graph,
-    Inspector,
-}
-
-impl ActivePane {
-    pub fn next(self) -> ActivePane {
-        match self {
-            ActivePane::Navigator => ActivePane::Graph,
-            ActivePane::Graph => ActivePane::Inspector,
-            ActivePane::Inspector => ActivePane::Navigator,
-        }
-    }
-
-    pub fn prev(self) -> ActivePane {
-        self.next().next()
-    }
-}
+pub use super::panes::ActivePane;
 
 pub use crate::tui::graph_pane::{GraphPane, Neighbourhood, Viewport, Zoom};
 use crate::tui::graph_pane::{Scene, Show, Step};
@@ -287,6 +267,38 @@ impl App {
         self.graph_pane.layout(self.layout.current())
     }
 
+    /// What every pane reads (see [`Ctx`](crate::tui::ctx::Ctx)). A handler that changes
+    /// its pane takes the pane out of the app first (`update::with`), so the context
+    /// reads the rest.
+    pub fn ctx(&self) -> crate::tui::ctx::Ctx<'_> {
+        crate::tui::ctx::Ctx {
+            tk: &self.tk,
+            rec: &self.rec,
+            params: self.session.params,
+            seeds: &self.seeds,
+            selected: self.selected,
+            operator: self.operator,
+            theme: &self.theme,
+            size: self.size,
+            split: self.layout_hint(),
+            active: self.active_pane,
+            diff_panel: self.diff_panel,
+            // Sorting the inspector's edges is left to the lists' keys, which read it.
+            edge_target: None,
+            ws: self.session.ws.as_ref(),
+            files: &self.files,
+            records: self.evidence.records(),
+            tx: self.tx.as_ref(),
+        }
+    }
+
+    /// The other end of the edge under the inspector's cursor.
+    pub fn selected_edge_target(&self) -> Option<NodeIndex> {
+        self.node_edges()
+            .get(self.inspector.edge_cursor())
+            .map(|e| e.1)
+    }
+
     /// What the graph pane reads of the rest of the app.
     fn scene(&self) -> Scene<'_> {
         Scene {
@@ -418,18 +430,11 @@ impl App {
         // The replay's walk follows the graph and the parameters, and a replayed step's
         // recommendation is cut to what its run had. Built here, not by the replay's shell,
         // so the app calls no function that takes the app (no import circle).
-        let ctx = crate::tui::replay::Ctx {
-            tk: &self.tk,
-            records: self.evidence.records(),
-            params: self.session.params,
-            operator: self
-                .operator
-                .and_then(|i| self.tk.operators.get(i))
-                .map(|o| o.name.as_str()),
-            selected: self.selected,
-            room: crate::tui::replay::room(self.size),
-        };
-        self.replay.refresh(&ctx, &self.seeds, &mut self.rec);
+        // The replay reads the context, not the recommendation it cuts (taken out meanwhile).
+        let mut rec = std::mem::take(&mut self.rec);
+        let mut replay = std::mem::take(&mut self.replay);
+        replay.refresh(&self.ctx(), &self.seeds, &mut rec);
+        (self.rec, self.replay) = (rec, replay);
         // The insight and the evidence do not read the focus view, nor it them: they are
         // brought up to date on the second core while the focus view is laid out (at 10k
         // actions each is a few milliseconds of a replay step's key).

@@ -23,8 +23,10 @@
 //! Only what the binary and the benches use is public (`app`, `edit`, `focus`, `msg`, `theme`,
 //! `update`, `view`, `whole`); the rest is private to the crate.
 
+pub(crate) mod action;
 pub mod app;
 mod chrome;
+pub(crate) mod ctx;
 pub(crate) mod evidence_panel;
 pub(crate) mod field;
 pub mod graph_pane;

@@ -3,7 +3,7 @@
 //!
 //! The pane owns its state ([`ReplayPane`]); nothing else changes it. Its handlers take that
 //! state and a small [`Ctx`] (the toolkit, the loaded records, the parameters) and return
-//! [`Effect`]s that the shell applies ([`shell`]): show a step's seeds on the graph, apply
+//! [`Action`]s that the shell applies ([`shell`]): show a step's seeds on the graph, apply
 //! an edit, schedule the next play tick. The steps themselves come from the core
 //! ([`toolscope_core::evidence::steps::replay`]), computed as `eval --steps` computes
 //! them; the graph shows a step as the recommendation from its seeds, cut to what the run
@@ -36,8 +36,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::NodeIndexable;
 
+use crate::tui::action::{Action, ReplayAction};
+use crate::tui::ctx::Ctx;
 use jobs::{HitsDone, SummariesDone};
-use toolscope_core::edit::Edit;
 use toolscope_core::evidence::steps::replay::{
     Offer, ReplayStep, Replayed, Walk, is_step_kit, offer_after, opening_tool, record_index, replay,
 };
@@ -54,19 +55,6 @@ pub const PACE: std::time::Duration = std::time::Duration::from_millis(900);
 /// few milliseconds at 10k actions); a longer one on a thread of its own.
 pub const INLINE_STEPS: usize = 64;
 
-/// What a handler reads: the graph, the loaded records, the view's parameters.
-pub struct Ctx<'a> {
-    pub tk: &'a Arc<Toolkit>,
-    pub records: &'a [Record],
-    pub params: Params,
-    /// The active operator's name.
-    pub operator: Option<&'a str>,
-    /// The selected node.
-    pub selected: Option<NodeIndex>,
-    /// How many offered tools the graph pane shows whole (see [`room`]).
-    pub room: usize,
-}
-
 /// How many offered tools the focus view holds whole at a terminal size: half the nodes it
 /// fits (each offered tool comes with its action in a kit `init` made): 10 at 80x24, 15 at
 /// 100x30, 30 at 160x48 (docs/tui.md).
@@ -76,34 +64,6 @@ pub fn room(size: (u16, u16)) -> usize {
         (w, h) if w >= 100 && h >= 30 => 15,
         _ => 10,
     }
-}
-
-/// What the shell does for the replay.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Show a step: make `operator` active (when named and not active), the seeds the
-    /// step's, and select `select`.
-    Show {
-        operator: Option<String>,
-        seeds: Vec<NodeIndex>,
-        select: Option<NodeIndex>,
-    },
-    /// Apply the edits as one undoable step, then take these parameters.
-    Apply {
-        edits: Vec<Edit>,
-        threshold: Option<f64>,
-        hops: Option<u32>,
-        what: String,
-    },
-    /// Send a play tick of this generation after [`PACE`].
-    Tick(u64),
-    /// The replay's panel (in the inspector's place) must be seen: where the focus view or
-    /// `m` hid the right-hand pane, bring it back and say so.
-    ShowPanel,
-    /// The replay ended: the operator's own seeds come back.
-    Leave,
-    Info(String),
-    Error(String),
 }
 
 /// The pane's state.
@@ -396,9 +356,9 @@ impl ReplayPane {
     }
 
     /// The step after the selected tool (an action: after the tools it calls).
-    pub fn step_after_selected(&mut self, ctx: &Ctx) -> Vec<Effect> {
+    pub fn step_after_selected(&mut self, ctx: &Ctx) -> Vec<Action> {
         let Some(ix) = ctx.selected.filter(|&ix| ctx.tk.graph.contains_node(ix)) else {
-            return vec![Effect::Error("select a tool first".into())];
+            return vec![Action::error("select a tool first".into())];
         };
         let tk = ctx.tk;
         let tool = match tk.kind(ix) {
@@ -410,7 +370,7 @@ impl ReplayPane {
                 match called {
                     Some((_, x)) => x,
                     None => {
-                        return vec![Effect::Error(format!(
+                        return vec![Action::error(format!(
                             "{} calls no tool: select a tool",
                             tk.name(ix)
                         ))];
@@ -421,10 +381,10 @@ impl ReplayPane {
         self.show_after(ctx, tool, false)
     }
 
-    fn show_after(&mut self, ctx: &Ctx, tool: NodeIndex, opening: bool) -> Vec<Effect> {
+    fn show_after(&mut self, ctx: &Ctx, tool: NodeIndex, opening: bool) -> Vec<Action> {
         let offer = offer_after(ctx.tk, &[tool], ctx.params, None);
         if offer.seeds.is_empty() {
-            return vec![Effect::Error(format!(
+            return vec![Action::error(format!(
                 "no action calls {}: no step follows it",
                 ctx.tk.name(tool)
             ))];
@@ -438,32 +398,32 @@ impl ReplayPane {
             tk: Arc::clone(ctx.tk),
             params: ctx.params,
         });
-        vec![Effect::Show {
+        vec![Action::Replay(ReplayAction::Show {
             operator: None,
             seeds,
             select: Some(tool),
-        }]
+        })]
     }
 
     /// The first screen of a kit `init` made: the step after the tool most runs call
     /// first (see [`opening_tool`]); nothing for other kits.
-    pub fn opening(&mut self, ctx: &Ctx) -> Vec<Effect> {
+    pub fn opening(&mut self, ctx: &Ctx) -> Vec<Action> {
         if !is_step_kit(ctx.tk) {
             return Vec::new();
         }
-        let Some(op) = ctx.operator.and_then(|n| ctx.tk.operator(n)) else {
+        let Some(op) = ctx.operator_name().and_then(|n| ctx.tk.operator(n)) else {
             return Vec::new();
         };
-        match opening_tool(ctx.tk, op, ctx.records, ctx.params, ctx.room) {
+        match opening_tool(ctx.tk, op, ctx.records, ctx.params, room(ctx.size)) {
             Some(tool) => self.show_after(ctx, tool, true),
             None => Vec::new(),
         }
     }
 
     /// `R`: the list of loaded records.
-    pub fn pick(&mut self, ctx: &Ctx) -> Vec<Effect> {
+    pub fn pick(&mut self, ctx: &Ctx) -> Vec<Action> {
         if ctx.records.is_empty() {
-            return vec![Effect::Error(
+            return vec![Action::error(
                 "no traces loaded: :traces FILE (or --traces FILE)".into(),
             )];
         }
@@ -532,7 +492,7 @@ impl ReplayPane {
 
     /// `:replay RECORD STEP` (RECORD from 1 in load order, or a record's `id`; STEP from
     /// 0); `:replay` alone follows the newest record.
-    pub fn command(&mut self, ctx: &Ctx, arg: &str) -> Result<Vec<Effect>, String> {
+    pub fn command(&mut self, ctx: &Ctx, arg: &str) -> Result<Vec<Action>, String> {
         let mut words = arg.split_whitespace();
         let (Some(record), step) = (words.next(), words.next()) else {
             return self.follow(ctx);
@@ -551,7 +511,7 @@ impl ReplayPane {
     }
 
     /// Follows the newest record from its last step.
-    fn follow(&mut self, ctx: &Ctx) -> Result<Vec<Effect>, String> {
+    fn follow(&mut self, ctx: &Ctx) -> Result<Vec<Action>, String> {
         let Some(last) = ctx.records.len().checked_sub(1) else {
             return Err("no traces loaded: :traces FILE (or --traces FILE)".into());
         };
@@ -565,7 +525,7 @@ impl ReplayPane {
         index: usize,
         step: Option<usize>,
         follow: bool,
-    ) -> Result<Vec<Effect>, String> {
+    ) -> Result<Vec<Action>, String> {
         let r = ctx
             .records
             .get(index)
@@ -609,27 +569,27 @@ impl ReplayPane {
         self.mode = Mode::Run(Box::new(run));
         self.walk_hits();
         // The step's hit or miss, and what keeps a miss out, are in the panel.
-        let mut out = vec![Effect::ShowPanel];
+        let mut out = vec![Action::Replay(ReplayAction::ShowPanel)];
         out.extend(self.show_step());
         Ok(out)
     }
 
     /// The effect that shows the current step.
-    fn show_step(&self) -> Vec<Effect> {
+    fn show_step(&self) -> Vec<Action> {
         let Some(run) = self.run() else {
             return Vec::new();
         };
         let Some(s) = run.current() else {
-            return vec![Effect::Info(format!(
+            return vec![Action::info(format!(
                 "record {}: no calls yet; waiting for the trace file to grow",
                 run.record + 1
             ))];
         };
-        vec![Effect::Show {
+        vec![Action::Replay(ReplayAction::Show {
             operator: run.played.operator.clone(),
             seeds: s.offer.seeds.clone(),
             select: s.target,
-        }]
+        })]
     }
 
     /// A new generation of ticks: the ones sent before are stale.
@@ -641,7 +601,7 @@ impl ReplayPane {
     }
 
     /// A play tick: the next step while playing.
-    pub fn tick(&mut self, generation: u64) -> Vec<Effect> {
+    pub fn tick(&mut self, generation: u64) -> Vec<Action> {
         if generation != self.generation {
             return Vec::new();
         }
@@ -655,22 +615,22 @@ impl ReplayPane {
             // At the end; a followed file may still grow.
             run.playing = run.follow;
             return if run.follow {
-                vec![Effect::Tick(generation)]
+                vec![Action::Replay(ReplayAction::Tick(generation))]
             } else {
-                vec![Effect::Info("replay: the last step".into())]
+                vec![Action::info("replay: the last step".into())]
             };
         }
         run.step += 1;
         run.tune = None;
         run.walk_current();
         let mut out = self.show_step();
-        out.push(Effect::Tick(generation));
+        out.push(Action::Replay(ReplayAction::Tick(generation)));
         out
     }
 
     /// The trace files were read again: a followed run moves to the newest record's last
     /// step.
-    pub fn traces_loaded(&mut self, ctx: &Ctx) -> Vec<Effect> {
+    pub fn traces_loaded(&mut self, ctx: &Ctx) -> Vec<Action> {
         let Some(run) = self.run() else {
             return Vec::new();
         };
@@ -691,17 +651,17 @@ impl ReplayPane {
             Ok(mut out) => {
                 if playing && let Mode::Run(r) = &mut self.mode {
                     r.playing = true;
-                    out.push(Effect::Tick(self.generation));
+                    out.push(Action::Replay(ReplayAction::Tick(self.generation)));
                 }
                 out
             }
-            Err(e) => vec![Effect::Error(e)],
+            Err(e) => vec![Action::error(e)],
         }
     }
 
     /// A key while the replay is shown (or its record list is open); `None`: not the
     /// replay's, the keymap has it.
-    pub fn key(&mut self, ctx: &Ctx, k: &KeyEvent) -> Option<Vec<Effect>> {
+    pub fn key(&mut self, ctx: &Ctx, k: &KeyEvent) -> Option<Vec<Action>> {
         if k.modifiers.contains(KeyModifiers::CONTROL) {
             return None;
         }
@@ -720,13 +680,13 @@ impl ReplayPane {
                 }
                 Some(
                     self.start(ctx, c, Some(0), false)
-                        .unwrap_or_else(|e| vec![Effect::Error(e)]),
+                        .unwrap_or_else(|e| vec![Action::error(e)]),
                 )
             }
             Mode::After(_) => match k.code {
                 KeyCode::Esc => {
                     self.mode = Mode::Off;
-                    Some(vec![Effect::Leave])
+                    Some(vec![Action::Replay(ReplayAction::Leave)])
                 }
                 _ => None,
             },
@@ -734,7 +694,7 @@ impl ReplayPane {
         }
     }
 
-    fn run_key(&mut self, ctx: &Ctx, k: &KeyEvent) -> Option<Vec<Effect>> {
+    fn run_key(&mut self, ctx: &Ctx, k: &KeyEvent) -> Option<Vec<Action>> {
         let ReplayPane {
             mode,
             generation,
@@ -775,7 +735,7 @@ impl ReplayPane {
                 // Ticks sent before a pause are stale: one pace, never two.
                 *generation += 1;
                 return Some(if run.playing {
-                    vec![Effect::Tick(*generation)]
+                    vec![Action::Replay(ReplayAction::Tick(*generation))]
                 } else {
                     Vec::new()
                 });
@@ -783,7 +743,7 @@ impl ReplayPane {
             KeyCode::Char('t') => {
                 let cost = cost(ctx.tk, tokenizer, tokens, tokens_for);
                 run.tune = Some(tune(ctx, &cost, run));
-                return Some(vec![Effect::ShowPanel]);
+                return Some(vec![Action::Replay(ReplayAction::ShowPanel)]);
             }
             KeyCode::Char(';') | KeyCode::Char(',') => {
                 let at = self.speed.unwrap_or(2);
@@ -793,7 +753,7 @@ impl ReplayPane {
                     (at + 1).min(PACES.len() - 1)
                 };
                 self.speed = Some(to);
-                return Some(vec![Effect::Info(format!(
+                return Some(vec![Action::info(format!(
                     "playing a step every {:.2} s (; faster, , slower)",
                     PACES[to] as f64 / 1000.0
                 ))]);
@@ -804,8 +764,8 @@ impl ReplayPane {
                 return Some(match found {
                     Some((record, step)) => self
                         .start(ctx, record, Some(step), false)
-                        .unwrap_or_else(|e| vec![Effect::Error(e)]),
-                    None => vec![Effect::Info(format!(
+                        .unwrap_or_else(|e| vec![Action::error(e)]),
+                    None => vec![Action::info(format!(
                         "no {} miss in the loaded runs",
                         if k.code == KeyCode::Char(')') {
                             "later"
@@ -824,14 +784,14 @@ impl ReplayPane {
                 };
                 return Some(
                     self.start(ctx, record, Some(0), false)
-                        .unwrap_or_else(|e| vec![Effect::Error(e)]),
+                        .unwrap_or_else(|e| vec![Action::error(e)]),
                 );
             }
             KeyCode::Esc => {
                 self.stop();
                 self.stop_hits();
                 self.mode = Mode::Off;
-                return Some(vec![Effect::Leave]);
+                return Some(vec![Action::Replay(ReplayAction::Leave)]);
             }
             _ => return None,
         };
@@ -919,7 +879,7 @@ fn pick_key(cursor: &mut usize, ctx: &Ctx, k: &KeyEvent) -> Option<()> {
 /// The parameters a record is walked at: the view's when its operator is the active one
 /// (what the user is trying, as the evidence panel does), else the record's own.
 fn params_for(ctx: &Ctx, played: &Replayed) -> Params {
-    match (&played.operator, ctx.operator) {
+    match (&played.operator, ctx.operator_name()) {
         (Some(op), Some(active)) if op == active => ctx.params,
         _ => played.params,
     }
@@ -1020,7 +980,7 @@ impl Tune {
 }
 
 /// Enter in the tune list: the chosen candidate as one undoable edit.
-fn apply(ctx: &Ctx, tune: &Tune) -> Vec<Effect> {
+fn apply(ctx: &Ctx, tune: &Tune) -> Vec<Action> {
     let Some(c) = tune.list.get(tune.cursor) else {
         return Vec::new();
     };
@@ -1033,12 +993,12 @@ fn apply(ctx: &Ctx, tune: &Tune) -> Vec<Effect> {
             _ => {}
         }
     }
-    vec![Effect::Apply {
+    vec![Action::Replay(ReplayAction::Apply {
         edits: c.edits(ctx.tk),
         threshold,
         hops,
         what: c.describe(ctx.tk),
-    }]
+    })]
 }
 
 fn same(a: &[NodeIndex], b: &[NodeIndex]) -> bool {

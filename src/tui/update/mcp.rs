@@ -1,30 +1,19 @@
-//! Where the shell meets the MCP discovery: [`with`] builds the handlers' [`Ctx`] from the
-//! app, runs one handler on the [`Discovery`] and applies the [`Effect`]s it returns. The
-//! only functions of the folder that see the app.
+//! The MCP discovery meets the app: [`with`] runs one handler on the [`Discovery`] and
+//! the [`Ctx`] and applies the [`Action`]s it returns.
 
+use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::mcp_discovery::{Ctx, Discovery, Effect};
+use crate::tui::ctx::Ctx;
+use crate::tui::mcp_discovery::Discovery;
 
-/// Runs a handler with the context and applies its effects; its error to the caller.
+/// Runs a handler with the context and applies its actions; its error to the caller.
 pub fn with(
     app: &mut App,
-    f: impl FnOnce(&mut Discovery, &Ctx) -> Result<Vec<Effect>, String>,
+    f: impl FnOnce(&mut Discovery, &Ctx) -> Result<Vec<Action>, String>,
 ) -> Result<(), String> {
-    let ctx = Ctx {
-        files: &app.files,
-        tx: app.tx.as_ref(),
-    };
-    let effects = f(&mut app.mcp, &ctx)?;
-    apply(app, effects);
+    let mut pane = std::mem::take(&mut app.mcp);
+    let out = f(&mut pane, &app.ctx());
+    app.mcp = pane;
+    super::apply::apply(app, out?);
     Ok(())
-}
-
-/// Applies effects in order.
-pub fn apply(app: &mut App, effects: Vec<Effect>) {
-    for e in effects {
-        match e {
-            Effect::Say(level, text) => app.set_status(level, text),
-            Effect::Log(entry) => app.log.push(&entry),
-        }
-    }
 }

@@ -1,5 +1,6 @@
 //! `update`: the only place the app state changes in response to a message.
 
+pub(crate) mod apply;
 pub mod commands;
 pub mod editing;
 pub(crate) mod evidence;
@@ -49,7 +50,7 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::McpDone(report) => {
             let said = mcp_discovery::finished(&mut app.mcp, report);
-            crate::tui::update::mcp::apply(app, said);
+            apply::apply(app, said);
         }
         Msg::FitDone(done) => {
             crate::tui::update::evidence::hook(app, |p, ctx| {
@@ -71,7 +72,7 @@ pub fn update(app: &mut App, msg: Msg) {
 fn key(app: &mut App, k: KeyEvent) {
     let overlay_open = app.overlay.is_some();
     if let Some(said) = mcp_discovery::cancel_key(&app.mcp, &k, overlay_open) {
-        crate::tui::update::mcp::apply(app, said);
+        apply::apply(app, said);
         return;
     }
     if let Some(said) =

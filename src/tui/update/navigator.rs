@@ -1,17 +1,16 @@
-//! Where the shell meets the lists (the navigator, and the inspector's edge cursor, which
-//! the same keys move): [`with`] builds the handlers' [`Ctx`] from the app, runs one
-//! handler on the [`Navigator`] and applies the [`Effect`]s it returns. The only functions
-//! of the folder that see the app.
+//! The lists meet the app (the navigator, and the inspector's edge cursor, which the same
+//! keys move): [`with`] runs one handler on the [`Navigator`] and the [`Ctx`] and applies
+//! the [`Action`]s it returns.
 
+use crate::tui::action::Action;
 use crate::tui::app::{ActivePane, App};
+use crate::tui::ctx::Ctx;
 use crate::tui::navigator::Navigator;
-use crate::tui::navigator::commands::{Ctx, Effect};
-use crate::tui::panes::Panes;
 
-/// Runs a handler with the context and applies its effects; its error to the caller.
+/// Runs a handler with the context and applies its actions; its error to the caller.
 pub fn with(
     app: &mut App,
-    f: impl FnOnce(&mut Navigator, &Ctx) -> Result<Vec<Effect>, String>,
+    f: impl FnOnce(&mut Navigator, &Ctx) -> Result<Vec<Action>, String>,
 ) -> Result<(), String> {
     let mut refused = None;
     hook(app, |n, c| {
@@ -24,40 +23,14 @@ pub fn with(
 }
 
 /// Runs a handler that cannot fail (a step of the mouse wheel, a filter typed).
-pub fn hook(app: &mut App, f: impl FnOnce(&mut Navigator, &Ctx) -> Vec<Effect>) {
+pub fn hook(app: &mut App, f: impl FnOnce(&mut Navigator, &Ctx) -> Vec<Action>) {
+    let mut nav = std::mem::take(&mut app.nav);
+    let mut ctx = app.ctx();
     // The inspector's edges are only asked for when its keys are the ones pressed.
-    let edges = if app.active_pane == ActivePane::Inspector {
-        app.node_edges()
-    } else {
-        Vec::new()
-    };
-    let ctx = Ctx {
-        tk: &app.tk,
-        active: app.active_pane,
-        diff_panel: app.diff_panel,
-        height: Panes::new(app.size, app.layout_hint()).nav_inner().height as usize,
-        edge_target: edges.get(app.inspector.edge_cursor()).map(|e| e.1),
-    };
-    let effects = f(&mut app.nav, &ctx);
-    apply(app, edges.len(), effects);
-}
-
-/// Applies effects in order; `edges`: how many edges the inspector lists.
-fn apply(app: &mut App, edges: usize, effects: Vec<Effect>) {
-    for e in effects {
-        match e {
-            Effect::EdgeStep(delta) => app.inspector.step_edge(delta, edges),
-            Effect::Scroll(delta) => app.inspector.scroll_by(delta),
-            Effect::Select { node, centre } => {
-                app.select(node);
-                if centre {
-                    app.centre_on_selection();
-                } else {
-                    app.ensure_selection_visible();
-                }
-            }
-            Effect::Centre => app.centre_on_selection(),
-            Effect::Operator(i) => crate::tui::update::editing::choose_operator(app, i),
-        }
+    if app.active_pane == ActivePane::Inspector {
+        ctx.edge_target = app.selected_edge_target();
     }
+    let actions = f(&mut nav, &ctx);
+    app.nav = nav;
+    super::apply::apply(app, actions);
 }
