@@ -21,7 +21,7 @@ pub enum Action {
     /// An entry of the messages (`M`) only.
     Log(Status),
     /// The recommendation and everything derived from it are out of date.
-    Recompute,
+    Stale,
     Params(ParamsAction),
     Navigator(NavigatorAction),
     Evidence(EvidenceAction),

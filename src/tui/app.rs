@@ -77,6 +77,9 @@ pub struct App {
     /// `params::shell::recorded`).
     pub running: &'static str,
     pub rec: Recommendation,
+    /// What `rec` (and the insight, evidence, replay cut and focus view derived from it) is
+    /// computed from changed since it was computed: [`App::ensure_fresh`] computes it.
+    stale: bool,
     /// The whole-graph layout, computed on a thread when the app runs in a terminal.
     layout: crate::tui::graph_pane::whole::WholeLayout,
     pub selected: Option<NodeIndex>,
@@ -163,6 +166,7 @@ impl App {
             seeds_edited: false,
             running: "",
             rec: Recommendation::default(),
+            stale: true,
             layout,
             selected: None,
             active_pane: ActivePane::Graph,
@@ -202,7 +206,7 @@ impl App {
             app.select(ix);
             app.ensure_selection_visible();
         }
-        app.recompute();
+        app.ensure_fresh();
         if let (None, Some(s)) = (&app.status, status) {
             app.set_status(s.level, s.text);
         }
@@ -320,6 +324,7 @@ impl App {
 
     /// Runs a graph pane handler on the scene, then applies the step it returns.
     pub fn with_graph(&mut self, f: impl FnOnce(&mut GraphPane, &Scene<'_>) -> Step) {
+        self.ensure_fresh();
         let mut pane = std::mem::take(&mut self.graph_pane);
         let step = f(&mut pane, &self.scene());
         self.graph_pane = pane;
@@ -413,7 +418,7 @@ impl App {
             self.nav.point_at(ix);
         }
         self.refresh_layout();
-        self.recompute();
+        self.mark_stale();
         carried.dropped
     }
 
@@ -424,8 +429,27 @@ impl App {
         self.with_graph(|g, s| g.recentre(s.tk, centre));
     }
 
-    /// Runs the recommendation for the current seeds and parameters.
-    pub fn recompute(&mut self) {
+    /// The recommendation's inputs (toolkit, seeds, parameters, operator, traces) changed:
+    /// it is computed again before it is next read ([`App::ensure_fresh`]), once however
+    /// many changes a message makes.
+    pub fn mark_stale(&mut self) {
+        self.stale = true;
+    }
+
+    /// Computes the recommendation and what derives from it if its inputs changed since.
+    /// Called at the end of each message (`update::update`, `update::flush`), so the
+    /// screen and a test reading `rec` after `update` see fresh results, and by the app's
+    /// own moves that read the laid-out graph (selecting, centring, a graph pane handler),
+    /// so they see what the change laid out.
+    pub fn ensure_fresh(&mut self) {
+        if std::mem::take(&mut self.stale) {
+            self.recompute();
+        }
+    }
+
+    /// Runs the recommendation for the current seeds and parameters (only through
+    /// [`App::ensure_fresh`]).
+    fn recompute(&mut self) {
         self.rec = recommend(&self.tk, &self.seeds, self.session.params);
         // The replay's walk follows the graph and the parameters, and a replayed step's
         // recommendation is cut to what its run had. Built here, not by the replay's shell,
@@ -505,7 +529,7 @@ impl App {
             let text = format!("operator names unknown actions: {}", unknown.join(", "));
             self.set_status(Level::Error, text);
         }
-        self.recompute();
+        self.mark_stale();
     }
 
     pub fn is_seed(&self, ix: NodeIndex) -> bool {
@@ -517,6 +541,7 @@ impl App {
         if !self.tk.graph.contains_node(ix) {
             return;
         }
+        self.ensure_fresh();
         self.selected = Some(ix);
         self.insight
             .reselect(&self.tk, &self.seeds, self.session.params, self.selected);
@@ -538,6 +563,7 @@ impl App {
 
     /// Centres the graph viewport on the selected node.
     pub fn centre_on_selection(&mut self) {
+        self.ensure_fresh();
         let Some(ix) = self.selected else { return };
         let mut pane = std::mem::take(&mut self.graph_pane);
         pane.centre_on(&self.scene(), ix);
@@ -546,6 +572,7 @@ impl App {
 
     /// Centres only when the selected node is not fully visible.
     pub fn ensure_selection_visible(&mut self) {
+        self.ensure_fresh();
         let Some(ix) = self.selected else { return };
         let mut pane = std::mem::take(&mut self.graph_pane);
         pane.ensure_visible(&self.scene(), ix);

@@ -232,6 +232,9 @@ impl Runner {
     where
         B::Error: Send + Sync + 'static,
     {
+        // What opening the session changed (a recovery, traces, a first replay step) is
+        // computed once, before the first frame; after it, each message leaves it fresh.
+        app.ensure_fresh();
         terminal.draw(|f| view::draw(f, app))?;
         // Hidden switch for the terminal-restore test: panic with the TUI fully set up.
         if std::env::var_os("TOOLSCOPE_DEBUG_PANIC").is_some() {

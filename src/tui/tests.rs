@@ -34,7 +34,8 @@ pub(super) fn app_with(theme: Theme, w: u16, h: u16) -> App {
         app.select(ix);
         app.ensure_selection_visible();
     }
-    app.recompute();
+    app.mark_stale();
+    app.ensure_fresh();
     app
 }
 

@@ -52,7 +52,7 @@ pub fn load(p: &mut EvidencePane, paths: Vec<PathBuf>) -> Vec<Action> {
                 Err(e) => format!(" ({e})"),
             };
             vec![
-                Action::Recompute,
+                Action::Stale,
                 Action::info(format!(
                     "traces: {records} record(s) from {n} file(s){bad}; V shows the evidence{watch}"
                 )),

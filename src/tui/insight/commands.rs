@@ -138,7 +138,7 @@ fn toggle_filters(s: &mut InsightState, ctx: &Ctx) -> Vec<Action> {
     // What the recompute will offer: the recommendation does not depend on the filters.
     let offered = offered_tools(ctx.tk, ctx.rec, &s.filters).len();
     vec![
-        Action::Recompute,
+        Action::Stale,
         Action::info(format!(
             "tool filters {state}: {offered} of {} recommended tools offered",
             ctx.rec.tools.len()
@@ -162,7 +162,7 @@ fn choose_tool(s: &mut InsightState, ctx: &Ctx) -> Vec<Action> {
     s.filters_on = true;
     let n = s.filters.chosen.len();
     vec![
-        Action::Recompute,
+        Action::Stale,
         Action::info(format!(
             "{n} forced tool choice(s); the filters stage is on (F turns it off)"
         )),
@@ -181,7 +181,7 @@ fn toggle_enabled(ctx: &Ctx) -> Vec<Action> {
     })];
     if !ctx.editable() {
         let what = if now { "enabled" } else { "disabled" };
-        out.push(Action::Recompute);
+        out.push(Action::Stale);
         out.push(Action::info(format!(
             "{} {what} (in memory: no editable file)",
             ctx.tk.name(ix)
@@ -222,7 +222,7 @@ fn baseline_file(s: &mut InsightState, ctx: &Ctx, path: &Path) -> Result<Vec<Act
         .and_then(|p| p.file.as_ref())
         .map_or(0, |f| f.structural.lines().len());
     Ok(vec![
-        Action::Recompute,
+        Action::Stale,
         Action::Insight(InsightAction::DiffPanel(true)),
         Action::info(format!(
             "baseline: {} ({changes} structural change(s))",

@@ -330,7 +330,8 @@ fn score_edits_elsewhere_refresh_the_critical_values() {
     assert!(std::sync::Arc::make_mut(&mut a.tk).set_score(u, v, 0.95));
     assert_ne!(crate::tui::insight::fingerprint(&a.tk), fp);
     // An edit made by other code only calls recompute; the insight notices by itself.
-    a.recompute();
+    a.mark_stale();
+    a.ensure_fresh();
     assert_ne!(a.insight.sweep, before);
     assert!(
         a.insight

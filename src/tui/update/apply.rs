@@ -25,7 +25,7 @@ fn one(app: &mut App, a: Action) {
     match a {
         Action::Status(level, text) => app.set_status(level, text),
         Action::Log(entry) => app.log.push(&entry),
-        Action::Recompute => app.recompute(),
+        Action::Stale => app.mark_stale(),
         Action::Params(p) => params(app, p),
         Action::Navigator(n) => navigator(app, n),
         Action::Evidence(e) => evidence(app, e),
@@ -38,18 +38,18 @@ fn params(app: &mut App, p: ParamsAction) {
     match p {
         ParamsAction::Threshold(t) => {
             app.session.params.threshold = t;
-            app.recompute();
+            app.mark_stale();
         }
         ParamsAction::Hops(h) => {
             app.session.params.hops = h;
-            app.recompute();
+            app.mark_stale();
         }
         ParamsAction::Seeds(seeds) => {
             app.seeds = seeds;
             app.seeds_edited = true;
             // The user chose: context a reload left out is no longer wanted back.
             app.kept = Default::default();
-            app.recompute();
+            app.mark_stale();
         }
         ParamsAction::Operator { index, announce } => {
             crate::tui::update::editing::choose_operator(app, index);
@@ -148,7 +148,7 @@ fn replay(app: &mut App, r: ReplayAction) {
                     if let Some(h) = hops {
                         app.session.params.hops = h;
                     }
-                    app.recompute();
+                    app.mark_stale();
                     app.set_status(
                         Level::Info,
                         format!("tuned: {what} (one edit: u undoes it)"),
@@ -187,7 +187,7 @@ fn show(app: &mut App, operator: Option<String>, seeds: Vec<NodeIndex>, select: 
     if let Some(ix) = select.filter(|&ix| app.tk.graph.contains_node(ix)) {
         app.selected = Some(ix);
     }
-    app.recompute();
+    app.mark_stale();
     if let Some(ix) = select {
         app.select(ix);
     }
@@ -201,7 +201,7 @@ fn leave(app: &mut App) {
     let (seeds, _) = resolve_seeds(&app.tk, &op.actions);
     app.seeds = seeds;
     app.seeds_edited = false;
-    app.recompute();
+    app.mark_stale();
     if let Some(&first) = app.seeds.first() {
         app.select(first);
     }

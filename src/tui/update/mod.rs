@@ -30,10 +30,17 @@ pub fn flush(app: &mut App) {
     crate::tui::update::editing::flush(app);
     crate::tui::update::evidence::hook(app, |p, _| evidence_panel::commands::flush(p));
     crate::tui::update::replay::flush(app);
+    app.ensure_fresh();
 }
 
-/// Applies one message.
+/// Applies one message; the recommendation its actions made stale is computed once, at
+/// the end, so what is read or drawn next is fresh.
 pub fn update(app: &mut App, msg: Msg) {
+    message(app, msg);
+    app.ensure_fresh();
+}
+
+fn message(app: &mut App, msg: Msg) {
     match msg {
         Msg::Key(k) => key(app, k),
         Msg::Paste(s) => paste(app, &s),

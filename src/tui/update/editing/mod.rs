@@ -116,7 +116,7 @@ pub fn sync(app: &mut App) {
     }
     if let Some(op) = app.operator.and_then(|i| app.tk.operators.get(i)) {
         app.session.follow_params(op, pending);
-        app.recompute();
+        app.mark_stale();
     }
 }
 
@@ -481,7 +481,7 @@ fn run_given(app: &mut App, op: &'static EditOp, given: ops::Given) -> Result<()
             let value = *value;
             recorded(app, "threshold", |app| {
                 app.session.params.threshold = value;
-                app.recompute();
+                app.mark_stale();
             });
             Ok(())
         }
@@ -489,7 +489,7 @@ fn run_given(app: &mut App, op: &'static EditOp, given: ops::Given) -> Result<()
             let value = *value;
             recorded(app, "hops", |app| {
                 app.session.params.hops = value;
-                app.recompute();
+                app.mark_stale();
             });
             Ok(())
         }
