@@ -58,6 +58,10 @@ impl<'a> Ctx<'a> {
             .map(|o| o.name.as_str())
     }
 
+    pub fn is_seed(&self, ix: NodeIndex) -> bool {
+        self.seeds.contains(&ix)
+    }
+
     /// A file is open for editing.
     pub fn editable(&self) -> bool {
         self.ws.is_some()

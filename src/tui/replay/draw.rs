@@ -43,7 +43,7 @@ pub fn panel(frame: &mut Frame, app: &App, area: Rect) {
         (None, Some(a)) => (" step ", after_lines(app, a)),
         _ => (" replay ", Vec::new()),
     };
-    let block = bordered(app).title(title);
+    let block = bordered(&app.theme).title(title);
     let p = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(block);
@@ -455,7 +455,7 @@ pub fn picker(frame: &mut Frame, app: &App, area: Rect) {
             }
         })
         .collect();
-    let block = bordered(app).title(" replay which run? j/k Enter · Esc ");
+    let block = bordered(&app.theme).title(" replay which run? j/k Enter · Esc ");
     frame.render_widget(Clear, r);
     frame.render_widget(Paragraph::new(lines).block(block), r);
 }

@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     // when the status needs the room: an error must stay readable.
     let room = usize::from(area.width.saturating_sub(status_w + 1));
     let cols = crate::tui::insight::sweep_chart::columns_within(area.width, room);
-    let chart = crate::tui::insight::sweep_chart::chart_line(app, cols);
+    let chart = crate::tui::insight::sweep_chart::chart_line(&app.insight, &app.ctx(), cols);
     let w = chart.width() as u16;
     if w > 0 && area.height > 1 && status_w + w < area.width {
         let rect = Rect::new(area.x + area.width - w, area.y + 1, w, 1);

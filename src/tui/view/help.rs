@@ -211,7 +211,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let lines = lines(app, w);
     let skip = usize::from(app.help_scroll).min(lines.len().saturating_sub(h));
     frame.render_widget(Clear, rect);
-    let mut block = crate::tui::chrome::bordered(app)
+    let mut block = crate::tui::chrome::bordered(&app.theme)
         .title(" Help (Esc closes) ")
         .border_style(app.theme.key());
     if lines.len() > h {

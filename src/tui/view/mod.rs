@@ -18,6 +18,7 @@ use toolscope_core::text::sanitize;
 /// Draws one frame.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
+    let ctx = app.ctx();
     let panes = Panes::new((area.width, area.height), app.layout_hint());
     if panes.too_small {
         too_small(frame, area);
@@ -25,7 +26,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     // Side panes hidden with `m` have no width and are not drawn.
     if panes.nav.width > 0 {
-        crate::tui::navigator::draw::draw(frame, app, panes.nav);
+        let never_called = |ix| app.evidence.never_called(ix);
+        let sources = crate::tui::navigator::draw::Sources {
+            nav: &app.nav,
+            never_called: &never_called,
+            names: &app.graph_pane.names,
+        };
+        crate::tui::navigator::draw::draw(frame, &sources, &ctx, panes.nav);
     }
     draw_graph(frame, app, panes.graph);
     if panes.inspector.width > 0 {
@@ -34,9 +41,23 @@ pub fn draw(frame: &mut Frame, app: &App) {
         } else if app.evidence.panel_open() {
             evidence_pane(frame, app, panes.inspector);
         } else if app.diff_panel {
-            crate::tui::insight::diff_panel::draw(frame, app, panes.inspector);
+            crate::tui::insight::diff_panel::draw(
+                frame,
+                &app.insight,
+                &ctx,
+                app.inspector.scroll(),
+                panes.inspector,
+            );
         } else {
-            crate::tui::inspector::draw(frame, app, panes.inspector);
+            let edges = app.node_edges();
+            let sources = crate::tui::inspector::Sources {
+                pane: &app.inspector,
+                nav: &app.nav,
+                insight: &app.insight,
+                evidence: &app.evidence,
+                edges: &edges,
+            };
+            crate::tui::inspector::draw(frame, &sources, &ctx, panes.inspector);
         }
     }
     crate::tui::view::bar::draw(frame, app, panes.bar);
@@ -45,7 +66,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),
         Some(Overlay::Dialog(d)) => crate::tui::view::dialog::draw(frame, app, d, area),
         Some(Overlay::Preview { scroll }) => {
-            crate::tui::insight::preview::draw(frame, app, area, *scroll)
+            crate::tui::insight::preview::draw(frame, &app.insight, &ctx, area, *scroll)
         }
         Some(Overlay::Messages { scroll }) => overlay::messages(frame, app, area, *scroll),
         None => crate::tui::replay::draw::picker(frame, app, panes.graph),
@@ -69,7 +90,7 @@ fn evidence_pane(frame: &mut Frame, app: &App, area: Rect) {
             } else {
                 "No traces loaded. :traces FILE (or --traces FILE) loads JSONL or OTLP records."
             };
-            let block = bordered(app).title(" evidence ");
+            let block = bordered(&app.theme).title(" evidence ");
             let p = Paragraph::new(text).wrap(Wrap { trim: true }).block(block);
             frame.render_widget(p, area);
         }
@@ -120,7 +141,7 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
         .map(|n| format!(" ({n})"))
         .unwrap_or_default();
     let title = format!(" Graph: {what}{modified}{stale} [{zoom}]{note} ");
-    let block = pane_block(app, title, ActivePane::Graph);
+    let block = pane_block(&app.ctx(), title, ActivePane::Graph);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     // Nothing loaded (an empty folder, no toolkit, a file that does not parse on open):
