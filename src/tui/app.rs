@@ -561,6 +561,12 @@ impl App {
         self.apply(step);
     }
 
+    /// Changes a view setting while keeping the selection at the same place on screen.
+    pub fn keeping_centre(&mut self, f: impl FnOnce(&mut App)) {
+        f(self);
+        self.centre_on_selection();
+    }
+
     /// Centres the graph viewport on the selected node.
     pub fn centre_on_selection(&mut self) {
         self.ensure_fresh();

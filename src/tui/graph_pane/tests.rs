@@ -315,7 +315,7 @@ fn hidden_nodes_are_counted_on_the_border_and_n_goes_there() {
         .position(|o| o.name == "DeveloperExpert/1")
         .expect("operator");
     crate::tui::update::editing::choose_operator(&mut app, i);
-    let h = crate::tui::graph_pane::more::hidden(&app);
+    let h = crate::tui::graph_pane::more::hidden(&app.graph_pane, &app.ctx());
     assert!(h.any(), "23 nodes cannot fit 60x16");
     let screen = crate::tui::tests::screen(&app);
     assert!(screen.contains("more (n)"), "{screen}");

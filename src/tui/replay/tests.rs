@@ -35,7 +35,14 @@ fn ix(app: &App, name: &str) -> NodeIndex {
 fn why(app: &App) -> String {
     let run = app.replay.run().expect("replaying");
     let s = run.current().expect("a step");
-    super::draw::why(app, run, s).join(" ")
+    let sources = super::draw::Sources {
+        replay: &app.replay,
+        insight: &app.insight,
+        evidence: &app.evidence,
+        graph_pane: &app.graph_pane,
+        whole: app.whole_layout(),
+    };
+    super::draw::why(&sources, &app.ctx(), run, s).join(" ")
 }
 
 fn step(app: &App) -> (usize, usize, bool) {
@@ -265,7 +272,7 @@ fn the_replay_panel_shows_itself_where_the_side_panes_were_hidden() {
 fn the_replay_line_leaves_room_for_the_more_marks() {
     let (_f, _runs, mut app) = setup(60, 15);
     keys(&mut app, ":replay 1 1<Enter>");
-    let h = crate::tui::graph_pane::more::hidden(&app);
+    let h = crate::tui::graph_pane::more::hidden(&app.graph_pane, &app.ctx());
     assert!(h.any(), "the fixture overflows a 60x15 terminal");
     let s = screen(&app);
     let bottom = s

@@ -12,7 +12,15 @@ use crate::tui::action::{
     Action, EvidenceAction, InsightAction, NavigatorAction, ParamsAction, ReplayAction,
 };
 use crate::tui::app::{App, Level, Overlay};
+use crate::tui::ctx::Ctx;
 use crate::tui::msg::Msg;
+
+/// Runs a handler that reads only the context (no pane state of its own) and applies the
+/// actions it returns.
+pub fn with_ctx(app: &mut App, f: impl FnOnce(&Ctx) -> Vec<Action>) {
+    let actions = f(&app.ctx());
+    apply(app, actions);
+}
 
 /// Applies actions in order.
 pub fn apply(app: &mut App, actions: Vec<Action>) {

@@ -37,7 +37,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     draw_graph(frame, app, panes.graph);
     if panes.inspector.width > 0 {
         if app.replay.shown(&app.seeds) {
-            crate::tui::replay::draw::panel(frame, app, panes.inspector);
+            crate::tui::replay::draw::panel(frame, &replay_sources(app), &ctx, panes.inspector);
         } else if app.evidence.panel_open() {
             evidence_pane(frame, app, panes.inspector);
         } else if app.diff_panel {
@@ -69,7 +69,18 @@ pub fn draw(frame: &mut Frame, app: &App) {
             crate::tui::insight::preview::draw(frame, &app.insight, &ctx, area, *scroll)
         }
         Some(Overlay::Messages { scroll }) => overlay::messages(frame, app, area, *scroll),
-        None => crate::tui::replay::draw::picker(frame, app, panes.graph),
+        None => crate::tui::replay::draw::picker(frame, &replay_sources(app), &ctx, panes.graph),
+    }
+}
+
+/// What the replay's drawing reads besides the context.
+fn replay_sources(app: &App) -> crate::tui::replay::draw::Sources<'_> {
+    crate::tui::replay::draw::Sources {
+        replay: &app.replay,
+        insight: &app.insight,
+        evidence: &app.evidence,
+        graph_pane: &app.graph_pane,
+        whole: app.whole_layout(),
     }
 }
 
@@ -152,7 +163,8 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
     frame.render_widget(crate::tui::graph_pane::draw::GraphWidget { app }, inner);
-    if !crate::tui::replay::draw::on_graph(app, area, frame.buffer_mut()) {
-        crate::tui::graph_pane::more::draw(app, area, frame.buffer_mut());
+    let ctx = app.ctx();
+    if !crate::tui::replay::draw::on_graph(&replay_sources(app), &ctx, area, frame.buffer_mut()) {
+        crate::tui::graph_pane::more::draw(&app.graph_pane, &app.ctx(), area, frame.buffer_mut());
     }
 }
