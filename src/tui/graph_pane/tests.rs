@@ -41,7 +41,12 @@ fn assert_recommendation_visible(app: &App, what: &str) {
         w: i32::from(inner.width),
         h: i32::from(inner.height),
     };
-    let boxes = shown(app, &geo, view);
+    let boxes = shown(
+        &crate::tui::view::graph_sources(app),
+        &app.ctx(),
+        &geo,
+        view,
+    );
     let t = render(app);
     let buf = t.backend().buffer();
     let mut labels = HashSet::new();

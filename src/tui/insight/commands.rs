@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use crossterm::event::{KeyCode, KeyEvent};
 use petgraph::stable_graph::NodeIndex;
 
-use toolscope_core::export::ExportFormat;
 use toolscope_core::export::describe::{Style, describe};
 use toolscope_core::model::{NodeKind, Toolkit};
 use toolscope_core::recommend::{Recommendation, offered_tools};
@@ -229,10 +228,4 @@ fn baseline_file(s: &mut InsightState, ctx: &Ctx, path: &Path) -> Result<Vec<Act
             path.display()
         )),
     ])
-}
-
-/// The export formats' names joined by `sep`.
-pub fn format_names(sep: &str) -> String {
-    let names: Vec<&str> = ExportFormat::ALL.iter().map(|f| f.name()).collect();
-    names.join(sep)
 }

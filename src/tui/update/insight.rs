@@ -65,12 +65,7 @@ pub fn export(app: &App, arg: &str, force: bool) -> Result<ExportJob, String> {
         .split_once(char::is_whitespace)
         .map(|(f, p)| (f, p.trim()))
         .filter(|(_, file)| !file.is_empty())
-        .ok_or_else(|| {
-            format!(
-                "usage: :export {} FILE",
-                crate::tui::insight::commands::format_names("|")
-            )
-        })?;
+        .ok_or_else(|| format!("usage: :export {} FILE", format_names("|")))?;
     toolscope_core::export::ExportFormat::parse(fmt)?;
     let title = toolscope_core::export::Title {
         file: app.source.clone(),
@@ -152,4 +147,13 @@ pub fn export_done(app: &mut App, done: Result<String, String>) {
         Ok(said) => app.set_status(Level::Info, said),
         Err(e) => app.set_status(Level::Error, format!("export failed: {e}")),
     }
+}
+
+/// The export formats' names joined by `sep`.
+pub fn format_names(sep: &str) -> String {
+    let names: Vec<&str> = toolscope_core::export::ExportFormat::ALL
+        .iter()
+        .map(|f| f.name())
+        .collect();
+    names.join(sep)
 }

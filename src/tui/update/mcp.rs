@@ -4,7 +4,7 @@
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::ctx::Ctx;
-use crate::tui::mcp_discovery::Discovery;
+use crate::tui::mcp_discovery::state::Discovery;
 
 /// Runs a handler with the context and applies its actions; its error to the caller.
 pub fn with(

@@ -73,6 +73,17 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
 }
 
+/// What the graph pane's drawing reads besides the context.
+pub fn graph_sources(app: &App) -> crate::tui::graph_pane::draw::Sources<'_> {
+    crate::tui::graph_pane::draw::Sources {
+        pane: &app.graph_pane,
+        insight: &app.insight,
+        marks: &app.marks,
+        whole: app.whole_layout(),
+        selected_edge: app.selected_edge(),
+    }
+}
+
 /// What the replay's drawing reads besides the context.
 fn replay_sources(app: &App) -> crate::tui::replay::draw::Sources<'_> {
     crate::tui::replay::draw::Sources {
@@ -162,7 +173,10 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(p, inner);
         return;
     }
-    frame.render_widget(crate::tui::graph_pane::draw::GraphWidget { app }, inner);
+    let gp = graph_sources(app);
+    let ctx = app.ctx();
+    let widget = crate::tui::graph_pane::draw::GraphWidget { gp: &gp, ctx: &ctx };
+    frame.render_widget(widget, inner);
     let ctx = app.ctx();
     if !crate::tui::replay::draw::on_graph(&replay_sources(app), &ctx, area, frame.buffer_mut()) {
         crate::tui::graph_pane::more::draw(&app.graph_pane, &app.ctx(), area, frame.buffer_mut());
