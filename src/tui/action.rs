@@ -2,7 +2,7 @@
 //! takes its own state and the read-only [`Ctx`](crate::tui::ctx::Ctx) and returns
 //! [`Action`]s; `update` applies them in order (`update::apply`) and marks the
 //! recommendation stale where they change what it is computed from, so it is computed once
-//! before the screen is drawn (`App::ensure_fresh`).
+//! before the screen is drawn (`ensure_fresh` in `app.rs`).
 //!
 //! The per-pane enums are nested in [`Action`]; what every pane may say (a status line, a
 //! message for the log, "recompute") is said once, at the top. This file names only core

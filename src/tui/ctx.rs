@@ -1,7 +1,7 @@
 //! The one read-only context every pane's handlers (and, in time, its drawing) read: the
 //! toolkit, the recommendation, the parameters, seeds and selection, the theme and size,
 //! and what the shell holds for them (the workspace, the files, the loaded records, the
-//! loop's channel). `App::ctx` builds it; a pane never sees the app, only its own state and
+//! loop's channel). `app.rs` builds it; a pane never sees the app, only its own state and
 //! this, and says what should change as [`Action`](crate::tui::action::Action)s.
 //!
 //! It names no pane, so every pane can name it.

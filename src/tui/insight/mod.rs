@@ -11,7 +11,7 @@
 //! seeds put back (a replay stepping back) find theirs without walking the graph again.
 //!
 //! A fingerprint of the structure and every score decides "the graph changed", so edits and
-//! reloads made elsewhere need not tell this module anything: `App::recompute` suffices.
+//! reloads made elsewhere need not tell this module anything: the app's recompute suffices.
 
 pub(crate) mod commands;
 pub mod diff_panel;

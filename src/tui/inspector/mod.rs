@@ -25,7 +25,7 @@ use crate::tui::chrome::pane_block;
 
 /// What the inspector describes the selection with, besides the context: its own state,
 /// the navigator's row (an operator under the cursor is described), the insight's
-/// explanation, the traces' counts, and the selected node's edges (`App::node_edges`).
+/// explanation, the traces' counts, and the selected node's edges (as the app lists them for the inspector).
 pub struct Sources<'a> {
     pub pane: &'a state::InspectorPane,
     pub nav: &'a Navigator,

@@ -7,7 +7,7 @@
 //! an edit, schedule the next play tick. The steps themselves come from the core
 //! ([`toolscope_core::evidence::steps::replay`]), computed as `eval --steps` computes
 //! them; the graph shows a step as the recommendation from its seeds, cut to what the run
-//! had (`App::recompute` asks [`ReplayPane::refresh`] for the cut).
+//! had (the app's recompute asks [`ReplayPane::refresh`] for the cut).
 //!
 //! Only the step shown is walked, on the UI thread (one walk of the graph: a key of a
 //! 10k-action kit stays within its 16 ms). The recall so far needs every earlier step's
