@@ -45,8 +45,6 @@ pub mod update;
 pub mod view;
 
 #[cfg(test)]
-mod keystr;
-#[cfg(test)]
 mod live_tests;
 #[cfg(test)]
 mod stress_tests;

@@ -5,6 +5,8 @@ pub mod commands;
 pub mod editing;
 pub(crate) mod evidence;
 pub(crate) mod insight;
+#[cfg(test)]
+pub(crate) mod keystr;
 pub(crate) mod mcp;
 pub(crate) mod mouse;
 pub(crate) mod navigator;

@@ -54,9 +54,9 @@ pub fn open(path: &Path) -> App {
     App::with_workspace(ws, path.display().to_string(), Theme::default(), (160, 48))
 }
 
-/// Types a key string (see [`crate::tui::keystr`]): `<Esc>`, `<Enter>`, `<C-s>` or characters.
+/// Types a key string (see [`crate::tui::update::keystr`]): `<Esc>`, `<Enter>`, `<C-s>` or characters.
 pub fn keys(app: &mut App, s: &str) {
-    crate::tui::keystr::send(app, s);
+    crate::tui::update::keystr::send(app, s);
 }
 
 /// Lines of `after` that differ from `before` as (removed, added), by a line diff.
