@@ -2,8 +2,8 @@
 //! by step, and tuning from a miss.
 //!
 //! The pane owns its state ([`ReplayPane`]); nothing else changes it. Its handlers take that
-//! state and a small [`Ctx`] (the toolkit, the loaded records, the parameters) and return
-//! [`Action`]s that the shell applies ([`shell`]): show a step's seeds on the graph, apply
+//! state and the [`Ctx`] (the toolkit, the loaded records, the parameters, ...) and return
+//! [`Action`]s that the shell applies (`update::replay`, `update::apply`): show a step's seeds on the graph, apply
 //! an edit, schedule the next play tick. The steps themselves come from the core
 //! ([`toolscope_core::evidence::steps::replay`]), computed as `eval --steps` computes
 //! them; the graph shows a step as the recommendation from its seeds, cut to what the run
