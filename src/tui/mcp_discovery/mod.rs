@@ -22,7 +22,6 @@ use crate::tui::ctx::Ctx;
 use crate::tui::msg::Msg;
 use crate::tui::status::{Level, Status};
 use crate::tui::update::row::{Command, cmd};
-use toolscope_core::session::Opened;
 
 #[cfg(feature = "mcp")]
 use state::{Cancel, ServerOutcome};
@@ -103,7 +102,7 @@ type Plan = Vec<(
 
 /// The open files' declared servers (only `server` when given).
 #[cfg(feature = "mcp")]
-fn plan(files: &[Opened], server: &str) -> Result<Plan, String> {
+fn plan(files: &[toolscope_core::session::Opened], server: &str) -> Result<Plan, String> {
     let mut plan = Vec::new();
     for f in files {
         let decls = toolscope_core::load::declared(&f.path, Some(f.format))?;
