@@ -12,27 +12,7 @@ use toolscope_core::source::Loaded;
 use super::theme::Theme;
 use crate::tui::navigator::{Navigator, natural_cmp};
 
-/// The pane that receives list and pan keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ActivePane {
-    Navigator,
-    Graph,
-    Inspector,
-}
-
-impl ActivePane {
-    pub fn next(self) -> ActivePane {
-        match self {
-            ActivePane::Navigator => ActivePane::Graph,
-            ActivePane::Graph => ActivePane::Inspector,
-            ActivePane::Inspector => ActivePane::Navigator,
-        }
-    }
-
-    pub fn prev(self) -> ActivePane {
-        self.next().next()
-    }
-}
+pub use super::panes::ActivePane;
 
 pub use crate::tui::graph_pane::{GraphPane, Neighbourhood, Viewport, Zoom};
 use crate::tui::graph_pane::{Scene, Show, Step};
@@ -51,7 +31,7 @@ pub enum PromptKind {
 pub enum Overlay {
     Help,
     /// An editor or confirmation: the dialog lives in the overlay that shows it.
-    Dialog(Box<crate::tui::editing::dialog::Dialog>),
+    Dialog(Box<crate::tui::update::editing::dialog::Dialog>),
     Prompt {
         kind: PromptKind,
         text: crate::tui::field::Field,
@@ -97,6 +77,9 @@ pub struct App {
     /// `params::shell::recorded`).
     pub running: &'static str,
     pub rec: Recommendation,
+    /// What `rec` (and the insight, evidence, replay cut and focus view derived from it) is
+    /// computed from changed since it was computed: [`App::ensure_fresh`] computes it.
+    stale: bool,
     /// The whole-graph layout, computed on a thread when the app runs in a terminal.
     layout: crate::tui::graph_pane::whole::WholeLayout,
     pub selected: Option<NodeIndex>,
@@ -183,6 +166,7 @@ impl App {
             seeds_edited: false,
             running: "",
             rec: Recommendation::default(),
+            stale: true,
             layout,
             selected: None,
             active_pane: ActivePane::Graph,
@@ -222,7 +206,7 @@ impl App {
             app.select(ix);
             app.ensure_selection_visible();
         }
-        app.recompute();
+        app.ensure_fresh();
         if let (None, Some(s)) = (&app.status, status) {
             app.set_status(s.level, s.text);
         }
@@ -275,7 +259,7 @@ impl App {
     }
 
     /// The dialog on screen, if any.
-    pub fn dialog(&self) -> Option<&crate::tui::editing::dialog::Dialog> {
+    pub fn dialog(&self) -> Option<&crate::tui::update::editing::dialog::Dialog> {
         match &self.overlay {
             Some(Overlay::Dialog(d)) => Some(d),
             _ => None,
@@ -285,6 +269,38 @@ impl App {
     /// The layout being drawn (see [`GraphPane::layout`]).
     pub fn layout(&self) -> &Layout {
         self.graph_pane.layout(self.layout.current())
+    }
+
+    /// What every pane reads (see [`Ctx`](crate::tui::ctx::Ctx)). A handler that changes
+    /// its pane takes the pane out of the app first (`update::with`), so the context
+    /// reads the rest.
+    pub fn ctx(&self) -> crate::tui::ctx::Ctx<'_> {
+        crate::tui::ctx::Ctx {
+            tk: &self.tk,
+            rec: &self.rec,
+            params: self.session.params,
+            seeds: &self.seeds,
+            selected: self.selected,
+            operator: self.operator,
+            theme: &self.theme,
+            size: self.size,
+            split: self.layout_hint(),
+            active: self.active_pane,
+            diff_panel: self.diff_panel,
+            // Sorting the inspector's edges is left to the lists' keys, which read it.
+            edge_target: None,
+            ws: self.session.ws.as_ref(),
+            files: &self.files,
+            records: self.evidence.shared_records(),
+            tx: self.tx.as_ref(),
+        }
+    }
+
+    /// The other end of the edge under the inspector's cursor.
+    pub fn selected_edge_target(&self) -> Option<NodeIndex> {
+        self.node_edges()
+            .get(self.inspector.edge_cursor())
+            .map(|e| e.1)
     }
 
     /// What the graph pane reads of the rest of the app.
@@ -308,6 +324,7 @@ impl App {
 
     /// Runs a graph pane handler on the scene, then applies the step it returns.
     pub fn with_graph(&mut self, f: impl FnOnce(&mut GraphPane, &Scene<'_>) -> Step) {
+        self.ensure_fresh();
         let mut pane = std::mem::take(&mut self.graph_pane);
         let step = f(&mut pane, &self.scene());
         self.graph_pane = pane;
@@ -401,7 +418,7 @@ impl App {
             self.nav.point_at(ix);
         }
         self.refresh_layout();
-        self.recompute();
+        self.mark_stale();
         carried.dropped
     }
 
@@ -412,24 +429,36 @@ impl App {
         self.with_graph(|g, s| g.recentre(s.tk, centre));
     }
 
-    /// Runs the recommendation for the current seeds and parameters.
-    pub fn recompute(&mut self) {
+    /// The recommendation's inputs (toolkit, seeds, parameters, operator, traces) changed:
+    /// it is computed again before it is next read ([`App::ensure_fresh`]), once however
+    /// many changes a message makes.
+    pub fn mark_stale(&mut self) {
+        self.stale = true;
+    }
+
+    /// Computes the recommendation and what derives from it if its inputs changed since.
+    /// Called at the end of each message (`update::update`, `update::flush`), so the
+    /// screen and a test reading `rec` after `update` see fresh results, and by the app's
+    /// own moves that read the laid-out graph (selecting, centring, a graph pane handler),
+    /// so they see what the change laid out.
+    pub fn ensure_fresh(&mut self) {
+        if std::mem::take(&mut self.stale) {
+            self.recompute();
+        }
+    }
+
+    /// Runs the recommendation for the current seeds and parameters (only through
+    /// [`App::ensure_fresh`]).
+    fn recompute(&mut self) {
         self.rec = recommend(&self.tk, &self.seeds, self.session.params);
         // The replay's walk follows the graph and the parameters, and a replayed step's
         // recommendation is cut to what its run had. Built here, not by the replay's shell,
         // so the app calls no function that takes the app (no import circle).
-        let ctx = crate::tui::replay::Ctx {
-            tk: &self.tk,
-            records: self.evidence.shared_records(),
-            params: self.session.params,
-            operator: self
-                .operator
-                .and_then(|i| self.tk.operators.get(i))
-                .map(|o| o.name.as_str()),
-            selected: self.selected,
-            room: crate::tui::replay::room(self.size),
-        };
-        self.replay.refresh(&ctx, &self.seeds, &mut self.rec);
+        // The replay reads the context, not the recommendation it cuts (taken out meanwhile).
+        let mut rec = std::mem::take(&mut self.rec);
+        let mut replay = std::mem::take(&mut self.replay);
+        replay.refresh(&self.ctx(), &self.seeds, &mut rec);
+        (self.rec, self.replay) = (rec, replay);
         // The insight and the evidence do not read the focus view, nor it them: they are
         // brought up to date on the second core while the focus view is laid out (at 10k
         // actions each is a few milliseconds of a replay step's key).
@@ -500,7 +529,7 @@ impl App {
             let text = format!("operator names unknown actions: {}", unknown.join(", "));
             self.set_status(Level::Error, text);
         }
-        self.recompute();
+        self.mark_stale();
     }
 
     pub fn is_seed(&self, ix: NodeIndex) -> bool {
@@ -512,6 +541,7 @@ impl App {
         if !self.tk.graph.contains_node(ix) {
             return;
         }
+        self.ensure_fresh();
         self.selected = Some(ix);
         self.insight
             .reselect(&self.tk, &self.seeds, self.session.params, self.selected);
@@ -531,8 +561,15 @@ impl App {
         self.apply(step);
     }
 
+    /// Changes a view setting while keeping the selection at the same place on screen.
+    pub fn keeping_centre(&mut self, f: impl FnOnce(&mut App)) {
+        f(self);
+        self.centre_on_selection();
+    }
+
     /// Centres the graph viewport on the selected node.
     pub fn centre_on_selection(&mut self) {
+        self.ensure_fresh();
         let Some(ix) = self.selected else { return };
         let mut pane = std::mem::take(&mut self.graph_pane);
         pane.centre_on(&self.scene(), ix);
@@ -541,6 +578,7 @@ impl App {
 
     /// Centres only when the selected node is not fully visible.
     pub fn ensure_selection_visible(&mut self) {
+        self.ensure_fresh();
         let Some(ix) = self.selected else { return };
         let mut pane = std::mem::take(&mut self.graph_pane);
         pane.ensure_visible(&self.scene(), ix);

@@ -4,19 +4,21 @@ use ratatui::symbols;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders};
 
-use crate::tui::app::{ActivePane, App};
+use crate::tui::ctx::Ctx;
+use crate::tui::panes::ActivePane;
+use crate::tui::theme::Theme;
 
 /// A bordered block, highlighted when `pane` is the active pane.
-pub fn pane_block<'a>(app: &App, title: impl Into<Line<'a>>, pane: ActivePane) -> Block<'a> {
-    bordered(app)
-        .border_style(app.theme.active_border(app.active_pane == pane))
+pub fn pane_block<'a>(ctx: &Ctx, title: impl Into<Line<'a>>, pane: ActivePane) -> Block<'a> {
+    bordered(ctx.theme)
+        .border_style(ctx.theme.active_border(ctx.active == pane))
         .title(title)
 }
 
 /// A block with all borders, ASCII ones in ASCII mode.
-pub fn bordered<'a>(app: &App) -> Block<'a> {
+pub fn bordered<'a>(theme: &Theme) -> Block<'a> {
     let b = Block::default().borders(Borders::ALL);
-    if app.theme.ascii {
+    if theme.ascii {
         b.border_set(ASCII_BORDER)
     } else {
         b

@@ -168,7 +168,7 @@ mod tests {
     use super::*;
 
     fn press(f: &mut Field, keys: &str) {
-        for k in crate::tui::keystr::parse(keys) {
+        for k in crate::tui::update::keystr::parse(keys) {
             f.key(&k);
         }
     }

@@ -7,9 +7,9 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use crate::tui::app::{App, Level};
-use crate::tui::editing::tests::{TINY, fixture, keys};
 use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
+use crate::tui::update::editing::tests::{TINY, fixture, keys};
 use crate::tui::update::update;
 use toolscope_core::workspace::Workspace;
 
@@ -24,7 +24,7 @@ pub(super) fn start(opened: &[PathBuf]) -> Live {
     let ws = Workspace::open(opened, None).expect("open");
     let mut app = App::with_workspace(ws, "test".into(), Theme::default(), (160, 48));
     let (tx, rx) = mpsc::channel();
-    crate::tui::editing::watch(&mut app, tx, opened, None);
+    crate::tui::update::editing::watch(&mut app, tx, opened, None);
     assert!(app.session.live.is_watching());
     Live { app, rx }
 }
@@ -196,7 +196,7 @@ fn outside_change_with_unsaved_edits_asks() {
     live.until("the conflict question", |a| {
         matches!(
             a.dialog(),
-            Some(crate::tui::editing::dialog::Dialog::Conflict { .. })
+            Some(crate::tui::update::editing::dialog::Dialog::Conflict { .. })
         )
     });
     // Reapply: their change and my edit, both.
@@ -249,7 +249,7 @@ fn a_pending_threshold_under_a_change_on_disk_asks() {
     live.until("the conflict question", |a| {
         matches!(
             a.dialog(),
-            Some(crate::tui::editing::dialog::Dialog::Conflict { .. })
+            Some(crate::tui::update::editing::dialog::Dialog::Conflict { .. })
         )
     });
     // Esc leaves it open; `w` then refuses to write over theirs and asks again.
@@ -270,7 +270,7 @@ fn the_example_written_with_w_file_is_then_watched() {
     let ws = Workspace::example().expect("example");
     let mut app = App::with_workspace(ws, "example".into(), Theme::default(), (160, 48));
     let (tx, rx) = mpsc::channel();
-    crate::tui::editing::watch(&mut app, tx, &[], None);
+    crate::tui::update::editing::watch(&mut app, tx, &[], None);
     assert!(!app.session.live.is_watching(), "nothing on disk to watch");
     keys(&mut app, &format!(":w {}<Enter>", out.display()));
     assert!(app.session.live.is_watching());

@@ -23,33 +23,27 @@
 //! Only what the binary and the benches use is public (`app`, `edit`, `focus`, `msg`, `theme`,
 //! `update`, `view`, `whole`); the rest is private to the crate.
 
+pub(crate) mod action;
 pub mod app;
 mod chrome;
-mod commands;
-pub mod editing;
+pub(crate) mod ctx;
 pub(crate) mod evidence_panel;
 pub(crate) mod field;
 pub mod graph_pane;
 pub(crate) mod insight;
 pub(crate) mod inspector;
 pub(crate) mod mcp_discovery;
-mod mouse;
 pub mod msg;
 pub(crate) mod navigator;
 mod panes;
 mod params;
 mod reload;
 pub(crate) mod replay;
-mod replay_keys;
-mod row;
 mod status;
 pub mod theme;
 pub mod update;
 pub mod view;
-mod view_steps;
 
-#[cfg(test)]
-mod keystr;
 #[cfg(test)]
 mod live_tests;
 #[cfg(test)]
@@ -78,6 +72,7 @@ use toolscope_core::source::{self, Format, Loaded};
 pub use app::App;
 pub use msg::Msg;
 pub use theme::Theme;
+pub use update::editing;
 
 /// What the CLI passes to the TUI.
 #[derive(Debug, Clone, Default)]
@@ -179,9 +174,9 @@ pub fn run(opts: Options) -> Result<()> {
     app.replay.connect(runner.sender());
     if !opts.traces.is_empty() {
         let paths = opts.traces.clone();
-        evidence_panel::shell::hook(&mut app, |p, _| evidence_panel::commands::load(p, paths));
+        update::evidence::hook(&mut app, |p, _| evidence_panel::commands::load(p, paths));
     }
-    replay::shell::opening(&mut app);
+    update::replay::opening(&mut app);
     let result = runner.run(&mut terminal, &mut app);
     leave()?;
     if let Some(m) = app.farewell.take() {
@@ -235,6 +230,9 @@ impl Runner {
     where
         B::Error: Send + Sync + 'static,
     {
+        // What opening the session changed (a recovery, traces, a first replay step) is
+        // computed once, before the first frame; after it, each message leaves it fresh.
+        app.ensure_fresh();
         terminal.draw(|f| view::draw(f, app))?;
         // Hidden switch for the terminal-restore test: panic with the TUI fully set up.
         if std::env::var_os("TOOLSCOPE_DEBUG_PANIC").is_some() {

@@ -88,3 +88,25 @@ pub fn inner(r: Rect) -> Rect {
 pub fn contains(r: Rect, x: u16, y: u16) -> bool {
     x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height
 }
+
+/// The pane that receives list and pan keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActivePane {
+    Navigator,
+    Graph,
+    Inspector,
+}
+
+impl ActivePane {
+    pub fn next(self) -> ActivePane {
+        match self {
+            ActivePane::Navigator => ActivePane::Graph,
+            ActivePane::Graph => ActivePane::Inspector,
+            ActivePane::Inspector => ActivePane::Navigator,
+        }
+    }
+
+    pub fn prev(self) -> ActivePane {
+        self.next().next()
+    }
+}

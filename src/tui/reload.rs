@@ -4,7 +4,7 @@
 //! [`Kept`] and restored by a later swap in which the names exist again (an editor writing a
 //! file in two steps, a branch switch), unless the user chose something else meanwhile.
 //!
-//! Pure: it knows toolkits and indices, not the app; `App::replace` applies the result.
+//! Pure: it knows toolkits and indices, not the app; the app's `replace` applies the result.
 
 use petgraph::stable_graph::NodeIndex;
 

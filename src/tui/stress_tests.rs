@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::live_tests::{desc_of, start};
-use crate::tui::editing::tests::{TINY, fixture, keys};
+use crate::tui::update::editing::tests::{TINY, fixture, keys};
 
 /// How many rewrites a storm makes. A count, not a duration: on a loaded machine the writer
 /// thread gets fewer turns, and the test is about what the app shows, not how fast we write.
@@ -98,7 +98,7 @@ fn a_rewrite_storm_never_loses_pending_edits() {
     live.until("the conflict question", |a| {
         matches!(
             a.dialog(),
-            Some(crate::tui::editing::dialog::Dialog::Conflict { .. })
+            Some(crate::tui::update::editing::dialog::Dialog::Conflict { .. })
         )
     });
     // The pending edit is still there, on screen and in the workspace.

@@ -34,7 +34,8 @@ pub(super) fn app_with(theme: Theme, w: u16, h: u16) -> App {
         app.select(ix);
         app.ensure_selection_visible();
     }
-    app.recompute();
+    app.mark_stale();
+    app.ensure_fresh();
     app
 }
 
@@ -42,9 +43,9 @@ pub(super) fn app(w: u16, h: u16) -> App {
     app_with(Theme::default(), w, h)
 }
 
-/// Sends keys written like `"+<Tab>j<Space>"` (see [`crate::tui::keystr`]).
+/// Sends keys written like `"+<Tab>j<Space>"` (see [`crate::tui::update::keystr`]).
 pub(super) fn press(app: &mut App, keys: &str) {
-    crate::tui::keystr::send(app, keys);
+    crate::tui::update::keystr::send(app, keys);
 }
 
 pub(super) fn render(app: &App) -> Terminal<TestBackend> {
@@ -708,8 +709,8 @@ fn the_readme_replay_picture_is_what_its_keys_show() {
         .expect("the fixture opens");
     let mut a = App::with_workspace(ws, file.into(), Theme::default(), (100, 22));
     let runs = root.join("tests/fixtures/replay/fs-runs.jsonl");
-    crate::tui::keystr::send(&mut a, &format!(":traces {}<Enter>", runs.display()));
-    crate::tui::keystr::send(&mut a, ":replay 2 1<Enter>");
+    crate::tui::update::keystr::send(&mut a, &format!(":traces {}<Enter>", runs.display()));
+    crate::tui::update::keystr::send(&mut a, ":replay 2 1<Enter>");
     let shown: Vec<String> = screen(&a)
         .replace(&root.display().to_string(), ".")
         .lines()

@@ -5,42 +5,15 @@
 //! messages (a file that cannot be read keeps the last records and says why).
 
 use std::path::PathBuf;
-use std::sync::mpsc::Sender;
-
-use toolscope_core::workspace::Workspace;
 
 use super::EvidencePane;
-use super::shell::with;
+use crate::tui::action::{Action, EvidenceAction};
+use crate::tui::ctx::Ctx;
 use crate::tui::evidence_panel::fit_job;
 use crate::tui::msg::Msg;
-use crate::tui::row::{Command, cmd};
-
-/// What the handlers read of the rest of the TUI.
-pub struct Ctx<'a> {
-    /// The editable workspace, if any: what `:fit` fits and checks its result against.
-    pub ws: Option<&'a Workspace>,
-    /// Where a fit's thread sends its result; none in tests without a loop (the fit runs
-    /// on the spot).
-    pub tx: Option<&'a Sender<Msg>>,
-}
-
-/// What should happen after a handler, in order.
-pub enum Effect {
-    /// Recompute the recommendation and everything derived from it.
-    Recompute,
-    /// The panel was opened: the diff panel closes, the evidence is evaluated, and the
-    /// right-hand pane comes back where it was hidden.
-    PanelOpened,
-    /// A fit's workspace replaces the session's, shown as an outcome that changed the graph.
-    Fitted {
-        ws: Box<Workspace>,
-        said: String,
-    },
-    /// Lines for the messages (`M`).
-    Log(Vec<String>),
-    Info(String),
-    Error(String),
-}
+use crate::tui::update::evidence::with;
+use crate::tui::update::row::{Command, cmd};
+use toolscope_core::session::Status;
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
@@ -56,7 +29,7 @@ pub static COMMANDS: &[Command] = &[
 ];
 
 /// Reads the trace files again when the watcher saw a change since the last batch.
-pub fn flush(p: &mut EvidencePane) -> Vec<Effect> {
+pub fn flush(p: &mut EvidencePane) -> Vec<Action> {
     if std::mem::take(&mut p.stale) && p.loaded() {
         let paths = p.paths.clone();
         return load(p, paths);
@@ -65,7 +38,7 @@ pub fn flush(p: &mut EvidencePane) -> Vec<Effect> {
 }
 
 /// Loads trace files and evaluates them; the result goes to the status line.
-pub fn load(p: &mut EvidencePane, paths: Vec<PathBuf>) -> Vec<Effect> {
+pub fn load(p: &mut EvidencePane, paths: Vec<PathBuf>) -> Vec<Action> {
     match p.load(paths) {
         Ok((records, bad)) => {
             let bad = if bad > 0 {
@@ -79,20 +52,20 @@ pub fn load(p: &mut EvidencePane, paths: Vec<PathBuf>) -> Vec<Effect> {
                 Err(e) => format!(" ({e})"),
             };
             vec![
-                Effect::Recompute,
-                Effect::Info(format!(
+                Action::Stale,
+                Action::info(format!(
                     "traces: {records} record(s) from {n} file(s){bad}; V shows the evidence{watch}"
                 )),
             ]
         }
-        Err(e) => vec![Effect::Error(format!("traces: {e}"))],
+        Err(e) => vec![Action::error(format!("traces: {e}"))],
     }
 }
 
 /// `:traces FILE...` loads files (names separated by spaces); `:traces` reads the loaded
 /// ones again. `--operator-attr KEY` and `--default-operator NAME` (`-` for none) set how
 /// OTLP runs are named, for this load and the later ones.
-fn traces_command(p: &mut EvidencePane, arg: &str) -> Result<Vec<Effect>, String> {
+fn traces_command(p: &mut EvidencePane, arg: &str) -> Result<Vec<Action>, String> {
     let mut naming = p.naming().clone();
     let mut files: Vec<PathBuf> = Vec::new();
     let mut words = arg.split_whitespace();
@@ -124,13 +97,13 @@ fn traces_command(p: &mut EvidencePane, arg: &str) -> Result<Vec<Effect>, String
 
 /// `V`: the evidence panel in the right-hand pane (instead of the inspector or the diff
 /// panel). Opening it turns the token estimates on.
-fn toggle_panel(p: &mut EvidencePane) -> Vec<Effect> {
+fn toggle_panel(p: &mut EvidencePane) -> Vec<Action> {
     p.panel = !p.panel;
     if !p.panel {
         return Vec::new();
     }
     p.tokens_on();
-    vec![Effect::PanelOpened]
+    vec![Action::Evidence(EvidenceAction::PanelOpened)]
 }
 
 /// `:fit`: the Call scores and, from records with their calls in order, the Next scores
@@ -138,7 +111,7 @@ fn toggle_panel(p: &mut EvidencePane) -> Vec<Effect> {
 /// the changes are listed in the messages (`M`). `:fit add-edges` also adds the Next
 /// edges the runs show and a native graph lacks (as `fit --add-edges`). The work runs on
 /// a thread (see [`fit_job`]); Esc cancels it.
-fn fit_command(p: &mut EvidencePane, ctx: &Ctx, arg: &str) -> Result<Vec<Effect>, String> {
+fn fit_command(p: &mut EvidencePane, ctx: &Ctx, arg: &str) -> Result<Vec<Action>, String> {
     if !p.loaded() {
         return Err("no traces loaded: :traces FILE".into());
     }
@@ -176,7 +149,7 @@ fn fit_command(p: &mut EvidencePane, ctx: &Ctx, arg: &str) -> Result<Vec<Effect>
                 }));
             });
             let n = p.records().len();
-            Ok(vec![Effect::Info(format!(
+            Ok(vec![Action::info(format!(
                 "fitting the scores to {n} record(s)… (Esc cancels)"
             ))])
         }
@@ -219,14 +192,14 @@ pub fn cancel_fit_key(
 
 /// A fit's result arrived: applied as one undo step when the toolkit is still the one it
 /// started from, else refused (a cancelled or replaced job's result is dropped).
-pub fn fit_done(p: &mut EvidencePane, ctx: &Ctx, done: fit_job::Done) -> Vec<Effect> {
+pub fn fit_done(p: &mut EvidencePane, ctx: &Ctx, done: fit_job::Done) -> Vec<Action> {
     let Some(job) = p.fit.take_if(|j| j.id == done.id) else {
         return Vec::new();
     };
     match done.outcome {
         fit_job::Outcome::Cancelled => Vec::new(),
-        fit_job::Outcome::Failed(e) => vec![Effect::Error(format!("fit: {e}"))],
-        fit_job::Outcome::Unchanged { records } => vec![Effect::Info(format!(
+        fit_job::Outcome::Failed(e) => vec![Action::error(format!("fit: {e}"))],
+        fit_job::Outcome::Unchanged { records } => vec![Action::info(format!(
             "fit: the scores already fit the {records} record(s)"
         ))],
         fit_job::Outcome::Fitted {
@@ -237,7 +210,7 @@ pub fn fit_done(p: &mut EvidencePane, ctx: &Ctx, done: fit_job::Done) -> Vec<Eff
             next,
         } => {
             if !ctx.ws.is_some_and(|w| job.still_current(w)) {
-                return vec![Effect::Error(
+                return vec![Action::error(
                     "fit: the toolkit changed while fitting (an edit, undo, reload or save); nothing applied, :fit again".into(),
                 )];
             }
@@ -250,11 +223,10 @@ pub fn fit_done(p: &mut EvidencePane, ctx: &Ctx, done: fit_job::Done) -> Vec<Eff
             let summary = format!(
                 "fit: {calls} Call and {next} Next score(s) changed, one undo step: {first}{more}"
             );
-            vec![
-                Effect::Fitted { ws, said },
-                Effect::Log(lines),
-                Effect::Info(summary),
-            ]
+            let mut out = vec![Action::Evidence(EvidenceAction::Fitted { ws, said })];
+            out.extend(lines.into_iter().map(|l| Action::Log(Status::info(l))));
+            out.push(Action::info(summary));
+            out
         }
     }
 }

@@ -2,14 +2,13 @@
 //! operator (or hand-edited seeds) at the current parameters, times offered and called
 //! per tool, and the token estimate of the offer.
 //!
-//! Everything is recomputed from [`App::recompute`](crate::tui::app::App::recompute), i.e. on
+//! Everything is recomputed with the recommendation (once per message that made it stale), i.e. on
 //! parameter, seed and graph changes, never per frame. The tokenizer is built on first
 //! use only: when traces are loaded or the panel is opened, so startup stays fast.
 
 pub(crate) mod commands;
 pub mod draw;
 pub mod fit_job;
-pub(crate) mod shell;
 #[cfg(test)]
 mod tests;
 

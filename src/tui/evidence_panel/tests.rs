@@ -8,8 +8,8 @@
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
 
 use crate::tui::app::{App, Level};
-use crate::tui::editing::tests::{Fixture, fixture, keys, open};
 use crate::tui::tests::screen;
+use crate::tui::update::editing::tests::{Fixture, fixture, keys, open};
 
 /// A small toolkit and four runs of its operator, shared with the tmux evidence test.
 const TK: &str = include_str!("../../../tests/fixtures/evidence/tui-kit.yaml");

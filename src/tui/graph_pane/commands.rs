@@ -5,8 +5,10 @@ use petgraph::stable_graph::NodeIndex;
 
 use toolscope_core::model::EdgeKind;
 
-use crate::tui::app::{App, Level};
-use crate::tui::row::{Command, cmd};
+use crate::tui::action::{Action, NavigatorAction};
+use crate::tui::ctx::Ctx;
+use crate::tui::update::apply::with_ctx;
+use crate::tui::update::row::{Command, cmd};
 
 /// Keys pan by this many cells across, and by this many down.
 const PAN_X: i32 = 8;
@@ -31,11 +33,11 @@ pub static COMMANDS: &[Command] = &[
         Ok(())
     }),
     cmd!("toggle-scores", [], None, "", Graph hint "scores", "show or hide edge scores", |a, _| {
-        keep_centre(a, |a| a.graph_pane.show_scores = !a.graph_pane.show_scores);
+        a.keeping_centre(|a| a.graph_pane.show_scores = !a.graph_pane.show_scores);
         Ok(())
     }),
     cmd!("toggle-zoom", [], None, "", Graph hint "zoom", "zoom: detailed / compact / fit", |a, _| {
-        keep_centre(a, |a| a.with_graph(|g, s| g.cycle_zoom(s)));
+        a.keeping_centre(|a| a.with_graph(|g, s| g.cycle_zoom(s)));
         Ok(())
     }),
     cmd!("neighbourhood", [], None, "", Graph, "neighbourhood view of the selection", |a, _| {
@@ -57,11 +59,11 @@ pub static COMMANDS: &[Command] = &[
         Ok(())
     }),
     cmd!("parent", [], None, "", Graph, "select a parent (along an incoming edge)", |a, _| {
-        walk(a, false);
+        with_ctx(a, |c| walk(c, false));
         Ok(())
     }),
     cmd!("child", [], None, "", Graph, "select a child (along an outgoing edge)", |a, _| {
-        walk(a, true);
+        with_ctx(a, |c| walk(c, true));
         Ok(())
     }),
     cmd!("pan-left", [], None, "", Graph, "pan left (mouse: drag)", |a, _| {
@@ -82,33 +84,29 @@ pub static COMMANDS: &[Command] = &[
     }),
 ];
 
-/// Changes a view setting while keeping the selection at the same place on screen.
-fn keep_centre(app: &mut App, f: impl FnOnce(&mut App)) {
-    f(app);
-    app.centre_on_selection();
-}
-
 /// Selects a neighbour: along outgoing (`forward`) or incoming edges, `Next` first.
-fn walk(app: &mut App, forward: bool) {
-    let Some(ix) = app.selected else { return };
+fn walk(ctx: &Ctx, forward: bool) -> Vec<Action> {
+    let Some(ix) = ctx.selected else {
+        return Vec::new();
+    };
     let mut around: Vec<(bool, String, NodeIndex)> = if forward {
-        app.tk
+        ctx.tk
             .out_edges(ix)
             .map(|(e, v)| {
                 (
-                    app.tk.graph[e].kind != EdgeKind::Next,
-                    app.tk.name(v).to_string(),
+                    ctx.tk.graph[e].kind != EdgeKind::Next,
+                    ctx.tk.name(v).to_string(),
                     v,
                 )
             })
             .collect()
     } else {
-        app.tk
+        ctx.tk
             .in_edges(ix)
             .map(|(e, v)| {
                 (
-                    app.tk.graph[e].kind != EdgeKind::Next,
-                    app.tk.name(v).to_string(),
+                    ctx.tk.graph[e].kind != EdgeKind::Next,
+                    ctx.tk.name(v).to_string(),
                     v,
                 )
             })
@@ -116,10 +114,12 @@ fn walk(app: &mut App, forward: bool) {
     };
     around.sort();
     match around.first() {
-        Some(&(_, _, v)) => {
-            app.select(v);
-            app.ensure_selection_visible();
-        }
-        None => app.set_status(Level::Info, if forward { "no child" } else { "no parent" }),
+        Some(&(_, _, node)) => vec![Action::Navigator(NavigatorAction::Select {
+            node,
+            centre: false,
+        })],
+        None => vec![Action::info(
+            if forward { "no child" } else { "no parent" }.into(),
+        )],
     }
 }

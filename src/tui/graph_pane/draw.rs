@@ -11,8 +11,9 @@ use ratatui::style::Style;
 use ratatui::widgets::Widget;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::tui::app::{ActivePane, App};
+use crate::tui::ctx::Ctx;
 use crate::tui::graph_pane::geometry::{Geometry, WRect};
+use crate::tui::panes::ActivePane;
 use crate::tui::theme::Level;
 use toolscope_core::layout::Slot;
 use toolscope_core::text::sanitize;
@@ -22,27 +23,56 @@ use crate::tui::graph_pane::shapes::{self, State};
 use crate::tui::graph_pane::window_routes::{WindowRoutes, under};
 use crate::tui::graph_pane::wires::Routes;
 
-/// Draws the graph of `app` into its area.
+/// What the graph pane draws from besides the context: its own state, the insight's
+/// baseline diff (nodes that entered or left are marked), what the last reload changed,
+/// the whole-graph layout (`None` while it is computed), and the inspector's edge.
+pub struct Sources<'a> {
+    pub pane: &'a super::GraphPane,
+    pub insight: &'a crate::tui::insight::InsightState,
+    pub marks: &'a super::marks::Marks,
+    pub whole: Option<&'a toolscope_core::layout::Layout>,
+    pub selected_edge: Option<EdgeIndex>,
+}
+
+impl<'a> Sources<'a> {
+    /// Cell geometry of the layout being drawn (see `GraphPane::geometry`).
+    pub fn geometry(&self) -> Geometry {
+        self.pane.geometry(self.whole)
+    }
+
+    /// The layout being drawn (see `GraphPane::layout`).
+    pub fn layout(&self) -> &'a toolscope_core::layout::Layout {
+        self.pane.layout(self.whole)
+    }
+
+    /// The node whose box covers a cell of the drawing, if any.
+    pub fn hit(&self, ctx: &Ctx, x: i32, y: i32) -> Option<NodeIndex> {
+        self.pane.hit(ctx.tk, self.whole, x, y)
+    }
+}
+
+/// Draws the graph into its area.
 pub struct GraphWidget<'a> {
-    pub app: &'a App,
+    pub gp: &'a Sources<'a>,
+    pub ctx: &'a Ctx<'a>,
 }
 
 impl Widget for GraphWidget<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let app = self.app;
-        let geo = app.geometry();
+        let (gp, ctx) = (self.gp, self.ctx);
+        let geo = gp.geometry();
         let view = WRect {
-            x: app.graph_pane.viewport.x,
-            y: app.graph_pane.viewport.y,
+            x: gp.pane.viewport.x,
+            y: gp.pane.viewport.y,
             w: i32::from(area.width),
             h: i32::from(area.height),
         };
-        let drawn = Drawn::of(app, &geo, view);
+        let drawn = Drawn::of(gp, ctx, &geo, view);
         let mut canvas = Canvas::new(view);
-        drawn.lines(app, &geo, &mut canvas);
-        canvas.draw(buf, area, &app.theme);
-        highlight(app, &drawn, view, area, buf);
-        draw_boxes(app, (&geo, &drawn), view, area, buf);
+        drawn.lines(gp, ctx, &geo, &mut canvas);
+        canvas.draw(buf, area, ctx.theme);
+        highlight(gp, ctx, &drawn, view, area, buf);
+        draw_boxes(gp, ctx, (&geo, &drawn), view, area, buf);
     }
 }
 
@@ -53,11 +83,11 @@ pub enum Drawn<'a> {
 }
 
 impl<'a> Drawn<'a> {
-    /// The routes for `view` of what `app` shows.
-    pub fn of(app: &'a App, geo: &Geometry, view: WRect) -> Drawn<'a> {
-        match focus_routes(app) {
+    /// The routes for `view` of what the pane shows.
+    pub fn of(gp: &Sources<'a>, ctx: &Ctx, geo: &Geometry, view: WRect) -> Drawn<'a> {
+        match focus_routes(gp) {
             Some(r) => Drawn::Focus(r),
-            None => Drawn::Window(app.graph_pane.window.get(app, geo, view)),
+            None => Drawn::Window(gp.pane.window.get(gp, ctx, geo, view)),
         }
     }
 
@@ -81,19 +111,20 @@ impl<'a> Drawn<'a> {
 
     /// Adds the lines, arrowheads and labels (and, in the focus view, the counts of edges
     /// not drawn beside their boxes).
-    pub fn lines(&self, app: &App, geo: &Geometry, canvas: &mut Canvas) {
+    pub fn lines(&self, gp: &Sources, ctx: &Ctx, geo: &Geometry, canvas: &mut Canvas) {
         let counts = match self {
-            Drawn::Focus(r) => counts_beside(app, geo, r, |_| true),
-            Drawn::Window(w) => counts_beside(app, geo, &w.routes, |ix| !w.lined.contains(&ix)),
+            Drawn::Focus(r) => counts_beside(gp, ctx, geo, r, |_| true),
+            Drawn::Window(w) => counts_beside(gp, ctx, geo, &w.routes, |ix| !w.lined.contains(&ix)),
         };
-        draw_routed(app, self.routes(), counts, canvas);
+        draw_routed(gp, ctx, self.routes(), counts, canvas);
     }
 }
 
 /// Counts of edges not drawn that go beside their box (the focus view's, and the other
 /// views' where no line under the box was kept free): the cells where one may go.
 fn counts_beside(
-    app: &App,
+    gp: &Sources,
+    ctx: &Ctx,
     geo: &Geometry,
     routes: &Routes,
     wanted: impl Fn(NodeIndex) -> bool,
@@ -106,7 +137,7 @@ fn counts_beside(
     nodes.sort();
     let mut out = Vec::new();
     for (&ix, &n) in nodes {
-        let Some(r) = geo.node_rect(app.layout(), &app.tk, ix) else {
+        let Some(r) = geo.node_rect(gp.layout(), ctx.tk, ix) else {
             continue;
         };
         let text = format!("+{n}");
@@ -124,23 +155,24 @@ fn counts_beside(
 
 /// Adds every edge that meets the canvas's view: the focus view's routes, else the routes
 /// of the window (see [`super::window_routes`]).
-pub fn lines(app: &App, geo: &Geometry, canvas: &mut Canvas) {
-    Drawn::of(app, geo, canvas.view()).lines(app, geo, canvas);
+pub fn lines(gp: &Sources, ctx: &Ctx, geo: &Geometry, canvas: &mut Canvas) {
+    Drawn::of(gp, ctx, geo, canvas.view()).lines(gp, ctx, geo, canvas);
 }
 
 /// The focus view's routes, when it is shown and was routed.
-fn focus_routes(app: &App) -> Option<&Routes> {
-    if !app.graph_pane.shows_focus() {
+fn focus_routes<'a>(gp: &Sources<'a>) -> Option<&'a Routes> {
+    if !gp.pane.shows_focus() {
         return None;
     }
-    app.graph_pane.focus_view.as_ref()?.routes.as_ref()
+    gp.pane.focus_view.as_ref()?.routes.as_ref()
 }
 
 /// The routed edges meeting the view, with their arrowheads, then their labels: a label
 /// goes on a stretch of its own edge that no other line touches, else beside its
 /// arrowhead on cells nothing else uses; without either it is left out.
 fn draw_routed(
-    app: &App,
+    gp: &Sources,
+    ctx: &Ctx,
     routes: &Routes,
     counts: Vec<(Vec<(i32, i32)>, String)>,
     canvas: &mut Canvas,
@@ -149,7 +181,7 @@ fn draw_routed(
         routes.by_edge.iter().collect();
     // Weakest first, so the stronger edges' levels win where lines merge; then by index,
     // so every frame draws the same.
-    order.sort_by_key(|(e, _)| (edge_level(app, **e), e.index()));
+    order.sort_by_key(|(e, _)| (edge_level(ctx, **e), e.index()));
     let mut heads = std::collections::HashSet::new();
     let mut wanted = Vec::new();
     for (&e, r) in order {
@@ -161,17 +193,17 @@ fn draw_routed(
         if !canvas.touches(&pts) {
             continue;
         }
-        let level = edge_level(app, e);
+        let level = edge_level(ctx, e);
         canvas.owner(e.index() as u32);
         canvas.polyline(&pts, level);
         canvas.mark(head, Mark::Arrow(dir), level);
-        let text = label_text(app, e);
+        let text = label_text(gp, ctx, e);
         if !text.is_empty() {
-            let blocks = app
+            let blocks = ctx
                 .tk
                 .graph
                 .edge_endpoints(e)
-                .is_some_and(|(_, v)| app.graph_pane.blocks(e, v));
+                .is_some_and(|(_, v)| gp.pane.blocks(e, v));
             wanted.push((r, text, level, blocks));
         }
     }
@@ -185,7 +217,7 @@ fn draw_routed(
             && (x..x + w).all(|cx| {
                 canvas.bits_at(cx, y) == 0
                     && !heads.contains(&(cx, y))
-                    && app.geometry_hit(cx, y).is_none()
+                    && gp.hit(ctx, cx, y).is_none()
             })
             && !taken
                 .iter()
@@ -196,7 +228,7 @@ fn draw_routed(
     // the other labels.
     let (first, rest): (Vec<_>, Vec<_>) = wanted.into_iter().partition(|w| w.3);
     for (r, text, level, _) in first {
-        place_label(app, canvas, &mut taken, &clear, r, text, level);
+        place_label((gp, ctx), canvas, &mut taken, &clear, r, text, level);
     }
     for (at, text) in counts {
         let w = text.width() as i32;
@@ -206,7 +238,7 @@ fn draw_routed(
         }
     }
     for (r, text, level, _) in rest {
-        place_label(app, canvas, &mut taken, &clear, r, text, level);
+        place_label((gp, ctx), canvas, &mut taken, &clear, r, text, level);
     }
 }
 
@@ -215,7 +247,7 @@ type Clear<'a> = dyn Fn(i32, i32, i32, &[(i32, i32, i32)], &Canvas) -> bool + 'a
 /// One edge's label: on a stretch of its own edge no other line touches, else beside its
 /// arrowhead or after its target's box on free cells; else left out.
 fn place_label(
-    app: &App,
+    (gp, ctx): (&Sources, &Ctx),
     canvas: &mut Canvas,
     taken: &mut Vec<(i32, i32, i32)>,
     clear: &Clear<'_>,
@@ -237,9 +269,9 @@ fn place_label(
     // Beside the arrowhead, else after the target's box (its score reads as why it
     // is left out).
     let (dx, dy) = dir.step();
-    let after = app
-        .geometry_hit(hx + dx, hy + dy)
-        .and_then(|v| app.geometry().node_rect(app.layout(), &app.tk, v))
+    let after = gp
+        .hit(ctx, hx + dx, hy + dy)
+        .and_then(|v| gp.geometry().node_rect(gp.layout(), ctx.tk, v))
         .map(|b| (b.x + b.w + 1, b.y + b.h / 2));
     let beside = [Some((hx + 1, hy)), Some((hx - w, hy)), after]
         .into_iter()
@@ -256,25 +288,23 @@ fn place_label(
 /// the baseline diff's glyph. An edge whose score passes the threshold but which still
 /// keeps its frontier node out does so because the hops ran out: it reads `hops`, never a
 /// score that would read as the reason.
-fn label_text(app: &App, e: EdgeIndex) -> String {
-    let changed = app.marks.edges.contains(&e);
-    let diff = app.insight.marks.edge(e);
-    let blocks = app
+fn label_text(gp: &Sources, ctx: &Ctx, e: EdgeIndex) -> String {
+    let changed = gp.marks.edges.contains(&e);
+    let diff = gp.insight.marks.edge(e);
+    let blocks = ctx
         .tk
         .graph
         .edge_endpoints(e)
-        .is_some_and(|(_, v)| app.graph_pane.blocks(e, v));
-    if !(app.graph_pane.show_scores || changed || diff.is_some() || blocks) {
+        .is_some_and(|(_, v)| gp.pane.blocks(e, v));
+    if !(gp.pane.show_scores || changed || diff.is_some() || blocks) {
         return String::new();
     }
-    let g = diff.map_or("", |c| {
-        crate::tui::insight::diff_panel::glyph(&app.theme, c)
-    });
+    let g = diff.map_or("", |c| crate::tui::insight::diff_panel::glyph(ctx.theme, c));
     let mark = if changed { "~" } else { "" };
-    let score = app.tk.graph[e].score;
-    let text = if blocks && score >= app.session.params.threshold {
+    let score = ctx.tk.graph[e].score;
+    let text = if blocks && score >= ctx.params.threshold {
         "hops".to_string()
-    } else if app.graph_pane.show_scores || changed || blocks {
+    } else if gp.pane.show_scores || changed || blocks {
         format!("{score:.2}")
     } else {
         String::new()
@@ -282,11 +312,11 @@ fn label_text(app: &App, e: EdgeIndex) -> String {
     format!("{g}{mark}{text}")
 }
 
-fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
-    let t = app.session.params.threshold;
-    if app.rec.has_edge(&app.tk, e, t) {
+fn edge_level(ctx: &Ctx, e: petgraph::stable_graph::EdgeIndex) -> Level {
+    let t = ctx.params.threshold;
+    if ctx.rec.has_edge(ctx.tk, e, t) {
         Level::Recommended
-    } else if app.tk.graph[e].score < t {
+    } else if ctx.tk.graph[e].score < t {
         Level::Dimmed
     } else {
         Level::Normal
@@ -294,8 +324,14 @@ fn edge_level(app: &App, e: petgraph::stable_graph::EdgeIndex) -> Level {
 }
 
 /// The cells edge `e` is drawn on, arrowhead included, when `view` is shown.
-pub fn edge_cells(app: &App, geo: &Geometry, view: WRect, e: EdgeIndex) -> Vec<(i32, i32)> {
-    cells_of(&Drawn::of(app, geo, view), e)
+pub fn edge_cells(
+    gp: &Sources,
+    ctx: &Ctx,
+    geo: &Geometry,
+    view: WRect,
+    e: EdgeIndex,
+) -> Vec<(i32, i32)> {
+    cells_of(&Drawn::of(gp, ctx, geo, view), e)
 }
 
 fn cells_of(drawn: &Drawn<'_>, e: EdgeIndex) -> Vec<(i32, i32)> {
@@ -309,7 +345,14 @@ fn cells_of(drawn: &Drawn<'_>, e: EdgeIndex) -> Vec<(i32, i32)> {
 
 /// Highlights the selected node's edges along their whole route, and the inspector's edge
 /// cursor in reverse video.
-fn highlight(app: &App, drawn: &Drawn<'_>, view: WRect, area: Rect, buf: &mut Buffer) {
+fn highlight(
+    gp: &Sources,
+    ctx: &Ctx,
+    drawn: &Drawn<'_>,
+    view: WRect,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let mut paint = |cells: Vec<(i32, i32)>, style: Style| {
         for (x, y) in cells {
             if view.contains(x, y) {
@@ -320,23 +363,23 @@ fn highlight(app: &App, drawn: &Drawn<'_>, view: WRect, area: Rect, buf: &mut Bu
             }
         }
     };
-    if let Some(ix) = app.selected.filter(|&ix| app.tk.graph.contains_node(ix)) {
-        let style = app.theme.selected_edge();
-        let own: Vec<EdgeIndex> = app
+    if let Some(ix) = ctx.selected.filter(|&ix| ctx.tk.graph.contains_node(ix)) {
+        let style = ctx.theme.selected_edge();
+        let own: Vec<EdgeIndex> = ctx
             .tk
             .graph
             .edges_directed(ix, Direction::Outgoing)
-            .chain(app.tk.graph.edges_directed(ix, Direction::Incoming))
+            .chain(ctx.tk.graph.edges_directed(ix, Direction::Incoming))
             .map(|e| e.id())
             .collect();
         for e in own {
             paint(cells_of(drawn, e), style);
         }
     }
-    if app.active_pane == ActivePane::Inspector
-        && let Some(e) = app.selected_edge()
+    if ctx.active == ActivePane::Inspector
+        && let Some(e) = gp.selected_edge
     {
-        paint(cells_of(drawn, e), app.theme.selected());
+        paint(cells_of(drawn, e), ctx.theme.selected());
     }
 }
 
@@ -349,8 +392,13 @@ pub struct Shown {
 }
 
 /// The nodes whose boxes meet `view`, with their boxes.
-pub fn boxes_meeting(app: &App, geo: &Geometry, view: WRect) -> Vec<(NodeIndex, WRect)> {
-    let layout = app.layout();
+pub fn boxes_meeting(
+    gp: &Sources,
+    ctx: &Ctx,
+    geo: &Geometry,
+    view: WRect,
+) -> Vec<(NodeIndex, WRect)> {
+    let layout = gp.layout();
     let first_col = geo
         .col_x
         .partition_point(|&x| x + geo.col_w[0].max(0) < view.x);
@@ -363,7 +411,7 @@ pub fn boxes_meeting(app: &App, geo: &Geometry, view: WRect) -> Vec<(NodeIndex, 
             break;
         }
         for &ix in layout.rows_of(l, row_lo, row_hi) {
-            if let Some(rect) = geo.node_rect(layout, &app.tk, ix) {
+            if let Some(rect) = geo.node_rect(layout, ctx.tk, ix) {
                 out.push((ix, rect));
             }
         }
@@ -373,8 +421,8 @@ pub fn boxes_meeting(app: &App, geo: &Geometry, view: WRect) -> Vec<(NodeIndex, 
 
 /// The boxes that meet the view, with labels shortened together (so two different names
 /// never show the same label).
-pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
-    let mut out: Vec<Shown> = boxes_meeting(app, geo, view)
+pub fn shown(gp: &Sources, ctx: &Ctx, geo: &Geometry, view: WRect) -> Vec<Shown> {
+    let mut out: Vec<Shown> = boxes_meeting(gp, ctx, geo, view)
         .into_iter()
         .map(|(ix, rect)| Shown {
             ix,
@@ -384,11 +432,11 @@ pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
         .collect();
     let names: Vec<String> = out
         .iter()
-        .map(|s| sanitize(app.tk.name(s.ix)).into_owned())
+        .map(|s| sanitize(ctx.tk.name(s.ix)).into_owned())
         .collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let ell = app.theme.glyphs().ellipsis;
-    let index = Some(&app.graph_pane.names);
+    let ell = ctx.theme.glyphs().ellipsis;
+    let index = Some(&gp.pane.names);
     let labels = toolscope_core::layout::labels::shorten_all(&refs, geo.max_label, ell, index);
     for (s, l) in out.iter_mut().zip(labels) {
         s.label = l;
@@ -399,54 +447,56 @@ pub fn shown(app: &App, geo: &Geometry, view: WRect) -> Vec<Shown> {
 /// Draws the boxes of the nodes inside the view, and under them the stubs naming their
 /// away tools and the count of their edges not drawn.
 fn draw_boxes(
-    app: &App,
+    gp: &Sources,
+    ctx: &Ctx,
     (geo, drawn): (&Geometry, &Drawn<'_>),
     view: WRect,
     area: Rect,
     buf: &mut Buffer,
 ) {
-    for s in shown(app, geo, view) {
-        draw_box(app, geo, &s, view, area, buf);
-        draw_stubs(app, geo, &s, drawn.unshown(s.ix), (view, area), buf);
+    for s in shown(gp, ctx, geo, view) {
+        draw_box(gp, ctx, geo, &s, view, area, buf);
+        draw_stubs(gp, ctx, geo, &s, drawn.unshown(s.ix), (view, area), buf);
     }
 }
 
 /// Whether edge `e` is drawn as a stub instead of a route: in the whole graph, a call to a
 /// tool (or group) that sits after another caller, its home, elsewhere in the drawing.
-pub(super) fn stubbed(app: &App, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
-    let call = app.tk.graph[e].kind != toolscope_core::model::EdgeKind::Next;
-    call && sv.layer != su.layer + 1 && !app.graph_pane.shows_focus()
+pub(super) fn stubbed(gp: &Sources, ctx: &Ctx, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
+    let call = ctx.tk.graph[e].kind != toolscope_core::model::EdgeKind::Next;
+    call && sv.layer != su.layer + 1 && !gp.pane.shows_focus()
 }
 
 /// One line under a box naming the tools it calls that sit elsewhere (`▶ DocumentReader`)
 /// and how many of its edges are not drawn (`+2 edges`: their other end is beyond the
 /// window, or no route keeps them apart from the others). The count is whole or absent.
 fn draw_stubs(
-    app: &App,
+    gp: &Sources,
+    ctx: &Ctx,
     geo: &Geometry,
     s: &Shown,
     unshown: usize,
     (view, area): (WRect, Rect),
     buf: &mut Buffer,
 ) {
-    let layout = app.layout();
+    let layout = gp.layout();
     let Some(su) = layout.slot(s.ix) else { return };
     let mut names = Vec::new();
     let mut level = Level::Dimmed;
-    for e in app.tk.graph.edges_directed(s.ix, Direction::Outgoing) {
+    for e in ctx.tk.graph.edges_directed(s.ix, Direction::Outgoing) {
         let Some(sv) = layout.slot(e.target()) else {
             continue;
         };
-        if stubbed(app, e.id(), su, sv) {
-            names.push(sanitize(app.tk.name(e.target())).into_owned());
-            level = level.max(edge_level(app, e.id()));
+        if stubbed(gp, ctx, e.id(), su, sv) {
+            names.push(sanitize(ctx.tk.name(e.target())).into_owned());
+            level = level.max(edge_level(ctx, e.id()));
         }
     }
     if names.is_empty() && unshown == 0 {
         return;
     }
     names.sort();
-    let g = app.theme.glyphs();
+    let g = ctx.theme.glyphs();
     let line = under(geo, s.rect);
     let room = line.w as usize;
     let count = match unshown {
@@ -474,57 +524,65 @@ fn draw_stubs(
         line.x,
         line.y,
         &text,
-        app.theme.edge(level),
+        ctx.theme.edge(level),
     );
 }
 
 /// A node's state: member of the recommendation, left out (focus frontier, or left since
 /// the last fit), or neither.
-fn state(app: &App, ix: NodeIndex) -> State {
-    if app.rec.contains(ix) {
+fn state(gp: &Sources, ctx: &Ctx, ix: NodeIndex) -> State {
+    if ctx.rec.contains(ix) {
         State::Member
-    } else if app.graph_pane.shows_focus() {
+    } else if gp.pane.shows_focus() {
         State::Out
     } else {
         State::Normal
     }
 }
 
-fn draw_box(app: &App, geo: &Geometry, s: &Shown, view: WRect, area: Rect, buf: &mut Buffer) {
+fn draw_box(
+    gp: &Sources,
+    ctx: &Ctx,
+    geo: &Geometry,
+    s: &Shown,
+    view: WRect,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let (ix, r) = (s.ix, s.rect);
-    let seed = app.is_seed(ix);
-    let st = state(app, ix);
+    let seed = ctx.is_seed(ix);
+    let st = state(gp, ctx, ix);
     let level = match st {
         State::Member => Level::Recommended,
         State::Normal => Level::Normal,
         State::Out => Level::Dimmed,
     };
-    let mut style = app.theme.node(level, seed);
-    if app.selected == Some(ix) {
-        style = style.patch(app.theme.selected());
+    let mut style = ctx.theme.node(level, seed);
+    if ctx.selected == Some(ix) {
+        style = style.patch(ctx.theme.selected());
     }
-    let kind = app.tk.kind(ix);
-    let ascii = app.theme.ascii;
+    let kind = ctx.tk.kind(ix);
+    let ascii = ctx.theme.ascii;
     let set = shapes::box_set(ascii, kind, st);
     let inner = (r.w - 2).max(0) as usize;
     let room = inner.saturating_sub(3);
     let label = if s.label.width() > room {
-        fit(&s.label, room, app.theme.glyphs().ellipsis)
+        fit(&s.label, room, ctx.theme.glyphs().ellipsis)
     } else {
         s.label.clone()
     };
     // A node changed by the last reload is marked `~` for a moment (live::MARK_FOR),
     // beside its membership mark (`+~name`), never over it.
     let marker = shapes::marker(seed, st);
-    let reloaded = if app.marks.nodes.contains(&ix) {
+    let reloaded = if gp.marks.nodes.contains(&ix) {
         '~'
     } else {
         ' '
     };
     let pad = " ".repeat(room.saturating_sub(label.width()));
     // The last cell carries the diff mark (entered / left), if any.
-    let diff = mark(app, ix).map_or(" ", |c| {
-        crate::tui::insight::diff_panel::glyph(&app.theme, c)
+    let diff = mark(gp, ctx, ix).map_or(" ", |c| {
+        crate::tui::insight::diff_panel::glyph(ctx.theme, c)
     });
     let text = format!("{marker}{reloaded}{label}{pad}{diff}");
     let put = |buf: &mut Buffer, x: i32, y: i32, s: &str| put_str(buf, area, view, x, y, s, style);
@@ -598,14 +656,14 @@ pub fn put_str(buf: &mut Buffer, area: Rect, view: WRect, x: i32, y: i32, s: &st
 
 /// Entered / left mark of a node: against the pinned baseline when there is one, else
 /// against the recommendation at the last refit of the focus view.
-fn mark(app: &App, ix: NodeIndex) -> Option<crate::tui::insight::Change> {
+fn mark(gp: &Sources, ctx: &Ctx, ix: NodeIndex) -> Option<crate::tui::insight::Change> {
     use crate::tui::insight::Change;
-    if app.insight.pinned.is_some() || !app.graph_pane.shows_focus() {
-        return app.insight.marks.node(ix);
+    if gp.insight.pinned.is_some() || !gp.pane.shows_focus() {
+        return gp.insight.marks.node(ix);
     }
-    let f = app.graph_pane.focus_view.as_ref()?;
+    let f = gp.pane.focus_view.as_ref()?;
     let was = f.base.get(ix.index()).copied().unwrap_or(false);
-    match (was, app.rec.contains(ix)) {
+    match (was, ctx.rec.contains(ix)) {
         (false, true) => Some(Change::Entered),
         (true, false) => Some(Change::Left),
         _ => None,

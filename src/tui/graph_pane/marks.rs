@@ -14,7 +14,7 @@ use crate::tui::msg::Msg;
 /// How long nodes changed by a reload stay marked.
 pub const MARK_FOR: Duration = Duration::from_secs(2);
 
-/// The marks of the last reload (indices into `App.tk`).
+/// The marks of the last reload (indices into the shown toolkit).
 #[derive(Debug, Default)]
 pub struct Marks {
     pub nodes: HashSet<NodeIndex>,

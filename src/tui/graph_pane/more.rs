@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 
 use toolscope_core::model::Toolkit;
 
-use crate::tui::app::App;
+use crate::tui::ctx::Ctx;
 use crate::tui::graph_pane::draw::put_str;
 use crate::tui::graph_pane::geometry::WRect;
 use crate::tui::graph_pane::{GraphPane, Scene, Step, Viewport};
@@ -86,18 +86,18 @@ impl GraphPane {
 }
 
 /// The focus view's nodes beyond the edges of the pane (see [`GraphPane::hidden`]).
-pub fn hidden(app: &App) -> Hidden {
-    app.graph_pane.hidden(&app.tk, app.size)
+pub fn hidden(g: &GraphPane, ctx: &Ctx) -> Hidden {
+    g.hidden(ctx.tk, ctx.size)
 }
 
 /// The marks as one short text (`▼ 5 ▶ 12 more (n)`), for a border whose bottom line
 /// already holds a caption; `None` when the whole view is on screen.
-pub fn compact(app: &App) -> Option<String> {
-    let h = hidden(app);
+pub fn compact(g: &GraphPane, ctx: &Ctx) -> Option<String> {
+    let h = hidden(g, ctx);
     if !h.any() {
         return None;
     }
-    let (up, down, left, right) = if app.theme.ascii {
+    let (up, down, left, right) = if ctx.theme.ascii {
         ("^", "v", "<", ">")
     } else {
         ("▲", "▼", "◀", "▶")
@@ -111,17 +111,17 @@ pub fn compact(app: &App) -> Option<String> {
 }
 
 /// Writes the marks on the graph pane's border (`area` includes the border).
-pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let h = hidden(app);
+pub fn draw(g: &GraphPane, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+    let h = hidden(g, ctx);
     if !h.any() || area.width < 12 || area.height < 3 {
         return;
     }
-    let (up, down, left, right) = if app.theme.ascii {
+    let (up, down, left, right) = if ctx.theme.ascii {
         ("^", "v", "<", ">")
     } else {
         ("▲", "▼", "◀", "▶")
     };
-    let style = app.theme.title();
+    let style = ctx.theme.title();
     let border = WRect {
         x: i32::from(area.x),
         y: i32::from(area.y),

@@ -41,7 +41,12 @@ fn assert_recommendation_visible(app: &App, what: &str) {
         w: i32::from(inner.width),
         h: i32::from(inner.height),
     };
-    let boxes = shown(app, &geo, view);
+    let boxes = shown(
+        &crate::tui::view::graph_sources(app),
+        &app.ctx(),
+        &geo,
+        view,
+    );
     let t = render(app);
     let buf = t.backend().buffer();
     let mut labels = HashSet::new();
@@ -115,7 +120,7 @@ fn every_operator_shows_its_whole_recommendation_with_distinct_labels() {
             let n = app.tk.operators.len();
             assert!(n > 0, "{which} has operators");
             for i in 0..n {
-                crate::tui::editing::choose_operator(&mut app, i);
+                crate::tui::update::editing::choose_operator(&mut app, i);
                 let op = app.tk.operators[i].name.clone();
                 assert_recommendation_visible(&app, &format!("{which} {op} at {w}x{h}"));
                 for step in 1..=2 {
@@ -314,8 +319,8 @@ fn hidden_nodes_are_counted_on_the_border_and_n_goes_there() {
         .iter()
         .position(|o| o.name == "DeveloperExpert/1")
         .expect("operator");
-    crate::tui::editing::choose_operator(&mut app, i);
-    let h = crate::tui::graph_pane::more::hidden(&app);
+    crate::tui::update::editing::choose_operator(&mut app, i);
+    let h = crate::tui::graph_pane::more::hidden(&app.graph_pane, &app.ctx());
     assert!(h.any(), "23 nodes cannot fit 60x16");
     let screen = crate::tui::tests::screen(&app);
     assert!(screen.contains("more (n)"), "{screen}");

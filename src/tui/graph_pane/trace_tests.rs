@@ -34,7 +34,12 @@ pub fn traced(app: &App) -> (Canvas, Vec<Traced>) {
     let (v, _) = view(app);
     let mut canvas = Canvas::new(v);
     canvas.trace();
-    lines(app, &app.geometry(), &mut canvas);
+    lines(
+        &crate::tui::view::graph_sources(app),
+        &app.ctx(),
+        &app.geometry(),
+        &mut canvas,
+    );
     let t = canvas.traced().to_vec();
     (canvas, t)
 }
@@ -186,7 +191,13 @@ fn highlighted(app: &App, ix: NodeIndex) -> (usize, usize, usize) {
     let (mut lit, mut total) = (0, 0);
     let mut mine = std::collections::HashSet::new();
     for e in &own {
-        for (x, y) in edge_cells(app, &geo, v, *e) {
+        for (x, y) in edge_cells(
+            &crate::tui::view::graph_sources(app),
+            &app.ctx(),
+            &geo,
+            v,
+            *e,
+        ) {
             mine.insert((x, y));
             if v.contains(x, y) {
                 total += 1;
@@ -200,7 +211,13 @@ fn highlighted(app: &App, ix: NodeIndex) -> (usize, usize, usize) {
         if own.contains(&e) {
             continue;
         }
-        for (x, y) in edge_cells(app, &geo, v, e) {
+        for (x, y) in edge_cells(
+            &crate::tui::view::graph_sources(app),
+            &app.ctx(),
+            &geo,
+            v,
+            e,
+        ) {
             if v.contains(x, y) && !mine.contains(&(x, y)) && is_lit(x, y) {
                 stray += 1;
             }
@@ -241,7 +258,7 @@ mod tests {
                     (w, h),
                 );
                 for i in 0..app.tk.operators.len() {
-                    crate::tui::editing::choose_operator(&mut app, i);
+                    crate::tui::update::editing::choose_operator(&mut app, i);
                     for step in ["", "]", "]"] {
                         press(&mut app, step);
                         let what = format!(

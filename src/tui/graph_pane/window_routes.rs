@@ -23,7 +23,8 @@ use petgraph::visit::EdgeRef;
 
 use toolscope_core::layout::route::{CellRect, Wire, route_clean_within};
 
-use crate::tui::app::App;
+use crate::tui::ctx::Ctx;
+use crate::tui::graph_pane::draw::Sources;
 use crate::tui::graph_pane::draw::{boxes_meeting, stubbed};
 use crate::tui::graph_pane::geometry::{Geometry, WRect};
 use crate::tui::graph_pane::wires::Routes;
@@ -77,8 +78,8 @@ struct Kept {
 impl WindowCache {
     /// The routes of `view`: kept ones when the router's input is the same as theirs (the
     /// key hashes all of it: the boxes' places, the edges to route, the counts).
-    pub fn get(&self, app: &App, geo: &Geometry, view: WRect) -> Arc<WindowRoutes> {
-        let input = Input::of(app, geo, view);
+    pub fn get(&self, gp: &Sources, ctx: &Ctx, geo: &Geometry, view: WRect) -> Arc<WindowRoutes> {
+        let input = Input::of(gp, ctx, geo, view);
         let key = input.key();
         let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(i) = kept.windows.iter().position(|w| w.key == key) {
@@ -118,14 +119,14 @@ struct Input {
 }
 
 impl Input {
-    fn of(app: &App, geo: &Geometry, view: WRect) -> Input {
+    fn of(gp: &Sources, ctx: &Ctx, geo: &Geometry, view: WRect) -> Input {
         let region = WRect {
             x: view.x - MARGIN.0,
             y: view.y - MARGIN.1,
             w: view.w + 2 * MARGIN.0,
             h: view.h + 2 * MARGIN.1,
         };
-        let near = boxes_meeting(app, geo, region);
+        let near = boxes_meeting(gp, ctx, geo, region);
         let inside: HashMap<NodeIndex, WRect> = near
             .iter()
             .filter(|(_, r)| within(*r, region))
@@ -139,13 +140,13 @@ impl Input {
         let near_set: HashSet<NodeIndex> = near.iter().map(|(ix, _)| *ix).collect();
         let mut unshown: HashMap<NodeIndex, usize> = HashMap::new();
         let mut edges = Vec::new();
-        let layout = app.layout();
+        let layout = gp.layout();
         for &(u, _) in &near {
             let Some(su) = layout.slot(u) else { continue };
-            for e in app.tk.graph.edges_directed(u, Direction::Outgoing) {
+            for e in ctx.tk.graph.edges_directed(u, Direction::Outgoing) {
                 let v = e.target();
                 let Some(sv) = layout.slot(v) else { continue };
-                if u == v || stubbed(app, e.id(), su, sv) {
+                if u == v || stubbed(gp, ctx, e.id(), su, sv) {
                     continue;
                 }
                 match (inside.get(&u), inside.get(&v)) {
@@ -162,12 +163,12 @@ impl Input {
                 }
             }
             // Edges into `u` from laid-out nodes beyond the region.
-            for e in app.tk.graph.edges_directed(u, Direction::Incoming) {
+            for e in ctx.tk.graph.edges_directed(u, Direction::Incoming) {
                 let w = e.source();
                 let far = layout
                     .slot(w)
                     .filter(|_| w != u && !near_set.contains(&w))
-                    .is_some_and(|sw| !stubbed(app, e.id(), sw, su));
+                    .is_some_and(|sw| !stubbed(gp, ctx, e.id(), sw, su));
                 if far {
                     *unshown.entry(u).or_default() += 1;
                 }
@@ -198,7 +199,7 @@ impl Input {
         let wanted: Vec<NodeIndex> = near
             .iter()
             .map(|(ix, _)| *ix)
-            .filter(|ix| input.unshown.contains_key(ix) || has_stubs(app, *ix))
+            .filter(|ix| input.unshown.contains_key(ix) || has_stubs(gp, ctx, *ix))
             .collect();
         input.keep_lines(&wanted);
         input
@@ -296,18 +297,18 @@ pub fn under(geo: &Geometry, r: WRect) -> WRect {
 }
 
 /// Whether `ix` names away tools under its box (the whole graph's stubs).
-fn has_stubs(app: &App, ix: NodeIndex) -> bool {
-    let layout = app.layout();
+fn has_stubs(gp: &Sources, ctx: &Ctx, ix: NodeIndex) -> bool {
+    let layout = gp.layout();
     let Some(su) = layout.slot(ix) else {
         return false;
     };
-    app.tk
+    ctx.tk
         .graph
         .edges_directed(ix, Direction::Outgoing)
         .any(|e| {
             layout
                 .slot(e.target())
-                .is_some_and(|sv| stubbed(app, e.id(), su, sv))
+                .is_some_and(|sv| stubbed(gp, ctx, e.id(), su, sv))
         })
 }
 

@@ -48,7 +48,7 @@ fn check(app: &App, what: &str) -> usize {
 fn check_counts(app: &App, what: &str) {
     let (v, inner) = view(app);
     let geo = app.geometry();
-    let drawn = Drawn::of(app, &geo, v);
+    let drawn = Drawn::of(&crate::tui::view::graph_sources(app), &app.ctx(), &geo, v);
     let term = crate::tui::tests::render(app);
     let buf = term.backend().buffer();
     for (ix, r) in app.layout().placed().filter_map(|(ix, _)| {

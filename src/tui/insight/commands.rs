@@ -1,59 +1,23 @@
 //! Commands of the insight features: baseline pin and diff panel, prompt preview, the tool
 //! filters stage, and the `:baseline` and `:export` command lines. The handlers take the
-//! pane's [`InsightState`] and a [`Ctx`] and return the [`Effect`]s the shell
-//! (`super::shell`) applies; none of them sees the app.
+//! pane's [`InsightState`] and a [`Ctx`] and return the [`Action`]s the shell
+//! (`update::insight`) applies; none of them sees the app.
 
 use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyEvent};
 use petgraph::stable_graph::NodeIndex;
 
-use toolscope_core::export::ExportFormat;
 use toolscope_core::export::describe::{Style, describe};
 use toolscope_core::model::{NodeKind, Toolkit};
-use toolscope_core::recommend::{Params, Recommendation, offered_tools};
+use toolscope_core::recommend::{Recommendation, offered_tools};
 use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
 
 use super::InsightState;
-use super::shell::with;
-use crate::tui::row::{Command, cmd};
-
-/// What the handlers read of the rest of the TUI.
-pub struct Ctx<'a> {
-    pub tk: &'a Toolkit,
-    pub rec: &'a Recommendation,
-    pub params: Params,
-    pub seeds: &'a [NodeIndex],
-    pub selected: Option<NodeIndex>,
-    /// An editable file is open: `enabled` is an edit of it (else a change in memory).
-    pub editable: bool,
-    /// The focus view or `m` hid the right-hand pane.
-    pub right_hidden: bool,
-    /// The diff panel is shown.
-    pub diff_panel: bool,
-}
-
-/// What should happen after a handler, in order.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Recompute the recommendation and everything derived from it.
-    Recompute,
-    /// Show the diff panel in the right-hand pane, closing the evidence panel there and
-    /// bringing the pane back where it was hidden.
-    OpenDiffPanel,
-    /// Only mark the diff panel shown or not.
-    DiffPanel(bool),
-    /// Open the prompt preview at its top.
-    Preview,
-    /// Enable or disable a tool: the registry's `enabled` edit when a file is editable,
-    /// else in memory.
-    Enable {
-        tool: NodeIndex,
-        enabled: bool,
-    },
-    Info(String),
-    Error(String),
-}
+use crate::tui::action::{Action, InsightAction};
+use crate::tui::ctx::Ctx;
+use crate::tui::update::insight::with;
+use crate::tui::update::row::{Command, cmd};
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
@@ -79,16 +43,16 @@ pub static COMMANDS: &[Command] = &[
         with(a, |_, ctx| Ok(toggle_enabled(ctx)))
     }),
     cmd!("export", [], Formats, "FORMAT FILE", Insight, "export the graph (Tab lists the formats) to a new file", |a, arg| {
-        let job = super::shell::export(a, arg, false)?;
-        super::shell::start_export(a, job)
+        let job = crate::tui::update::insight::export(a, arg, false)?;
+        crate::tui::update::insight::start_export(a, job)
     }),
     cmd!("export!", [], Formats, "FORMAT FILE", Insight, "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| {
-        let job = super::shell::export(a, arg, true)?;
-        super::shell::start_export(a, job)
+        let job = crate::tui::update::insight::export(a, arg, true)?;
+        crate::tui::update::insight::start_export(a, job)
     }),
 ];
 
-fn pin(s: &mut InsightState, ctx: &Ctx) -> Vec<Effect> {
+fn pin(s: &mut InsightState, ctx: &Ctx) -> Vec<Action> {
     s.pin(ctx.tk, ctx.rec, ctx.params);
     let (a, t) = (ctx.rec.actions.len(), ctx.rec.tools.len());
     let pinned = format!(
@@ -96,25 +60,28 @@ fn pin(s: &mut InsightState, ctx: &Ctx) -> Vec<Effect> {
         ctx.params.threshold, ctx.params.hops
     );
     // The panes' note first: at 80 columns the status line has room for little more.
-    let status = if ctx.right_hidden {
+    let status = if ctx.right_hidden() {
         format!("side panes shown for the diff panel (m hides them); {pinned}")
     } else {
         pinned
     };
-    vec![Effect::OpenDiffPanel, Effect::Info(status)]
+    vec![
+        Action::Insight(InsightAction::OpenDiffPanel),
+        Action::info(status),
+    ]
 }
 
-fn toggle_diff_panel(s: &InsightState, ctx: &Ctx) -> Vec<Effect> {
+fn toggle_diff_panel(s: &InsightState, ctx: &Ctx) -> Vec<Action> {
     if s.pinned.is_none() {
         return vec![
-            Effect::DiffPanel(false),
-            Effect::Info("no baseline: b pins one, :baseline FILE loads one".into()),
+            Action::Insight(InsightAction::DiffPanel(false)),
+            Action::info("no baseline: b pins one, :baseline FILE loads one".into()),
         ];
     }
     vec![if ctx.diff_panel {
-        Effect::DiffPanel(false)
+        Action::Insight(InsightAction::DiffPanel(false))
     } else {
-        Effect::OpenDiffPanel
+        Action::Insight(InsightAction::OpenDiffPanel)
     }]
 }
 
@@ -129,10 +96,10 @@ pub fn preview_lines(s: &InsightState, tk: &Toolkit, rec: &Recommendation) -> Ve
         .collect()
 }
 
-fn open_preview(s: &mut InsightState, ctx: &Ctx) -> Vec<Effect> {
+fn open_preview(s: &mut InsightState, ctx: &Ctx) -> Vec<Action> {
     s.preview = preview_lines(s, ctx.tk, ctx.rec);
     s.preview_tokens = preview_tokens(s, ctx);
-    vec![Effect::Preview]
+    vec![Action::Insight(InsightAction::Preview)]
 }
 
 /// The shown tools' tokens as `toolscope recommend` reports them (`tokens: ~N`): their
@@ -164,14 +131,14 @@ pub fn preview_key(s: &InsightState, height: u16, scroll: u16, k: KeyEvent) -> O
     Some(scroll.min(last))
 }
 
-fn toggle_filters(s: &mut InsightState, ctx: &Ctx) -> Vec<Effect> {
+fn toggle_filters(s: &mut InsightState, ctx: &Ctx) -> Vec<Action> {
     s.filters_on = !s.filters_on;
     let state = if s.filters_on { "on" } else { "off" };
     // What the recompute will offer: the recommendation does not depend on the filters.
     let offered = offered_tools(ctx.tk, ctx.rec, &s.filters).len();
     vec![
-        Effect::Recompute,
-        Effect::Info(format!(
+        Action::Stale,
+        Action::info(format!(
             "tool filters {state}: {offered} of {} recommended tools offered",
             ctx.rec.tools.len()
         )),
@@ -179,13 +146,13 @@ fn toggle_filters(s: &mut InsightState, ctx: &Ctx) -> Vec<Effect> {
 }
 
 /// The selected tool (or member-less group), or the error saying why there is none.
-fn selected_tool(ctx: &Ctx) -> Result<NodeIndex, Vec<Effect>> {
+fn selected_tool(ctx: &Ctx) -> Result<NodeIndex, Vec<Action>> {
     ctx.selected
         .filter(|&ix| ctx.tk.kind(ix) != NodeKind::Action)
-        .ok_or_else(|| vec![Effect::Error("select a tool first".into())])
+        .ok_or_else(|| vec![Action::error("select a tool first".into())])
 }
 
-fn choose_tool(s: &mut InsightState, ctx: &Ctx) -> Vec<Effect> {
+fn choose_tool(s: &mut InsightState, ctx: &Ctx) -> Vec<Action> {
     let ix = match selected_tool(ctx) {
         Ok(ix) => ix,
         Err(e) => return e,
@@ -194,27 +161,27 @@ fn choose_tool(s: &mut InsightState, ctx: &Ctx) -> Vec<Effect> {
     s.filters_on = true;
     let n = s.filters.chosen.len();
     vec![
-        Effect::Recompute,
-        Effect::Info(format!(
+        Action::Stale,
+        Action::info(format!(
             "{n} forced tool choice(s); the filters stage is on (F turns it off)"
         )),
     ]
 }
 
-fn toggle_enabled(ctx: &Ctx) -> Vec<Effect> {
+fn toggle_enabled(ctx: &Ctx) -> Vec<Action> {
     let ix = match selected_tool(ctx) {
         Ok(ix) => ix,
         Err(e) => return e,
     };
     let now = !ctx.tk.node(ix).enabled();
-    let mut out = vec![Effect::Enable {
+    let mut out = vec![Action::Insight(InsightAction::Enable {
         tool: ix,
         enabled: now,
-    }];
-    if !ctx.editable {
+    })];
+    if !ctx.editable() {
         let what = if now { "enabled" } else { "disabled" };
-        out.push(Effect::Recompute);
-        out.push(Effect::Info(format!(
+        out.push(Action::Stale);
+        out.push(Action::info(format!(
             "{} {what} (in memory: no editable file)",
             ctx.tk.name(ix)
         )));
@@ -224,21 +191,21 @@ fn toggle_enabled(ctx: &Ctx) -> Vec<Effect> {
 
 /// `:baseline FILE` loads another toolkit as the baseline; `:baseline off` clears it;
 /// `:baseline` alone pins the current result.
-fn baseline_command(s: &mut InsightState, ctx: &Ctx, arg: &str) -> Result<Vec<Effect>, String> {
+fn baseline_command(s: &mut InsightState, ctx: &Ctx, arg: &str) -> Result<Vec<Action>, String> {
     match arg {
         "" => Ok(pin(s, ctx)),
         "off" | "clear" => {
             s.unpin();
             Ok(vec![
-                Effect::DiffPanel(false),
-                Effect::Info("baseline cleared".into()),
+                Action::Insight(InsightAction::DiffPanel(false)),
+                Action::info("baseline cleared".into()),
             ])
         }
         path => baseline_file(s, ctx, Path::new(path)),
     }
 }
 
-fn baseline_file(s: &mut InsightState, ctx: &Ctx, path: &Path) -> Result<Vec<Effect>, String> {
+fn baseline_file(s: &mut InsightState, ctx: &Ctx, path: &Path) -> Result<Vec<Action>, String> {
     let loaded =
         toolscope_core::load::load_paths(&[path.to_path_buf()], None).map_err(|e| e.to_string())?;
     s.pin_file(
@@ -254,17 +221,11 @@ fn baseline_file(s: &mut InsightState, ctx: &Ctx, path: &Path) -> Result<Vec<Eff
         .and_then(|p| p.file.as_ref())
         .map_or(0, |f| f.structural.lines().len());
     Ok(vec![
-        Effect::Recompute,
-        Effect::DiffPanel(true),
-        Effect::Info(format!(
+        Action::Stale,
+        Action::Insight(InsightAction::DiffPanel(true)),
+        Action::info(format!(
             "baseline: {} ({changes} structural change(s))",
             path.display()
         )),
     ])
-}
-
-/// The export formats' names joined by `sep`.
-pub fn format_names(sep: &str) -> String {
-    let names: Vec<&str> = ExportFormat::ALL.iter().map(|f| f.name()).collect();
-    names.join(sep)
 }

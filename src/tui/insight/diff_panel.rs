@@ -7,8 +7,10 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::tui::app::{ActivePane, App};
+use crate::tui::ctx::Ctx;
 use crate::tui::insight::Change;
+use crate::tui::insight::InsightState;
+use crate::tui::panes::ActivePane;
 use crate::tui::theme::{Level, Theme};
 use toolscope_core::diff::{EdgeKey, NodeKey, RecDiff};
 use toolscope_core::text::sanitize;
@@ -25,20 +27,21 @@ pub fn glyph(theme: &Theme, c: Change) -> &'static str {
     }
 }
 
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let block = pane_block(app, " Diff vs baseline (B closes) ", ActivePane::Inspector);
+/// The panel, scrolled by the inspector's `scroll` (its keys move it).
+pub fn draw(frame: &mut Frame, s: &InsightState, ctx: &Ctx, scroll: u16, area: Rect) {
+    let block = pane_block(ctx, " Diff vs baseline (B closes) ", ActivePane::Inspector);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let p = Paragraph::new(lines(app))
+    let p = Paragraph::new(lines(s, ctx))
         .wrap(Wrap { trim: false })
-        .scroll((app.inspector.scroll(), 0));
+        .scroll((scroll, 0));
     frame.render_widget(p, inner);
 }
 
 /// Every line of the panel.
-pub fn lines(app: &App) -> Vec<Line<'static>> {
-    let (Some(pinned), Some(diff)) = (&app.insight.pinned, &app.insight.diff) else {
-        return vec![Line::styled("No baseline: b pins one.", app.theme.muted())];
+pub fn lines(s: &InsightState, ctx: &Ctx) -> Vec<Line<'static>> {
+    let (Some(pinned), Some(diff)) = (&s.pinned, &s.diff) else {
+        return vec![Line::styled("No baseline: b pins one.", ctx.theme.muted())];
     };
     let mut out = Vec::new();
     if let Some(f) = &pinned.file {
@@ -51,27 +54,27 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     if diff.is_empty() {
         out.push(Line::styled(
             "no change in the recommendation",
-            app.theme.muted(),
+            ctx.theme.muted(),
         ));
     }
-    node_section(app, &mut out, "Entered", Change::Entered, &diff.entered);
-    node_section(app, &mut out, "Left", Change::Left, &diff.left);
+    node_section(ctx, &mut out, "Entered", Change::Entered, &diff.entered);
+    node_section(ctx, &mut out, "Left", Change::Left, &diff.left);
     edge_section(
-        app,
+        ctx,
         &mut out,
         "Edges entered",
         Change::Entered,
         &diff.edges_entered,
     );
-    edge_section(app, &mut out, "Edges left", Change::Left, &diff.edges_left);
+    edge_section(ctx, &mut out, "Edges left", Change::Left, &diff.edges_left);
     if let Some(f) = &pinned.file {
         out.push(Line::styled(
             "Structure (baseline -> now)",
-            app.theme.title(),
+            ctx.theme.title(),
         ));
         let s = f.structural.lines();
         if s.is_empty() {
-            out.push(Line::styled("  identical", app.theme.muted()));
+            out.push(Line::styled("  identical", ctx.theme.muted()));
         }
         out.extend(s.iter().map(|l| Line::from(sanitize(l).into_owned())));
     }
@@ -88,16 +91,16 @@ fn summary(d: &RecDiff) -> Vec<Line<'static>> {
     ]
 }
 
-fn node_section(app: &App, out: &mut Vec<Line<'static>>, title: &str, c: Change, keys: &[NodeKey]) {
+fn node_section(ctx: &Ctx, out: &mut Vec<Line<'static>>, title: &str, c: Change, keys: &[NodeKey]) {
     if keys.is_empty() {
         return;
     }
     out.push(Line::styled(
         format!("{title} ({})", keys.len()),
-        app.theme.title(),
+        ctx.theme.title(),
     ));
-    let g = glyph(&app.theme, c);
-    let style = style_of(app, c);
+    let g = glyph(ctx.theme, c);
+    let style = style_of(ctx, c);
     for k in keys {
         out.push(Line::styled(
             format!("{g} {} ({})", sanitize(&k.name), k.kind.as_str()),
@@ -106,17 +109,17 @@ fn node_section(app: &App, out: &mut Vec<Line<'static>>, title: &str, c: Change,
     }
 }
 
-fn edge_section(app: &App, out: &mut Vec<Line<'static>>, title: &str, c: Change, keys: &[EdgeKey]) {
+fn edge_section(ctx: &Ctx, out: &mut Vec<Line<'static>>, title: &str, c: Change, keys: &[EdgeKey]) {
     if keys.is_empty() {
         return;
     }
     out.push(Line::styled(
         format!("{title} ({})", keys.len()),
-        app.theme.title(),
+        ctx.theme.title(),
     ));
-    let g = glyph(&app.theme, c);
-    let arrow = if app.theme.ascii { "->" } else { "→" };
-    let style = style_of(app, c);
+    let g = glyph(ctx.theme, c);
+    let arrow = if ctx.theme.ascii { "->" } else { "→" };
+    let style = style_of(ctx, c);
     for k in keys {
         out.push(Line::styled(
             format!(
@@ -129,9 +132,9 @@ fn edge_section(app: &App, out: &mut Vec<Line<'static>>, title: &str, c: Change,
     }
 }
 
-fn style_of(app: &App, c: Change) -> ratatui::style::Style {
+fn style_of(ctx: &Ctx, c: Change) -> ratatui::style::Style {
     match c {
-        Change::Entered => app.theme.edge(Level::Recommended),
-        Change::Left => app.theme.error(),
+        Change::Entered => ctx.theme.edge(Level::Recommended),
+        Change::Left => ctx.theme.error(),
     }
 }

@@ -11,12 +11,11 @@
 //! seeds put back (a replay stepping back) find theirs without walking the graph again.
 //!
 //! A fingerprint of the structure and every score decides "the graph changed", so edits and
-//! reloads made elsewhere need not tell this module anything: `App::recompute` suffices.
+//! reloads made elsewhere need not tell this module anything: the app's recompute suffices.
 
 pub(crate) mod commands;
 pub mod diff_panel;
 pub(crate) mod preview;
-pub(crate) mod shell;
 pub mod sweep_chart;
 #[cfg(test)]
 mod tests;

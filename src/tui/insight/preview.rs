@@ -6,10 +6,11 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use crate::tui::app::App;
+use crate::tui::ctx::Ctx;
+use crate::tui::insight::InsightState;
 use toolscope_core::text::sanitize;
 
-pub fn draw(frame: &mut Frame, app: &App, area: Rect, scroll: u16) {
+pub fn draw(frame: &mut Frame, s: &InsightState, ctx: &Ctx, area: Rect, scroll: u16) {
     let w = area.width.saturating_sub(4).min(100);
     let h = area.height.saturating_sub(2);
     let rect = Rect::new(
@@ -19,28 +20,23 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, scroll: u16) {
         h,
     );
     frame.render_widget(Clear, rect);
-    let n = app.insight.shown_tools(&app.rec).len();
-    let stage = if app.insight.filters_on {
+    let n = s.shown_tools(ctx.rec).len();
+    let stage = if s.filters_on {
         "after the filters"
     } else {
         "filters off"
     };
-    let tokens = app.insight.preview_tokens;
+    let tokens = s.preview_tokens;
     let title = format!(" Prompt preview: {n} tool(s), ~{tokens} tokens, {stage} (Esc closes) ");
-    let total = app.insight.preview.len();
-    let block = crate::tui::chrome::bordered(app)
+    let total = s.preview.len();
+    let block = crate::tui::chrome::bordered(ctx.theme)
         .title(title)
         .title_bottom(format!(
             " j/k PgUp/PgDn scroll  line {}/{total} ",
             (usize::from(scroll) + 1).min(total)
         ))
-        .border_style(app.theme.key());
-    let lines: Vec<Line> = app
-        .insight
-        .preview
-        .iter()
-        .map(|l| style_line(app, l))
-        .collect();
+        .border_style(ctx.theme.key());
+    let lines: Vec<Line> = s.preview.iter().map(|l| style_line(ctx, l)).collect();
     let p = Paragraph::new(lines)
         .block(block)
         .wrap(Wrap { trim: false })
@@ -49,10 +45,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect, scroll: u16) {
 }
 
 /// Headings in the title style; everything sanitised (names and descriptions are YAML).
-fn style_line(app: &App, l: &str) -> Line<'static> {
+fn style_line(ctx: &Ctx, l: &str) -> Line<'static> {
     let text = sanitize(l).into_owned();
     if l.starts_with('#') {
-        Line::styled(text, app.theme.title())
+        Line::styled(text, ctx.theme.title())
     } else {
         Line::from(text)
     }

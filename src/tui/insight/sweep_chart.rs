@@ -6,7 +6,8 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use crate::tui::app::App;
+use crate::tui::ctx::Ctx;
+use crate::tui::insight::InsightState;
 use toolscope_core::recommend::Sweep;
 
 const BLOCKS: [char; 9] = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
@@ -37,17 +38,17 @@ pub fn columns_within(width: u16, room: usize) -> usize {
 
 /// `sweep 0 ▇▇▆▅▃▂▁ 1`: the chart as a line with `cols` columns; empty when there is no
 /// sweep or no room.
-pub fn chart_line(app: &App, cols: usize) -> Line<'static> {
-    let Some(sweep) = app.insight.sweep.as_ref().filter(|_| cols > 1) else {
+pub fn chart_line(s: &InsightState, ctx: &Ctx, cols: usize) -> Line<'static> {
+    let Some(sweep) = s.sweep.as_ref().filter(|_| cols > 1) else {
         return Line::default();
     };
-    let ramp = if app.theme.ascii {
+    let ramp = if ctx.theme.ascii {
         &ASCII_RAMP
     } else {
         &BLOCKS
     };
-    let current = current_column(app.session.params.threshold, cols);
-    let mut spans = vec![Span::styled(" sweep ", app.theme.muted()), Span::raw("0")];
+    let current = current_column(ctx.params.threshold, cols);
+    let mut spans = vec![Span::styled(" sweep ", ctx.theme.muted()), Span::raw("0")];
     for (i, level) in levels(sweep, cols).into_iter().enumerate() {
         let c = ramp[level.min(8)].to_string();
         if i == current {
@@ -56,7 +57,7 @@ pub fn chart_line(app: &App, cols: usize) -> Line<'static> {
         } else {
             spans.push(Span::styled(
                 c,
-                app.theme.edge(crate::tui::theme::Level::Recommended),
+                ctx.theme.edge(crate::tui::theme::Level::Recommended),
             ));
         }
     }

@@ -330,7 +330,8 @@ fn score_edits_elsewhere_refresh_the_critical_values() {
     assert!(std::sync::Arc::make_mut(&mut a.tk).set_score(u, v, 0.95));
     assert_ne!(crate::tui::insight::fingerprint(&a.tk), fp);
     // An edit made by other code only calls recompute; the insight notices by itself.
-    a.recompute();
+    a.mark_stale();
+    a.ensure_fresh();
     assert_ne!(a.insight.sweep, before);
     assert!(
         a.insight
@@ -365,7 +366,7 @@ fn threshold_alone_keeps_the_critical_values() {
 
 #[test]
 fn enabled_toggle_is_an_edit_saved_to_the_file() {
-    use crate::tui::editing::tests::{TINY, fixture, keys, open};
+    use crate::tui::update::editing::tests::{TINY, fixture, keys, open};
     use toolscope_core::model::NodeKind;
     let f = fixture(TINY);
     let mut a = open(&f.path);

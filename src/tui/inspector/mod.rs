@@ -11,39 +11,46 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::tui::app::{ActivePane, App};
+use crate::tui::ctx::Ctx;
+use crate::tui::evidence_panel::EvidencePane;
+use crate::tui::insight::InsightState;
+use crate::tui::navigator::Navigator;
 use crate::tui::navigator::Row;
+use crate::tui::panes::ActivePane;
 use crate::tui::theme::{Level, Theme};
 use toolscope_core::model::{NodeKind, Operator, ToolMeta};
 use toolscope_core::text::{sanitize, sanitize_lines};
 
 use crate::tui::chrome::pane_block;
 
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let block = pane_block(app, " Inspector ", ActivePane::Inspector);
+/// What the inspector describes the selection with, besides the context: its own state,
+/// the navigator's row (an operator under the cursor is described), the insight's
+/// explanation, the traces' counts, and the selected node's edges (as the app lists them for the inspector).
+pub struct Sources<'a> {
+    pub pane: &'a state::InspectorPane,
+    pub nav: &'a Navigator,
+    pub insight: &'a InsightState,
+    pub evidence: &'a EvidencePane,
+    pub edges: &'a [(EdgeIndex, NodeIndex, bool)],
+}
+
+pub fn draw(frame: &mut Frame, v: &Sources, ctx: &Ctx, area: Rect) {
+    let block = pane_block(ctx, " Inspector ", ActivePane::Inspector);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let operator = match app.nav.current() {
-        Some(Row::Operator(i)) if app.active_pane == ActivePane::Navigator => {
-            app.tk.operators.get(i)
-        }
+    let operator = match v.nav.current() {
+        Some(Row::Operator(i)) if ctx.active == ActivePane::Navigator => ctx.tk.operators.get(i),
         _ => None,
     };
-    let (lines, cursor) = match (operator, app.selected) {
-        (Some(op), _) => (operator_lines(app, op), None),
-        (None, Some(ix)) if app.tk.graph.contains_node(ix) => node_lines(app, ix),
+    let (lines, cursor) = match (operator, ctx.selected) {
+        (Some(op), _) => (operator_lines(ctx, op), None),
+        (None, Some(ix)) if ctx.tk.graph.contains_node(ix) => node_lines(v, ctx, ix),
         _ => (
-            vec![Line::styled("Nothing selected.", app.theme.muted())],
+            vec![Line::styled("Nothing selected.", ctx.theme.muted())],
             None,
         ),
     };
-    let scroll = scroll_for(
-        &lines,
-        cursor,
-        app.inspector.scroll(),
-        inner.width,
-        inner.height,
-    );
+    let scroll = scroll_for(&lines, cursor, v.pane.scroll(), inner.width, inner.height);
     let p = Paragraph::new(breakable(lines))
         .wrap(Wrap { trim: false })
         .scroll((scroll, 0));
@@ -88,12 +95,12 @@ fn with_breaks(text: &str) -> String {
     out
 }
 
-fn heading(app: &App, s: &str) -> Line<'static> {
-    Line::styled(s.to_string(), app.theme.title())
+fn heading(ctx: &Ctx, s: &str) -> Line<'static> {
+    Line::styled(s.to_string(), ctx.theme.title())
 }
 
 /// An operator: its seeds (marked when missing), threshold and hops.
-fn operator_lines(app: &App, op: &Operator) -> Vec<Line<'static>> {
+fn operator_lines(ctx: &Ctx, op: &Operator) -> Vec<Line<'static>> {
     let mut out = vec![
         Line::styled(
             sanitize(&op.label()).into_owned(),
@@ -101,10 +108,10 @@ fn operator_lines(app: &App, op: &Operator) -> Vec<Line<'static>> {
         ),
         Line::from("operator - Enter makes it active"),
         Line::from(format!("threshold {:.2}  hops {}", op.threshold, op.hops)),
-        heading(app, "Seeds"),
+        heading(ctx, "Seeds"),
     ];
     for a in &op.actions {
-        let known = app.tk.action(a).is_some();
+        let known = ctx.tk.action(a).is_some();
         let note = if known { "" } else { "  (no such action)" };
         out.push(Line::from(format!("* {}{note}", sanitize(a))));
     }
@@ -129,10 +136,10 @@ fn scroll_for(lines: &[Line], cursor: Option<usize>, scroll: u16, w: u16, h: u16
 }
 
 /// All lines describing node `ix`, and the index of the line under the edge cursor.
-pub fn node_lines(app: &App, ix: NodeIndex) -> (Vec<Line<'static>>, Option<usize>) {
-    let node = app.tk.node(ix);
-    let seed = app.is_seed(ix);
-    let rec = app.rec.contains(ix);
+pub fn node_lines(v: &Sources, ctx: &Ctx, ix: NodeIndex) -> (Vec<Line<'static>>, Option<usize>) {
+    let node = ctx.tk.node(ix);
+    let seed = ctx.is_seed(ix);
+    let rec = ctx.rec.contains(ix);
     let mut out = vec![Line::styled(
         format!("{} {}", Theme::marker(seed, rec), sanitize(&node.name)),
         Style::new().add_modifier(Modifier::BOLD),
@@ -143,23 +150,23 @@ pub fn node_lines(app: &App, ix: NodeIndex) -> (Vec<Line<'static>>, Option<usize
         (false, false) => "not recommended",
     };
     out.push(Line::from(format!("{} - {state}", node.kind.as_str())));
-    out.extend(crate::tui::inspector::why::lines(app));
+    out.extend(crate::tui::inspector::why::lines(v, ctx));
     // The edges first (what `e`, `d` and the edge cursor act on), then the long text
     // below them, folded until asked (a Chat2Graph action's prompt runs to 150 lines).
-    let cursor = edge_section(app, &mut out);
+    let cursor = edge_section(v, ctx, &mut out);
     if node.kind != NodeKind::Action {
-        out.extend(trace_lines(app, ix));
+        out.extend(trace_lines(v, ctx, ix));
     }
-    out.push(heading(app, "Description"));
+    out.push(heading(ctx, "Description"));
     if node.desc.is_empty() {
-        out.push(Line::styled("(no description)", app.theme.muted()));
+        out.push(Line::styled("(no description)", ctx.theme.muted()));
     } else {
-        desc_lines(app, &node.desc, &mut out);
+        desc_lines(v, ctx, &node.desc, &mut out);
     }
     if let Some(meta) = &node.meta
         && node.kind != NodeKind::Action
     {
-        tool_lines(app, meta, &mut out);
+        tool_lines(ctx, meta, &mut out);
     }
     (out, cursor)
 }
@@ -170,9 +177,9 @@ const FOLD_CHARS: usize = 180;
 
 /// The description: whole when unfolded (`i`), else its first lines and how much more
 /// there is.
-fn desc_lines(app: &App, desc: &str, out: &mut Vec<Line<'static>>) {
+fn desc_lines(v: &Sources, ctx: &Ctx, desc: &str, out: &mut Vec<Line<'static>>) {
     let lines = sanitize_lines(desc);
-    if app.inspector.unfolded() {
+    if v.pane.unfolded() {
         out.extend(lines.into_iter().map(Line::from));
         return;
     }
@@ -188,7 +195,7 @@ fn desc_lines(app: &App, desc: &str, out: &mut Vec<Line<'static>>) {
             budget -= n;
         } else {
             let cut: String = l.chars().take(budget).collect();
-            out.push(Line::from(format!("{cut}{}", app.theme.glyphs().ellipsis)));
+            out.push(Line::from(format!("{cut}{}", ctx.theme.glyphs().ellipsis)));
             budget = 0;
         }
         shown += 1;
@@ -202,18 +209,18 @@ fn desc_lines(app: &App, desc: &str, out: &mut Vec<Line<'static>>) {
             > FOLD_CHARS;
     let more = lines.len() - shown;
     if more > 0 || cut_short {
-        let key = crate::tui::commands::keymap::first_key("unfold").unwrap_or_default();
+        let key = crate::tui::update::commands::keymap::first_key("unfold").unwrap_or_default();
         out.push(Line::styled(
             format!("({more} more line(s): {key} shows all)"),
-            app.theme.muted(),
+            ctx.theme.muted(),
         ));
     }
 }
 
 /// Times offered and called in the loaded traces (the active operator's records at the
 /// current parameters, the others at their own).
-fn trace_lines(app: &App, ix: NodeIndex) -> Vec<Line<'static>> {
-    let ev = &app.evidence;
+fn trace_lines(v: &Sources, ctx: &Ctx, ix: NodeIndex) -> Vec<Line<'static>> {
+    let ev = v.evidence;
     if !ev.loaded() {
         return Vec::new();
     }
@@ -223,19 +230,19 @@ fn trace_lines(app: &App, ix: NodeIndex) -> Vec<Line<'static>> {
     let called = if called == 0 {
         Line::styled(
             format!("called: 0 of {n} records (never)"),
-            app.theme.muted(),
+            ctx.theme.muted(),
         )
     } else {
         Line::from(format!("called: {called} of {n} records"))
     };
     vec![
-        heading(app, "Traces"),
+        heading(ctx, "Traces"),
         Line::from(format!("offered: {offered} of {n} records")),
         called,
     ]
 }
 
-fn tool_lines(app: &App, meta: &ToolMeta, out: &mut Vec<Line<'static>>) {
+fn tool_lines(ctx: &Ctx, meta: &ToolMeta, out: &mut Vec<Line<'static>>) {
     if !meta.ty.is_empty() {
         out.push(Line::from(format!("type: {}", sanitize(&meta.ty))));
     }
@@ -256,7 +263,7 @@ fn tool_lines(app: &App, meta: &ToolMeta, out: &mut Vec<Line<'static>>) {
         out.push(Line::from(format!("when: {}", sanitize(&meta.when_to_use))));
     }
     if !meta.inputs.is_empty() {
-        out.push(heading(app, "Inputs"));
+        out.push(heading(ctx, "Inputs"));
         for p in &meta.inputs {
             let req = if p.required { "required" } else { "optional" };
             out.push(Line::from(format!(
@@ -268,7 +275,7 @@ fn tool_lines(app: &App, meta: &ToolMeta, out: &mut Vec<Line<'static>>) {
         }
     }
     if let Some(r) = &meta.returns {
-        out.push(heading(app, "Returns"));
+        out.push(heading(ctx, "Returns"));
         out.push(Line::from(format!(
             "{}: {}",
             sanitize(&r.ty),
@@ -279,25 +286,25 @@ fn tool_lines(app: &App, meta: &ToolMeta, out: &mut Vec<Line<'static>>) {
 
 /// The Out and In lists; the row under the edge cursor is reversed while the inspector
 /// has focus.
-fn edge_section(app: &App, out: &mut Vec<Line<'static>>) -> Option<usize> {
+fn edge_section(v: &Sources, ctx: &Ctx, out: &mut Vec<Line<'static>>) -> Option<usize> {
     let mut cursor = None;
-    let (to, from) = if app.theme.ascii {
+    let (to, from) = if ctx.theme.ascii {
         ("->", "<-")
     } else {
         ("→", "←")
     };
-    let edges = app.node_edges();
+    let edges = v.edges.to_vec();
     let split = edges.iter().position(|e| !e.2).unwrap_or(edges.len());
     for (title, range, arrow) in [("Out", 0..split, to), ("In", split..edges.len(), from)] {
-        out.push(heading(app, title));
+        out.push(heading(ctx, title));
         if range.is_empty() {
-            out.push(Line::styled("  (none)", app.theme.muted()));
+            out.push(Line::styled("  (none)", ctx.theme.muted()));
         }
         for i in range {
             let (e, other, _) = edges[i];
-            let mut line = edge_line(app, e, other, arrow);
-            if i == app.inspector.edge_cursor() && app.active_pane == ActivePane::Inspector {
-                line = line.patch_style(app.theme.selected());
+            let mut line = edge_line(ctx, e, other, arrow);
+            if i == v.pane.edge_cursor() && ctx.active == ActivePane::Inspector {
+                line = line.patch_style(ctx.theme.selected());
                 cursor = Some(out.len());
             }
             out.push(line);
@@ -306,10 +313,10 @@ fn edge_section(app: &App, out: &mut Vec<Line<'static>>) -> Option<usize> {
     cursor
 }
 
-fn edge_line(app: &App, e: EdgeIndex, other: NodeIndex, arrow: &str) -> Line<'static> {
-    let t = app.session.params.threshold;
-    let edge = &app.tk.graph[e];
-    let (level, tag) = if app.rec.has_edge(&app.tk, e, t) {
+fn edge_line(ctx: &Ctx, e: EdgeIndex, other: NodeIndex, arrow: &str) -> Line<'static> {
+    let t = ctx.params.threshold;
+    let edge = &ctx.tk.graph[e];
+    let (level, tag) = if ctx.rec.has_edge(ctx.tk, e, t) {
         (Level::Recommended, '+')
     } else if edge.score < t {
         (Level::Dimmed, '-')
@@ -319,11 +326,11 @@ fn edge_line(app: &App, e: EdgeIndex, other: NodeIndex, arrow: &str) -> Line<'st
     Line::from(vec![
         Span::styled(
             format!("{tag}{arrow} {:.2} ", edge.score),
-            app.theme.edge(level),
+            ctx.theme.edge(level),
         ),
         Span::raw(format!(
             "{} ({})",
-            sanitize(app.tk.name(other)),
+            sanitize(ctx.tk.name(other)),
             edge.kind.as_str()
         )),
     ])

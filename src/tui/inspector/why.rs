@@ -3,21 +3,21 @@
 
 use ratatui::text::Line;
 
-use crate::tui::app::App;
+use crate::tui::ctx::Ctx;
 use toolscope_core::recommend::explain::num;
 use toolscope_core::text::sanitize;
 
 /// Lines of the section (empty when nothing is explained).
-pub fn lines(app: &App) -> Vec<Line<'static>> {
-    let Some(ex) = app.insight.explanation.as_ref() else {
+pub fn lines(v: &super::Sources, ctx: &Ctx) -> Vec<Line<'static>> {
+    let Some(ex) = v.insight.explanation.as_ref() else {
         return Vec::new();
     };
-    if app.selected != Some(ex.node) || !app.tk.graph.contains_node(ex.node) {
+    if ctx.selected != Some(ex.node) || !ctx.tk.graph.contains_node(ex.node) {
         return Vec::new();
     }
-    let mut out = vec![Line::styled("Why", app.theme.title())];
+    let mut out = vec![Line::styled("Why", ctx.theme.title())];
     out.extend(
-        ex.lines(&app.tk)
+        ex.lines(ctx.tk)
             .iter()
             .map(|l| Line::from(sanitize(l).into_owned())),
     );
@@ -33,12 +33,11 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     out.push(Line::from(format!(
         "critical threshold: {critical}; fewest hops: {hops}"
     )));
-    if let Some(marks) = filter_marks(app) {
+    if let Some(marks) = filter_marks(v, ctx) {
         out.push(Line::from(marks));
     }
-    let threshold = app.session.params.threshold;
-    if let Some(note) =
-        toolscope_core::recommend::copies_note(&app.tk, &app.rec, ex.node, threshold)
+    let threshold = ctx.params.threshold;
+    if let Some(note) = toolscope_core::recommend::copies_note(ctx.tk, ctx.rec, ex.node, threshold)
     {
         out.push(Line::from(sanitize(&note).into_owned()));
     }
@@ -48,12 +47,12 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
 
 /// `filters: disabled, exclusive, chosen -> offered` for a tool, when any mark applies or
 /// the filters stage is on.
-fn filter_marks(app: &App) -> Option<String> {
-    let ix = app.selected?;
-    if app.tk.kind(ix) == toolscope_core::model::NodeKind::Action {
+fn filter_marks(v: &super::Sources, ctx: &Ctx) -> Option<String> {
+    let ix = ctx.selected?;
+    if ctx.tk.kind(ix) == toolscope_core::model::NodeKind::Action {
         return None;
     }
-    let node = app.tk.node(ix);
+    let node = ctx.tk.node(ix);
     let mut marks = Vec::new();
     if !node.enabled() {
         marks.push("disabled");
@@ -61,20 +60,20 @@ fn filter_marks(app: &App) -> Option<String> {
     if node.exclusive() {
         marks.push("exclusive");
     }
-    if app.insight.is_chosen(&node.name) {
+    if v.insight.is_chosen(&node.name) {
         marks.push("chosen");
     }
-    if marks.is_empty() && !app.insight.filters_on {
+    if marks.is_empty() && !v.insight.filters_on {
         return None;
     }
-    let offered = if !app.rec.contains(ix) {
+    let offered = if !ctx.rec.contains(ix) {
         "not recommended"
-    } else if app.insight.offered.contains(&ix) {
+    } else if v.insight.offered.contains(&ix) {
         "offered"
     } else {
         "not offered"
     };
-    let stage = if app.insight.filters_on { "on" } else { "off" };
+    let stage = if v.insight.filters_on { "on" } else { "off" };
     let marks = if marks.is_empty() {
         String::new()
     } else {

@@ -15,42 +15,22 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
-pub(crate) mod shell;
-
-use std::sync::mpsc::Sender;
-
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::tui::action::Action;
+use crate::tui::ctx::Ctx;
 use crate::tui::msg::Msg;
-use crate::tui::row::{Command, cmd};
 use crate::tui::status::{Level, Status};
-use toolscope_core::session::Opened;
+use crate::tui::update::row::{Command, cmd};
 
 #[cfg(feature = "mcp")]
 use state::{Cancel, ServerOutcome};
 pub use state::{Discovery, Report};
 
-/// What the handlers read of the rest of the TUI.
-#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
-pub struct Ctx<'a> {
-    /// The open files, whose declared servers are asked.
-    pub files: &'a [Opened],
-    /// Where the discovery's thread sends its report; none without the interactive loop.
-    pub tx: Option<&'a Sender<Msg>>,
-}
-
-/// What should happen after a handler, in order.
-pub enum Effect {
-    /// A status line.
-    Say(Level, String),
-    /// An entry of the messages (`M`) only.
-    Log(Status),
-}
-
 /// Esc or Ctrl-C while a discovery runs (and no overlay is open: `overlay_open`) cancels
 /// it; `None` when the key is not taken. A second Ctrl-C while cancelling goes on to
 /// quitting.
-pub fn cancel_key(d: &Discovery, k: &KeyEvent, overlay_open: bool) -> Option<Vec<Effect>> {
+pub fn cancel_key(d: &Discovery, k: &KeyEvent, overlay_open: bool) -> Option<Vec<Action>> {
     let ctrl_c = k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c');
     let esc = k.code == KeyCode::Esc && k.modifiers.is_empty();
     if !d.is_running() || overlay_open || !(ctrl_c || esc) {
@@ -59,7 +39,7 @@ pub fn cancel_key(d: &Discovery, k: &KeyEvent, overlay_open: bool) -> Option<Vec
     if !d.cancel() {
         return esc.then(Vec::new);
     }
-    Some(vec![Effect::Say(
+    Some(vec![Action::Status(
         Level::Info,
         "cancelling the MCP discovery…".into(),
     )])
@@ -68,12 +48,12 @@ pub fn cancel_key(d: &Discovery, k: &KeyEvent, overlay_open: bool) -> Option<Vec
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
     cmd!("mcp", [], None, "discover [SERVER]", General, "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", |a, arg| {
-        shell::with(a, |d, ctx| command(d, ctx, arg))
+        crate::tui::update::mcp::with(a, |d, ctx| command(d, ctx, arg))
     }),
 ];
 
 /// The `:mcp` command: `discover [SERVER]`.
-fn command(d: &mut Discovery, ctx: &Ctx, arg: &str) -> Result<Vec<Effect>, String> {
+fn command(d: &mut Discovery, ctx: &Ctx, arg: &str) -> Result<Vec<Action>, String> {
     let (sub, server) = match arg.split_once(char::is_whitespace) {
         Some((s, rest)) => (s, rest.trim()),
         None => (arg, ""),
@@ -85,12 +65,12 @@ fn command(d: &mut Discovery, ctx: &Ctx, arg: &str) -> Result<Vec<Effect>, Strin
 }
 
 #[cfg(not(feature = "mcp"))]
-fn start(_: &mut Discovery, _: &Ctx, _: &str) -> Result<Vec<Effect>, String> {
+fn start(_: &mut Discovery, _: &Ctx, _: &str) -> Result<Vec<Action>, String> {
     Err("`:mcp discover` is not built in (toolscope was built without the `mcp` feature)".into())
 }
 
 #[cfg(feature = "mcp")]
-fn start(d: &mut Discovery, ctx: &Ctx, server: &str) -> Result<Vec<Effect>, String> {
+fn start(d: &mut Discovery, ctx: &Ctx, server: &str) -> Result<Vec<Action>, String> {
     if d.is_running() {
         return Err("an MCP discovery is already running".into());
     }
@@ -105,7 +85,7 @@ fn start(d: &mut Discovery, ctx: &Ctx, server: &str) -> Result<Vec<Effect>, Stri
         let report = run(&plan, &cancel);
         let _ = tx.send(Msg::McpDone(report));
     });
-    Ok(vec![Effect::Say(
+    Ok(vec![Action::Status(
         Level::Info,
         format!(
             "discovering {n} server{}… (Esc cancels)",
@@ -122,7 +102,7 @@ type Plan = Vec<(
 
 /// The open files' declared servers (only `server` when given).
 #[cfg(feature = "mcp")]
-fn plan(files: &[Opened], server: &str) -> Result<Plan, String> {
+fn plan(files: &[toolscope_core::session::Opened], server: &str) -> Result<Plan, String> {
     let mut plan = Vec::new();
     for f in files {
         let decls = toolscope_core::load::declared(&f.path, Some(f.format))?;
@@ -257,10 +237,10 @@ pub fn stop_before_exit(d: &Discovery, rx: &std::sync::mpsc::Receiver<Msg>) {
 
 /// Shows a finished discovery: one status line (tools per server, or the error with the
 /// last stderr line), and each failure whole in the message log.
-pub fn finished(d: &mut Discovery, report: Report) -> Vec<Effect> {
+pub fn finished(d: &mut Discovery, report: Report) -> Vec<Action> {
     d.finished();
     if report.cancelled {
-        return vec![Effect::Say(
+        return vec![Action::Status(
             Level::Info,
             "discovery cancelled: the server was stopped, nothing was recorded".into(),
         )];
@@ -293,13 +273,13 @@ pub fn finished(d: &mut Discovery, report: Report) -> Vec<Effect> {
                     whole.push('\n');
                     whole.push_str(h);
                 }
-                out.push(Effect::Log(Status::error(whole)));
+                out.push(Action::Log(Status::error(whole)));
             }
         }
     }
     for e in &report.write_errors {
         failed = true;
-        out.push(Effect::Log(Status::error(format!("MCP cache: {e}"))));
+        out.push(Action::Log(Status::error(format!("MCP cache: {e}"))));
         parts.push(format!("cache: {e}"));
     }
     let level = if failed { Level::Error } else { Level::Info };
@@ -307,6 +287,6 @@ pub fn finished(d: &mut Discovery, report: Report) -> Vec<Effect> {
     if failed {
         line.push_str(" (:messages has the whole text)");
     }
-    out.push(Effect::Say(level, line));
+    out.push(Action::Status(level, line));
     out
 }

@@ -6,7 +6,7 @@
 
 use toolscope_core::model::NodeKind;
 
-use crate::tui::commands;
+use crate::tui::update::commands;
 
 use crate::tui::mcp_discovery::Report;
 use crate::tui::mcp_discovery::state::ServerOutcome;
@@ -422,7 +422,7 @@ fn quitting_during_a_discovery_ends_the_server_tree_first() {
         (100, 30),
     );
     let (tx, rx) = std::sync::mpsc::channel();
-    crate::tui::editing::watch(&mut app, tx, std::slice::from_ref(&path), None);
+    crate::tui::update::editing::watch(&mut app, tx, std::slice::from_ref(&path), None);
     commands::run(&mut app, "mcp discover hang");
     let pidfile = dir.path().join("pids");
     let until = Instant::now() + Duration::from_secs(10);

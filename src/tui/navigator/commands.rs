@@ -5,39 +5,13 @@ use petgraph::stable_graph::NodeIndex;
 
 use toolscope_core::model::{NodeKind, Toolkit};
 
+use crate::tui::action::{Action, NavigatorAction};
 use crate::tui::app::ActivePane;
-use crate::tui::row::{Command, cmd};
+use crate::tui::ctx::Ctx;
+use crate::tui::update::row::{Command, cmd};
 
-use super::shell::with;
 use super::{Navigator, Row};
-
-/// What the lists' handlers read of the rest of the TUI.
-pub struct Ctx<'a> {
-    pub tk: &'a Toolkit,
-    pub active: ActivePane,
-    /// The diff panel is in the inspector's place (it has no edge cursor).
-    pub diff_panel: bool,
-    /// The navigator's rows on screen.
-    pub height: usize,
-    /// The other end of the inspector's edge under its cursor (only known when the
-    /// inspector is the active pane).
-    pub edge_target: Option<NodeIndex>,
-}
-
-/// What should happen after a handler, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Effect {
-    /// Move the inspector's edge cursor by this many edges.
-    EdgeStep(isize),
-    /// Scroll the inspector (or the diff panel in its place).
-    Scroll(i64),
-    /// Select a node, then centre the graph on it (`centre`) or only bring it into view.
-    Select { node: NodeIndex, centre: bool },
-    /// Centre the graph on the selection.
-    Centre,
-    /// Make operator `i` active.
-    Operator(usize),
-}
+use crate::tui::update::navigator::with;
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
@@ -58,70 +32,81 @@ pub static COMMANDS: &[Command] = &[
 ];
 
 fn page(c: &Ctx) -> isize {
-    (c.height as isize - 1).max(1)
+    (c.nav_height() as isize - 1).max(1)
 }
 
 /// Moves the active list's cursor by `delta` rows (the inspector's: by edges, or scrolls).
-pub fn list_step(nav: &mut Navigator, c: &Ctx, delta: isize) -> Vec<Effect> {
+pub fn list_step(nav: &mut Navigator, c: &Ctx, delta: isize) -> Vec<Action> {
     match c.active {
         // The diff panel has no edge cursor: j/k scroll it.
-        ActivePane::Inspector if delta.abs() == 1 && !c.diff_panel => vec![Effect::EdgeStep(delta)],
-        ActivePane::Inspector => vec![Effect::Scroll(delta.clamp(-1000, 1000) as i64)],
+        ActivePane::Inspector if delta.abs() == 1 && !c.diff_panel => {
+            vec![Action::Navigator(NavigatorAction::EdgeStep(delta))]
+        }
+        ActivePane::Inspector => vec![Action::Navigator(NavigatorAction::Scroll(
+            delta.clamp(-1000, 1000) as i64,
+        ))],
         _ => {
             nav.step(delta);
-            nav.scroll_to_cursor(c.height);
+            nav.scroll_to_cursor(c.nav_height());
             match nav.current() {
-                Some(Row::Node(node)) => vec![Effect::Select {
+                Some(Row::Node(node)) => vec![Action::Navigator(NavigatorAction::Select {
                     node,
                     centre: false,
-                }],
+                })],
                 _ => Vec::new(),
             }
         }
     }
 }
 
-fn open(nav: &mut Navigator, c: &Ctx) -> Vec<Effect> {
+fn open(nav: &mut Navigator, c: &Ctx) -> Vec<Action> {
     if c.active == ActivePane::Inspector {
         return c
             .edge_target
-            .map(|node| Effect::Select {
-                node,
-                centre: false,
+            .map(|node| {
+                Action::Navigator(NavigatorAction::Select {
+                    node,
+                    centre: false,
+                })
             })
             .into_iter()
             .collect();
     }
     match nav.current() {
-        Some(Row::Operator(i)) if c.active == ActivePane::Navigator => vec![Effect::Operator(i)],
+        Some(Row::Operator(i)) if c.active == ActivePane::Navigator => {
+            vec![Action::Navigator(NavigatorAction::Operator(i))]
+        }
         Some(Row::Node(ix)) if c.active == ActivePane::Navigator => {
             // A group of many members: Enter expands / collapses its member rows.
             nav.toggle_group(c.tk, ix);
-            vec![Effect::Select {
+            vec![Action::Navigator(NavigatorAction::Select {
                 node: ix,
                 centre: true,
-            }]
+            })]
         }
-        _ => vec![Effect::Centre],
+        _ => vec![Action::Navigator(NavigatorAction::Centre)],
     }
 }
 
 /// Filters the navigator and selects the first matching node.
-pub fn set_filter(nav: &mut Navigator, c: &Ctx, filter: String) -> Vec<Effect> {
+pub fn set_filter(nav: &mut Navigator, c: &Ctx, filter: String) -> Vec<Action> {
     nav.filter = filter;
     nav.rebuild(c.tk);
     match nav.current() {
-        Some(Row::Node(node)) => vec![Effect::Select {
+        Some(Row::Node(node)) => vec![Action::Navigator(NavigatorAction::Select {
             node,
             centre: false,
-        }],
+        })],
         _ => Vec::new(),
     }
 }
 
-fn goto(c: &Ctx, name: &str) -> Result<Vec<Effect>, String> {
+fn goto(c: &Ctx, name: &str) -> Result<Vec<Action>, String> {
     let node = find_node(c.tk, name)?;
-    Ok(vec![Effect::Select { node, centre: true }])
+    Ok(vec![Action::Navigator(NavigatorAction::Select {
+        node,
+        centre: true,
+    })])
 }
 
 /// A node by exact name, else the one node whose name contains `name` (ignoring case).

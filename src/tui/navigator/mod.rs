@@ -4,7 +4,6 @@
 
 pub(crate) mod commands;
 pub(crate) mod draw;
-pub(crate) mod shell;
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap, HashSet};

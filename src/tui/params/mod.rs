@@ -2,49 +2,20 @@
 //! values live in the editing session (`session.params`, pending until saved) and the app
 //! (seeds, operator); their commands are here (the parameter bar is drawn by `view::bar`).
 
-pub(crate) mod shell;
-
 use petgraph::stable_graph::NodeIndex;
 
-use toolscope_core::model::{NodeKind, Toolkit};
-use toolscope_core::recommend::{MAX_HOPS, Params};
+use toolscope_core::model::NodeKind;
+use toolscope_core::recommend::MAX_HOPS;
 
-use crate::tui::row::{Command, cmd};
+use crate::tui::action::{Action, ParamsAction};
+use crate::tui::ctx::Ctx;
+use crate::tui::update::row::{Command, cmd};
 
-use shell::with;
+use crate::tui::update::params::with;
 
 /// A threshold key's step, and the fine step.
 const STEP: f64 = 0.05;
 const FINE: f64 = 0.01;
-
-/// What the handlers read: the parameters and what they apply to. The values themselves
-/// belong to the shell (the session's parameters, the app's seeds and operator), so the
-/// handlers say how they change as [`Effect`]s.
-pub struct Ctx<'a> {
-    pub tk: &'a Toolkit,
-    pub params: Params,
-    pub seeds: &'a [NodeIndex],
-    pub selected: Option<NodeIndex>,
-    /// The active operator's index in `tk.operators`.
-    pub operator: Option<usize>,
-}
-
-/// What should happen after a handler, in order; each change of the parameters or seeds
-/// recomputes the recommendation.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    Threshold(f64),
-    Hops(u32),
-    /// The seeds are these now, chosen by hand (no operator's own).
-    Seeds(Vec<NodeIndex>),
-    /// Make operator `index` active (committing the parameters changed for the one left);
-    /// `announce`: then say its name.
-    Operator {
-        index: usize,
-        announce: bool,
-    },
-    Info(String),
-}
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
@@ -58,23 +29,23 @@ pub static COMMANDS: &[Command] = &[
         with(a, |c| toggle_seed(c, c.selected.ok_or("no node selected")?))
     }),
     cmd!("seed", [], Actions, "ACTION", Recommendation, "seed / unseed an action", |a, arg| with(a, |c| seed(c, arg))),
-    cmd!("clear-seeds", [], None, "", Recommendation, "clear all seeds", |a, _| with(a, |_| Ok(vec![Effect::Seeds(Vec::new())]))),
+    cmd!("clear-seeds", [], None, "", Recommendation, "clear all seeds", |a, _| with(a, |_| Ok(vec![Action::Params(ParamsAction::Seeds(Vec::new()))]))),
     cmd!("next-operator", [], None, "", Recommendation hint "operator", "next operator (its seeds, threshold, hops)", |a, _| with(a, |c| Ok(cycle_operator(c, 1)))),
     cmd!("prev-operator", [], None, "", Recommendation, "previous operator", |a, _| with(a, |c| Ok(cycle_operator(c, -1)))),
     cmd!("operator", ["op"], Operators, "NAME", Recommendation, "make an operator active", |a, arg| with(a, |c| operator(c, arg))),
 ];
 
-fn nudge_threshold(c: &Ctx, delta: f64) -> Vec<Effect> {
+fn nudge_threshold(c: &Ctx, delta: f64) -> Vec<Action> {
     let t = ((c.params.threshold + delta) * 100.0).round() / 100.0;
-    vec![Effect::Threshold(t.clamp(0.0, 1.0))]
+    vec![Action::Params(ParamsAction::Threshold(t.clamp(0.0, 1.0)))]
 }
 
-fn set_hops(h: u32) -> Vec<Effect> {
-    vec![Effect::Hops(h.min(MAX_HOPS))]
+fn set_hops(h: u32) -> Vec<Action> {
+    vec![Action::Params(ParamsAction::Hops(h.min(MAX_HOPS)))]
 }
 
 /// Adds or removes an action from the seeds.
-fn toggle_seed(c: &Ctx, ix: NodeIndex) -> Result<Vec<Effect>, String> {
+fn toggle_seed(c: &Ctx, ix: NodeIndex) -> Result<Vec<Action>, String> {
     if c.tk.kind(ix) != NodeKind::Action {
         return Err("only actions can be seeds".into());
     }
@@ -85,14 +56,14 @@ fn toggle_seed(c: &Ctx, ix: NodeIndex) -> Result<Vec<Effect>, String> {
         }
         None => seeds.push(ix),
     }
-    Ok(vec![Effect::Seeds(seeds)])
+    Ok(vec![Action::Params(ParamsAction::Seeds(seeds))])
 }
 
 /// `o`/`O`: the next or previous operator in the navigator's (natural name) order.
-fn cycle_operator(c: &Ctx, delta: isize) -> Vec<Effect> {
+fn cycle_operator(c: &Ctx, delta: isize) -> Vec<Action> {
     let ops = &c.tk.operators;
     if ops.is_empty() {
-        return vec![Effect::Info("this toolkit has no operators".into())];
+        return vec![Action::info("this toolkit has no operators".into())];
     }
     let mut order: Vec<usize> = (0..ops.len()).collect();
     order.sort_by(|a, b| crate::tui::navigator::natural_cmp(&ops[*a].name, &ops[*b].name));
@@ -101,28 +72,28 @@ fn cycle_operator(c: &Ctx, delta: isize) -> Vec<Effect> {
         Some(p) => (p as isize + delta).rem_euclid(n),
         None => 0,
     };
-    vec![Effect::Operator {
+    vec![Action::Params(ParamsAction::Operator {
         index: order[at as usize],
         announce: false,
-    }]
+    })]
 }
 
 /// `:operator NAME`: a name several operators share (operators of one name in several
 /// files, shown as `NAME @ FILE`) is refused with the choices, as `--operator` is.
-fn operator(c: &Ctx, name: &str) -> Result<Vec<Effect>, String> {
+fn operator(c: &Ctx, name: &str) -> Result<Vec<Action>, String> {
     let op = c.tk.one_operator(name).map_err(|e| e.to_string())?;
     let index =
         c.tk.operators
             .iter()
             .position(|o| std::ptr::eq(o, op))
             .ok_or("the operator is gone")?;
-    Ok(vec![Effect::Operator {
+    Ok(vec![Action::Params(ParamsAction::Operator {
         index,
         announce: true,
-    }])
+    })])
 }
 
-fn seed(c: &Ctx, name: &str) -> Result<Vec<Effect>, String> {
+fn seed(c: &Ctx, name: &str) -> Result<Vec<Action>, String> {
     let ix =
         c.tk.action(name)
             .ok_or_else(|| format!("no action named `{name}`"))?;

@@ -15,13 +15,24 @@ use toolscope_core::recommend::{Params, explain};
 use toolscope_core::text::sanitize;
 
 use super::{After, Run};
-use crate::tui::app::App;
 use crate::tui::chrome::bordered;
+use crate::tui::ctx::Ctx;
 use crate::tui::graph_pane::draw::put_str;
 use crate::tui::graph_pane::geometry::WRect;
 
-fn ok_glyph(app: &App, hit: bool) -> &'static str {
-    match (app.theme.ascii, hit) {
+/// What the replay draws from besides the context: its own state, the insight's kept
+/// explanation (the panel's "why"), the loaded records (the runs list), and the graph
+/// pane's view and whole layout (the called tool's box marked on the graph).
+pub struct Sources<'a> {
+    pub replay: &'a super::ReplayPane,
+    pub insight: &'a crate::tui::insight::InsightState,
+    pub evidence: &'a crate::tui::evidence_panel::EvidencePane,
+    pub graph_pane: &'a crate::tui::graph_pane::GraphPane,
+    pub whole: Option<&'a toolscope_core::layout::Layout>,
+}
+
+fn ok_glyph(ctx: &Ctx, hit: bool) -> &'static str {
+    match (ctx.theme.ascii, hit) {
         (false, true) => "✓",
         (false, false) => "✗",
         (true, true) => "+",
@@ -29,24 +40,24 @@ fn ok_glyph(app: &App, hit: bool) -> &'static str {
     }
 }
 
-fn name(app: &App, ix: petgraph::stable_graph::NodeIndex) -> String {
-    sanitize(app.tk.name(ix)).into_owned()
+fn name(ctx: &Ctx, ix: petgraph::stable_graph::NodeIndex) -> String {
+    sanitize(ctx.tk.name(ix)).into_owned()
 }
 
 /// The replay's panel in the inspector's place.
-pub fn panel(frame: &mut Frame, app: &App, area: Rect) {
+pub fn panel(frame: &mut Frame, v: &Sources, ctx: &Ctx, area: Rect) {
     if area.width == 0 {
         return;
     }
-    let (title, lines) = match (app.replay.run(), app.replay.after()) {
+    let (title, lines) = match (v.replay.run(), v.replay.after()) {
         (Some(run), _) => (
             " replay ",
-            run_lines(app, run, area.width.saturating_sub(2)),
+            run_lines(v, ctx, run, area.width.saturating_sub(2)),
         ),
-        (None, Some(a)) => (" step ", after_lines(app, a)),
+        (None, Some(a)) => (" step ", after_lines(ctx, a)),
         _ => (" replay ", Vec::new()),
     };
-    let block = bordered(app).title(title);
+    let block = bordered(ctx.theme).title(title);
     let p = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(block);
@@ -57,9 +68,9 @@ fn bold(s: String) -> Span<'static> {
     Span::styled(s, Style::new().add_modifier(Modifier::BOLD))
 }
 
-fn after_lines(app: &App, a: &After) -> Vec<Line<'static>> {
+fn after_lines(ctx: &Ctx, a: &After) -> Vec<Line<'static>> {
     let mut out = vec![
-        Line::from(vec![Span::raw("after "), bold(name(app, a.tool))]),
+        Line::from(vec![Span::raw("after "), bold(name(ctx, a.tool))]),
         Line::from(format!(
             "offers {} tool(s) from {} seed(s)",
             a.offer.offered.len(),
@@ -70,13 +81,13 @@ fn after_lines(app: &App, a: &After) -> Vec<Line<'static>> {
         out.push(Line::from(""));
         out.push(Line::styled(
             "A kit init made: the step after the tool most runs call first, not the union of every first call.",
-            app.theme.muted(),
+            ctx.theme.muted(),
         ));
     }
     out.push(Line::from(""));
     out.push(Line::styled(
         "Esc: the operator's seeds; R: replay a run",
-        app.theme.muted(),
+        ctx.theme.muted(),
     ));
     out
 }
@@ -90,7 +101,7 @@ fn step_of(run: &Run) -> String {
     )
 }
 
-fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
+fn run_lines(v: &Sources, ctx: &Ctx, run: &Run, width: u16) -> Vec<Line<'static>> {
     let p = &run.played;
     let id = run
         .source
@@ -112,13 +123,13 @@ fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
     // Where the run stands among all (walked on a thread, `…` until it comes); the tune
     // list says the overall figure as its "before", so a short panel keeps the list.
     if run.tune.is_none() {
-        let line = super::search_job::standing_line(&app.replay.search, usize::from(width));
+        let line = super::search_job::standing_line(&v.replay.search, usize::from(width));
         out.push(Line::from(line));
     }
-    if let Some(what) = app.replay.search.searching() {
+    if let Some(what) = v.replay.search.searching() {
         out.push(Line::styled(
             format!("{what} … (Esc cancels)"),
-            app.theme.muted(),
+            ctx.theme.muted(),
         ));
     }
     let play = if run.playing { " ▶" } else { "" };
@@ -141,7 +152,7 @@ fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
     out.push(Line::from(vec![
         Span::raw("next "),
         bold(sanitize(&s.next).into_owned()),
-        Span::raw(format!(" {} {verdict}", ok_glyph(app, s.hit))),
+        Span::raw(format!(" {} {verdict}", ok_glyph(ctx, s.hit))),
     ]));
     let cut = s.offer.recommended.len() - s.offer.offered.len();
     let cut = if cut > 0 {
@@ -155,7 +166,7 @@ fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
     )));
     // The offer by rank, with the score that offers each (a step drawn as its reasons),
     // the called tool marked; a few lines, the rest counted.
-    let ranked = app
+    let ranked = v
         .graph_pane
         .focus_view
         .as_ref()
@@ -164,20 +175,20 @@ fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
         const LISTED: usize = 5;
         for &(t, score) in ranked.iter().take(LISTED) {
             let mark = if Some(t) == s.target {
-                format!(" {}", ok_glyph(app, true))
+                format!(" {}", ok_glyph(ctx, true))
             } else {
                 String::new()
             };
             out.push(Line::from(format!(
                 "  {} {}{mark}",
                 num(score),
-                sanitize(app.tk.name(t))
+                sanitize(ctx.tk.name(t))
             )));
         }
         if ranked.len() > LISTED {
             out.push(Line::styled(
                 format!("  {} more by rank", ranked.len() - LISTED),
-                app.theme.muted(),
+                ctx.theme.muted(),
             ));
         }
     }
@@ -191,8 +202,8 @@ fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
     let why_lines = |out: &mut Vec<Line<'static>>| {
         if !s.hit {
             out.push(Line::from(""));
-            for l in why(app, run, s) {
-                out.push(Line::styled(l, app.theme.muted()));
+            for l in why(v, ctx, run, s) {
+                out.push(Line::styled(l, ctx.theme.muted()));
             }
         }
     };
@@ -208,12 +219,12 @@ fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
             for (i, c) in t.list.iter().enumerate() {
                 let mark = if i == t.cursor { "> " } else { "  " };
                 let style = if i == t.cursor {
-                    app.theme.selected()
+                    ctx.theme.selected()
                 } else {
                     Style::new()
                 };
                 out.push(Line::styled(
-                    format!("{mark}{}", sanitize(&c.describe(&app.tk))),
+                    format!("{mark}{}", sanitize(&c.describe(ctx.tk))),
                     style,
                 ));
                 // The ranked figure; the other under the chosen one (core steps::figures).
@@ -227,7 +238,7 @@ fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
             if !t.list.is_empty() {
                 out.push(Line::styled(
                     "Enter applies (u undoes) · Esc closes",
-                    app.theme.muted(),
+                    ctx.theme.muted(),
                 ));
             }
             why_lines(&mut out);
@@ -239,7 +250,7 @@ fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
             } else {
                 "t tunes · ←/→ steps · Space plays · Esc leaves"
             };
-            out.push(Line::styled(keys, app.theme.muted()));
+            out.push(Line::styled(keys, ctx.theme.muted()));
         }
     }
     out
@@ -247,7 +258,7 @@ fn run_lines(app: &App, run: &Run, width: u16) -> Vec<Line<'static>> {
 
 /// Where a missed call stands: not in the graph, not available to the run, or what keeps
 /// it out (explain).
-pub(crate) fn why(app: &App, run: &Run, s: &ReplayStep) -> Vec<String> {
+pub(crate) fn why(v: &Sources, ctx: &Ctx, run: &Run, s: &ReplayStep) -> Vec<String> {
     let next = sanitize(&s.next).into_owned();
     let Some(t) = s.target else {
         return vec![format!(
@@ -262,9 +273,9 @@ pub(crate) fn why(app: &App, run: &Run, s: &ReplayStep) -> Vec<String> {
     let params: Params = run.params;
     // The step selects its called tool, so the app's kept explanation is usually this one.
     let fresh;
-    let e = match app.insight.explained(&s.offer.seeds, params, t) {
+    let e = match v.insight.explained(&s.offer.seeds, params, t) {
         Some(e) => e,
-        None => match explain(&app.tk, &s.offer.seeds, params, t) {
+        None => match explain(ctx.tk, &s.offer.seeds, params, t) {
             Some(e) => {
                 fresh = e;
                 &fresh
@@ -272,7 +283,7 @@ pub(crate) fn why(app: &App, run: &Run, s: &ReplayStep) -> Vec<String> {
             None => return Vec::new(),
         },
     };
-    e.lines(&app.tk)
+    e.lines(ctx.tk)
         .into_iter()
         .map(|l| sanitize(&l).into_owned())
         .collect()
@@ -282,12 +293,12 @@ pub(crate) fn why(app: &App, run: &Run, s: &ReplayStep) -> Vec<String> {
 /// the focus view's "more" marks after it in short form (they share that line), and the
 /// called tool's box marked hit or miss. False when there is no replay line to draw (the
 /// marks are then the graph pane's own).
-pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
-    if area.width < 12 || area.height < 3 || !app.replay.shown(&app.seeds) {
+pub fn on_graph(v: &Sources, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> bool {
+    if area.width < 12 || area.height < 3 || !v.replay.shown(ctx.seeds) {
         return false;
     }
     // Each part's forms, longest first.
-    let parts: Vec<Vec<String>> = match (app.replay.run(), app.replay.after()) {
+    let parts: Vec<Vec<String>> = match (v.replay.run(), v.replay.after()) {
         (Some(run), _) => match run.current() {
             Some(s) => {
                 let recall = match run.played.hits_through(run.step) {
@@ -295,7 +306,7 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
                     None => "recall …".to_string(),
                 };
                 let verdict = if s.hit { "hit" } else { "miss" };
-                let (glyph, next) = (ok_glyph(app, s.hit), sanitize(&s.next));
+                let (glyph, next) = (ok_glyph(ctx, s.hit), sanitize(&s.next));
                 let last = run.played.len().saturating_sub(1);
                 vec![
                     vec![
@@ -313,15 +324,15 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
             None => vec![vec![format!("run {}: no calls yet", run.record + 1)]],
         },
         (None, Some(a)) => vec![
-            vec![format!("step after {}", name(app, a.tool))],
+            vec![format!("step after {}", name(ctx, a.tool))],
             vec![format!("{} tool(s)", a.offer.offered.len())],
         ],
         _ => return false,
     };
     let mut parts = parts;
     // A step too large for the pane draws its offered tools by rank and counts the rest.
-    let untold = app.graph_pane.focus_view.as_ref().map_or(0, |f| f.untold);
-    if untold > 0 && app.graph_pane.shows_focus() {
+    let untold = v.graph_pane.focus_view.as_ref().map_or(0, |f| f.untold);
+    if untold > 0 && v.graph_pane.shows_focus() {
         parts.push(vec![
             format!("{untold} more offered"),
             format!("+{untold} offered"),
@@ -333,17 +344,18 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
         w: i32::from(area.width),
         h: i32::from(area.height),
     };
-    let style = app.theme.title();
+    let style = ctx.theme.title();
     let room = area.width as usize - 2;
     let bottom = border.y + border.h - 1;
     // The marks keep their place at the right; the caption is cut before them.
-    let marks = crate::tui::graph_pane::more::compact(app).filter(|m| m.chars().count() < room);
+    let marks = crate::tui::graph_pane::more::compact(v.graph_pane, ctx)
+        .filter(|m| m.chars().count() < room);
     let marks_w = marks.as_ref().map_or(0, |m| m.chars().count());
     // The overall step recall, so the run's place shows where the panel is hidden too:
     // only where every other part fits in its longest form beside it.
-    if app.replay.run().is_some() {
+    if v.replay.run().is_some() {
         let longest: Vec<String> = parts.iter().filter_map(|f| f.first().cloned()).collect();
-        let overall = super::search_job::overall_part(&app.replay.search);
+        let overall = super::search_job::overall_part(&v.replay.search);
         let fits = overall.into_iter().find(|o| {
             let mut all = longest.clone();
             all.push(o.clone());
@@ -357,8 +369,8 @@ pub fn on_graph(app: &App, area: Rect, buf: &mut Buffer) -> bool {
         let x = border.x + border.w - 1 - marks_w as i32;
         put_str(buf, area, border, x, bottom, m, style);
     }
-    if let Some(s) = app.replay.run().and_then(|r| r.current()) {
-        mark_target(app, area, s, buf);
+    if let Some(s) = v.replay.run().and_then(|r| r.current()) {
+        mark_target(v, ctx, area, s, buf);
     }
     true
 }
@@ -407,44 +419,44 @@ pub(crate) fn caption(parts: &[Vec<String>], room: usize) -> String {
 }
 
 /// The called tool's box gets ✓ (hit) or ✗ (miss) in its last cell, when it is drawn.
-fn mark_target(app: &App, area: Rect, s: &ReplayStep, buf: &mut Buffer) {
+fn mark_target(v: &Sources, ctx: &Ctx, area: Rect, s: &ReplayStep, buf: &mut Buffer) {
     let Some(t) = s.target else { return };
-    if !app.graph_pane.shows_focus() {
+    if !v.graph_pane.shows_focus() {
         return;
     }
-    let geo = app.geometry();
-    let Some(r) = geo.node_rect(app.layout(), &app.tk, t) else {
+    let geo = v.graph_pane.geometry(v.whole);
+    let Some(r) = geo.node_rect(v.graph_pane.layout(v.whole), ctx.tk, t) else {
         return;
     };
     let inner = crate::tui::panes::inner(area);
     let view = WRect {
-        x: app.graph_pane.viewport.x,
-        y: app.graph_pane.viewport.y,
+        x: v.graph_pane.viewport.x,
+        y: v.graph_pane.viewport.y,
         w: i32::from(inner.width),
         h: i32::from(inner.height),
     };
     let y = if geo.box_h == 1 { r.y } else { r.y + 1 };
-    let style = app.theme.selected();
+    let style = ctx.theme.selected();
     put_str(
         buf,
         inner,
         view,
         r.x + r.w - 2,
         y,
-        ok_glyph(app, s.hit),
+        ok_glyph(ctx, s.hit),
         style,
     );
 }
 
 /// The list of loaded runs, over the graph, while one is being chosen: in the order and
 /// with the filter `o` and `f` choose (the title says which).
-pub fn picker(frame: &mut Frame, app: &App, area: Rect) {
-    let Some(cursor) = app.replay.picking() else {
+pub fn picker(frame: &mut Frame, v: &Sources, ctx: &Ctx, area: Rect) {
+    let Some(cursor) = v.replay.picking() else {
         return;
     };
-    let records = app.evidence.records();
-    let list = &app.replay.list;
-    let rows = list.rows(&app.replay.summaries, records.len());
+    let records = v.evidence.records();
+    let list = &v.replay.list;
+    let rows = list.rows(&v.replay.summaries, records.len());
     let w = area.width.saturating_sub(8).min(70);
     let h = area
         .height
@@ -472,42 +484,42 @@ pub fn picker(frame: &mut Frame, app: &App, area: Rect) {
             let id = rec.id.as_deref().map(sanitize).unwrap_or_default();
             // How the run went, at its own parameters (as `eval --steps` walks it).
             // First, so a narrow list keeps it.
-            let went = match app.replay.summaries.get(i).copied().flatten() {
+            let went = match v.replay.summaries.get(i).copied().flatten() {
                 Some((h, n)) if h == n => format!("{h}/{n} all hit · "),
                 Some((h, n)) => format!("{} miss {h}/{n} · ", n - h),
-                None if app.replay.summarising() => "… · ".to_string(),
+                None if v.replay.summarising() => "… · ".to_string(),
                 None => String::new(),
             };
             let text = format!("{:>4} {went}{id} {who} · {calls}", i + 1);
             if i == cursor {
-                Line::styled(text, app.theme.selected())
+                Line::styled(text, ctx.theme.selected())
             } else {
                 Line::from(text)
             }
         })
         .collect();
     if lines.is_empty() {
-        let why = if app.replay.summarising() {
+        let why = if v.replay.summarising() {
             "… counting how each run went"
         } else {
             "no run has a miss (f: every run)"
         };
-        lines.push(Line::styled(why, app.theme.muted()));
+        lines.push(Line::styled(why, ctx.theme.muted()));
     }
-    let walked = app.replay.summaries_walked;
-    let budget = if !app.replay.summarising() && walked < records.len() {
+    let walked = v.replay.summaries_walked;
+    let budget = if !v.replay.summarising() && walked < records.len() {
         format!(" · counted {walked} (walk budget)")
     } else {
         String::new()
     };
-    let keys = crate::tui::replay_keys::key_of;
+    let keys = crate::tui::update::replay_keys::key_of;
     let title = format!(" runs · {}{budget} ", list.label());
     let hint = format!(
         " {} order · {} misses · Enter · Esc ",
         keys("runs-order"),
         keys("runs-misses"),
     );
-    let block = bordered(app).title(title).title_bottom(hint);
+    let block = bordered(ctx.theme).title(title).title_bottom(hint);
     frame.render_widget(Clear, r);
     frame.render_widget(Paragraph::new(lines).block(block), r);
 }

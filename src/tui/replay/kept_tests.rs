@@ -8,9 +8,9 @@
 use std::path::Path;
 
 use crate::tui::app::App;
-use crate::tui::editing::tests::keys;
 use crate::tui::tests::screen;
 use crate::tui::theme::Theme;
+use crate::tui::update::editing::tests::keys;
 use toolscope_core::generate::{GenOptions, generate};
 use toolscope_core::model::NodeKind;
 use toolscope_core::source::{Limits, Loaded};

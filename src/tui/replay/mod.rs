@@ -2,12 +2,12 @@
 //! by step, and tuning from a miss.
 //!
 //! The pane owns its state ([`ReplayPane`]); nothing else changes it. Its handlers take that
-//! state and a small [`Ctx`] (the toolkit, the loaded records, the parameters) and return
-//! [`Effect`]s that the shell applies ([`shell`]): show a step's seeds on the graph, apply
+//! state and the [`Ctx`] (the toolkit, the loaded records, the parameters, ...) and return
+//! [`Action`]s that the shell applies (`update::replay`, `update::apply`): show a step's seeds on the graph, apply
 //! an edit, schedule the next play tick. The steps themselves come from the core
 //! ([`toolscope_core::evidence::steps::replay`]), computed as `eval --steps` computes
 //! them; the graph shows a step as the recommendation from its seeds, cut to what the run
-//! had (`App::recompute` asks [`ReplayPane::refresh`] for the cut).
+//! had (the app's recompute asks [`ReplayPane::refresh`] for the cut).
 //!
 //! Only the step shown is walked, on the UI thread (one walk of the graph: a key of a
 //! 10k-action kit stays within its 16 ms). The recall so far needs every earlier step's
@@ -28,7 +28,6 @@ pub(crate) mod list;
 pub(crate) mod search_job;
 #[cfg(test)]
 mod search_job_tests;
-pub(crate) mod shell;
 #[cfg(test)]
 mod step_tests;
 #[cfg(test)]
@@ -41,8 +40,9 @@ use std::sync::mpsc::Sender;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use petgraph::stable_graph::NodeIndex;
 
+use crate::tui::action::{Action, ReplayAction};
+use crate::tui::ctx::Ctx;
 use jobs::{HitsDone, SummariesDone};
-use toolscope_core::edit::Edit;
 use toolscope_core::evidence::Record;
 use toolscope_core::evidence::steps::replay::{
     Offer, ReplayStep, Replayed, Walk, is_step_kit, offer_after, opening_tool, record_index, replay,
@@ -59,20 +59,6 @@ pub const PACE: std::time::Duration = std::time::Duration::from_millis(900);
 /// few milliseconds at 10k actions); a longer one on a thread of its own.
 pub const INLINE_STEPS: usize = 64;
 
-/// What a handler reads: the graph, the loaded records, the view's parameters.
-pub struct Ctx<'a> {
-    pub tk: &'a Arc<Toolkit>,
-    /// Shared with the jobs walked on a thread.
-    pub records: &'a Arc<Vec<Record>>,
-    pub params: Params,
-    /// The active operator's name.
-    pub operator: Option<&'a str>,
-    /// The selected node.
-    pub selected: Option<NodeIndex>,
-    /// How many offered tools the graph pane shows whole (see [`room`]).
-    pub room: usize,
-}
-
 /// How many offered tools the focus view holds whole at a terminal size: half the nodes it
 /// fits (each offered tool comes with its action in a kit `init` made): 10 at 80x24, 15 at
 /// 100x30, 30 at 160x48 (docs/tui.md).
@@ -82,34 +68,6 @@ pub fn room(size: (u16, u16)) -> usize {
         (w, h) if w >= 100 && h >= 30 => 15,
         _ => 10,
     }
-}
-
-/// What the shell does for the replay.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Show a step: make `operator` active (when named and not active), the seeds the
-    /// step's, and select `select`.
-    Show {
-        operator: Option<String>,
-        seeds: Vec<NodeIndex>,
-        select: Option<NodeIndex>,
-    },
-    /// Apply the edits as one undoable step, then take these parameters.
-    Apply {
-        edits: Vec<Edit>,
-        threshold: Option<f64>,
-        hops: Option<u32>,
-        what: String,
-    },
-    /// Send a play tick of this generation after [`PACE`].
-    Tick(u64),
-    /// The replay's panel (in the inspector's place) must be seen: where the focus view or
-    /// `m` hid the right-hand pane, bring it back and say so.
-    ShowPanel,
-    /// The replay ended: the operator's own seeds come back.
-    Leave,
-    Info(String),
-    Error(String),
 }
 
 /// The pane's state.
@@ -387,9 +345,9 @@ impl ReplayPane {
     }
 
     /// The step after the selected tool (an action: after the tools it calls).
-    pub fn step_after_selected(&mut self, ctx: &Ctx) -> Vec<Effect> {
+    pub fn step_after_selected(&mut self, ctx: &Ctx) -> Vec<Action> {
         let Some(ix) = ctx.selected.filter(|&ix| ctx.tk.graph.contains_node(ix)) else {
-            return vec![Effect::Error("select a tool first".into())];
+            return vec![Action::error("select a tool first".into())];
         };
         let tk = ctx.tk;
         let tool = match tk.kind(ix) {
@@ -401,7 +359,7 @@ impl ReplayPane {
                 match called {
                     Some((_, x)) => x,
                     None => {
-                        return vec![Effect::Error(format!(
+                        return vec![Action::error(format!(
                             "{} calls no tool: select a tool",
                             tk.name(ix)
                         ))];
@@ -412,10 +370,10 @@ impl ReplayPane {
         self.show_after(ctx, tool, false)
     }
 
-    fn show_after(&mut self, ctx: &Ctx, tool: NodeIndex, opening: bool) -> Vec<Effect> {
+    fn show_after(&mut self, ctx: &Ctx, tool: NodeIndex, opening: bool) -> Vec<Action> {
         let offer = offer_after(ctx.tk, &[tool], ctx.params, None);
         if offer.seeds.is_empty() {
-            return vec![Effect::Error(format!(
+            return vec![Action::error(format!(
                 "no action calls {}: no step follows it",
                 ctx.tk.name(tool)
             ))];
@@ -429,32 +387,32 @@ impl ReplayPane {
             tk: Arc::clone(ctx.tk),
             params: ctx.params,
         });
-        vec![Effect::Show {
+        vec![Action::Replay(ReplayAction::Show {
             operator: None,
             seeds,
             select: Some(tool),
-        }]
+        })]
     }
 
     /// The first screen of a kit `init` made: the step after the tool most runs call
     /// first (see [`opening_tool`]); nothing for other kits.
-    pub fn opening(&mut self, ctx: &Ctx) -> Vec<Effect> {
+    pub fn opening(&mut self, ctx: &Ctx) -> Vec<Action> {
         if !is_step_kit(ctx.tk) {
             return Vec::new();
         }
-        let Some(op) = ctx.operator.and_then(|n| ctx.tk.operator(n)) else {
+        let Some(op) = ctx.operator_name().and_then(|n| ctx.tk.operator(n)) else {
             return Vec::new();
         };
-        match opening_tool(ctx.tk, op, ctx.records, ctx.params, ctx.room) {
+        match opening_tool(ctx.tk, op, ctx.records, ctx.params, room(ctx.size)) {
             Some(tool) => self.show_after(ctx, tool, true),
             None => Vec::new(),
         }
     }
 
     /// `R`: the list of loaded records.
-    pub fn pick(&mut self, ctx: &Ctx) -> Vec<Effect> {
+    pub fn pick(&mut self, ctx: &Ctx) -> Vec<Action> {
         if ctx.records.is_empty() {
-            return vec![Effect::Error(
+            return vec![Action::error(
                 "no traces loaded: :traces FILE (or --traces FILE)".into(),
             )];
         }
@@ -527,7 +485,7 @@ impl ReplayPane {
 
     /// `:replay RECORD STEP` (RECORD from 1 in load order, or a record's `id`; STEP from
     /// 0); `:replay` alone follows the newest record.
-    pub fn command(&mut self, ctx: &Ctx, arg: &str) -> Result<Vec<Effect>, String> {
+    pub fn command(&mut self, ctx: &Ctx, arg: &str) -> Result<Vec<Action>, String> {
         let mut words = arg.split_whitespace();
         let (Some(record), step) = (words.next(), words.next()) else {
             return self.follow(ctx);
@@ -546,7 +504,7 @@ impl ReplayPane {
     }
 
     /// Follows the newest record from its last step.
-    fn follow(&mut self, ctx: &Ctx) -> Result<Vec<Effect>, String> {
+    fn follow(&mut self, ctx: &Ctx) -> Result<Vec<Action>, String> {
         let Some(last) = ctx.records.len().checked_sub(1) else {
             return Err("no traces loaded: :traces FILE (or --traces FILE)".into());
         };
@@ -560,7 +518,7 @@ impl ReplayPane {
         index: usize,
         step: Option<usize>,
         follow: bool,
-    ) -> Result<Vec<Effect>, String> {
+    ) -> Result<Vec<Action>, String> {
         let r = ctx
             .records
             .get(index)
@@ -607,27 +565,27 @@ impl ReplayPane {
         self.search.cancel();
         self.stand(ctx);
         // The step's hit or miss, and what keeps a miss out, are in the panel.
-        let mut out = vec![Effect::ShowPanel];
+        let mut out = vec![Action::Replay(ReplayAction::ShowPanel)];
         out.extend(self.show_step());
         Ok(out)
     }
 
     /// The effect that shows the current step.
-    fn show_step(&self) -> Vec<Effect> {
+    fn show_step(&self) -> Vec<Action> {
         let Some(run) = self.run() else {
             return Vec::new();
         };
         let Some(s) = run.current() else {
-            return vec![Effect::Info(format!(
+            return vec![Action::info(format!(
                 "record {}: no calls yet; waiting for the trace file to grow",
                 run.record + 1
             ))];
         };
-        vec![Effect::Show {
+        vec![Action::Replay(ReplayAction::Show {
             operator: run.played.operator.clone(),
             seeds: s.offer.seeds.clone(),
             select: s.target,
-        }]
+        })]
     }
 
     /// A new generation of ticks: the ones sent before are stale.
@@ -639,7 +597,7 @@ impl ReplayPane {
     }
 
     /// A play tick: the next step while playing.
-    pub fn tick(&mut self, generation: u64) -> Vec<Effect> {
+    pub fn tick(&mut self, generation: u64) -> Vec<Action> {
         if generation != self.generation {
             return Vec::new();
         }
@@ -653,22 +611,22 @@ impl ReplayPane {
             // At the end; a followed file may still grow.
             run.playing = run.follow;
             return if run.follow {
-                vec![Effect::Tick(generation)]
+                vec![Action::Replay(ReplayAction::Tick(generation))]
             } else {
-                vec![Effect::Info("replay: the last step".into())]
+                vec![Action::info("replay: the last step".into())]
             };
         }
         run.step += 1;
         run.tune = None;
         run.walk_current();
         let mut out = self.show_step();
-        out.push(Effect::Tick(generation));
+        out.push(Action::Replay(ReplayAction::Tick(generation)));
         out
     }
 
     /// The trace files were read again: a followed run moves to the newest record's last
     /// step.
-    pub fn traces_loaded(&mut self, ctx: &Ctx) -> Vec<Effect> {
+    pub fn traces_loaded(&mut self, ctx: &Ctx) -> Vec<Action> {
         let Some(run) = self.run() else {
             return Vec::new();
         };
@@ -689,17 +647,17 @@ impl ReplayPane {
             Ok(mut out) => {
                 if playing && let Mode::Run(r) = &mut self.mode {
                     r.playing = true;
-                    out.push(Effect::Tick(self.generation));
+                    out.push(Action::Replay(ReplayAction::Tick(self.generation)));
                 }
                 out
             }
-            Err(e) => vec![Effect::Error(e)],
+            Err(e) => vec![Action::error(e)],
         }
     }
 
     /// A key while the replay is shown (or its record list is open); `None`: not the
     /// replay's, the keymap has it.
-    pub fn key(&mut self, ctx: &Ctx, k: &KeyEvent) -> Option<Vec<Effect>> {
+    pub fn key(&mut self, ctx: &Ctx, k: &KeyEvent) -> Option<Vec<Action>> {
         if k.modifiers.contains(KeyModifiers::CONTROL) {
             return None;
         }
@@ -713,7 +671,7 @@ impl ReplayPane {
                     if !rows.contains(cursor) {
                         *cursor = rows.first().copied().unwrap_or(0);
                     }
-                    return Some(vec![Effect::Info(said)]);
+                    return Some(vec![Action::info(said)]);
                 }
                 if pick_key(cursor, &rows, k).is_some() {
                     return Some(Vec::new());
@@ -729,20 +687,20 @@ impl ReplayPane {
                     return Some(Vec::new());
                 }
                 let Some(c) = c else {
-                    return Some(vec![Effect::Info(
+                    return Some(vec![Action::info(
                         "no run listed: f shows every run again".into(),
                     )]);
                 };
                 self.stop_summaries();
                 Some(
                     self.start(ctx, c, Some(0), false)
-                        .unwrap_or_else(|e| vec![Effect::Error(e)]),
+                        .unwrap_or_else(|e| vec![Action::error(e)]),
                 )
             }
             Mode::After(_) => match k.code {
                 KeyCode::Esc => {
                     self.mode = Mode::Off;
-                    Some(vec![Effect::Leave])
+                    Some(vec![Action::Replay(ReplayAction::Leave)])
                 }
                 _ => None,
             },
@@ -750,7 +708,7 @@ impl ReplayPane {
         }
     }
 
-    fn run_key(&mut self, ctx: &Ctx, k: &KeyEvent) -> Option<Vec<Effect>> {
+    fn run_key(&mut self, ctx: &Ctx, k: &KeyEvent) -> Option<Vec<Action>> {
         let ReplayPane {
             mode,
             generation,
@@ -791,13 +749,13 @@ impl ReplayPane {
                 // Ticks sent before a pause are stale: one pace, never two.
                 *generation += 1;
                 return Some(if run.playing {
-                    vec![Effect::Tick(*generation)]
+                    vec![Action::Replay(ReplayAction::Tick(*generation))]
                 } else {
                     Vec::new()
                 });
             }
             KeyCode::Char('t') => {
-                let mut out = vec![Effect::ShowPanel];
+                let mut out = vec![Action::Replay(ReplayAction::ShowPanel)];
                 out.extend(self.start_tune(ctx));
                 return Some(out);
             }
@@ -809,7 +767,7 @@ impl ReplayPane {
                     (at + 1).min(PACES.len() - 1)
                 };
                 self.speed = Some(to);
-                return Some(vec![Effect::Info(format!(
+                return Some(vec![Action::info(format!(
                     "playing a step every {:.2} s (; faster, , slower)",
                     PACES[to] as f64 / 1000.0
                 ))]);
@@ -826,19 +784,19 @@ impl ReplayPane {
                 };
                 return Some(
                     self.start(ctx, record, Some(0), false)
-                        .unwrap_or_else(|e| vec![Effect::Error(e)]),
+                        .unwrap_or_else(|e| vec![Action::error(e)]),
                 );
             }
             KeyCode::Esc => {
                 // Esc cancels a search running first; the next Esc leaves.
                 if let Some(what) = self.search.cancel() {
-                    return Some(vec![Effect::Info(format!("cancelled: {what}"))]);
+                    return Some(vec![Action::info(format!("cancelled: {what}"))]);
                 }
                 self.stop();
                 self.stop_hits();
                 self.search.stop_all();
                 self.mode = Mode::Off;
-                return Some(vec![Effect::Leave]);
+                return Some(vec![Action::Replay(ReplayAction::Leave)]);
             }
             _ => return None,
         };
@@ -895,7 +853,7 @@ fn params_for(ctx: &Ctx, played: &Replayed) -> Params {
 
 /// The view's operator and parameters, as the core's walks take them.
 fn view<'a>(ctx: &Ctx<'a>) -> Option<(&'a str, Params)> {
-    ctx.operator.map(|o| (o, ctx.params))
+    ctx.operator_name().map(|o| (o, ctx.params))
 }
 
 impl Tune {
@@ -909,7 +867,7 @@ impl Tune {
 }
 
 /// Enter in the tune list: the chosen candidate as one undoable edit.
-fn apply(ctx: &Ctx, tune: &Tune) -> Vec<Effect> {
+fn apply(ctx: &Ctx, tune: &Tune) -> Vec<Action> {
     let Some(c) = tune.list.get(tune.cursor) else {
         return Vec::new();
     };
@@ -922,12 +880,12 @@ fn apply(ctx: &Ctx, tune: &Tune) -> Vec<Effect> {
             _ => {}
         }
     }
-    vec![Effect::Apply {
+    vec![Action::Replay(ReplayAction::Apply {
         edits: c.edits(ctx.tk),
         threshold,
         hops,
         what: c.describe(ctx.tk),
-    }]
+    })]
 }
 
 fn same(a: &[NodeIndex], b: &[NodeIndex]) -> bool {

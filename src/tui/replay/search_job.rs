@@ -24,7 +24,9 @@ use toolscope_core::recommend::Params;
 use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
 
 use super::jobs::JobDone;
-use super::{Ctx, Effect, Mode, ReplayPane, Tune, view};
+use super::{Mode, ReplayPane, Tune, view};
+use crate::tui::action::Action;
+use crate::tui::ctx::Ctx;
 use crate::tui::msg::Msg;
 
 /// A job running.
@@ -150,7 +152,7 @@ fn owned_view(ctx: &Ctx) -> Option<(String, Params)> {
 
 impl ReplayPane {
     /// `)` (`forward`) or `(`: the search for the next or previous miss starts.
-    pub(super) fn find_miss(&mut self, ctx: &Ctx, forward: bool) -> Vec<Effect> {
+    pub(super) fn find_miss(&mut self, ctx: &Ctx, forward: bool) -> Vec<Action> {
         let Some(run) = self.run() else {
             return Vec::new();
         };
@@ -178,13 +180,13 @@ impl ReplayPane {
         self.search.miss = Some(job);
         match done {
             Some(done) => self.job_done(ctx, done),
-            None => vec![Effect::Info(format!("{what} … (Esc cancels)"))],
+            None => vec![Action::info(format!("{what} … (Esc cancels)"))],
         }
     }
 
     /// `t`: the changes that would have offered the missed call; their measures over every
     /// loaded run are walked on a thread (the list says `measuring …` until they come).
-    pub(super) fn start_tune(&mut self, ctx: &Ctx) -> Vec<Effect> {
+    pub(super) fn start_tune(&mut self, ctx: &Ctx) -> Vec<Action> {
         self.search.stop_tune();
         let Mode::Run(run) = &mut self.mode else {
             return Vec::new();
@@ -301,7 +303,7 @@ impl ReplayPane {
     }
 
     /// A job finished: its result, when it is the current job of its kind.
-    pub fn job_done(&mut self, ctx: &Ctx, done: JobDone) -> Vec<Effect> {
+    pub fn job_done(&mut self, ctx: &Ctx, done: JobDone) -> Vec<Action> {
         let current = |j: &Option<Running>, id: u64| j.as_ref().is_some_and(|j| j.id == id);
         match done {
             JobDone::Miss { id, forward, found } => {
@@ -350,16 +352,16 @@ impl ReplayPane {
         }
     }
 
-    fn miss_found(&mut self, ctx: &Ctx, forward: bool, found: Found) -> Vec<Effect> {
+    fn miss_found(&mut self, ctx: &Ctx, forward: bool, found: Found) -> Vec<Action> {
         let which = if forward { "later" } else { "earlier" };
         match found {
             Found::Miss { record, step } => self
                 .start(ctx, record, Some(step), false)
-                .unwrap_or_else(|e| vec![Effect::Error(e)]),
-            Found::Nothing { runs } => vec![Effect::Info(format!(
+                .unwrap_or_else(|e| vec![Action::error(e)]),
+            Found::Nothing { runs } => vec![Action::info(format!(
                 "no {which} miss in the loaded runs ({runs} searched)"
             ))],
-            Found::OverBudget { record, runs } => vec![Effect::Info(format!(
+            Found::OverBudget { record, runs } => vec![Action::info(format!(
                 "no {which} miss in {runs} run(s): the walk budget ({MOST_STEPS} steps) ran out in run {}",
                 record + 1
             ))],

@@ -8,8 +8,8 @@
 use toolscope_core::evidence::steps::replay::replay;
 
 use crate::tui::app::App;
-use crate::tui::editing::tests::{Fixture, fixture, keys, open};
 use crate::tui::tests::screen;
+use crate::tui::update::editing::tests::{Fixture, fixture, keys, open};
 
 const TK: &str = include_str!("../../../tests/fixtures/replay/learned-kit.yaml");
 const RUNS: &str = include_str!("../../../tests/fixtures/replay/learned-runs.jsonl");

@@ -9,8 +9,8 @@
 use petgraph::stable_graph::NodeIndex;
 
 use crate::tui::app::App;
-use crate::tui::editing::tests::{Fixture, fixture, keys, open};
 use crate::tui::tests::screen;
+use crate::tui::update::editing::tests::{Fixture, fixture, keys, open};
 
 const TK: &str = include_str!("../../../tests/fixtures/replay/fs-kit.yaml");
 const RUNS: &str = include_str!("../../../tests/fixtures/replay/fs-runs.jsonl");
@@ -35,7 +35,14 @@ fn ix(app: &App, name: &str) -> NodeIndex {
 fn why(app: &App) -> String {
     let run = app.replay.run().expect("replaying");
     let s = run.current().expect("a step");
-    super::draw::why(app, run, s).join(" ")
+    let sources = super::draw::Sources {
+        replay: &app.replay,
+        insight: &app.insight,
+        evidence: &app.evidence,
+        graph_pane: &app.graph_pane,
+        whole: app.whole_layout(),
+    };
+    super::draw::why(&sources, &app.ctx(), run, s).join(" ")
 }
 
 fn step(app: &App) -> (usize, usize, bool) {
@@ -162,13 +169,13 @@ fn play_ticks_advance_and_stale_ticks_do_nothing() {
     keys(&mut app, ":replay 1 0<Enter><Space>");
     assert!(app.replay.run().is_some_and(|r| r.playing));
     let generation = app.replay.generation;
-    crate::tui::replay::shell::tick(&mut app, generation);
+    crate::tui::update::replay::tick(&mut app, generation);
     assert_eq!(step(&app).1, 1);
-    crate::tui::replay::shell::tick(&mut app, generation - 1);
+    crate::tui::update::replay::tick(&mut app, generation - 1);
     assert_eq!(step(&app).1, 1, "a stale tick");
     keys(&mut app, "<Space>");
     let generation = app.replay.generation;
-    crate::tui::replay::shell::tick(&mut app, generation);
+    crate::tui::update::replay::tick(&mut app, generation);
     assert_eq!(step(&app).1, 1, "paused");
 }
 
@@ -196,7 +203,7 @@ fn the_run_list_and_following_a_growing_file() {
 fn the_step_after_a_tool_and_the_opening_of_a_step_kit() {
     let (_f, _runs, mut app) = setup(160, 48);
     // The opening: the tool most runs call first (ls: 3 of 4).
-    crate::tui::replay::shell::opening(&mut app);
+    crate::tui::update::replay::opening(&mut app);
     assert_eq!(app.seeds, vec![ix(&app, "call ls")]);
     assert!(screen(&app).contains("step after ls"));
     keys(&mut app, "<Esc>");
@@ -266,7 +273,7 @@ fn the_replay_panel_shows_itself_where_the_side_panes_were_hidden() {
 fn the_replay_line_leaves_room_for_the_more_marks() {
     let (_f, _runs, mut app) = setup(60, 15);
     keys(&mut app, ":replay 1 1<Enter>");
-    let h = crate::tui::graph_pane::more::hidden(&app);
+    let h = crate::tui::graph_pane::more::hidden(&app.graph_pane, &app.ctx());
     assert!(h.any(), "the fixture overflows a 60x15 terminal");
     let s = screen(&app);
     let bottom = s

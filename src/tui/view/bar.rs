@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::app::{App, Level};
-use crate::tui::commands::{self, keymap};
+use crate::tui::update::commands::{self, keymap};
 use toolscope_core::text::sanitize;
 use unicode_width::UnicodeWidthStr;
 
@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     // when the status needs the room: an error must stay readable.
     let room = usize::from(area.width.saturating_sub(status_w + 1));
     let cols = crate::tui::insight::sweep_chart::columns_within(area.width, room);
-    let chart = crate::tui::insight::sweep_chart::chart_line(app, cols);
+    let chart = crate::tui::insight::sweep_chart::chart_line(&app.insight, &app.ctx(), cols);
     let w = chart.width() as u16;
     if w > 0 && area.height > 1 && status_w + w < area.width {
         let rect = Rect::new(area.x + area.width - w, area.y + 1, w, 1);
@@ -149,8 +149,8 @@ fn status_line(app: &App) -> Line<'static> {
 /// The name of what takes the keys: the replay while one is shown, else the focused pane.
 pub fn keys_to(app: &App) -> &'static str {
     use crate::tui::app::ActivePane;
-    use crate::tui::commands::keymap::Context;
-    match crate::tui::replay_keys::keys_context(app) {
+    use crate::tui::update::commands::keymap::Context;
+    match crate::tui::update::replay_keys::keys_context(app) {
         Some(Context::Tune) => "tune",
         Some(Context::Pick) => "runs",
         Some(_) => "replay",

@@ -11,8 +11,8 @@ use ratatui::widgets::{Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use crate::tui::app::{App, Overlay};
-use crate::tui::commands::{self, keymap};
-use crate::tui::row::Section;
+use crate::tui::update::commands::{self, keymap};
+use crate::tui::update::row::Section;
 
 /// The widest the help gets.
 const MAX_W: u16 = 120;
@@ -64,7 +64,10 @@ fn rows(app: &App) -> Vec<Row> {
 /// The sections in the help's order: the front pane's first (the replay's while one is
 /// shown, else the focused pane's), then the rest in the table's order.
 fn sections(app: &App) -> Vec<Section> {
-    let front = match (crate::tui::replay_keys::keys_context(app), app.active_pane) {
+    let front = match (
+        crate::tui::update::replay_keys::keys_context(app),
+        app.active_pane,
+    ) {
         (Some(_), _) => Section::Replay,
         (None, crate::tui::app::ActivePane::Graph) => Section::Graph,
         (None, _) => Section::Lists,
@@ -208,7 +211,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let lines = lines(app, w);
     let skip = usize::from(app.help_scroll).min(lines.len().saturating_sub(h));
     frame.render_widget(Clear, rect);
-    let mut block = crate::tui::chrome::bordered(app)
+    let mut block = crate::tui::chrome::bordered(&app.theme)
         .title(" Help (Esc closes) ")
         .border_style(app.theme.key());
     if lines.len() > h {

@@ -1,6 +1,7 @@
 //! Drawing the whole screen from the app state. Nothing here changes state.
 
 pub mod bar;
+pub(crate) mod dialog;
 pub mod help;
 mod overlay;
 
@@ -17,6 +18,7 @@ use toolscope_core::text::sanitize;
 /// Draws one frame.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
+    let ctx = app.ctx();
     let panes = Panes::new((area.width, area.height), app.layout_hint());
     if panes.too_small {
         too_small(frame, area);
@@ -24,30 +26,72 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     // Side panes hidden with `m` have no width and are not drawn.
     if panes.nav.width > 0 {
-        crate::tui::navigator::draw::draw(frame, app, panes.nav);
+        let never_called = |ix| app.evidence.never_called(ix);
+        let sources = crate::tui::navigator::draw::Sources {
+            nav: &app.nav,
+            never_called: &never_called,
+            names: &app.graph_pane.names,
+        };
+        crate::tui::navigator::draw::draw(frame, &sources, &ctx, panes.nav);
     }
     draw_graph(frame, app, panes.graph);
     if panes.inspector.width > 0 {
         if app.replay.shown(&app.seeds) {
-            crate::tui::replay::draw::panel(frame, app, panes.inspector);
+            crate::tui::replay::draw::panel(frame, &replay_sources(app), &ctx, panes.inspector);
         } else if app.evidence.panel_open() {
             evidence_pane(frame, app, panes.inspector);
         } else if app.diff_panel {
-            crate::tui::insight::diff_panel::draw(frame, app, panes.inspector);
+            crate::tui::insight::diff_panel::draw(
+                frame,
+                &app.insight,
+                &ctx,
+                app.inspector.scroll(),
+                panes.inspector,
+            );
         } else {
-            crate::tui::inspector::draw(frame, app, panes.inspector);
+            let edges = app.node_edges();
+            let sources = crate::tui::inspector::Sources {
+                pane: &app.inspector,
+                nav: &app.nav,
+                insight: &app.insight,
+                evidence: &app.evidence,
+                edges: &edges,
+            };
+            crate::tui::inspector::draw(frame, &sources, &ctx, panes.inspector);
         }
     }
     crate::tui::view::bar::draw(frame, app, panes.bar);
     match &app.overlay {
         Some(Overlay::Help) => help::draw(frame, app, area),
         Some(Overlay::Prompt { kind, text }) => overlay::prompt(frame, app, panes.bar, *kind, text),
-        Some(Overlay::Dialog(d)) => crate::tui::editing::draw::draw(frame, app, d, area),
+        Some(Overlay::Dialog(d)) => crate::tui::view::dialog::draw(frame, app, d, area),
         Some(Overlay::Preview { scroll }) => {
-            crate::tui::insight::preview::draw(frame, app, area, *scroll)
+            crate::tui::insight::preview::draw(frame, &app.insight, &ctx, area, *scroll)
         }
         Some(Overlay::Messages { scroll }) => overlay::messages(frame, app, area, *scroll),
-        None => crate::tui::replay::draw::picker(frame, app, panes.graph),
+        None => crate::tui::replay::draw::picker(frame, &replay_sources(app), &ctx, panes.graph),
+    }
+}
+
+/// What the graph pane's drawing reads besides the context.
+pub fn graph_sources(app: &App) -> crate::tui::graph_pane::draw::Sources<'_> {
+    crate::tui::graph_pane::draw::Sources {
+        pane: &app.graph_pane,
+        insight: &app.insight,
+        marks: &app.marks,
+        whole: app.whole_layout(),
+        selected_edge: app.selected_edge(),
+    }
+}
+
+/// What the replay's drawing reads besides the context.
+fn replay_sources(app: &App) -> crate::tui::replay::draw::Sources<'_> {
+    crate::tui::replay::draw::Sources {
+        replay: &app.replay,
+        insight: &app.insight,
+        evidence: &app.evidence,
+        graph_pane: &app.graph_pane,
+        whole: app.whole_layout(),
     }
 }
 
@@ -68,7 +112,7 @@ fn evidence_pane(frame: &mut Frame, app: &App, area: Rect) {
             } else {
                 "No traces loaded. :traces FILE (or --traces FILE) loads JSONL or OTLP records."
             };
-            let block = bordered(app).title(" evidence ");
+            let block = bordered(&app.theme).title(" evidence ");
             let p = Paragraph::new(text).wrap(Wrap { trim: true }).block(block);
             frame.render_widget(p, area);
         }
@@ -119,7 +163,7 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
         .map(|n| format!(" ({n})"))
         .unwrap_or_default();
     let title = format!(" Graph: {what}{modified}{stale} [{zoom}]{note} ");
-    let block = pane_block(app, title, ActivePane::Graph);
+    let block = pane_block(&app.ctx(), title, ActivePane::Graph);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     // Nothing loaded (an empty folder, no toolkit, a file that does not parse on open):
@@ -129,8 +173,12 @@ fn draw_graph(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(p, inner);
         return;
     }
-    frame.render_widget(crate::tui::graph_pane::draw::GraphWidget { app }, inner);
-    if !crate::tui::replay::draw::on_graph(app, area, frame.buffer_mut()) {
-        crate::tui::graph_pane::more::draw(app, area, frame.buffer_mut());
+    let gp = graph_sources(app);
+    let ctx = app.ctx();
+    let widget = crate::tui::graph_pane::draw::GraphWidget { gp: &gp, ctx: &ctx };
+    frame.render_widget(widget, inner);
+    let ctx = app.ctx();
+    if !crate::tui::replay::draw::on_graph(&replay_sources(app), &ctx, area, frame.buffer_mut()) {
+        crate::tui::graph_pane::more::draw(&app.graph_pane, &app.ctx(), area, frame.buffer_mut());
     }
 }

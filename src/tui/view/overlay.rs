@@ -47,7 +47,7 @@ pub fn messages(frame: &mut Frame, app: &App, area: Rect, scroll: u16) {
         h,
     );
     frame.render_widget(Clear, rect);
-    let block = crate::tui::chrome::bordered(app)
+    let block = crate::tui::chrome::bordered(&app.theme)
         .title(format!(" Messages: {} (Esc closes) ", app.log.len()))
         .title_bottom(" k back  j forward ")
         .border_style(app.theme.key());

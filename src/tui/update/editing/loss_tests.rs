@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 
 use crate::tui::app::{App, Level};
-use crate::tui::editing::dialog::Dialog;
-use crate::tui::editing::tests::{TINY, fixture, keys, open};
 use crate::tui::live_tests::start;
 use crate::tui::msg::Msg;
+use crate::tui::update::editing::dialog::Dialog;
+use crate::tui::update::editing::tests::{TINY, fixture, keys, open};
 use crate::tui::update::update;
 
 fn select(app: &mut App, name: &str) {
@@ -141,7 +141,7 @@ fn the_tui_starts_on_a_file_that_does_not_parse_and_loads_it_once_fixed() {
     let broken = broken.expect("the error is reported");
     let mut app = App::with_workspace(ws, label, crate::tui::Theme::default(), (160, 48));
     let (tx, rx) = mpsc::channel();
-    crate::tui::editing::watch(&mut app, tx, &opts.paths, None);
+    crate::tui::update::editing::watch(&mut app, tx, &opts.paths, None);
     app.set_status(Level::Error, broken.clone());
     assert!(
         broken.contains("waiting for the file to be fixed"),
@@ -168,7 +168,7 @@ fn sigterm_writes_unsaved_edits_that_the_next_start_offers() {
     let mut app = open(&f.path);
     app.session.recovery_dir = Some(state.path().join("state"));
     let (tx, _rx) = mpsc::channel();
-    crate::tui::editing::watch(&mut app, tx, &opened, None);
+    crate::tui::update::editing::watch(&mut app, tx, &opened, None);
     select(&mut app, "act");
     keys(&mut app, "Dy]");
     update(&mut app, Msg::Terminate);
@@ -181,8 +181,8 @@ fn sigterm_writes_unsaved_edits_that_the_next_start_offers() {
     let mut next = open(&f.path);
     next.session.recovery_dir = Some(state.path().join("state"));
     let (tx, _rx) = mpsc::channel();
-    crate::tui::editing::watch(&mut next, tx, &opened, None);
-    crate::tui::editing::offer_recovery(&mut next);
+    crate::tui::update::editing::watch(&mut next, tx, &opened, None);
+    crate::tui::update::editing::offer_recovery(&mut next);
     assert!(matches!(next.dialog(), Some(Dialog::Recover { edits }) if edits.len() == 2));
     keys(&mut next, "aw");
     let text = read(&f.path);
@@ -192,14 +192,14 @@ fn sigterm_writes_unsaved_edits_that_the_next_start_offers() {
     let mut third = open(&f.path);
     third.session.recovery_dir = Some(state.path().join("state"));
     let (tx, _rx) = mpsc::channel();
-    crate::tui::editing::watch(&mut third, tx, &opened, None);
-    crate::tui::editing::offer_recovery(&mut third);
+    crate::tui::update::editing::watch(&mut third, tx, &opened, None);
+    crate::tui::update::editing::offer_recovery(&mut third);
     assert!(third.dialog().is_none());
 }
 
 #[test]
 fn a_long_refusal_is_read_in_full_in_the_message_log() {
-    let src = include_str!("../../../toolkits/chat2graph-mini.yml");
+    let src = include_str!("../../../../toolkits/chat2graph-mini.yml");
     let f = fixture(src);
     let mut app = open(&f.path);
     app.size = (80, 24);
@@ -232,7 +232,7 @@ fn the_help_wraps_long_descriptions_at_160x48() {
     let mut app = crate::tui::tests::app(160, 48);
     keys(&mut app, "?");
     // The longest help text ends on screen (wrapped, not cut), on the page that holds it.
-    let longest = crate::tui::commands::all()
+    let longest = crate::tui::update::commands::all()
         .map(|c| c.doc)
         .max_by_key(|h| h.len())
         .expect("help");

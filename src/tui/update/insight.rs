@@ -1,66 +1,22 @@
-//! Where the shell meets the insight features: [`with`] builds the handlers' [`Ctx`] from
-//! the app, runs one handler on the [`InsightState`] and applies the
-//! [`Effect`]s it returns. With `:export` (which reads the whole view and changes no state
-//! of the pane), these are the only functions of the folder that see the app.
+//! The insight features meet the app: [`with`] runs one handler on the [`InsightState`]
+//! and the [`Ctx`] and applies the [`Action`]s it returns; with `:export`, which reads the
+//! whole view and changes no state of the pane.
 
-use std::sync::Arc;
+use crate::tui::action::Action;
+use crate::tui::app::{App, Level};
+use crate::tui::ctx::Ctx;
+use crate::tui::insight::InsightState;
 
-use super::InsightState;
-use super::commands::{Ctx, Effect};
-use crate::tui::app::{App, Level, Overlay};
-
-/// Runs a handler with the context and applies its effects; its error to the caller.
+/// Runs a handler with the context and applies its actions; its error to the caller.
 pub fn with(
     app: &mut App,
-    f: impl FnOnce(&mut InsightState, &Ctx) -> Result<Vec<Effect>, String>,
+    f: impl FnOnce(&mut InsightState, &Ctx) -> Result<Vec<Action>, String>,
 ) -> Result<(), String> {
-    let ctx = Ctx {
-        tk: &app.tk,
-        rec: &app.rec,
-        params: app.session.params,
-        seeds: &app.seeds,
-        selected: app.selected,
-        editable: app.session.ws.is_some(),
-        right_hidden: app.graph_pane.split().hide_inspector,
-        diff_panel: app.diff_panel,
-    };
-    let effects = f(&mut app.insight, &ctx)?;
-    for e in effects {
-        apply(app, e);
-    }
+    let mut pane = std::mem::take(&mut app.insight);
+    let out = f(&mut pane, &app.ctx());
+    app.insight = pane;
+    super::apply::apply(app, out?);
     Ok(())
-}
-
-fn apply(app: &mut App, e: Effect) {
-    match e {
-        Effect::Recompute => app.recompute(),
-        Effect::OpenDiffPanel => {
-            app.diff_panel = true;
-            app.evidence.close_panel();
-            app.with_graph(|g, s| g.show_right_pane(s, "diff panel"));
-        }
-        Effect::DiffPanel(on) => app.diff_panel = on,
-        Effect::Preview => app.overlay = Some(Overlay::Preview { scroll: 0 }),
-        Effect::Enable { tool, enabled } => {
-            if app.session.ws.is_some() {
-                // The registry's `enabled`, as `:enabled` runs it: written on save, undoable.
-                let values = [
-                    ("TOOL", app.tk.name(tool).to_string()),
-                    ("VALUE", enabled.to_string()),
-                    ("kind", app.tk.kind(tool).as_str().to_string()),
-                ];
-                if let Err(e) = crate::tui::editing::run_row(app, "enabled", &values) {
-                    app.set_status(Level::Error, e);
-                }
-            } else {
-                // No editable workspace: the view's own copy changes.
-                let node = Arc::make_mut(&mut app.tk).node_mut(tool);
-                node.meta.get_or_insert_with(Default::default).enabled = enabled;
-            }
-        }
-        Effect::Info(t) => app.set_status(Level::Info, t),
-        Effect::Error(t) => app.set_status(Level::Error, t),
-    }
 }
 
 /// Every file the session reads, which an export must not replace (SPEC 6): the toolkit
@@ -109,7 +65,7 @@ pub fn export(app: &App, arg: &str, force: bool) -> Result<ExportJob, String> {
         .split_once(char::is_whitespace)
         .map(|(f, p)| (f, p.trim()))
         .filter(|(_, file)| !file.is_empty())
-        .ok_or_else(|| format!("usage: :export {} FILE", super::commands::format_names("|")))?;
+        .ok_or_else(|| format!("usage: :export {} FILE", format_names("|")))?;
     toolscope_core::export::ExportFormat::parse(fmt)?;
     let title = toolscope_core::export::Title {
         file: app.source.clone(),
@@ -191,4 +147,13 @@ pub fn export_done(app: &mut App, done: Result<String, String>) {
         Ok(said) => app.set_status(Level::Info, said),
         Err(e) => app.set_status(Level::Error, format!("export failed: {e}")),
     }
+}
+
+/// The export formats' names joined by `sep`.
+pub fn format_names(sep: &str) -> String {
+    let names: Vec<&str> = toolscope_core::export::ExportFormat::ALL
+        .iter()
+        .map(|f| f.name())
+        .collect();
+    names.join(sep)
 }

@@ -4,9 +4,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::App;
-use super::msg::Msg;
-use super::update::update;
+use super::update;
+use crate::tui::app::App;
+use crate::tui::msg::Msg;
 
 /// The key events a key string stands for. Panics on an unknown name (a test typo).
 pub fn parse(s: &str) -> Vec<KeyEvent> {

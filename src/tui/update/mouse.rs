@@ -3,11 +3,11 @@
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
-use super::app::{ActivePane, App};
-use super::panes::{self, Panes};
+use crate::tui::app::{ActivePane, App};
 use crate::tui::navigator::Row;
 use crate::tui::navigator::commands::list_step;
-use crate::tui::navigator::shell::hook;
+use crate::tui::panes::{self, Panes};
+use crate::tui::update::navigator::hook;
 
 /// Applies one mouse event.
 pub fn mouse(app: &mut App, m: MouseEvent) {

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::tui::row::{Command, cmd};
+use crate::tui::update::row::{Command, cmd};
 
 use super::*;
 

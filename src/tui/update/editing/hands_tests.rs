@@ -3,8 +3,8 @@
 
 use std::sync::mpsc;
 
-use crate::tui::editing::dialog::Dialog;
-use crate::tui::editing::tests::{TINY, edge_to, fixture, keys, open, saved, select};
+use crate::tui::update::editing::dialog::Dialog;
+use crate::tui::update::editing::tests::{TINY, edge_to, fixture, keys, open, saved, select};
 
 fn status(app: &crate::tui::app::App) -> String {
     app.status
@@ -108,15 +108,15 @@ fn ctrl_c_twice_leaves_the_edits_in_the_recovery_file() {
     let mut app = open(&f.path);
     app.session.recovery_dir = Some(state.path().join("state"));
     let (tx, _rx) = mpsc::channel();
-    crate::tui::editing::watch(&mut app, tx, &opened, None);
+    crate::tui::update::editing::watch(&mut app, tx, &opened, None);
     keys(&mut app, "]<C-c><C-c>");
     assert!(app.quit);
     assert!(app.farewell.is_some(), "says where the edits went");
     let mut next = open(&f.path);
     next.session.recovery_dir = Some(state.path().join("state"));
     let (tx, _rx) = mpsc::channel();
-    crate::tui::editing::watch(&mut next, tx, &opened, None);
-    crate::tui::editing::offer_recovery(&mut next);
+    crate::tui::update::editing::watch(&mut next, tx, &opened, None);
+    crate::tui::update::editing::offer_recovery(&mut next);
     assert!(
         matches!(next.dialog(), Some(Dialog::Recover { .. })),
         "the next start offers them"

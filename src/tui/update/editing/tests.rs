@@ -54,9 +54,9 @@ pub fn open(path: &Path) -> App {
     App::with_workspace(ws, path.display().to_string(), Theme::default(), (160, 48))
 }
 
-/// Types a key string (see [`crate::tui::keystr`]): `<Esc>`, `<Enter>`, `<C-s>` or characters.
+/// Types a key string (see [`crate::tui::update::keystr`]): `<Esc>`, `<Enter>`, `<C-s>` or characters.
 pub fn keys(app: &mut App, s: &str) {
-    crate::tui::keystr::send(app, s);
+    crate::tui::update::keystr::send(app, s);
 }
 
 /// Lines of `after` that differ from `before` as (removed, added), by a line diff.
@@ -123,7 +123,7 @@ fn invalid_score_says_why_and_changes_nothing() {
     edge_to(&mut app, "act");
     keys(&mut app, "e<BS><BS><BS>1.5<Enter>");
     match &app.dialog() {
-        Some(crate::tui::editing::dialog::Dialog::Score { error: Some(e), .. }) => {
+        Some(crate::tui::update::editing::dialog::Dialog::Score { error: Some(e), .. }) => {
             assert!(e.contains("outside [0, 1]"), "{e}")
         }
         _ => panic!("the editor stays open with the reason"),
@@ -230,7 +230,7 @@ fn remove_node_asks_with_the_cascade() {
     select(&mut app, "act");
     keys(&mut app, "D");
     match &app.dialog() {
-        Some(crate::tui::editing::dialog::Dialog::Remove { cascade, .. }) => {
+        Some(crate::tui::update::editing::dialog::Dialog::Remove { cascade, .. }) => {
             assert!(cascade.iter().any(|c| c.contains("act")), "{cascade:?}")
         }
         _ => panic!("asks first"),
@@ -251,7 +251,7 @@ fn removing_a_seeded_action_removes_the_seed_too() {
     select(&mut app, "act");
     keys(&mut app, "D");
     match &app.dialog() {
-        Some(crate::tui::editing::dialog::Dialog::Remove { cascade, .. }) => assert!(
+        Some(crate::tui::update::editing::dialog::Dialog::Remove { cascade, .. }) => assert!(
             cascade.iter().any(|c| c == "seed act of operator op"),
             "the seed is shown before confirming: {cascade:?}"
         ),
@@ -350,7 +350,7 @@ fn conflict_at_save_offers_reload_reapply_or_overwrite() {
         assert!(
             matches!(
                 app.dialog(),
-                Some(crate::tui::editing::dialog::Dialog::Conflict { .. })
+                Some(crate::tui::update::editing::dialog::Dialog::Conflict { .. })
             ),
             "asks at save"
         );

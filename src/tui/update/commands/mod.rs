@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use toolscope_core::edit::ops::{ArgKind, EDIT_OPS, EditOp};
 
 use crate::tui::app::{ActivePane, App, Level, Overlay, PromptKind};
-use crate::tui::row::{Args, Command, Handler, Section, cmd};
+use crate::tui::update::row::{Args, Command, Handler, Section, cmd};
 
 /// The features' tables, in the order the help lists their sections' rows.
 const TABLES: &[&[Command]] = &[
@@ -24,7 +24,7 @@ const TABLES: &[&[Command]] = &[
     crate::tui::params::COMMANDS,
     crate::tui::graph_pane::commands::COMMANDS,
     crate::tui::navigator::commands::COMMANDS,
-    crate::tui::editing::commands::COMMANDS,
+    crate::tui::update::editing::commands::COMMANDS,
     crate::tui::insight::commands::COMMANDS,
     crate::tui::evidence_panel::commands::COMMANDS,
     crate::tui::replay::commands::COMMANDS,
@@ -89,7 +89,7 @@ pub fn run(app: &mut App, line: &str) {
     let result = match command {
         Some(c) => match &c.handler {
             Handler::Fn(f) => f(app, arg),
-            Handler::Edit(op) => crate::tui::editing::run_op(app, op, arg),
+            Handler::Edit(op) => crate::tui::update::editing::run_op(app, op, arg),
         },
         None => Err(format!(
             "unknown command `{name}` (? lists every command and its keys)"
@@ -104,7 +104,7 @@ pub fn run(app: &mut App, line: &str) {
 #[rustfmt::skip]
 static GENERAL: &[Command] = &[
     cmd!("quit", ["q"], None, "", General hint "quit", "quit (asks when there are unsaved edits)", |a, _| {
-        crate::tui::editing::request_quit(a);
+        crate::tui::update::editing::request_quit(a);
         Ok(())
     }),
     cmd!("q!", [], None, "", General, "quit, dropping unsaved edits", |a, _| {
@@ -175,7 +175,7 @@ fn escape(app: &mut App) {
     } else if app.graph_pane.neighbourhood.is_some() {
         app.with_graph(|g, s| g.toggle_neighbourhood(s));
     } else if !app.nav.filter.is_empty() {
-        crate::tui::navigator::shell::hook(app, |n, c| {
+        crate::tui::update::navigator::hook(app, |n, c| {
             crate::tui::navigator::commands::set_filter(n, c, String::new())
         });
     }

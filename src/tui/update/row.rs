@@ -95,26 +95,26 @@ pub struct Command {
 /// optional `hint "label"` (or `hint "label" keys "+/-"`) after the section.
 macro_rules! cmd {
     ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident, $doc:literal, $run:expr) => {
-        crate::tui::row::Command {
+        crate::tui::update::row::Command {
             name: $name, aliases: &[$($alias),*],
-            args: crate::tui::row::Args::$args, usage: $usage,
-            doc: $doc, section: crate::tui::row::Section::$sec, hint: None, handler: crate::tui::row::Handler::Fn($run),
+            args: crate::tui::update::row::Args::$args, usage: $usage,
+            doc: $doc, section: crate::tui::update::row::Section::$sec, hint: None, handler: crate::tui::update::row::Handler::Fn($run),
         }
     };
     ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal, $doc:literal, $run:expr) => {
-        crate::tui::row::Command {
+        crate::tui::update::row::Command {
             name: $name, aliases: &[$($alias),*],
-            args: crate::tui::row::Args::$args, usage: $usage,
-            doc: $doc, section: crate::tui::row::Section::$sec,
-            hint: Some(crate::tui::row::Hint { label: $hint, keys: None }), handler: crate::tui::row::Handler::Fn($run),
+            args: crate::tui::update::row::Args::$args, usage: $usage,
+            doc: $doc, section: crate::tui::update::row::Section::$sec,
+            hint: Some(crate::tui::update::row::Hint { label: $hint, keys: None }), handler: crate::tui::update::row::Handler::Fn($run),
         }
     };
     ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal keys $keys:literal, $doc:literal, $run:expr) => {
-        crate::tui::row::Command {
+        crate::tui::update::row::Command {
             name: $name, aliases: &[$($alias),*],
-            args: crate::tui::row::Args::$args, usage: $usage,
-            doc: $doc, section: crate::tui::row::Section::$sec,
-            hint: Some(crate::tui::row::Hint { label: $hint, keys: Some($keys) }), handler: crate::tui::row::Handler::Fn($run),
+            args: crate::tui::update::row::Args::$args, usage: $usage,
+            doc: $doc, section: crate::tui::update::row::Section::$sec,
+            hint: Some(crate::tui::update::row::Hint { label: $hint, keys: Some($keys) }), handler: crate::tui::update::row::Handler::Fn($run),
         }
     };
 }

@@ -39,5 +39,5 @@ pub fn restore(app: &mut App, v: ViewParams) {
         .active_operator()
         .map(|o| toolscope_core::recommend::resolve_seeds(&app.tk, &o.actions).0);
     app.seeds_edited = own.as_ref() != Some(&app.seeds);
-    app.recompute();
+    app.mark_stale();
 }

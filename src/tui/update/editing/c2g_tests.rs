@@ -7,8 +7,8 @@ use std::path::Path;
 use toolscope_core::model::NodeKind;
 use toolscope_core::workspace::Workspace;
 
-use crate::tui::editing::dialog::Dialog;
-use crate::tui::editing::tests::{edge_to, fixture, keys, open, saved, select};
+use crate::tui::update::editing::dialog::Dialog;
+use crate::tui::update::editing::tests::{edge_to, fixture, keys, open, saved, select};
 
 fn mini() -> String {
     std::fs::read_to_string(
@@ -179,7 +179,7 @@ fn score_to_an_unknown_member_of_a_server_names_both_ways_forward() {
     assert!(!app.is_modified());
     // The command it names is one the TUI has, and runs: the server's score is set.
     assert!(
-        crate::tui::commands::find("mcp").is_some(),
+        crate::tui::update::commands::find("mcp").is_some(),
         "the TUI has no `:mcp` command"
     );
     keys(

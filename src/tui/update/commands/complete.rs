@@ -5,7 +5,7 @@
 use toolscope_core::model::NodeKind;
 
 use crate::tui::app::{App, Level};
-use crate::tui::row::Args;
+use crate::tui::update::row::Args;
 
 /// The completed command line for `text` (unchanged when nothing matches).
 pub fn complete(app: &mut App, text: &str) -> String {

@@ -22,7 +22,6 @@
 mod c2g_tests;
 pub(crate) mod commands;
 pub(crate) mod dialog;
-pub(crate) mod draw;
 #[cfg(test)]
 mod folder_tests;
 #[cfg(test)]
@@ -32,7 +31,7 @@ mod loss_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 
-use crate::tui::view_steps::recorded;
+use crate::tui::update::view_steps::recorded;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 
@@ -46,8 +45,8 @@ use toolscope_core::model::NodeKind;
 use toolscope_core::source::Format;
 
 use crate::tui::app::{App, Level, Overlay, PromptKind};
-use crate::tui::editing::dialog::{Choice, Dialog, Step};
 use crate::tui::msg::Msg;
+use crate::tui::update::editing::dialog::{Choice, Dialog, Step};
 use toolscope_core::session::{Changed, Outcome, Question};
 
 /// Shows what a session operation did: the new graph (with marks after a reload), its
@@ -66,7 +65,7 @@ pub fn show(app: &mut App, out: Outcome) {
         }
     }
     if let Some(v) = out.restore {
-        crate::tui::view_steps::restore(app, v);
+        crate::tui::update::view_steps::restore(app, v);
     }
     if let Some(m) = out.message {
         app.set_status(m.level, m.text);
@@ -117,7 +116,7 @@ pub fn sync(app: &mut App) {
     }
     if let Some(op) = app.operator.and_then(|i| app.tk.operators.get(i)) {
         app.session.follow_params(op, pending);
-        app.recompute();
+        app.mark_stale();
     }
 }
 
@@ -482,7 +481,7 @@ fn run_given(app: &mut App, op: &'static EditOp, given: ops::Given) -> Result<()
             let value = *value;
             recorded(app, "threshold", |app| {
                 app.session.params.threshold = value;
-                app.recompute();
+                app.mark_stale();
             });
             Ok(())
         }
@@ -490,7 +489,7 @@ fn run_given(app: &mut App, op: &'static EditOp, given: ops::Given) -> Result<()
             let value = *value;
             recorded(app, "hops", |app| {
                 app.session.params.hops = value;
-                app.recompute();
+                app.mark_stale();
             });
             Ok(())
         }

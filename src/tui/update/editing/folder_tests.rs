@@ -10,12 +10,12 @@ use crate::tui::theme::Theme;
 use toolscope_core::diag::Code;
 use toolscope_core::workspace::Workspace;
 
-use crate::tui::editing::tests::{changed_lines, keys};
+use crate::tui::update::editing::tests::{changed_lines, keys};
 
 /// The two files of a folder whose operators share a name (`tests/fixtures/query-experts`).
-pub const A: &str = include_str!("../../../tests/fixtures/query-experts/a.yml");
+pub const A: &str = include_str!("../../../../tests/fixtures/query-experts/a.yml");
 
-pub const B: &str = include_str!("../../../tests/fixtures/query-experts/b.yml");
+pub const B: &str = include_str!("../../../../tests/fixtures/query-experts/b.yml");
 
 struct Folder {
     dir: tempfile::TempDir,

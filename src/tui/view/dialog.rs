@@ -7,7 +7,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use crate::tui::app::App;
-use crate::tui::editing::dialog::{Dialog, legend};
+use crate::tui::update::editing::dialog::{Dialog, legend};
 use toolscope_core::text::sanitize;
 
 /// Draws the open dialog, centred in `area`.
@@ -26,7 +26,7 @@ pub fn draw(frame: &mut Frame, app: &App, dialog: &Dialog, area: Rect) {
             sanitize(name),
             legend(dialog.legend())
         );
-        let block = crate::tui::chrome::bordered(app)
+        let block = crate::tui::chrome::bordered(&app.theme)
             .title(title)
             .border_style(app.theme.key());
         let inner = block.inner(rect);
@@ -43,7 +43,7 @@ pub fn draw(frame: &mut Frame, app: &App, dialog: &Dialog, area: Rect) {
     let h = u16::try_from(rows + 2).unwrap_or(u16::MAX).min(area.height);
     let rect = centred(area, WIDTH, h);
     frame.render_widget(Clear, rect);
-    let block = crate::tui::chrome::bordered(app)
+    let block = crate::tui::chrome::bordered(&app.theme)
         .title(title)
         .border_style(app.theme.key());
     let para = Paragraph::new(lines)

@@ -6,8 +6,8 @@
 use crossterm::event::KeyEvent;
 
 use crate::tui::app::App;
-use crate::tui::commands::keymap::{self, Context};
-use crate::tui::replay::shell::send;
+use crate::tui::update::commands::keymap::{self, Context};
+use crate::tui::update::replay::send;
 
 /// The keymap's context of the replay's keys now: the runs list while open, the tune list
 /// while open, the replay while a step is shown; `None`: the panes'.
