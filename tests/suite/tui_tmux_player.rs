@@ -28,7 +28,7 @@ fn next_miss_and_run_order_in_tmux() {
     s.wait("run 1, every step a hit", |x| {
         x.contains("run 1 step 0 of 3")
     });
-    s.wait("the run's standing", |x| x.contains("all 0.58 · run 1.00"));
+    s.wait("the run's standing", |x| x.contains("all 0.38 · run 1.00"));
     // Run 1 has no miss: `)` finds run 2's, at step 1.
     s.send(&[")"]);
     s.wait("the next miss", |x| {
