@@ -412,6 +412,12 @@ impl App {
         self.with_graph(|g, s| g.recentre(s.tk, centre));
     }
 
+    /// Computes what the next frame reads but the draw does not compute: the routes of the
+    /// graph pane's window, kept by their input. Call after the updates, before each draw.
+    pub fn prepare_draw(&mut self) {
+        crate::tui::graph_pane::window_routes::prepare(self);
+    }
+
     /// Runs the recommendation for the current seeds and parameters.
     pub fn recompute(&mut self) {
         self.rec = recommend(&self.tk, &self.seeds, self.session.params);

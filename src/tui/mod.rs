@@ -235,6 +235,7 @@ impl Runner {
     where
         B::Error: Send + Sync + 'static,
     {
+        app.prepare_draw();
         terminal.draw(|f| view::draw(f, app))?;
         // Hidden switch for the terminal-restore test: panic with the TUI fully set up.
         if std::env::var_os("TOOLSCOPE_DEBUG_PANIC").is_some() {
@@ -252,6 +253,7 @@ impl Runner {
                 break;
             }
             update::flush(app);
+            app.prepare_draw();
             terminal.draw(|f| view::draw(f, app))?;
         }
         mcp_discovery::stop_before_exit(&app.mcp, &self.rx);

@@ -35,6 +35,7 @@ pub(super) fn app_with(theme: Theme, w: u16, h: u16) -> App {
         app.ensure_selection_visible();
     }
     app.recompute();
+    app.prepare_draw();
     app
 }
 
@@ -45,6 +46,7 @@ pub(super) fn app(w: u16, h: u16) -> App {
 /// Sends keys written like `"+<Tab>j<Space>"` (see [`crate::tui::keystr`]).
 pub(super) fn press(app: &mut App, keys: &str) {
     crate::tui::keystr::send(app, keys);
+    app.prepare_draw();
 }
 
 pub(super) fn render(app: &App) -> Terminal<TestBackend> {

@@ -19,7 +19,7 @@ use toolscope_core::text::sanitize;
 
 use crate::tui::graph_pane::canvas::{Canvas, Mark};
 use crate::tui::graph_pane::shapes::{self, State};
-use crate::tui::graph_pane::window_routes::{WindowRoutes, under};
+use crate::tui::graph_pane::window_routes::{self, under};
 use crate::tui::graph_pane::wires::Routes;
 
 /// Draws the graph of `app` into its area.
@@ -46,18 +46,19 @@ impl Widget for GraphWidget<'_> {
     }
 }
 
-/// The routes a frame draws: the focus view's own, or those of the window.
+/// The routes a frame draws: the focus view's own, or those of the window (routed before
+/// the frame, see [`window_routes::prepare`]).
 pub enum Drawn<'a> {
     Focus(&'a Routes),
-    Window(std::sync::Arc<WindowRoutes>),
+    Window(window_routes::Frame<'a>),
 }
 
 impl<'a> Drawn<'a> {
     /// The routes for `view` of what `app` shows.
     pub fn of(app: &'a App, geo: &Geometry, view: WRect) -> Drawn<'a> {
-        match focus_routes(app) {
+        match app.graph_pane.focus_routes() {
             Some(r) => Drawn::Focus(r),
-            None => Drawn::Window(app.graph_pane.window.get(app, geo, view)),
+            None => Drawn::Window(window_routes::for_frame(app, geo, view)),
         }
     }
 
@@ -126,14 +127,6 @@ fn counts_beside(
 /// of the window (see [`super::window_routes`]).
 pub fn lines(app: &App, geo: &Geometry, canvas: &mut Canvas) {
     Drawn::of(app, geo, canvas.view()).lines(app, geo, canvas);
-}
-
-/// The focus view's routes, when it is shown and was routed.
-fn focus_routes(app: &App) -> Option<&Routes> {
-    if !app.graph_pane.shows_focus() {
-        return None;
-    }
-    app.graph_pane.focus_view.as_ref()?.routes.as_ref()
 }
 
 /// The routed edges meeting the view, with their arrowheads, then their labels: a label

@@ -8,49 +8,34 @@
 //! Where the room cannot hold that, less is drawn rather than a knot: an edge with no
 //! clean route, or whose other end lies beyond the margin around the window, is not
 //! drawn, and its ends on screen say how many of theirs are not (`+2 edges` under the
-//! box, or `+2` beside it when it found no clean route after the line was planned). The routes are kept until the router's input changes (a pan, a zoom, another
-//! structure), so a frame that changes none of it routes nothing; the last few windows are
-//! kept, so stepping back to a replay step just shown, or panning back, routes nothing
-//! either.
+//! box, or `+2` beside it when it found no clean route after the line was planned).
+//!
+//! A window's routes are asked of the core as one [`RouteRequest`] (budget [`WINDOW`]),
+//! routed before the frame is drawn ([`prepare`], which the app calls before each draw)
+//! and kept in the graph pane's state by their input, compared by equality
+//! ([`RouteMemo`]): a frame that changes none of it (no pan, zoom or other structure)
+//! routes nothing, and the last few windows are kept, so stepping back to a replay step
+//! just shown, or panning back, routes nothing either. The draw reads them.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 
 use petgraph::Direction;
-use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 
-use toolscope_core::layout::route::{CellRect, Wire, route_clean_within};
+use toolscope_core::layout::route::CellRect;
+use toolscope_core::layout::routing::budget::{WINDOW_MARGIN, WINDOWS_KEPT};
+use toolscope_core::layout::routing::{Ranked, RouteRequest, WINDOW};
 
 use crate::tui::app::App;
 use crate::tui::graph_pane::draw::{boxes_meeting, stubbed};
 use crate::tui::graph_pane::geometry::{Geometry, WRect};
 use crate::tui::graph_pane::wires::Routes;
-
-/// Cells around the window whose nodes' edges are routed too (an edge may leave the
-/// window and come back; one reaching farther is counted, not drawn).
-pub const MARGIN: (i32, i32) = (24, 8);
-/// Routing a window of more edges than this would cost more than a frame: the rest are
-/// counted, not drawn (shortest first are routed).
-pub const MOST_EDGES: usize = 400;
-/// Search states one window's routing may take in all (about 4 ms): a dense window whose
-/// edges mostly find no clean route would otherwise cost a search of its whole grid per
-/// edge. Edges left when they are spent are counted, not drawn. A 10k-action replay step
-/// at 200x60 spends all of them; 30,000 drew 2% more edges for half as much time again.
-pub const MOST_STATES: u32 = 20_000;
-/// Search states one edge may take on the whole grid after finding no route near its ends
-/// (the focus view's routing allows 6,000): in a dense window such an edge seldom has one
-/// far away, and five of them spent a replay step's whole budget at 6,000. At 1,000 a
-/// 10k-action replay step at 200x60 draws as many edges (194 on average, was 191) within
-/// two thirds of the states; a neighbourhood view at 10k draws the same 28.
-pub const FAR_STATES: u32 = 1_000;
+use crate::tui::panes::Panes;
 
 /// The routes of one window.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct WindowRoutes {
-    /// Hash of what the router was given.
-    key: u64,
     /// The routes, and the nodes in the window with edges not drawn.
     pub routes: Routes,
     /// Nodes with a line kept free under their box, where their count is written (the
@@ -58,78 +43,125 @@ pub struct WindowRoutes {
     pub lined: HashSet<NodeIndex>,
 }
 
-/// Windows kept routed. A replay step and the step before it are two layouts, so going
-/// back and forth between them (or panning back) needs two; a few more cost little (each
-/// holds at most [`MOST_EDGES`] routes).
-pub const KEPT: usize = 4;
-
-/// The last windows routed (the newest first), shared by the frames that draw them.
+/// The windows routed last, each with what it was routed from, the newest first (at most
+/// [`WINDOWS_KEPT`]): a plain value in the graph pane's state, filled before a frame is
+/// drawn ([`prepare`]) and read by the draw.
 #[derive(Debug, Default, Clone)]
-pub struct WindowCache(Arc<std::sync::Mutex<Kept>>);
-
-#[derive(Debug, Default)]
-struct Kept {
-    windows: Vec<Arc<WindowRoutes>>,
+pub struct RouteMemo {
+    kept: Vec<(Input, WindowRoutes)>,
     /// Windows routed so far (tests tell a kept window from one routed again by it).
     routed: usize,
 }
 
-impl WindowCache {
-    /// The routes of `view`: kept ones when the router's input is the same as theirs (the
-    /// key hashes all of it: the boxes' places, the edges to route, the counts).
-    pub fn get(&self, app: &App, geo: &Geometry, view: WRect) -> Arc<WindowRoutes> {
-        let input = Input::of(app, geo, view);
-        let key = input.key();
-        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(i) = kept.windows.iter().position(|w| w.key == key) {
-            let w = kept.windows.remove(i);
-            kept.windows.insert(0, Arc::clone(&w));
-            return w;
+impl RouteMemo {
+    /// The routes kept for `input` (equal to the one they were routed from).
+    fn get(&self, input: &Input) -> Option<&WindowRoutes> {
+        self.kept.iter().find(|(k, _)| k == input).map(|(_, r)| r)
+    }
+
+    /// Keeps the routes of `input` first, routing it when none equal to it are kept.
+    fn fill(&mut self, input: Input) {
+        if let Some(i) = self.kept.iter().position(|(k, _)| *k == input) {
+            let hit = self.kept.remove(i);
+            self.kept.insert(0, hit);
+            return;
         }
-        let routed = Arc::new(input.route(key));
-        kept.windows.insert(0, Arc::clone(&routed));
-        kept.windows.truncate(KEPT);
-        kept.routed += 1;
-        routed
+        let routes = input.route();
+        self.kept.insert(0, (input, routes));
+        self.kept.truncate(WINDOWS_KEPT);
+        self.routed += 1;
     }
 
     /// How many windows were routed (not found kept) so far.
     pub fn routed(&self) -> usize {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).routed
+        self.routed
     }
 }
 
-/// What the router is given for a window: the grid's origin and size, the boxes (nodes
-/// and the text lines under them), the edges to route, and the edges already left out.
+/// Routes the window the graph pane will show (its viewport, the pane's inner size at the
+/// app's terminal size) unless the routes of an equal input are kept. Called before each
+/// frame is drawn (`App::prepare_draw`); nothing to do when the focus view draws its own.
+pub fn prepare(app: &mut App) {
+    if app.graph_pane.focus_routes().is_some() {
+        return;
+    }
+    let view = shown_window(app);
+    prepare_view(app, view);
+}
+
+/// Routes `view`, as [`prepare`] the shown window (a test drawing another view).
+pub fn prepare_view(app: &mut App, view: WRect) {
+    let input = Input::of(app, &app.geometry(), view);
+    app.graph_pane.memo.fill(input);
+}
+
+/// The window the graph pane shows at the app's terminal size.
+fn shown_window(app: &App) -> WRect {
+    let inner = Panes::new(app.size, app.layout_hint()).graph_inner();
+    WRect {
+        x: app.graph_pane.viewport.x,
+        y: app.graph_pane.viewport.y,
+        w: i32::from(inner.width),
+        h: i32::from(inner.height),
+    }
+}
+
+/// The routes of `view` for a frame: those kept for its input (see [`prepare`]); a frame
+/// drawn without that (a terminal resized before the app heard of it, a test drawing a
+/// state it set by hand) routes its window for itself, keeping nothing.
+pub fn for_frame<'a>(app: &'a App, geo: &Geometry, view: WRect) -> Frame<'a> {
+    let input = Input::of(app, geo, view);
+    match app.graph_pane.memo.get(&input) {
+        Some(kept) => Frame::Kept(kept),
+        None => Frame::Unprepared(Box::new(input.route())),
+    }
+}
+
+/// The routes a frame draws, see [`for_frame`].
+pub enum Frame<'a> {
+    Kept(&'a WindowRoutes),
+    Unprepared(Box<WindowRoutes>),
+}
+
+impl std::ops::Deref for Frame<'_> {
+    type Target = WindowRoutes;
+
+    fn deref(&self) -> &WindowRoutes {
+        match self {
+            Frame::Kept(w) => w,
+            Frame::Unprepared(w) => w,
+        }
+    }
+}
+
+/// What a window's routes follow from: the request to the router (the grid, the boxes
+/// and the lines kept free under some, the edges in routing order, the budget) and what
+/// the window counts beside it. Compared whole: two equal inputs have equal routes.
+#[derive(Debug, Clone, PartialEq)]
 struct Input {
-    origin: (i32, i32),
-    size: (i32, i32),
-    boxes: Vec<(u32, CellRect)>,
-    /// (edge, source, target) in routing order.
-    edges: Vec<(u32, NodeIndex, NodeIndex)>,
+    request: RouteRequest,
+    /// Edges not given to the router (their other end beyond the margin, or beyond the
+    /// budget's `most_wires`), counted per node.
     unshown: HashMap<NodeIndex, usize>,
     /// Nodes whose box meets the view itself (only they carry counts).
     in_view: HashSet<NodeIndex>,
     /// Nodes with a line kept free under their box (for their stubs and counts).
     lined: HashSet<NodeIndex>,
-    /// Each node's box and the line under it, for lines added later.
-    under: HashMap<NodeIndex, WRect>,
-    region: WRect,
 }
 
 impl Input {
     fn of(app: &App, geo: &Geometry, view: WRect) -> Input {
         let region = WRect {
-            x: view.x - MARGIN.0,
-            y: view.y - MARGIN.1,
-            w: view.w + 2 * MARGIN.0,
-            h: view.h + 2 * MARGIN.1,
+            x: view.x - WINDOW_MARGIN.0,
+            y: view.y - WINDOW_MARGIN.1,
+            w: view.w + 2 * WINDOW_MARGIN.0,
+            h: view.h + 2 * WINDOW_MARGIN.1,
         };
         let near = boxes_meeting(app, geo, region);
-        let inside: HashMap<NodeIndex, WRect> = near
+        let inside: HashSet<NodeIndex> = near
             .iter()
             .filter(|(_, r)| within(*r, region))
-            .copied()
+            .map(|(ix, _)| *ix)
             .collect();
         let in_view: HashSet<NodeIndex> = near
             .iter()
@@ -148,16 +180,17 @@ impl Input {
                 if u == v || stubbed(app, e.id(), su, sv) {
                     continue;
                 }
-                match (inside.get(&u), inside.get(&v)) {
-                    (Some(a), Some(b)) => {
-                        let length = (a.x - b.x).abs() + (a.y - b.y).abs();
-                        edges.push((length, e.id().index() as u32, u, v));
-                    }
-                    _ => {
-                        *unshown.entry(u).or_default() += 1;
-                        if near_set.contains(&v) {
-                            *unshown.entry(v).or_default() += 1;
-                        }
+                if inside.contains(&u) && inside.contains(&v) {
+                    edges.push(Ranked {
+                        edge: e.id(),
+                        from: u,
+                        to: v,
+                        rank: 0,
+                    });
+                } else {
+                    *unshown.entry(u).or_default() += 1;
+                    if near_set.contains(&v) {
+                        *unshown.entry(v).or_default() += 1;
                     }
                 }
             }
@@ -173,115 +206,44 @@ impl Input {
                 }
             }
         }
-        edges.sort();
-        for &(_, _, u, v) in edges.iter().skip(MOST_EDGES) {
-            *unshown.entry(u).or_default() += 1;
-            *unshown.entry(v).or_default() += 1;
+        let area = CellRect {
+            x: region.x,
+            y: region.y,
+            w: region.w,
+            h: region.h,
+        };
+        let boxes = near.iter().map(|&(ix, r)| (ix, cell(r))).collect();
+        let request = RouteRequest::new(area, boxes, edges, WINDOW);
+        // The shortest edges are routed; the others are counted, as their lines are kept.
+        for e in request.skipped() {
+            *unshown.entry(e.from).or_default() += 1;
+            *unshown.entry(e.to).or_default() += 1;
         }
-        edges.truncate(MOST_EDGES);
-        let boxes: Vec<(u32, CellRect)> = near
-            .iter()
-            .map(|&(ix, r)| (ix.index() as u32, cell(r, region)))
-            .collect();
         let mut input = Input {
-            origin: (region.x, region.y),
-            size: (region.w, region.h),
-            boxes,
-            edges: edges.into_iter().map(|(_, e, u, v)| (e, u, v)).collect(),
+            request,
             unshown,
             in_view,
             lined: HashSet::new(),
-            under: near.iter().map(|&(ix, r)| (ix, under(geo, r))).collect(),
-            region,
         };
         // The line under a box naming its away tools or its undrawn edges is kept free.
-        let wanted: Vec<NodeIndex> = near
-            .iter()
-            .map(|(ix, _)| *ix)
-            .filter(|ix| input.unshown.contains_key(ix) || has_stubs(app, *ix))
-            .collect();
-        input.keep_lines(&wanted);
-        input
-    }
-
-    /// Keeps the lines under `nodes` free of routes.
-    fn keep_lines(&mut self, nodes: &[NodeIndex]) {
-        for ix in nodes {
-            let Some(&line) = self.under.get(ix) else {
-                continue;
-            };
-            if self.lined.insert(*ix) {
-                let key = u32::MAX - 1 - self.lined.len() as u32;
-                self.boxes.push((key, cell(line, self.region)));
+        for &(ix, r) in &near {
+            if (input.unshown.contains_key(&ix) || has_stubs(app, ix)) && input.lined.insert(ix) {
+                input.request.keep_clear.push(cell(under(geo, r)));
             }
         }
-    }
-
-    fn key(&self) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.origin.hash(&mut h);
-        self.size.hash(&mut h);
-        for (k, r) in &self.boxes {
-            (k, r.x, r.y, r.w, r.h).hash(&mut h);
-        }
-        for (e, u, v) in &self.edges {
-            (e, u.index(), v.index()).hash(&mut h);
-        }
-        let mut counts: Vec<(usize, usize)> =
-            self.unshown.iter().map(|(n, c)| (n.index(), *c)).collect();
-        counts.sort_unstable();
-        counts.hash(&mut h);
-        h.finish()
+        input
     }
 
     /// Routes the edges; one with no clean route is counted at both ends instead (beside
     /// the box where no line under it was kept free, see [`WindowRoutes::lined`]).
-    fn route(self, key: u64) -> WindowRoutes {
-        let mut out = self.route_once(key);
-        out.lined = self.lined;
-        out
-    }
-
-    fn route_once(&self, key: u64) -> WindowRoutes {
-        let wires: Vec<Wire> = self
-            .edges
-            .iter()
-            .map(|&(_, u, v)| Wire {
-                from: u.index() as u32,
-                to: v.index() as u32,
-            })
-            .collect();
-        let (w, h) = self.size;
-        let routed = route_clean_within(w, h, &self.boxes, &wires, (MOST_STATES, FAR_STATES));
-        let mut out = WindowRoutes {
-            key,
-            routes: Routes {
-                unshown: self.unshown.clone(),
-                ..Routes::default()
-            },
-            lined: HashSet::new(),
-        };
-        let (dx, dy) = self.origin;
-        for (&(e, u, v), r) in self.edges.iter().zip(routed) {
-            match r {
-                Some(mut r) => {
-                    for c in &mut r.cells {
-                        *c = (c.0 + dx, c.1 + dy);
-                    }
-                    for s in &mut r.spans {
-                        *s = (s.0 + dx, s.1 + dy, s.2);
-                    }
-                    out.routes.by_edge.insert(EdgeIndex::new(e as usize), r);
-                }
-                None => {
-                    out.routes.left_out += 1;
-                    *out.routes.unshown.entry(u).or_default() += 1;
-                    *out.routes.unshown.entry(v).or_default() += 1;
-                }
-            }
+    fn route(&self) -> WindowRoutes {
+        let routed = self.request.route();
+        let mut routes = Routes::of(routed, self.unshown.clone());
+        routes.unshown.retain(|n, _| self.in_view.contains(n));
+        WindowRoutes {
+            routes,
+            lined: self.lined.clone(),
         }
-        out.routes.unshown.retain(|n, _| self.in_view.contains(n));
-        out
     }
 }
 
@@ -311,10 +273,10 @@ fn has_stubs(app: &App, ix: NodeIndex) -> bool {
         })
 }
 
-fn cell(r: WRect, region: WRect) -> CellRect {
+fn cell(r: WRect) -> CellRect {
     CellRect {
-        x: r.x - region.x,
-        y: r.y - region.y,
+        x: r.x,
+        y: r.y,
         w: r.w,
         h: r.h,
     }
