@@ -19,6 +19,8 @@ pub mod fit;
 mod focused;
 pub(crate) mod geometry;
 pub(crate) mod marks;
+#[cfg(test)]
+mod memo_tests;
 pub mod more;
 pub mod shapes;
 #[cfg(test)]
