@@ -47,7 +47,7 @@ impl Widget for GraphWidget<'_> {
 }
 
 /// The routes a frame draws: the focus view's own, or those of the window (routed before
-/// the frame, see [`window_routes::prepare`]).
+/// the frame, see [`window_routes::RouteMemo::prepare`]).
 pub enum Drawn<'a> {
     Focus(&'a Routes),
     Window(window_routes::Frame<'a>),
@@ -58,7 +58,7 @@ impl<'a> Drawn<'a> {
     pub fn of(app: &'a App, geo: &Geometry, view: WRect) -> Drawn<'a> {
         match app.graph_pane.focus_routes() {
             Some(r) => Drawn::Focus(r),
-            None => Drawn::Window(window_routes::for_frame(app, geo, view)),
+            None => Drawn::Window(app.graph_pane.memo.for_frame(&window(app, geo, view))),
         }
     }
 
@@ -88,6 +88,17 @@ impl<'a> Drawn<'a> {
             Drawn::Window(w) => counts_beside(app, geo, &w.routes, |ix| !w.lined.contains(&ix)),
         };
         draw_routed(app, self.routes(), counts, canvas);
+    }
+}
+
+/// What the window's routes read of `app` (see [`window_routes::Window`]).
+pub fn window<'a>(app: &'a App, geo: &'a Geometry, view: WRect) -> window_routes::Window<'a> {
+    window_routes::Window {
+        tk: &app.tk,
+        layout: app.layout(),
+        geo,
+        focus: app.graph_pane.shows_focus(),
+        view,
     }
 }
 
@@ -343,25 +354,7 @@ pub struct Shown {
 
 /// The nodes whose boxes meet `view`, with their boxes.
 pub fn boxes_meeting(app: &App, geo: &Geometry, view: WRect) -> Vec<(NodeIndex, WRect)> {
-    let layout = app.layout();
-    let first_col = geo
-        .col_x
-        .partition_point(|&x| x + geo.col_w[0].max(0) < view.x);
-    let first_col = first_col.saturating_sub(1);
-    let row_lo = ((view.y - geo.top).div_euclid(geo.row_h)).max(0) as usize;
-    let row_hi = ((view.y + view.h).div_euclid(geo.row_h) + 1).max(0) as usize;
-    let mut out = Vec::new();
-    for l in first_col..layout.layers.len() {
-        if geo.col_x[l] > view.x + view.w {
-            break;
-        }
-        for &ix in layout.rows_of(l, row_lo, row_hi) {
-            if let Some(rect) = geo.node_rect(layout, &app.tk, ix) {
-                out.push((ix, rect));
-            }
-        }
-    }
-    out
+    geo.boxes_meeting(app.layout(), &app.tk, view)
 }
 
 /// The boxes that meet the view, with labels shortened together (so two different names
@@ -407,8 +400,7 @@ fn draw_boxes(
 /// Whether edge `e` is drawn as a stub instead of a route: in the whole graph, a call to a
 /// tool (or group) that sits after another caller, its home, elsewhere in the drawing.
 pub(super) fn stubbed(app: &App, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
-    let call = app.tk.graph[e].kind != toolscope_core::model::EdgeKind::Next;
-    call && sv.layer != su.layer + 1 && !app.graph_pane.shows_focus()
+    window_routes::stubbed(&app.tk, app.graph_pane.shows_focus(), e, (su, sv))
 }
 
 /// One line under a box naming the tools it calls that sit elsewhere (`▶ DocumentReader`)

@@ -3,8 +3,9 @@
 //! the draw reads them, an equal input routes nothing, and a few windows are kept.
 
 use crate::tui::app::App;
+use crate::tui::graph_pane::draw::window;
 use crate::tui::graph_pane::geometry::WRect;
-use crate::tui::graph_pane::window_routes::{Frame, for_frame};
+use crate::tui::graph_pane::window_routes::Frame;
 use crate::tui::panes::Panes;
 use crate::tui::tests::{app, press};
 use toolscope_core::layout::routing::budget::WINDOWS_KEPT;
@@ -18,7 +19,9 @@ fn reads_kept(app: &App) -> bool {
         w: i32::from(inner.width),
         h: i32::from(inner.height),
     };
-    matches!(for_frame(app, &app.geometry(), view), Frame::Kept(_))
+    let geo = app.geometry();
+    let w = window(app, &geo, view);
+    matches!(app.graph_pane.memo.for_frame(&w), Frame::Kept(_))
 }
 
 #[test]

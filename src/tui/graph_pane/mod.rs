@@ -89,7 +89,7 @@ pub struct GraphPane {
     /// Mouse position where a graph drag started, with the viewport at that time.
     drag: Option<((u16, u16), Viewport)>,
     /// The routes of the last windows drawn without the focus view's own, by their input
-    /// (filled before a frame, see [`window_routes::prepare`]).
+    /// (filled before a frame, see [`window_routes::RouteMemo::prepare`]).
     pub memo: window_routes::RouteMemo,
 }
 

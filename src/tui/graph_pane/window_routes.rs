@@ -11,7 +11,7 @@
 //! box, or `+2` beside it when it found no clean route after the line was planned).
 //!
 //! A window's routes are asked of the core as one [`RouteRequest`] (budget [`WINDOW`]),
-//! routed before the frame is drawn ([`prepare`], which the app calls before each draw)
+//! routed before the frame is drawn ([`RouteMemo::prepare`], which the app calls before each draw)
 //! and kept in the graph pane's state by their input, compared by equality
 //! ([`RouteMemo`]): a frame that changes none of it (no pan, zoom or other structure)
 //! routes nothing, and the last few windows are kept, so stepping back to a replay step
@@ -20,18 +20,28 @@
 use std::collections::{HashMap, HashSet};
 
 use petgraph::Direction;
-use petgraph::stable_graph::NodeIndex;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use toolscope_core::layout::route::CellRect;
 use toolscope_core::layout::routing::budget::{WINDOW_MARGIN, WINDOWS_KEPT};
 use toolscope_core::layout::routing::{Ranked, RouteRequest, WINDOW};
+use toolscope_core::layout::{Layout, Slot};
+use toolscope_core::model::{EdgeKind, Toolkit};
 
-use crate::tui::app::App;
-use crate::tui::graph_pane::draw::{boxes_meeting, stubbed};
 use crate::tui::graph_pane::geometry::{Geometry, WRect};
 use crate::tui::graph_pane::wires::Routes;
-use crate::tui::panes::Panes;
+
+/// What a window's routes read of the app: the graph, the layout drawn and its geometry,
+/// whether the focus view is shown (the other views draw some calls as stubs), and the
+/// window, in layout cells.
+pub struct Window<'a> {
+    pub tk: &'a Toolkit,
+    pub layout: &'a Layout,
+    pub geo: &'a Geometry,
+    pub focus: bool,
+    pub view: WRect,
+}
 
 /// The routes of one window.
 #[derive(Debug, Default, Clone)]
@@ -45,7 +55,7 @@ pub struct WindowRoutes {
 
 /// The windows routed last, each with what it was routed from, the newest first (at most
 /// [`WINDOWS_KEPT`]): a plain value in the graph pane's state, filled before a frame is
-/// drawn ([`prepare`]) and read by the draw.
+/// drawn ([`RouteMemo::prepare`]) and read by the draw ([`RouteMemo::for_frame`]).
 #[derive(Debug, Default, Clone)]
 pub struct RouteMemo {
     kept: Vec<(Input, WindowRoutes)>,
@@ -54,13 +64,11 @@ pub struct RouteMemo {
 }
 
 impl RouteMemo {
-    /// The routes kept for `input` (equal to the one they were routed from).
-    fn get(&self, input: &Input) -> Option<&WindowRoutes> {
-        self.kept.iter().find(|(k, _)| k == input).map(|(_, r)| r)
-    }
-
-    /// Keeps the routes of `input` first, routing it when none equal to it are kept.
-    fn fill(&mut self, input: Input) {
+    /// Keeps the routes of `w` first, routing it unless the routes of an equal input are
+    /// kept. Called before each frame is drawn (`App::prepare_draw`), for the window the
+    /// frame will show.
+    pub fn prepare(&mut self, w: &Window<'_>) {
+        let input = Input::of(w);
         if let Some(i) = self.kept.iter().position(|(k, _)| *k == input) {
             let hit = self.kept.remove(i);
             self.kept.insert(0, hit);
@@ -72,52 +80,32 @@ impl RouteMemo {
         self.routed += 1;
     }
 
+    /// The routes of `w` for a frame: those kept for its input (see [`Self::prepare`]); a
+    /// frame drawn without that (a terminal resized before the app heard of it, a test
+    /// drawing a state it set by hand) routes its window for itself, keeping nothing.
+    pub fn for_frame(&self, w: &Window<'_>) -> Frame<'_> {
+        let input = Input::of(w);
+        match self.kept.iter().find(|(k, _)| *k == input) {
+            Some((_, kept)) => Frame::Kept(kept),
+            None => Frame::Unprepared(Box::new(input.route())),
+        }
+    }
+
     /// How many windows were routed (not found kept) so far.
     pub fn routed(&self) -> usize {
         self.routed
     }
 }
 
-/// Routes the window the graph pane will show (its viewport, the pane's inner size at the
-/// app's terminal size) unless the routes of an equal input are kept. Called before each
-/// frame is drawn (`App::prepare_draw`); nothing to do when the focus view draws its own.
-pub fn prepare(app: &mut App) {
-    if app.graph_pane.focus_routes().is_some() {
-        return;
-    }
-    let view = shown_window(app);
-    prepare_view(app, view);
+/// Whether edge `e` (from slot `su` to `sv`) is drawn as a stub instead of a route: in
+/// the views other than the focus view, a call to a tool (or group) that sits after
+/// another caller, its home, elsewhere in the drawing.
+pub fn stubbed(tk: &Toolkit, focus: bool, e: EdgeIndex, (su, sv): (Slot, Slot)) -> bool {
+    let call = tk.graph[e].kind != EdgeKind::Next;
+    call && sv.layer != su.layer + 1 && !focus
 }
 
-/// Routes `view`, as [`prepare`] the shown window (a test drawing another view).
-pub fn prepare_view(app: &mut App, view: WRect) {
-    let input = Input::of(app, &app.geometry(), view);
-    app.graph_pane.memo.fill(input);
-}
-
-/// The window the graph pane shows at the app's terminal size.
-fn shown_window(app: &App) -> WRect {
-    let inner = Panes::new(app.size, app.layout_hint()).graph_inner();
-    WRect {
-        x: app.graph_pane.viewport.x,
-        y: app.graph_pane.viewport.y,
-        w: i32::from(inner.width),
-        h: i32::from(inner.height),
-    }
-}
-
-/// The routes of `view` for a frame: those kept for its input (see [`prepare`]); a frame
-/// drawn without that (a terminal resized before the app heard of it, a test drawing a
-/// state it set by hand) routes its window for itself, keeping nothing.
-pub fn for_frame<'a>(app: &'a App, geo: &Geometry, view: WRect) -> Frame<'a> {
-    let input = Input::of(app, geo, view);
-    match app.graph_pane.memo.get(&input) {
-        Some(kept) => Frame::Kept(kept),
-        None => Frame::Unprepared(Box::new(input.route())),
-    }
-}
-
-/// The routes a frame draws, see [`for_frame`].
+/// The routes a frame draws, see [`RouteMemo::for_frame`].
 pub enum Frame<'a> {
     Kept(&'a WindowRoutes),
     Unprepared(Box<WindowRoutes>),
@@ -150,14 +138,16 @@ struct Input {
 }
 
 impl Input {
-    fn of(app: &App, geo: &Geometry, view: WRect) -> Input {
+    fn of(w: &Window<'_>) -> Input {
+        let (tk, layout, geo, view) = (w.tk, w.layout, w.geo, w.view);
+        let stub = |e, su, sv| stubbed(tk, w.focus, e, (su, sv));
         let region = WRect {
             x: view.x - WINDOW_MARGIN.0,
             y: view.y - WINDOW_MARGIN.1,
             w: view.w + 2 * WINDOW_MARGIN.0,
             h: view.h + 2 * WINDOW_MARGIN.1,
         };
-        let near = boxes_meeting(app, geo, region);
+        let near = geo.boxes_meeting(layout, tk, region);
         let inside: HashSet<NodeIndex> = near
             .iter()
             .filter(|(_, r)| within(*r, region))
@@ -171,13 +161,12 @@ impl Input {
         let near_set: HashSet<NodeIndex> = near.iter().map(|(ix, _)| *ix).collect();
         let mut unshown: HashMap<NodeIndex, usize> = HashMap::new();
         let mut edges = Vec::new();
-        let layout = app.layout();
         for &(u, _) in &near {
             let Some(su) = layout.slot(u) else { continue };
-            for e in app.tk.graph.edges_directed(u, Direction::Outgoing) {
+            for e in tk.graph.edges_directed(u, Direction::Outgoing) {
                 let v = e.target();
                 let Some(sv) = layout.slot(v) else { continue };
-                if u == v || stubbed(app, e.id(), su, sv) {
+                if u == v || stub(e.id(), su, sv) {
                     continue;
                 }
                 if inside.contains(&u) && inside.contains(&v) {
@@ -195,12 +184,12 @@ impl Input {
                 }
             }
             // Edges into `u` from laid-out nodes beyond the region.
-            for e in app.tk.graph.edges_directed(u, Direction::Incoming) {
+            for e in tk.graph.edges_directed(u, Direction::Incoming) {
                 let w = e.source();
                 let far = layout
                     .slot(w)
                     .filter(|_| w != u && !near_set.contains(&w))
-                    .is_some_and(|sw| !stubbed(app, e.id(), sw, su));
+                    .is_some_and(|sw| !stub(e.id(), sw, su));
                 if far {
                     *unshown.entry(u).or_default() += 1;
                 }
@@ -227,7 +216,7 @@ impl Input {
         };
         // The line under a box naming its away tools or its undrawn edges is kept free.
         for &(ix, r) in &near {
-            if (input.unshown.contains_key(&ix) || has_stubs(app, ix)) && input.lined.insert(ix) {
+            if (input.unshown.contains_key(&ix) || has_stubs(w, ix)) && input.lined.insert(ix) {
                 input.request.keep_clear.push(cell(under(geo, r)));
             }
         }
@@ -258,19 +247,15 @@ pub fn under(geo: &Geometry, r: WRect) -> WRect {
 }
 
 /// Whether `ix` names away tools under its box (the whole graph's stubs).
-fn has_stubs(app: &App, ix: NodeIndex) -> bool {
-    let layout = app.layout();
-    let Some(su) = layout.slot(ix) else {
+fn has_stubs(w: &Window<'_>, ix: NodeIndex) -> bool {
+    let Some(su) = w.layout.slot(ix) else {
         return false;
     };
-    app.tk
-        .graph
-        .edges_directed(ix, Direction::Outgoing)
-        .any(|e| {
-            layout
-                .slot(e.target())
-                .is_some_and(|sv| stubbed(app, e.id(), su, sv))
-        })
+    w.tk.graph.edges_directed(ix, Direction::Outgoing).any(|e| {
+        w.layout
+            .slot(e.target())
+            .is_some_and(|sv| stubbed(w.tk, w.focus, e.id(), (su, sv)))
+    })
 }
 
 fn cell(r: WRect) -> CellRect {
