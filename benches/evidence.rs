@@ -18,6 +18,17 @@ use toolscope_core::recommend::{Params, recommend, resolve_seeds};
 use toolscope_core::source::{Format, Limits};
 use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
 
+/// Draws a frame as the TUI's loop does: what the frame reads is computed first
+/// (`App::prepare_draw`: the routes of the window shown), then the draw.
+fn draw_frame(
+    term: &mut ratatui::Terminal<ratatui::backend::TestBackend>,
+    app: &mut toolscope::tui::App,
+) -> Result<(), <ratatui::backend::TestBackend as ratatui::backend::Backend>::Error> {
+    app.prepare_draw();
+    term.draw(|f| toolscope::tui::view::draw(f, app))
+        .map(|_| ())
+}
+
 fn toolkit() -> Toolkit {
     let text = generate(GenOptions {
         actions: 10_000,
@@ -102,7 +113,7 @@ fn tui_threshold_key(c: &mut Criterion) {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-    use toolscope::tui::{App, Msg, Theme, update::update, view};
+    use toolscope::tui::{App, Msg, Theme, update::update};
 
     let text = generate(GenOptions {
         actions: 10_000,
@@ -156,9 +167,7 @@ fn tui_threshold_key(c: &mut Criterion) {
             b.iter(|| {
                 update(&mut app, key(if up { '+' } else { '-' }));
                 up = !up;
-                term.draw(|f| view::draw(f, &app))
-                    .map(|_| ())
-                    .expect("draw")
+                draw_frame(&mut term, &mut app).map(|_| ()).expect("draw")
             })
         });
     }

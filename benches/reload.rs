@@ -10,9 +10,20 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use toolscope::tui::{App, Msg, Theme, editing, update::update, view};
+use toolscope::tui::{App, Msg, Theme, editing, update::update};
 use toolscope_core::generate::{GenOptions, generate};
 use toolscope_core::workspace::Workspace;
+
+/// Draws a frame as the TUI's loop does: what the frame reads is computed first
+/// (`App::prepare_draw`: the routes of the window shown), then the draw.
+fn draw_frame(
+    term: &mut ratatui::Terminal<ratatui::backend::TestBackend>,
+    app: &mut toolscope::tui::App,
+) -> Result<(), <ratatui::backend::TestBackend as ratatui::backend::Backend>::Error> {
+    app.prepare_draw();
+    term.draw(|f| toolscope::tui::view::draw(f, app))
+        .map(|_| ())
+}
 
 fn rename_over(path: &Path, text: &str) {
     let tmp = path.with_extension("tmp~");
@@ -38,7 +49,7 @@ fn until_shown(
             update(app, more);
         }
         toolscope::tui::update::flush(app);
-        let _ = term.draw(|f| view::draw(f, app));
+        let _ = draw_frame(term, app);
         let shown = app
             .tk
             .graph

@@ -12,11 +12,22 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use toolscope::tui::{App, Msg, Theme, update::update, view};
+use toolscope::tui::{App, Msg, Theme, update::update};
 use toolscope_core::generate::{GenOptions, generate};
 use toolscope_core::layout::Layout;
 use toolscope_core::load::load_text;
 use toolscope_core::source::{Limits, Loaded};
+
+/// Draws a frame as the TUI's loop does: what the frame reads is computed first
+/// (`App::prepare_draw`: the routes of the window shown), then the draw.
+fn draw_frame(
+    term: &mut ratatui::Terminal<ratatui::backend::TestBackend>,
+    app: &mut toolscope::tui::App,
+) -> Result<(), <ratatui::backend::TestBackend as ratatui::backend::Backend>::Error> {
+    app.prepare_draw();
+    term.draw(|f| toolscope::tui::view::draw(f, app))
+        .map(|_| ())
+}
 
 /// A synthetic toolkit of about `nodes` nodes (four actions per tool).
 fn toolkit(nodes: usize) -> Loaded {
@@ -51,27 +62,17 @@ fn benches(c: &mut Criterion) {
         let mut app = App::new(loaded, "gen".into(), Theme::default(), (200, 60));
         let mut term = Terminal::new(TestBackend::new(200, 60)).expect("backend");
         g.bench_function(BenchmarkId::new("frame_200x60", nodes), |b| {
-            b.iter(|| {
-                term.draw(|f| view::draw(f, &app))
-                    .map(|_| ())
-                    .expect("draw")
-            })
+            b.iter(|| draw_frame(&mut term, &mut app).map(|_| ()).expect("draw"))
         });
         app.graph_pane.zoom = toolscope::tui::app::Zoom::Compact;
         g.bench_function(BenchmarkId::new("frame_200x60_compact", nodes), |b| {
-            b.iter(|| {
-                term.draw(|f| view::draw(f, &app))
-                    .map(|_| ())
-                    .expect("draw")
-            })
+            b.iter(|| draw_frame(&mut term, &mut app).map(|_| ()).expect("draw"))
         });
         app.graph_pane.zoom = toolscope::tui::app::Zoom::Detailed;
         g.bench_function(BenchmarkId::new("focus_refit_and_frame", nodes), |b| {
             b.iter(|| {
                 app.with_graph(|g, s| g.refit(s));
-                term.draw(|f| view::draw(f, &app))
-                    .map(|_| ())
-                    .expect("draw")
+                draw_frame(&mut term, &mut app).map(|_| ()).expect("draw")
             })
         });
         let plus = Msg::Key(KeyEvent::new(KeyCode::Char('+'), KeyModifiers::NONE));
@@ -81,9 +82,7 @@ fn benches(c: &mut Criterion) {
             b.iter(|| {
                 update(&mut app, if up { plus.clone() } else { minus.clone() });
                 up = !up;
-                term.draw(|f| view::draw(f, &app))
-                    .map(|_| ())
-                    .expect("draw")
+                draw_frame(&mut term, &mut app).map(|_| ()).expect("draw")
             })
         });
         // The same on the whole graph (`f`).
@@ -93,11 +92,7 @@ fn benches(c: &mut Criterion) {
         );
         assert!(!app.graph_pane.shows_focus(), "f shows the whole graph");
         g.bench_function(BenchmarkId::new("frame_200x60_whole", nodes), |b| {
-            b.iter(|| {
-                term.draw(|f| view::draw(f, &app))
-                    .map(|_| ())
-                    .expect("draw")
-            })
+            b.iter(|| draw_frame(&mut term, &mut app).map(|_| ()).expect("draw"))
         });
         // A pan moves the window, so its edges are routed again: six places in turn, more
         // than the windows kept routed (`window_routes::KEPT`), so none is kept.
@@ -106,9 +101,7 @@ fn benches(c: &mut Criterion) {
             b.iter(|| {
                 app.graph_pane.pan(if place == 5 { -35 } else { 7 }, 0);
                 place = (place + 1) % 6;
-                term.draw(|f| view::draw(f, &app))
-                    .map(|_| ())
-                    .expect("draw")
+                draw_frame(&mut term, &mut app).map(|_| ()).expect("draw")
             })
         });
         g.bench_function(
@@ -117,9 +110,7 @@ fn benches(c: &mut Criterion) {
                 b.iter(|| {
                     update(&mut app, if up { plus.clone() } else { minus.clone() });
                     up = !up;
-                    term.draw(|f| view::draw(f, &app))
-                        .map(|_| ())
-                        .expect("draw")
+                    draw_frame(&mut term, &mut app).map(|_| ()).expect("draw")
                 })
             },
         );
@@ -136,9 +127,7 @@ fn benches(c: &mut Criterion) {
                 |b| {
                     b.iter(|| {
                         app.open_neighbourhood(ix, 2);
-                        term.draw(|f| view::draw(f, &app))
-                            .map(|_| ())
-                            .expect("draw")
+                        draw_frame(&mut term, &mut app).map(|_| ()).expect("draw")
                     })
                 },
             );
@@ -169,7 +158,7 @@ fn open(c: &mut Criterion) {
         });
         let first_frame = |ws: Workspace| {
             let (tx, rx) = std::sync::mpsc::channel();
-            let app = App::with_workspace_in(
+            let mut app = App::with_workspace_in(
                 ws,
                 "gen".into(),
                 Theme::default(),
@@ -177,7 +166,7 @@ fn open(c: &mut Criterion) {
                 WholeLayout::background(tx),
             );
             let mut term = Terminal::new(TestBackend::new(200, 60)).expect("backend");
-            term.draw(|f| view::draw(f, &app)).expect("draw");
+            draw_frame(&mut term, &mut app).expect("draw");
             (app, rx)
         };
         let ws = Workspace::from_text(Path::new("gen.yaml"), text.clone(), None).expect("loads");
@@ -242,7 +231,7 @@ fn replay(c: &mut Criterion) {
         &format!(":traces {}\n:replay 1 5\n", runs.display()),
     );
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("backend");
-    term.draw(|f| view::draw(f, &app)).expect("draw");
+    draw_frame(&mut term, &mut app).expect("draw");
     assert!(
         on_screen(&term).contains("run 1 step 5 of 39"),
         "the replay is on screen"
@@ -254,9 +243,7 @@ fn replay(c: &mut Criterion) {
         b.iter(|| {
             update(&mut app, if forth { right.clone() } else { left.clone() });
             forth = !forth;
-            term.draw(|f| view::draw(f, &app))
-                .map(|_| ())
-                .expect("draw")
+            draw_frame(&mut term, &mut app).map(|_| ()).expect("draw")
         })
     });
     // Steps 0 to 39 ("step 5 of 39" above).
@@ -268,9 +255,7 @@ fn replay(c: &mut Criterion) {
             let last = step == 39;
             step = if last { 0 } else { step + 1 };
             update(&mut app, if last { home.clone() } else { right.clone() });
-            term.draw(|f| view::draw(f, &app))
-                .map(|_| ())
-                .expect("draw")
+            draw_frame(&mut term, &mut app).map(|_| ()).expect("draw")
         })
     });
     g.finish();
@@ -354,7 +339,7 @@ fn until(
             update(app, more);
         }
         toolscope::tui::update::flush(app);
-        term.draw(|f| view::draw(f, app)).expect("draw");
+        draw_frame(term, app).expect("draw");
         if on_screen(term).contains(want) {
             return true;
         }

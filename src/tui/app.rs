@@ -436,6 +436,35 @@ impl App {
         self.stale = true;
     }
 
+    /// Computes what the next frame reads but the draw does not compute: the routes of the
+    /// graph pane's window, kept by their input. Call after the updates, before each draw.
+    pub fn prepare_draw(&mut self) {
+        self.ensure_fresh();
+        use crate::tui::{
+            graph_pane::geometry::WRect, graph_pane::window_routes::Window, panes::Panes,
+        };
+        if self.graph_pane.focus_routes().is_some() {
+            return; // the focus view draws its own routes
+        }
+        let inner = Panes::new(self.size, self.layout_hint()).graph_inner();
+        let view = WRect {
+            x: self.graph_pane.viewport.x,
+            y: self.graph_pane.viewport.y,
+            w: i32::from(inner.width),
+            h: i32::from(inner.height),
+        };
+        let (geo, mut memo) = (self.geometry(), std::mem::take(&mut self.graph_pane.memo));
+        let (tk, layout, focus) = (&self.tk, self.layout(), self.graph_pane.shows_focus());
+        memo.prepare(&Window {
+            tk,
+            layout,
+            geo: &geo,
+            focus,
+            view,
+        });
+        self.graph_pane.memo = memo;
+    }
+
     /// Computes the recommendation and what derives from it if its inputs changed since.
     /// Called at the end of each message (`update::update`, `update::flush`), so the
     /// screen and a test reading `rec` after `update` see fresh results, and by the app's

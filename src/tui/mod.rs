@@ -233,6 +233,7 @@ impl Runner {
         // What opening the session changed (a recovery, traces, a first replay step) is
         // computed once, before the first frame; after it, each message leaves it fresh.
         app.ensure_fresh();
+        app.prepare_draw();
         terminal.draw(|f| view::draw(f, app))?;
         // Hidden switch for the terminal-restore test: panic with the TUI fully set up.
         if std::env::var_os("TOOLSCOPE_DEBUG_PANIC").is_some() {
@@ -250,6 +251,7 @@ impl Runner {
                 break;
             }
             update::flush(app);
+            app.prepare_draw();
             terminal.draw(|f| view::draw(f, app))?;
         }
         mcp_discovery::stop_before_exit(&app.mcp, &self.rx);

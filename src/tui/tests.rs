@@ -36,6 +36,7 @@ pub(super) fn app_with(theme: Theme, w: u16, h: u16) -> App {
     }
     app.mark_stale();
     app.ensure_fresh();
+    app.prepare_draw();
     app
 }
 
@@ -46,6 +47,7 @@ pub(super) fn app(w: u16, h: u16) -> App {
 /// Sends keys written like `"+<Tab>j<Space>"` (see [`crate::tui::update::keystr`]).
 pub(super) fn press(app: &mut App, keys: &str) {
     crate::tui::update::keystr::send(app, keys);
+    app.prepare_draw();
 }
 
 pub(super) fn render(app: &App) -> Terminal<TestBackend> {

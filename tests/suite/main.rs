@@ -44,6 +44,7 @@ mod prop_batch_c2g;
 mod prop_writeback;
 mod pyyaml_writers;
 mod robustness;
+mod route_presets;
 mod set_folder;
 mod set_safety;
 mod special_outputs;

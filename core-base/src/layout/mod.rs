@@ -18,6 +18,7 @@ mod order;
 pub mod pack;
 mod rank;
 pub mod route;
+pub mod routing;
 pub mod step;
 
 use std::hash::{BuildHasher, Hash, Hasher};

@@ -11,10 +11,16 @@
 //!
 //! Pure and bounded: the search of one route is limited to a window around its ends
 //! (widened once to the whole grid if that fails), and the grid is only as large as the
-//! drawing.
+//! drawing. What a search may spend, and every cost, is in [`super::routing::budget`];
+//! drawings ask for routes through [`super::routing::RouteRequest`].
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+
+use super::routing::budget::{
+    ARRIVE_BELOW, ARRIVE_RIGHT, BEND, CONFLICT, CROSS, LEAVE_BACK, LEAVE_DOWN, NEAR_BOX, NEAR_ENDS,
+    RouteBudget, SHARED, STEP, Stuck,
+};
 
 /// A box on the grid, in cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,65 +128,22 @@ impl Routed {
     }
 }
 
-/// Costs of the search, in quarter steps.
-const STEP: u32 = 4;
-/// Running along a compatible route (a fork or a join) is cheaper than a fresh cell.
-const SHARED: u32 = 2;
-const BEND: u32 = 10;
-const CROSS: u32 = 12;
-/// Next to a box the route does not belong to: allowed, but looks attached to it.
-const NEAR_BOX: u32 = 3;
-/// Sharing a run with an unrelated route, when nothing else is possible.
-const CONFLICT: u32 = 60;
-/// States a search of the whole grid may take before giving up on a clean route (a dense
-/// picture can leave none; an exhaustive search per edge would then dominate).
-pub const WHOLE_BUDGET: u32 = 6_000;
-/// Extra cells around an edge's ends searched first.
-const WINDOW: i32 = 8;
 const NONE: u32 = u32::MAX;
 
 /// Routes `wires` (in order: earlier ones get the plainest routes) between `boxes` on a
-/// grid of `w` x `h` cells. `None` for a wire whose box is missing or enclosed.
-pub fn route_all(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> Vec<Option<Routed>> {
-    route_with(w, h, boxes, wires, true, (u32::MAX, WHOLE_BUDGET))
-}
-
-/// As [`route_all`], but stricter, for drawings that show less rather than a knot: an
-/// unrelated route never runs straight right beside another (`┃┃`, which the eye cannot
-/// keep apart over many rows), and a wire with no such route is left unrouted (`None`)
-/// instead of sharing a run.
-pub fn route_clean(
+/// grid of `w` x `h` cells, within `budget` (its `most_states`, `whole_states` and
+/// `when_stuck`; `most_wires` and `most_cells` are the caller's, see
+/// [`super::routing::RouteRequest`]). `None` for a wire whose box is missing or enclosed,
+/// that found no clean route when stuck wires are left out, or whose turn came after the
+/// states were spent. Also returns the search states taken.
+pub fn route(
     w: i32,
     h: i32,
     boxes: &[(u32, CellRect)],
     wires: &[Wire],
-) -> Vec<Option<Routed>> {
-    route_with(w, h, boxes, wires, false, (u32::MAX, WHOLE_BUDGET))
-}
-
-/// As [`route_clean`], within `states` search states in all: the wires left when they are
-/// spent are not routed. For drawings routed on the key path (a frame of a moved window),
-/// whose cost must not follow how hard the picture is. `whole`: the states one wire's
-/// search of the whole grid may take, after none was found near its ends
-/// ([`WHOLE_BUDGET`] elsewhere).
-pub fn route_clean_within(
-    w: i32,
-    h: i32,
-    boxes: &[(u32, CellRect)],
-    wires: &[Wire],
-    (states, whole): (u32, u32),
-) -> Vec<Option<Routed>> {
-    route_with(w, h, boxes, wires, false, (states, whole))
-}
-
-fn route_with(
-    w: i32,
-    h: i32,
-    boxes: &[(u32, CellRect)],
-    wires: &[Wire],
-    forced: bool,
-    (states, whole): (u32, u32),
-) -> Vec<Option<Routed>> {
+    budget: &RouteBudget,
+) -> (Vec<Option<Routed>>, u32) {
+    let forced = budget.when_stuck == Stuck::Share;
     let modes: &[Mode] = if forced {
         &[Mode::Window, Mode::Whole, Mode::ForcedNear, Mode::Forced]
     } else {
@@ -190,8 +153,8 @@ fn route_with(
     grid.apart = !forced;
     let rects: HashMap<u32, CellRect> = boxes.iter().copied().collect();
     let mut search = Search::new(grid.cells());
-    search.left = states;
-    search.whole = whole;
+    search.left = budget.most_states;
+    search.whole = budget.whole_states;
     let mut out: Vec<Option<Routed>> = Vec::with_capacity(wires.len());
     for (i, wire) in wires.iter().enumerate() {
         let ends = rects.get(&wire.from).zip(rects.get(&wire.to));
@@ -213,7 +176,7 @@ fn route_with(
     for r in out.iter_mut().flatten() {
         r.spans = grid.spans(r);
     }
-    out
+    (out, search.spent)
 }
 
 /// The axes each cell of `r` runs along: straight cells one, ends and bends both (what
@@ -253,7 +216,7 @@ struct Grid {
     /// every state it enters; looking at the four neighbours each time cost a tenth of a
     /// replay step.
     near: Vec<Near>,
-    /// Unrelated routes never run straight side by side (see [`route_clean`]).
+    /// Unrelated routes never run straight side by side (see [`Stuck::LeaveOut`]).
     apart: bool,
 }
 
@@ -467,8 +430,10 @@ struct Search {
     generation: u32,
     /// States left for all the searches still to come.
     left: u32,
-    /// States one whole-grid search may take ([`WHOLE_BUDGET`] unless told).
+    /// States one whole-grid search may take.
     whole: u32,
+    /// States taken so far.
+    spent: u32,
 }
 
 /// A state: cell index * 4 + direction of travel into the cell.
@@ -486,7 +451,8 @@ impl Search {
             arrow: vec![Dir::Right; cells],
             generation: 0,
             left: u32::MAX,
-            whole: WHOLE_BUDGET,
+            whole: 0,
+            spent: 0,
         }
     }
 
@@ -539,6 +505,7 @@ impl Search {
         while let Some(Reverse((f, s))) = heap.pop() {
             budget = budget.checked_sub(1)?;
             self.left = self.left.checked_sub(1)?;
+            self.spent = self.spent.saturating_add(1);
             let s = s as usize;
             let (c, d) = (s / 4, Dir::ALL[s % 4]);
             let g = self.g[s];
@@ -651,17 +618,16 @@ fn enter_cost(grid: &Grid, c: usize, d: Dir, job: &Job, forced: bool) -> u32 {
     cost
 }
 
-/// Preference among a box's sides: leave to the right (down only costs a little more, so a
-/// box right below is reached by one arrow), arrive from the left or from above. Arriving
-/// on the right side, where edges leave, or from below reads badly and is a last resort.
+/// Preference among a box's sides (see [`super::routing::budget`]): `d` is the direction of
+/// travel away from the box, or into it when `arriving`.
 fn port_cost(d: Dir, arriving: bool) -> u32 {
     match (arriving, d) {
         (false, Dir::Right) => 0,
-        (false, Dir::Down) => 6,
-        (false, _) => 30,
+        (false, Dir::Down) => LEAVE_DOWN,
+        (false, _) => LEAVE_BACK,
         (true, Dir::Right | Dir::Down) => 0,
-        (true, Dir::Left) => 30,
-        (true, Dir::Up) => 40,
+        (true, Dir::Left) => ARRIVE_RIGHT,
+        (true, Dir::Up) => ARRIVE_BELOW,
     }
 }
 
@@ -710,10 +676,10 @@ fn window(grid: &Grid, job: &Job, mode: Mode) -> CellRect {
         };
     }
     let (a, b) = (job.src, job.dst);
-    let x0 = a.x.min(b.x) - WINDOW;
-    let y0 = a.y.min(b.y) - WINDOW;
-    let x1 = (a.x + a.w).max(b.x + b.w) + WINDOW;
-    let y1 = (a.y + a.h).max(b.y + b.h) + WINDOW;
+    let x0 = a.x.min(b.x) - NEAR_ENDS;
+    let y0 = a.y.min(b.y) - NEAR_ENDS;
+    let x1 = (a.x + a.w).max(b.x + b.w) + NEAR_ENDS;
+    let y1 = (a.y + a.h).max(b.y + b.h) + NEAR_ENDS;
     CellRect {
         x: x0,
         y: y0,

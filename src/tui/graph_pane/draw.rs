@@ -20,7 +20,7 @@ use toolscope_core::text::sanitize;
 
 use crate::tui::graph_pane::canvas::{Canvas, Mark};
 use crate::tui::graph_pane::shapes::{self, State};
-use crate::tui::graph_pane::window_routes::{WindowRoutes, under};
+use crate::tui::graph_pane::window_routes::{self, under};
 use crate::tui::graph_pane::wires::Routes;
 
 /// What the graph pane draws from besides the context: its own state, the insight's
@@ -76,18 +76,19 @@ impl Widget for GraphWidget<'_> {
     }
 }
 
-/// The routes a frame draws: the focus view's own, or those of the window.
+/// The routes a frame draws: the focus view's own, or those of the window (routed before
+/// the frame, see [`window_routes::RouteMemo::prepare`]).
 pub enum Drawn<'a> {
     Focus(&'a Routes),
-    Window(std::sync::Arc<WindowRoutes>),
+    Window(window_routes::Frame<'a>),
 }
 
 impl<'a> Drawn<'a> {
     /// The routes for `view` of what the pane shows.
     pub fn of(gp: &Sources<'a>, ctx: &Ctx, geo: &Geometry, view: WRect) -> Drawn<'a> {
-        match focus_routes(gp) {
+        match gp.pane.focus_routes() {
             Some(r) => Drawn::Focus(r),
-            None => Drawn::Window(gp.pane.window.get(gp, ctx, geo, view)),
+            None => Drawn::Window(gp.pane.memo.for_frame(&window(gp, ctx, geo, view))),
         }
     }
 
@@ -117,6 +118,23 @@ impl<'a> Drawn<'a> {
             Drawn::Window(w) => counts_beside(gp, ctx, geo, &w.routes, |ix| !w.lined.contains(&ix)),
         };
         draw_routed(gp, ctx, self.routes(), counts, canvas);
+    }
+}
+
+/// What the window's routes read of the pane and the context (see
+/// [`window_routes::Window`]).
+pub fn window<'a>(
+    gp: &Sources<'a>,
+    ctx: &Ctx<'a>,
+    geo: &'a Geometry,
+    view: WRect,
+) -> window_routes::Window<'a> {
+    window_routes::Window {
+        tk: ctx.tk,
+        layout: gp.layout(),
+        geo,
+        focus: gp.pane.shows_focus(),
+        view,
     }
 }
 
@@ -157,14 +175,6 @@ fn counts_beside(
 /// of the window (see [`super::window_routes`]).
 pub fn lines(gp: &Sources, ctx: &Ctx, geo: &Geometry, canvas: &mut Canvas) {
     Drawn::of(gp, ctx, geo, canvas.view()).lines(gp, ctx, geo, canvas);
-}
-
-/// The focus view's routes, when it is shown and was routed.
-fn focus_routes<'a>(gp: &Sources<'a>) -> Option<&'a Routes> {
-    if !gp.pane.shows_focus() {
-        return None;
-    }
-    gp.pane.focus_view.as_ref()?.routes.as_ref()
 }
 
 /// The routed edges meeting the view, with their arrowheads, then their labels: a label
@@ -398,25 +408,7 @@ pub fn boxes_meeting(
     geo: &Geometry,
     view: WRect,
 ) -> Vec<(NodeIndex, WRect)> {
-    let layout = gp.layout();
-    let first_col = geo
-        .col_x
-        .partition_point(|&x| x + geo.col_w[0].max(0) < view.x);
-    let first_col = first_col.saturating_sub(1);
-    let row_lo = ((view.y - geo.top).div_euclid(geo.row_h)).max(0) as usize;
-    let row_hi = ((view.y + view.h).div_euclid(geo.row_h) + 1).max(0) as usize;
-    let mut out = Vec::new();
-    for l in first_col..layout.layers.len() {
-        if geo.col_x[l] > view.x + view.w {
-            break;
-        }
-        for &ix in layout.rows_of(l, row_lo, row_hi) {
-            if let Some(rect) = geo.node_rect(layout, ctx.tk, ix) {
-                out.push((ix, rect));
-            }
-        }
-    }
-    out
+    geo.boxes_meeting(gp.layout(), ctx.tk, view)
 }
 
 /// The boxes that meet the view, with labels shortened together (so two different names
@@ -463,8 +455,7 @@ fn draw_boxes(
 /// Whether edge `e` is drawn as a stub instead of a route: in the whole graph, a call to a
 /// tool (or group) that sits after another caller, its home, elsewhere in the drawing.
 pub(super) fn stubbed(gp: &Sources, ctx: &Ctx, e: EdgeIndex, su: Slot, sv: Slot) -> bool {
-    let call = ctx.tk.graph[e].kind != toolscope_core::model::EdgeKind::Next;
-    call && sv.layer != su.layer + 1 && !gp.pane.shows_focus()
+    window_routes::stubbed(ctx.tk, gp.pane.shows_focus(), e, (su, sv))
 }
 
 /// One line under a box naming the tools it calls that sit elsewhere (`▶ DocumentReader`)

@@ -65,6 +65,33 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// The nodes of `layout` whose boxes meet `view`, with their boxes.
+    pub fn boxes_meeting(
+        &self,
+        layout: &Layout,
+        tk: &Toolkit,
+        view: WRect,
+    ) -> Vec<(NodeIndex, WRect)> {
+        let first_col = self
+            .col_x
+            .partition_point(|&x| x + self.col_w[0].max(0) < view.x);
+        let first_col = first_col.saturating_sub(1);
+        let row_lo = ((view.y - self.top).div_euclid(self.row_h)).max(0) as usize;
+        let row_hi = ((view.y + view.h).div_euclid(self.row_h) + 1).max(0) as usize;
+        let mut out = Vec::new();
+        for l in first_col..layout.layers.len() {
+            if self.col_x[l] > view.x + view.w {
+                break;
+            }
+            for &ix in layout.rows_of(l, row_lo, row_hi) {
+                if let Some(rect) = self.node_rect(layout, tk, ix) {
+                    out.push((ix, rect));
+                }
+            }
+        }
+        out
+    }
+
     pub fn for_layout(layout: &Layout, zoom: Zoom, scores: bool) -> Geometry {
         let (box_h, lanes, max_label) = match zoom {
             Zoom::Detailed => (3, 3, MAX_LABEL),

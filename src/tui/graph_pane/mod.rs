@@ -19,6 +19,8 @@ pub mod fit;
 mod focused;
 pub(crate) mod geometry;
 pub(crate) mod marks;
+#[cfg(test)]
+mod memo_tests;
 pub mod more;
 pub mod shapes;
 #[cfg(test)]
@@ -86,8 +88,9 @@ pub struct GraphPane {
     pub radius: u32,
     /// Mouse position where a graph drag started, with the viewport at that time.
     drag: Option<((u16, u16), Viewport)>,
-    /// The routes of the last window drawn without the focus view's own.
-    pub window: window_routes::WindowCache,
+    /// The routes of the last windows drawn without the focus view's own, by their input
+    /// (filled before a frame, see [`window_routes::RouteMemo::prepare`]).
+    pub memo: window_routes::RouteMemo,
 }
 
 impl Default for GraphPane {
@@ -105,7 +108,7 @@ impl Default for GraphPane {
             neighbourhood: None,
             radius: 1,
             drag: None,
-            window: window_routes::WindowCache::default(),
+            memo: window_routes::RouteMemo::default(),
         }
     }
 }
@@ -194,6 +197,15 @@ impl GraphPane {
     /// Whether the pane shows the focus view.
     pub fn shows_focus(&self) -> bool {
         !self.whole && self.neighbourhood.is_none() && self.focus_view.is_some()
+    }
+
+    /// The focus view's routes, when it is shown and was routed (else the window's are
+    /// drawn).
+    pub fn focus_routes(&self) -> Option<&wires::Routes> {
+        if !self.shows_focus() {
+            return None;
+        }
+        self.focus_view.as_ref()?.routes.as_ref()
     }
 
     /// The layout being drawn: the focus view's, the folded whole graph's (fit zoom), the

@@ -1,12 +1,13 @@
-//! The focus view's edges, routed once per layout (not per frame) with the core's grid
-//! router ([`toolscope_core::layout::route::route_clean`]): two edges that share neither
-//! source nor target never run along the same cells nor straight side by side, so each
-//! can be followed alone. Recommended edges are routed first (they get the plainest
-//! routes), then the others, shorter ones first. An edge the room cannot hold apart is
-//! not drawn; its ends are counted (see [`Routes::unshown`]).
+//! The focus view's edges, routed once per layout (not per frame) by a request to the
+//! core's grid router ([`toolscope_core::layout::routing`], budget
+//! [`FOCUS`]): two edges that share neither source nor target never run along the same
+//! cells nor straight side by side, so each can be followed alone. Recommended edges are
+//! routed first (they get the plainest routes), then the others, shorter ones first. An
+//! edge the room cannot hold apart is not drawn; its ends are counted (see
+//! [`Routes::unshown`]).
 //!
-//! A focus view beyond [`MOST_WIRES`] edges or [`MOST_CELLS`] cells is far from fitting any
-//! screen; its edges are routed by window, as in the whole graph
+//! A focus view beyond [`FOCUS`]'s `most_wires` edges or `most_cells` cells is far from
+//! fitting any screen; its edges are routed by window, as in the whole graph
 //! ([`super::window_routes`]).
 
 use std::collections::{HashMap, HashSet};
@@ -15,20 +16,12 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use toolscope_core::layout::Layout;
-use toolscope_core::layout::route::{CellRect, Routed, WHOLE_BUDGET, Wire, route_clean_within};
+use toolscope_core::layout::route::{CellRect, Routed};
+use toolscope_core::layout::routing::{FOCUS, Ranked, RouteRequest, RoutedEdges};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::Recommendation;
 
 use crate::tui::graph_pane::geometry::Geometry;
-
-/// The most edges routed on the grid.
-pub const MOST_WIRES: usize = 300;
-/// The largest grid routed.
-pub const MOST_CELLS: i64 = 1 << 17;
-/// Search states one routing may take in all: a view whose edges mostly find no clean
-/// route would otherwise search its whole grid per edge, on the key path (a threshold
-/// step routes again). Edges left when they are spent are counted, not drawn.
-pub const MOST_STATES: u32 = 30_000;
 
 /// Every routed edge of a view, and what was left out.
 #[derive(Debug, Clone, Default)]
@@ -64,11 +57,10 @@ pub fn route(
 ) -> Option<Routes> {
     let (ew, eh) = geo.extent(layout);
     let (w, h) = (ew.max(pane.0), eh.max(pane.1));
-    if i64::from(w) * i64::from(h) > MOST_CELLS {
+    if !FOCUS.fits_grid(w, h) {
         return None;
     }
     let mut boxes = Vec::new();
-    let mut rects = HashMap::new();
     for (ix, _) in layout.placed() {
         if let Some(r) = geo.node_rect(layout, tk, ix) {
             let c = CellRect {
@@ -77,20 +69,20 @@ pub fn route(
                 w: r.w,
                 h: r.h,
             };
-            boxes.push((ix.index() as u32, c));
-            rects.insert(ix, c);
+            boxes.push((ix, c));
         }
     }
+    let boxed: HashSet<NodeIndex> = boxes.iter().map(|b| b.0).collect();
     let mut drawn = Vec::new();
     // A member's edges to frontier nodes the view had no room to draw: counted beside it.
     let mut beyond: HashMap<NodeIndex, usize> = HashMap::new();
     for (ix, _) in layout.placed() {
         for e in tk.graph.edges(ix) {
             let v = e.target();
-            if v != ix && !rects.contains_key(&v) && rec.contains(ix) {
+            if v != ix && !boxed.contains(&v) && rec.contains(ix) {
                 *beyond.entry(ix).or_default() += 1;
             }
-            if v == ix || !rects.contains_key(&v) {
+            if v == ix || !boxed.contains(&v) {
                 continue;
             }
             if only.is_some_and(|o| !o.edges.contains(&e.id())) {
@@ -101,10 +93,10 @@ pub fn route(
         }
     }
     // Too many to route: known before ranking them (a large step's view on the key path).
-    if drawn.len() > MOST_WIRES {
+    if drawn.len() > FOCUS.most_wires {
         return None;
     }
-    let mut edges: Vec<_> = drawn
+    let edges: Vec<Ranked> = drawn
         .into_iter()
         .map(|(e, score, ix, v)| {
             // The called tool's path goes first with the recommendation's edges.
@@ -116,35 +108,33 @@ pub fn route(
             } else {
                 1
             };
-            let (a, b) = (rects[&ix], rects[&v]);
-            let length = (a.x - b.x).abs() + (a.y - b.y).abs();
-            (rank, length, e, ix, v)
+            Ranked {
+                edge: e,
+                from: ix,
+                to: v,
+                rank,
+            }
         })
         .collect();
-    edges.sort();
-    let wires: Vec<Wire> = edges
-        .iter()
-        .map(|&(_, _, _, u, v)| Wire {
-            from: u.index() as u32,
-            to: v.index() as u32,
-        })
-        .collect();
-    let routed = route_clean_within(w, h, &boxes, &wires, (MOST_STATES, WHOLE_BUDGET));
-    let mut out = Routes {
-        unshown: beyond,
-        ..Routes::default()
-    };
-    for (&(_, _, e, u, v), r) in edges.iter().zip(routed) {
-        match r {
-            Some(r) => {
-                out.by_edge.insert(e, r);
-            }
-            None => {
-                out.left_out += 1;
-                *out.unshown.entry(u).or_default() += 1;
-                *out.unshown.entry(v).or_default() += 1;
-            }
+    let area = CellRect { x: 0, y: 0, w, h };
+    let routed = RouteRequest::new(area, boxes, edges, FOCUS).route();
+    Some(Routes::of(routed, beyond))
+}
+
+impl Routes {
+    /// The routes of a request's answer, with the edges it left out counted at both ends
+    /// (on top of `unshown`, the counts of edges the request was not given).
+    pub fn of(routed: RoutedEdges, unshown: HashMap<NodeIndex, usize>) -> Routes {
+        let mut out = Routes {
+            unshown,
+            ..Routes::default()
+        };
+        out.by_edge.extend(routed.routed);
+        for e in routed.unrouted {
+            out.left_out += 1;
+            *out.unshown.entry(e.from).or_default() += 1;
+            *out.unshown.entry(e.to).or_default() += 1;
         }
+        out
     }
-    Some(out)
 }

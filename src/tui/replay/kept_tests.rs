@@ -88,12 +88,12 @@ fn kept_routes_and_insight_draw_what_a_fresh_start_draws() {
     let by_window = routed_whole == Some(false);
     let step1 = screen(&app);
     let step1_side = beside_nav(&app);
-    let routed = app.graph_pane.window.routed();
+    let routed = app.graph_pane.memo.routed();
     // A step to other seeds routes its own window.
     keys(&mut app, "l");
     let step2 = beside_nav(&app);
     assert!(
-        !by_window || app.graph_pane.window.routed() > routed,
+        !by_window || app.graph_pane.memo.routed() > routed,
         "step 2 was routed"
     );
     assert_ne!(step2, step1_side, "steps 1 and 2 show different offers");
@@ -103,11 +103,11 @@ fn kept_routes_and_insight_draw_what_a_fresh_start_draws() {
         "step 2 as a fresh app"
     );
     // Back: the kept routes and insight, and the same frame as before and as fresh.
-    let routed = app.graph_pane.window.routed();
+    let routed = app.graph_pane.memo.routed();
     keys(&mut app, "h");
     assert_eq!(screen(&app), step1, "step 1 again");
     assert!(
-        !by_window || app.graph_pane.window.routed() == routed,
+        !by_window || app.graph_pane.memo.routed() == routed,
         "step 1's routes were kept"
     );
     assert_eq!(

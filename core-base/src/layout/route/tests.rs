@@ -1,4 +1,32 @@
 use super::*;
+use crate::layout::routing::budget::{EXPORT, FOCUS, WHOLE_STATES};
+
+/// Every wire routed, sharing runs when stuck (the export's budget).
+fn route_all(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> Vec<Option<Routed>> {
+    route(w, h, boxes, wires, &EXPORT).0
+}
+
+/// Wires with no clean route left out, with no limit of states in all.
+fn route_clean(w: i32, h: i32, boxes: &[(u32, CellRect)], wires: &[Wire]) -> Vec<Option<Routed>> {
+    route_within(w, h, boxes, wires, u32::MAX, WHOLE_STATES)
+}
+
+/// As [`route_clean`] within `most_states` in all and `whole_states` per whole-grid search.
+fn route_within(
+    w: i32,
+    h: i32,
+    boxes: &[(u32, CellRect)],
+    wires: &[Wire],
+    most_states: u32,
+    whole_states: u32,
+) -> Vec<Option<Routed>> {
+    let budget = RouteBudget {
+        most_states,
+        whole_states,
+        ..FOCUS
+    };
+    route(w, h, boxes, wires, &budget).0
+}
 
 fn rect(x: i32, y: i32, w: i32, h: i32) -> CellRect {
     CellRect { x, y, w, h }
@@ -182,9 +210,9 @@ fn a_routing_within_a_budget_stops_when_it_is_spent() {
         (2, rect(0, 4, 5, 1)),
     ];
     let wires = [Wire { from: 0, to: 1 }, Wire { from: 2, to: 1 }];
-    let none = route_clean_within(20, 6, &boxes, &wires, (0, WHOLE_BUDGET));
+    let none = route_within(20, 6, &boxes, &wires, 0, WHOLE_STATES);
     assert!(none.iter().all(Option::is_none));
-    let all = route_clean_within(20, 6, &boxes, &wires, (1_000_000, WHOLE_BUDGET));
+    let all = route_within(20, 6, &boxes, &wires, 1_000_000, WHOLE_STATES);
     assert_eq!(all, route_clean(20, 6, &boxes, &wires));
 }
 
@@ -198,10 +226,10 @@ fn a_route_far_from_its_ends_takes_the_whole_grid_budget() {
         (2, rect(8, 0, 2, 20)),
     ];
     let wires = [Wire { from: 0, to: 1 }];
-    let far = route_clean_within(20, 24, &boxes, &wires, (1_000_000, WHOLE_BUDGET));
+    let far = route_within(20, 24, &boxes, &wires, 1_000_000, WHOLE_STATES);
     let r = far[0].as_ref().expect("routed around the wall");
     assert!(r.cells.iter().any(|c| c.1 >= 20), "below the wall: {r:?}");
-    let near_only = route_clean_within(20, 24, &boxes, &wires, (1_000_000, 0));
+    let near_only = route_within(20, 24, &boxes, &wires, 1_000_000, 0);
     assert!(near_only[0].is_none(), "{near_only:?}");
 }
 

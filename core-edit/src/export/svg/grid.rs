@@ -12,15 +12,17 @@ use petgraph::visit::EdgeRef;
 
 use crate::layout::Layout;
 use crate::layout::pack::{self, Look, Placement};
-use crate::layout::route::{CellRect, Routed, Wire, route_all};
+use crate::layout::route::{CellRect, Routed};
+use crate::layout::routing::budget::EXPORT_MOST_NODES;
+use crate::layout::routing::{EXPORT, Ranked, RouteRequest};
 use crate::model::Toolkit;
 
 /// Pixels per cell: a character of the 12px font (bold included) wide, a third of a box
 /// high.
 pub const CW: f64 = 8.0;
 pub const CH: f64 = 10.0;
-/// The largest picture laid out on the grid.
-pub const MOST_NODES: usize = 400;
+/// The largest picture laid out on the grid (the router's tuning is in one file).
+pub const MOST_NODES: usize = EXPORT_MOST_NODES;
 
 /// Boxes three cells (30 px) high with two free rows under them; channels of 8 cells.
 pub const LOOK: Look = Look {
@@ -78,35 +80,24 @@ pub fn scene_of(
         .filter_map(|&ix| place.rect(tk, &layout, look, ix).map(|r| (ix, r)))
         .collect();
     let mut edges = Vec::new();
-    for &(u, ru) in &boxes {
+    for &(u, _) in &boxes {
         for e in tk.graph.edges(u) {
             let v = e.target();
             if v == u || layout.slot(v).is_none() || !drawn(e.id()) {
                 continue;
             }
-            let rv = boxes.iter().find(|b| b.0 == v).map_or(ru, |b| b.1);
-            let length = (ru.x - rv.x).abs() + (ru.y - rv.y).abs();
-            edges.push((!first(e.id()), length, e.id(), u, v));
+            edges.push(Ranked {
+                edge: e.id(),
+                from: u,
+                to: v,
+                rank: u8::from(!first(e.id())),
+            });
         }
     }
-    edges.sort();
-    let wires: Vec<Wire> = edges
-        .iter()
-        .map(|&(_, _, _, u, v)| Wire {
-            from: u.index() as u32,
-            to: v.index() as u32,
-        })
-        .collect();
-    let keyed: Vec<(u32, CellRect)> = boxes
-        .iter()
-        .map(|&(ix, r)| (ix.index() as u32, r))
-        .collect();
-    let routed = route_all(w, h, &keyed, &wires);
-    let routes: Vec<(EdgeIndex, Routed)> = edges
-        .iter()
-        .zip(routed)
-        .filter_map(|(e, r)| r.map(|r| (e.2, r)))
-        .collect();
+    let area = CellRect { x: 0, y: 0, w, h };
+    let routes = RouteRequest::new(area, boxes.clone(), edges, EXPORT)
+        .route()
+        .routed;
     let mut busy = vec![false; (w.max(0) * h.max(0)) as usize];
     let mut mark = |x: i32, y: i32| {
         if x >= 0 && y >= 0 && x < w && y < h {

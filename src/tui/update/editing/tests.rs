@@ -57,6 +57,7 @@ pub fn open(path: &Path) -> App {
 /// Types a key string (see [`crate::tui::update::keystr`]): `<Esc>`, `<Enter>`, `<C-s>` or characters.
 pub fn keys(app: &mut App, s: &str) {
     crate::tui::update::keystr::send(app, s);
+    app.prepare_draw();
 }
 
 /// Lines of `after` that differ from `before` as (removed, added), by a line diff.
