@@ -104,13 +104,29 @@ fn a_replayed_step_is_drawn_with_its_call_marked() {
 /// runs; tests/fixtures/replay/README.md) is a picture of the step: the offer, the seeds,
 /// at most five of the frontier and the missed call's path, about one edge per drawn node,
 /// the blocking edge's score (or `hops`) as visible text and why in the title. The first
-/// three misses after a first call (the TUI's `step_tests` replay the same ones).
+/// three misses after a first call (the TUI's `step_tests` replay the same ones); the
+/// same for the kit learned from `gen` runs of 60 actions and 40 tools.
 #[test]
 fn the_bfcl_kits_misses_are_pictures_of_their_steps() {
+    misses_are_pictures(
+        "bfcl",
+        &[("1", "5", "sort"), ("1", "9", "diff"), ("3", "9", "wc")],
+    );
+}
+
+#[test]
+fn the_gen_kits_misses_are_pictures_of_their_steps() {
+    misses_are_pictures(
+        "gen",
+        &[("1", "1", "t35"), ("1", "2", "t8"), ("1", "5", "t25")],
+    );
+}
+
+fn misses_are_pictures(name: &str, misses: &[(&str, &str, &str)]) {
     let dir = env!("CARGO_MANIFEST_DIR");
-    let kit = format!("{dir}/tests/fixtures/replay/bfcl-kit.yaml");
-    let runs = format!("{dir}/tests/fixtures/replay/bfcl-runs.jsonl");
-    for (record, step, called) in [("1", "5", "sort"), ("1", "9", "diff"), ("3", "9", "wc")] {
+    let kit = format!("{dir}/tests/fixtures/replay/{name}-kit.yaml");
+    let runs = format!("{dir}/tests/fixtures/replay/{name}-runs.jsonl");
+    for &(record, step, called) in misses {
         let o = Command::new(env!("CARGO_BIN_EXE_toolscope"))
             .args(["export", &kit, "--traces", &runs, "--to", "svg", "--replay"])
             .args([record, step])
