@@ -104,11 +104,24 @@ pub(super) fn unknot(
     layout: &Layout,
     geo: &Geometry,
 ) -> usize {
-    let boxes: Vec<WRect> = layout
+    let Some(view) = extent(routes) else {
+        return 0;
+    };
+    // The cells under boxes, once (each round looks at every cell of the routes' extent).
+    let mut under = vec![false; (view.w * view.h).max(0) as usize];
+    for b in layout
         .placed()
         .filter_map(|(ix, _)| geo.node_rect(layout, tk, ix))
-        .collect();
-    let covered = |x: i32, y: i32| boxes.iter().any(|b| b.contains(x, y));
+    {
+        for y in b.y.max(view.y)..(b.y + b.h).min(view.y + view.h) {
+            for x in b.x.max(view.x)..(b.x + b.w).min(view.x + view.w) {
+                under[((y - view.y) * view.w + (x - view.x)) as usize] = true;
+            }
+        }
+    }
+    let covered = |x: i32, y: i32| {
+        view.contains(x, y) && under[((y - view.y) * view.w + (x - view.x)) as usize]
+    };
     let mut dropped = 0;
     // Each round leaves one edge out, so this ends.
     loop {
