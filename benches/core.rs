@@ -79,5 +79,61 @@ fn recommend_bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, load, recommend_bench);
+/// The SVG of a replayed step on the BFCL kit (issue 44; `tests/fixtures/replay/README.md`
+/// says where it came from: 128 tools, 2,480 Next edges, a step offering 16 tools): what
+/// `toolscope export KIT --to svg --traces RUNS --replay 1 4` does after loading, from
+/// the replay of the record to the text of the picture.
+fn svg_step(c: &mut Criterion) {
+    use toolscope_core::evidence::steps::replay::{caption, replay};
+    use toolscope_core::evidence::{load_traces, otlp};
+    use toolscope_core::export::{Called, ExportFormat, Highlight, Title};
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay");
+    let Ok(loaded) = toolscope_core::load::load_paths(&[root.join("bfcl-kit.yaml")], None) else {
+        return;
+    };
+    let tk = loaded.toolkit;
+    let Ok((records, _)) = load_traces(
+        &[root.join("bfcl-runs.jsonl")],
+        None,
+        &otlp::OperatorNaming::default(),
+    ) else {
+        return;
+    };
+    let mut group = c.benchmark_group("export_svg");
+    group.warm_up_time(Duration::from_secs(1));
+    group.bench_function("bfcl_replay_1_4", |b| {
+        b.iter(|| {
+            let Ok(mut played) = replay(&tk, &records[0], None, 1) else {
+                return 0;
+            };
+            let Some(s) = played.step(&tk, 4) else {
+                return 0;
+            };
+            let mut rec = recommend(&tk, &s.offer.seeds, played.params);
+            if let Some(set) = &played.available {
+                rec.retain_tools(&tk, |x| set.binary_search(&x).is_ok());
+            }
+            let hl = Highlight {
+                rec: &rec,
+                threshold: played.params.threshold,
+                seeds: &s.offer.seeds,
+            };
+            let title = Title {
+                file: "bfcl-kit.yaml".into(),
+                operator: played.operator.clone(),
+                hops: Some(played.params.hops),
+                called: Some(Called {
+                    node: s.target,
+                    hit: s.hit,
+                    caption: caption(0, &played, &s),
+                }),
+            };
+            black_box(ExportFormat::Svg.write(&tk, Some(&hl), false, &title).len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, load, recommend_bench, svg_step);
 criterion_main!(benches);

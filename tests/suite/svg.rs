@@ -99,3 +99,75 @@ fn a_replayed_step_is_drawn_with_its_call_marked() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--to svg"));
 }
+
+/// Issue 44: the SVG of a replayed miss on the BFCL kit (`init` + `fit` on BFCL's training
+/// runs; tests/fixtures/replay/README.md) is a picture of the step: the offer, the seeds,
+/// at most five of the frontier and the missed call's path, about one edge per drawn node,
+/// the blocking edge's score (or `hops`) as visible text and why in the title. The first
+/// three misses after a first call (the TUI's `step_tests` replay the same ones); the
+/// same for the kit learned from `gen` runs of 60 actions and 40 tools.
+#[test]
+fn the_bfcl_kits_misses_are_pictures_of_their_steps() {
+    misses_are_pictures(
+        "bfcl",
+        &[("1", "5", "sort"), ("1", "9", "diff"), ("3", "9", "wc")],
+    );
+}
+
+#[test]
+fn the_gen_kits_misses_are_pictures_of_their_steps() {
+    misses_are_pictures(
+        "gen",
+        &[("1", "1", "t35"), ("1", "2", "t8"), ("1", "5", "t25")],
+    );
+}
+
+fn misses_are_pictures(name: &str, misses: &[(&str, &str, &str)]) {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let kit = format!("{dir}/tests/fixtures/replay/{name}-kit.yaml");
+    let runs = format!("{dir}/tests/fixtures/replay/{name}-runs.jsonl");
+    for &(record, step, called) in misses {
+        let o = Command::new(env!("CARGO_BIN_EXE_toolscope"))
+            .args(["export", &kit, "--traces", &runs, "--to", "svg", "--replay"])
+            .args([record, step])
+            .output()
+            .expect("binary runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let svg = String::from_utf8(o.stdout).expect("utf-8");
+        let at = format!("record {record}, step {step}");
+        assert!(
+            svg.contains(&format!("{at} of ")) && svg.contains(&format!("called {called}: a miss")),
+            "{at}: the title says the run, step and miss"
+        );
+        let body = &svg[..svg.find("<g class=\"legend\"").expect("legend")];
+        let classes: Vec<&str> = body
+            .split("<g class=\"node ")
+            .skip(1)
+            .map(|g| &g[..g.find('"').unwrap_or(0)])
+            .collect();
+        let offered = classes.iter().filter(|c| c.ends_with(" rec")).count();
+        let seeds = classes.iter().filter(|c| c.contains("seed")).count();
+        let nodes = classes.len();
+        let edges = body.matches("<g class=\"edge ").count();
+        // The called tool's path: at most its action and the one before it (hops 1), the
+        // tool; the frontier: at most five, each with its tool.
+        assert!(
+            nodes <= offered + seeds + 3 + 2 * 5,
+            "{at}: {nodes} nodes for {offered} offered, {seeds} seeds"
+        );
+        assert!(edges <= nodes + 3, "{at}: {edges} edges for {nodes} nodes");
+        assert!(
+            classes.iter().any(|c| c.contains("called-miss")),
+            "{at}: the miss is marked"
+        );
+        let blocking = body
+            .split("<g class=\"edge ")
+            .skip(1)
+            .find(|g| g.contains("blocking\"><title>"))
+            .unwrap_or_else(|| panic!("{at}: the blocking edge is drawn"));
+        assert!(
+            blocking.contains(">hops</text>") || blocking.contains("</text>"),
+            "{at}: the blocking edge is labelled: {blocking}"
+        );
+    }
+}

@@ -214,7 +214,7 @@ fn draw_routed(
                 .graph
                 .edge_endpoints(e)
                 .is_some_and(|(_, v)| gp.pane.blocks(e, v));
-            wanted.push((r, text, level, blocks));
+            wanted.push((r, text, level, blocks, e));
         }
     }
     let mut taken: Vec<(i32, i32, i32)> = Vec::new();
@@ -237,8 +237,25 @@ fn draw_routed(
     // step missed), then the counts of edges not drawn (what the picture leaves out), then
     // the other labels.
     let (first, rest): (Vec<_>, Vec<_>) = wanted.into_iter().partition(|w| w.3);
-    for (r, text, level, _) in first {
-        place_label((gp, ctx), canvas, &mut taken, &clear, r, text, level);
+    let keeping = gp
+        .pane
+        .focus_view
+        .as_ref()
+        .and_then(|f| f.keeping)
+        .map(|k| k.step.edge);
+    for (r, text, level, _, e) in first {
+        let placed = place_label(
+            (gp, ctx),
+            canvas,
+            &mut taken,
+            &clear,
+            r,
+            text.clone(),
+            level,
+        );
+        if !placed && keeping == Some(e) {
+            place_near(canvas, &mut taken, &clear, r, text, level);
+        }
     }
     for (at, text) in counts {
         let w = text.width() as i32;
@@ -247,7 +264,7 @@ fn draw_routed(
             canvas.mark((x, y), Mark::Text(text), Level::Normal);
         }
     }
-    for (r, text, level, _) in rest {
+    for (r, text, level, _, _) in rest {
         place_label((gp, ctx), canvas, &mut taken, &clear, r, text, level);
     }
 }
@@ -264,7 +281,7 @@ fn place_label(
     r: &toolscope_core::layout::route::Routed,
     text: String,
     level: Level,
-) {
+) -> bool {
     let w = text.width() as i32;
     let on_line = r.spans.iter().find_map(|&(x, y, len)| {
         let at = x + (len - w) / 2;
@@ -288,6 +305,37 @@ fn place_label(
         .flatten()
         .find(|&(x, y)| clear(x, y, w, taken, canvas));
     if let Some((x, y)) = on_line.or(beside) {
+        taken.push((x, y, w));
+        canvas.mark((x, y), Mark::Text(text), level);
+        return true;
+    }
+    false
+}
+
+/// The label of the edge that keeps a replayed call out, when neither its own line nor its
+/// arrowhead has room: on free cells beside or above or below its line, nearest the
+/// arrowhead first (it says why a replayed call was missed, so it is not left out while
+/// the edge has free cells near it).
+fn place_near(
+    canvas: &mut Canvas,
+    taken: &mut Vec<(i32, i32, i32)>,
+    clear: &Clear<'_>,
+    r: &toolscope_core::layout::route::Routed,
+    text: String,
+    level: Level,
+) {
+    let w = text.width() as i32;
+    let spot = r.cells.iter().rev().find_map(|&(x, y)| {
+        [
+            (x + 1, y),
+            (x - w, y),
+            (x - w / 2, y - 1),
+            (x - w / 2, y + 1),
+        ]
+        .into_iter()
+        .find(|&(lx, ly)| clear(lx, ly, w, taken, canvas))
+    });
+    if let Some((x, y)) = spot {
         taken.push((x, y, w));
         canvas.mark((x, y), Mark::Text(text), level);
     }

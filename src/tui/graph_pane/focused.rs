@@ -266,7 +266,7 @@ impl GraphPane {
             let layout = pack::pack(s.tk, &choice.seq, choice.rows, fitted_for.2);
             let geometry = geometry::Geometry::packed(&layout, s.tk, choice.look);
             let pane = Panes::new(s.size, choice.split).graph_inner();
-            let routes = wires::route(
+            let mut routes = wires::route(
                 s.tk,
                 s.rec,
                 s.threshold,
@@ -275,6 +275,10 @@ impl GraphPane {
                 (i32::from(pane.width), i32::from(pane.height)),
                 only.as_ref(),
             );
+            // A step drawn as its reasons leaves out what would knot its drawing.
+            if let (Some(r), Some(o)) = (routes.as_mut(), only.as_ref()) {
+                super::unknot::unknot(r, &o.first, s.tk, &layout, &geometry);
+            }
             let left_out = routes.as_ref().map_or(0, |r| r.left_out);
             let tried = Focused {
                 geometry,

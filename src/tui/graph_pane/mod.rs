@@ -27,6 +27,7 @@ pub mod shapes;
 mod tests;
 #[cfg(test)]
 mod trace_tests;
+mod unknot;
 pub mod whole;
 #[cfg(test)]
 mod whole_tests;

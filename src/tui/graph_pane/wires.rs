@@ -36,8 +36,9 @@ pub struct Routes {
 
 /// The edges a step drawn as its reasons routes (see
 /// [`toolscope_core::layout::step`]): the rest among its nodes are counted on their
-/// sources. `first` (the called tool's path) is routed before everything else, so the
-/// edge that keeps a miss out gets the plainest route.
+/// sources. `first` (the called tool's path) is routed before everything else, the
+/// recommendation's edges included, so the edge that keeps a miss out gets the plainest
+/// route.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Only {
     pub edges: HashSet<EdgeIndex>,
@@ -99,14 +100,17 @@ pub fn route(
     let edges: Vec<Ranked> = drawn
         .into_iter()
         .map(|(e, score, ix, v)| {
-            // The called tool's path goes first with the recommendation's edges.
+            // The called tool's path goes first, before the recommendation's edges (a
+            // learned kit's fan of them would leave its long edges no clean way).
             let first = only.is_some_and(|o| o.first.contains(&e));
-            let rank = if first || rec.has_edge(tk, e, threshold) {
+            let rank = if first {
                 0
-            } else if score < threshold {
-                2
-            } else {
+            } else if rec.has_edge(tk, e, threshold) {
                 1
+            } else if score < threshold {
+                3
+            } else {
+                2
             };
             Ranked {
                 edge: e,

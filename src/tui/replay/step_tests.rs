@@ -14,10 +14,25 @@ use crate::tui::update::editing::tests::{Fixture, fixture, keys, open};
 const TK: &str = include_str!("../../../tests/fixtures/replay/learned-kit.yaml");
 const RUNS: &str = include_str!("../../../tests/fixtures/replay/learned-runs.jsonl");
 
+/// The kit `init` + `fit --write` learned from BFCL's training runs (its operator at
+/// `init`'s threshold 0.02, hops 1) and the first ten held-out runs
+/// (tests/fixtures/replay/README.md says where they came from).
+const BFCL_TK: &str = include_str!("../../../tests/fixtures/replay/bfcl-kit.yaml");
+const BFCL_RUNS: &str = include_str!("../../../tests/fixtures/replay/bfcl-runs.jsonl");
+
+/// The kit learned from 300 `gen --actions 60 --tools 40` runs (thresholds at `fit`'s
+/// suggestion) and 12 held-out runs of another seed.
+const GEN_TK: &str = include_str!("../../../tests/fixtures/replay/gen-kit.yaml");
+const GEN_RUNS: &str = include_str!("../../../tests/fixtures/replay/gen-runs.jsonl");
+
 fn setup(w: u16, h: u16) -> (Fixture, App) {
-    let f = fixture(TK);
+    setup_with(TK, RUNS, w, h)
+}
+
+fn setup_with(tk: &str, runs_text: &str, w: u16, h: u16) -> (Fixture, App) {
+    let f = fixture(tk);
     let runs = f.path.with_file_name("runs.jsonl");
-    std::fs::write(&runs, RUNS).expect("write runs");
+    std::fs::write(&runs, runs_text).expect("write runs");
     let mut app = open(&f.path);
     crate::tui::update::update(&mut app, crate::tui::msg::Msg::Resize(w, h));
     keys(&mut app, &format!(":traces {}<Enter>", runs.display()));
@@ -101,8 +116,26 @@ fn knots(rows: &[Vec<char>]) -> Vec<(usize, usize)> {
 
 #[test]
 fn a_learned_kits_misses_are_marked_in_the_graph_without_a_knot() {
+    first_misses_are_marked_without_a_knot("learned", TK, RUNS);
+}
+
+#[test]
+fn the_bfcl_kits_misses_are_marked_in_the_graph_without_a_knot() {
+    first_misses_are_marked_without_a_knot("bfcl", BFCL_TK, BFCL_RUNS);
+}
+
+#[test]
+fn the_gen_kits_misses_are_marked_in_the_graph_without_a_knot() {
+    first_misses_are_marked_without_a_knot("gen", GEN_TK, GEN_RUNS);
+}
+
+/// The first three misses after a first call, replayed at 80x24, 100x30 and 160x48: the
+/// missed call marked in the graph with what keeps it out labelled, no knot, a snapshot
+/// (`{name}_miss{n}_{w}x{h}`; the small kit's keep their first name), and `t` offering a
+/// change of one edge.
+fn first_misses_are_marked_without_a_knot(name: &str, tk: &str, runs: &str) {
     for (w, h) in [(80, 24), (100, 30), (160, 48)] {
-        let (f, mut app) = setup(w, h);
+        let (f, mut app) = setup_with(tk, runs, w, h);
         let dir = f.path.parent().expect("a folder").display().to_string();
         let wanted = misses(&app, 3, false);
         assert_eq!(wanted.len(), 3);
@@ -127,6 +160,14 @@ fn a_learned_kits_misses_are_marked_in_the_graph_without_a_knot() {
                 f.ranked.len() == s.offer.offered.len(),
                 "drawn as its reasons"
             );
+            // The edge that keeps it out is drawn (routed), not only named in the panel.
+            if let Some(k) = f.keeping {
+                let routed = f.routes.as_ref().expect("routed");
+                assert!(
+                    routed.by_edge.contains_key(&k.step.edge),
+                    "{w}x{h} run {record} step {step}: the blocking edge is drawn\n{text}"
+                );
+            }
             let label = match f.keeping {
                 Some(k) if k.by_hops => "hops".to_string(),
                 Some(k) => format!("{:.2}", k.step.score),
@@ -141,7 +182,7 @@ fn a_learned_kits_misses_are_marked_in_the_graph_without_a_knot() {
                 Vec::<(usize, usize)>::new(),
                 "{w}x{h} run {record} step {step}: a knot\n{text}"
             );
-            insta::assert_snapshot!(format!("learned_miss{}_{w}x{h}", n + 1), text);
+            insta::assert_snapshot!(format!("{name}_miss{}_{w}x{h}", n + 1), text);
             // `t` offers a change of one edge: a link from the step's seed, or a score.
             keys(&mut app, "t");
             let run = app.replay.run().expect("replaying");
