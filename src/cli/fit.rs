@@ -16,14 +16,13 @@ use toolscope_core::evidence::eval::EvalOptions;
 use toolscope_core::evidence::fit::Fitted;
 use toolscope_core::evidence::learn::NextFit;
 use toolscope_core::fit::report::{
-    edge_json, line, next_json, pair_json, smoothing_json, smoothing_text, step_line,
-    step_pair_json,
+    edge_json, line, next_json, pair_json, param_json, param_line, score_lines, smoothing_json,
+    smoothing_text, step_line, step_pair_json,
 };
 use toolscope_core::fit::{
     Evals, Evaluate, FitOptions, ParamChange, apply_by_file, fit, param_changes,
 };
 use toolscope_core::model::Toolkit;
-use toolscope_core::recommend::explain::num;
 use toolscope_core::source::Format as SourceFormat;
 use toolscope_core::source::save::SaveErrorKind;
 use toolscope_core::text::for_terminal;
@@ -202,15 +201,6 @@ fn execute(args: &Args) -> Result<ExitCode, Failed> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A suggested setting set with `--set-params`, as JSON.
-fn param_json(p: &ParamChange) -> Value {
-    json!({
-        "operator": p.operator,
-        "threshold": {"old": p.threshold.0, "new": p.threshold.1},
-        "hops": {"old": p.hops.0, "new": p.hops.1},
-    })
-}
-
 fn summary(
     tk: &Toolkit,
     (fitted, next, params): (&[Fitted], &[NextFit], &[ParamChange]),
@@ -233,42 +223,9 @@ fn summary(
         " (not written; --write applies them)\n"
     };
     for p in params {
-        let threshold = match p.threshold.0 == p.threshold.1 {
-            true => format!("threshold {} kept", num(p.threshold.0)),
-            false => format!("threshold {} -> {}", num(p.threshold.0), num(p.threshold.1)),
-        };
-        let hops = match p.hops.0 == p.hops.1 {
-            true => format!("hops {} kept", p.hops.0),
-            false => format!("hops {} -> {}", p.hops.0, p.hops.1),
-        };
-        out += &format!(
-            "  {}: {threshold}, {hops} (the suggestion below)\n",
-            for_terminal(&p.operator)
-        );
+        out += &param_line(p);
     }
-    for f in fitted {
-        out += &format!(
-            "  {} -> {}: {} -> {} (called in {}/{} records)\n",
-            tk.name(f.from),
-            tk.name(f.to),
-            num(f.old),
-            num(f.new),
-            f.called,
-            f.present
-        );
-    }
-    // Next rows can be long (a prior row per action): the added edges are each listed,
-    // the changed scores as a count per action.
-    for f in next.iter().filter(|f| f.edge.is_none()) {
-        out += &format!(
-            "  added: {} -> {}: {} ({} of {} steps)\n",
-            tk.name(f.from),
-            tk.name(f.to),
-            num(f.new),
-            f.steps,
-            f.row_steps
-        );
-    }
+    out += &score_lines(tk, fitted, next);
     out += &line("fitted", &evals.fitted);
     if let Some(h) = &evals.held {
         out += &line("held out", h);

@@ -23,6 +23,7 @@ pub enum Action {
     /// The recommendation and everything derived from it are out of date.
     Stale,
     Params(ParamsAction),
+    Graph(GraphAction),
     Navigator(NavigatorAction),
     Evidence(EvidenceAction),
     Insight(InsightAction),
@@ -54,6 +55,30 @@ pub enum ParamsAction {
         index: usize,
         announce: bool,
     },
+}
+
+/// The graph pane's views (`graph_pane`): each is applied to the pane with the scene it
+/// draws (`App::with_graph`), so the pane's commands need not reach the app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GraphAction {
+    /// The focus view / the whole graph.
+    FocusView,
+    /// Hide or show the side panes.
+    SidePanes,
+    /// Fit the focus view to the whole recommendation again.
+    Refit,
+    /// Go to the nodes beyond the pane's edge, then back.
+    ShowMore,
+    /// Show or hide edge scores, keeping the selection centred.
+    ToggleScores,
+    /// Detailed / compact / fit, keeping the selection centred.
+    CycleZoom,
+    /// The neighbourhood view of the selection, on or off.
+    Neighbourhood,
+    /// The neighbourhood's radius by this many hops (kept within 1 to 50).
+    Radius(i32),
+    /// Move the viewport by these many cells.
+    Pan(i32, i32),
 }
 
 /// The lists (`navigator`, and the inspector's edge cursor the same keys move).

@@ -8,6 +8,7 @@ use crate::evidence::eval::Report;
 use crate::evidence::fit::Fitted;
 use crate::evidence::learn::{NextFit, Smoothing};
 use crate::evidence::steps::StepReport;
+use crate::fit::ParamChange;
 use crate::model::Toolkit;
 use crate::recommend::explain::num;
 use crate::text::for_terminal;
@@ -255,4 +256,57 @@ pub fn line(what: &str, (b, a): &(Report, Report)) -> String {
         t(b.overall.tokens),
         t(a.overall.tokens),
     )
+}
+
+/// A suggested setting set with `--set-params`, as JSON.
+pub fn param_json(p: &ParamChange) -> Value {
+    json!({
+        "operator": p.operator,
+        "threshold": {"old": p.threshold.0, "new": p.threshold.1},
+        "hops": {"old": p.hops.0, "new": p.hops.1},
+    })
+}
+
+/// A suggested setting set with `--set-params`, in one line: each value changed or kept.
+pub fn param_line(p: &ParamChange) -> String {
+    let threshold = match p.threshold.0 == p.threshold.1 {
+        true => format!("threshold {} kept", num(p.threshold.0)),
+        false => format!("threshold {} -> {}", num(p.threshold.0), num(p.threshold.1)),
+    };
+    let hops = match p.hops.0 == p.hops.1 {
+        true => format!("hops {} kept", p.hops.0),
+        false => format!("hops {} -> {}", p.hops.0, p.hops.1),
+    };
+    format!(
+        "  {}: {threshold}, {hops} (the suggestion below)\n",
+        for_terminal(&p.operator)
+    )
+}
+
+/// The fitted Call scores, a line each, and the Next edges added, a line each (Next rows
+/// can be long, a prior row per action: the changed scores are counted, not listed).
+pub fn score_lines(tk: &Toolkit, fitted: &[Fitted], next: &[NextFit]) -> String {
+    let mut out = String::new();
+    for f in fitted {
+        out += &format!(
+            "  {} -> {}: {} -> {} (called in {}/{} records)\n",
+            tk.name(f.from),
+            tk.name(f.to),
+            num(f.old),
+            num(f.new),
+            f.called,
+            f.present
+        );
+    }
+    for f in next.iter().filter(|f| f.edge.is_none()) {
+        out += &format!(
+            "  added: {} -> {}: {} ({} of {} steps)\n",
+            tk.name(f.from),
+            tk.name(f.to),
+            num(f.new),
+            f.steps,
+            f.row_steps
+        );
+    }
+    out
 }

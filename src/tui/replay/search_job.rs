@@ -355,9 +355,17 @@ impl ReplayPane {
     fn miss_found(&mut self, ctx: &Ctx, forward: bool, found: Found) -> Vec<Action> {
         let which = if forward { "later" } else { "earlier" };
         match found {
-            Found::Miss { record, step } => self
-                .start(ctx, record, Some(step), false)
-                .unwrap_or_else(|e| vec![Action::error(e)]),
+            // Said, so the status line no longer says the search is running.
+            Found::Miss { record, step } => match self.start(ctx, record, Some(step), false) {
+                Ok(mut out) => {
+                    out.push(Action::info(format!(
+                        "the {which} miss: run {} step {step}",
+                        record + 1
+                    )));
+                    out
+                }
+                Err(e) => vec![Action::error(e)],
+            },
             Found::Nothing { runs } => vec![Action::info(format!(
                 "no {which} miss in the loaded runs ({runs} searched)"
             ))],

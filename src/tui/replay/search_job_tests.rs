@@ -84,6 +84,12 @@ fn a_miss_searched_on_a_thread_comes_back_and_esc_cancels_it() {
     );
     until(&mut app, &rx, |a| a.replay.search.searching().is_none());
     assert_eq!(at(&app), (1, 1));
+    // The status line says where the search landed, no longer that it runs.
+    let s = screen(&app);
+    assert!(
+        s.contains("the later miss: run 2 step 1") && !s.contains("searching"),
+        "{s}"
+    );
     // Esc cancels a search: its result, if any came, is stale; the replay stays.
     keys(&mut app, ")<Esc>");
     assert!(app.replay.search.searching().is_none());

@@ -9,7 +9,7 @@ use toolscope_core::edit::Transaction;
 use toolscope_core::recommend::resolve_seeds;
 
 use crate::tui::action::{
-    Action, EvidenceAction, InsightAction, NavigatorAction, ParamsAction, ReplayAction,
+    Action, EvidenceAction, GraphAction, InsightAction, NavigatorAction, ParamsAction, ReplayAction,
 };
 use crate::tui::app::{App, Level, Overlay};
 use crate::tui::ctx::Ctx;
@@ -20,6 +20,12 @@ use crate::tui::msg::Msg;
 pub fn with_ctx(app: &mut App, f: impl FnOnce(&Ctx) -> Vec<Action>) {
     let actions = f(&app.ctx());
     apply(app, actions);
+}
+
+/// A command row's one action, applied (rows of a pane's table name no app state).
+pub fn say(app: &mut App, a: Action) -> Result<(), String> {
+    one(app, a);
+    Ok(())
 }
 
 /// Applies actions in order.
@@ -35,6 +41,7 @@ fn one(app: &mut App, a: Action) {
         Action::Log(entry) => app.log.push(&entry),
         Action::Stale => app.mark_stale(),
         Action::Params(p) => params(app, p),
+        Action::Graph(g) => graph(app, g),
         Action::Navigator(n) => navigator(app, n),
         Action::Evidence(e) => evidence(app, e),
         Action::Insight(i) => insight(app, i),
@@ -66,6 +73,29 @@ fn params(app: &mut App, p: ParamsAction) {
                 app.set_status(Level::Info, said);
             }
         }
+    }
+}
+
+fn graph(app: &mut App, g: GraphAction) {
+    match g {
+        GraphAction::FocusView => app.with_graph(|g, s| g.toggle(s)),
+        GraphAction::SidePanes => app.with_graph(|g, s| g.toggle_side_panes(s)),
+        GraphAction::Refit => app.with_graph(|g, s| g.refit_command(s)),
+        GraphAction::ShowMore => app.with_graph(|g, s| g.show_more(s)),
+        GraphAction::ToggleScores => {
+            app.keeping_centre(|a| a.graph_pane.show_scores = !a.graph_pane.show_scores)
+        }
+        GraphAction::CycleZoom => app.keeping_centre(|a| a.with_graph(|g, s| g.cycle_zoom(s))),
+        GraphAction::Neighbourhood => app.with_graph(|g, s| g.toggle_neighbourhood(s)),
+        GraphAction::Radius(delta) => {
+            let r = app
+                .graph_pane
+                .radius
+                .saturating_add_signed(delta)
+                .clamp(1, 50);
+            app.with_graph(|g, s| g.set_radius(s, r));
+        }
+        GraphAction::Pan(dx, dy) => app.graph_pane.pan(dx, dy),
     }
 }
 
