@@ -94,6 +94,8 @@ pub enum NavigatorAction {
     Centre,
     /// Make operator `i` active.
     Operator(usize),
+    /// The inspector: show the whole description, or fold it to its first lines again.
+    ToggleFold,
 }
 
 /// The evidence panel (`evidence_panel`).
@@ -119,6 +121,9 @@ pub enum InsightAction {
     /// Enable or disable a tool: the registry's `enabled` edit when a file is editable,
     /// else in memory.
     Enable { tool: NodeIndex, enabled: bool },
+    /// `:export FORMAT FILE` (`force`: replacing FILE if it exists, never an input): checked,
+    /// then written on a thread (a line when done); a refusal goes to the status line.
+    Export { arg: String, force: bool },
 }
 
 /// The replay (`replay`).

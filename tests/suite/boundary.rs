@@ -450,6 +450,45 @@ fn only_the_shell_and_the_view_name_app() {
     assert!(!names_app(&shell).is_empty());
 }
 
+/// The command rows in `text` (a line calling `cmd!(`) that take the
+/// app: a pane's row names its kind first (`@Navigator |n, ctx, arg| …`), so it is run on
+/// the pane's state and the Ctx and says what it wants as Actions; a row without one is a
+/// shell handler, `fn(&mut App, &str)`.
+fn rows_taking_the_app(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("cmd!(") && !l.contains('@'))
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+#[test]
+fn a_panes_command_rows_do_not_take_the_app() {
+    let mut found = Vec::new();
+    let mut rows = 0;
+    for (module, file) in &tui_modules() {
+        if may_name_app(module) {
+            continue;
+        }
+        let text = code(&std::fs::read_to_string(file).expect("read"));
+        rows += text.lines().filter(|l| l.contains("cmd!(")).count();
+        for line in rows_taking_the_app(&text) {
+            found.push(format!("{}:{line}", file.display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a pane's command row takes the app (name the pane's kind: `@Navigator |n, ctx, arg| …`):\n{}",
+        found.join("\n")
+    );
+    // The scan reads real tables, and sees a row that takes the app.
+    assert!(rows > 50, "{rows} rows seen in the panes");
+    let shell_row = r#"    cmd!("x", [], None, "", General, "doc", |a, _| run(a)),"#;
+    let pane_row = r#"    cmd!("x", [], None, "", General, "doc", @Ctx |c, _| Ok(go(c))),"#;
+    assert_eq!(rows_taking_the_app(shell_row), vec![1]);
+    assert!(rows_taking_the_app(pane_row).is_empty());
+}
+
 #[test]
 fn a_circle_across_features_is_found() {
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();

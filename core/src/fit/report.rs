@@ -283,20 +283,25 @@ pub fn param_line(p: &ParamChange) -> String {
     )
 }
 
+/// One fitted Call score: `from -> to: old -> new (called in n/m records)`.
+pub fn call_line(tk: &Toolkit, f: &Fitted) -> String {
+    format!(
+        "{} -> {}: {} -> {} (called in {}/{} records)",
+        tk.name(f.from),
+        tk.name(f.to),
+        num(f.old),
+        num(f.new),
+        f.called,
+        f.present
+    )
+}
+
 /// The fitted Call scores, a line each, and the Next edges added, a line each (Next rows
 /// can be long, a prior row per action: the changed scores are counted, not listed).
 pub fn score_lines(tk: &Toolkit, fitted: &[Fitted], next: &[NextFit]) -> String {
     let mut out = String::new();
     for f in fitted {
-        out += &format!(
-            "  {} -> {}: {} -> {} (called in {}/{} records)\n",
-            tk.name(f.from),
-            tk.name(f.to),
-            num(f.old),
-            num(f.new),
-            f.called,
-            f.present
-        );
+        out += &format!("  {}\n", call_line(tk, f));
     }
     for f in next.iter().filter(|f| f.edge.is_none()) {
         out += &format!(

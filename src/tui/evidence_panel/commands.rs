@@ -11,21 +11,14 @@ use crate::tui::action::{Action, EvidenceAction};
 use crate::tui::ctx::Ctx;
 use crate::tui::evidence_panel::fit_job;
 use crate::tui::msg::Msg;
-use crate::tui::update::evidence::with;
 use crate::tui::update::row::{Command, cmd};
 use toolscope_core::session::Status;
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
-    cmd!("evidence-panel", [], None, "", Evidence, "evidence panel: the traces scored at the current threshold (:traces FILE loads them)", |a, _| {
-        with(a, |p, _| Ok(toggle_panel(p)))
-    }),
-    cmd!("traces", [], File, "[--operator-attr KEY] [--default-operator NAME] [FILE...]", Evidence, "load trace files for the evidence (no FILE: read the same files again); the OTLP options as on the command line, kept for later loads", |a, arg| {
-        with(a, |p, _| traces_command(p, arg))
-    }),
-    cmd!("fit", [], None, "[add-edges]", Evidence, "fit Call and Next scores to the loaded traces, as one undoable edit (the changes go to :messages); add-edges: also the Next edges the runs show", |a, arg| {
-        with(a, |p, ctx| fit_command(p, ctx, arg))
-    }),
+    cmd!("evidence-panel", [], None, "", Evidence, "evidence panel: the traces scored at the current threshold (:traces FILE loads them)", @Evidence |p, _, _| Ok(toggle_panel(p))),
+    cmd!("traces", [], File, "[--operator-attr KEY] [--default-operator NAME] [FILE...]", Evidence, "load trace files for the evidence (no FILE: read the same files again); the OTLP options as on the command line, kept for later loads", @Evidence |p, _, arg| traces_command(p, arg)),
+    cmd!("fit", [], None, "[add-edges]", Evidence, "fit Call and Next scores to the loaded traces, as one undoable edit (the changes go to :messages); add-edges: also the Next edges the runs show", @Evidence fit_command),
 ];
 
 /// Reads the trace files again when the watcher saw a change since the last batch.

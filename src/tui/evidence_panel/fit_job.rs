@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use toolscope_core::edit::Transaction;
 use toolscope_core::evidence::Record;
 use toolscope_core::evidence::fit::Changes;
+use toolscope_core::fit::report::call_line;
 use toolscope_core::fit::{FitOptions, fit};
 use toolscope_core::model::Toolkit;
 use toolscope_core::recommend::explain::num;
@@ -134,15 +135,7 @@ pub fn run(mut ws: Workspace, records: &[Record], add_edges: bool, stop: &Atomic
 fn lines(tk: &Toolkit, changes: &Changes) -> Vec<String> {
     let mut lines = Vec::with_capacity(changes.calls.len() + changes.next.len());
     for f in &changes.calls {
-        lines.push(format!(
-            "fit: {} -> {}: {} -> {} (called in {}/{} records)",
-            tk.name(f.from),
-            tk.name(f.to),
-            num(f.old),
-            num(f.new),
-            f.called,
-            f.present
-        ));
+        lines.push(format!("fit: {}", call_line(tk, f)));
     }
     for f in &changes.next {
         let old = f.old.map_or_else(|| "(new)".to_string(), num);

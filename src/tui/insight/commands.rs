@@ -16,40 +16,19 @@ use toolscope_core::tokens::{Encoding, Tokenizer, ToolTokens};
 use super::InsightState;
 use crate::tui::action::{Action, InsightAction};
 use crate::tui::ctx::Ctx;
-use crate::tui::update::insight::with;
 use crate::tui::update::row::{Command, cmd};
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
-    cmd!("pin-baseline", [], None, "", Insight, "pin the current result as the baseline and show the diff panel (again: re-pin)", |a, _| {
-        with(a, |s, ctx| Ok(pin(s, ctx)))
-    }),
-    cmd!("baseline", [], File, "[FILE]", Insight, "pin the result as the baseline (FILE: of another toolkit)", |a, arg| {
-        with(a, |s, ctx| baseline_command(s, ctx, arg))
-    }),
-    cmd!("diff-panel", [], None, "", Insight, "diff panel: what entered and left since the baseline", |a, _| {
-        with(a, |s, ctx| Ok(toggle_diff_panel(s, ctx)))
-    }),
-    cmd!("prompt-preview", [], None, "", Insight, "prompt preview: offered tools as the model reads them", |a, _| {
-        with(a, |s, ctx| Ok(open_preview(s, ctx)))
-    }),
-    cmd!("toggle-filters", [], None, "", Insight, "tool filters stage on / off (disabled, exclusive, chosen)", |a, _| {
-        with(a, |s, ctx| Ok(toggle_filters(s, ctx)))
-    }),
-    cmd!("choose-tool", [], None, "", Insight, "mark the selected tool as a forced choice (again: unmark)", |a, _| {
-        with(a, |s, ctx| Ok(choose_tool(s, ctx)))
-    }),
-    cmd!("toggle-enabled", [], None, "", Insight, "enable / disable the selected tool", |a, _| {
-        with(a, |_, ctx| Ok(toggle_enabled(ctx)))
-    }),
-    cmd!("export", [], Formats, "FORMAT FILE", Insight, "export the graph (Tab lists the formats) to a new file", |a, arg| {
-        let job = crate::tui::update::insight::export(a, arg, false)?;
-        crate::tui::update::insight::start_export(a, job)
-    }),
-    cmd!("export!", [], Formats, "FORMAT FILE", Insight, "export, replacing FILE if it exists (never an opened toolkit)", |a, arg| {
-        let job = crate::tui::update::insight::export(a, arg, true)?;
-        crate::tui::update::insight::start_export(a, job)
-    }),
+    cmd!("pin-baseline", [], None, "", Insight, "pin the current result as the baseline and show the diff panel (again: re-pin)", @Insight |s, ctx, _| Ok(pin(s, ctx))),
+    cmd!("baseline", [], File, "[FILE]", Insight, "pin the result as the baseline (FILE: of another toolkit)", @Insight baseline_command),
+    cmd!("diff-panel", [], None, "", Insight, "diff panel: what entered and left since the baseline", @Insight |s, ctx, _| Ok(toggle_diff_panel(s, ctx))),
+    cmd!("prompt-preview", [], None, "", Insight, "prompt preview: offered tools as the model reads them", @Insight |s, ctx, _| Ok(open_preview(s, ctx))),
+    cmd!("toggle-filters", [], None, "", Insight, "tool filters stage on / off (disabled, exclusive, chosen)", @Insight |s, ctx, _| Ok(toggle_filters(s, ctx))),
+    cmd!("choose-tool", [], None, "", Insight, "mark the selected tool as a forced choice (again: unmark)", @Insight |s, ctx, _| Ok(choose_tool(s, ctx))),
+    cmd!("toggle-enabled", [], None, "", Insight, "enable / disable the selected tool", @Insight |_, ctx, _| Ok(toggle_enabled(ctx))),
+    cmd!("export", [], Formats, "FORMAT FILE", Insight, "export the graph (Tab lists the formats) to a new file", @Ctx |_, arg| Ok(vec![Action::Insight(InsightAction::Export { arg: arg.to_string(), force: false })])),
+    cmd!("export!", [], Formats, "FORMAT FILE", Insight, "export, replacing FILE if it exists (never an opened toolkit)", @Ctx |_, arg| Ok(vec![Action::Insight(InsightAction::Export { arg: arg.to_string(), force: true })])),
 ];
 
 fn pin(s: &mut InsightState, ctx: &Ctx) -> Vec<Action> {

@@ -47,9 +47,7 @@ pub fn cancel_key(d: &Discovery, k: &KeyEvent, overlay_open: bool) -> Option<Vec
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
-    cmd!("mcp", [], None, "discover [SERVER]", General, "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", |a, arg| {
-        crate::tui::update::mcp::with(a, |d, ctx| command(d, ctx, arg))
-    }),
+    cmd!("mcp", [], None, "discover [SERVER]", General, "start the MCP servers (all or SERVER), list their tools; runs the programs the files name, only on this command", @Mcp command),
 ];
 
 /// The `:mcp` command: `discover [SERVER]`.

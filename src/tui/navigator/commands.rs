@@ -11,24 +11,18 @@ use crate::tui::ctx::Ctx;
 use crate::tui::update::row::{Command, cmd};
 
 use super::{Navigator, Row};
-use crate::tui::update::navigator::with;
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
-    cmd!("up", [], None, "", Lists, "move up (inspector: previous edge)", |a, _| with(a, |n, c| Ok(list_step(n, c, -1)))),
-    cmd!("down", [], None, "", Lists, "move down (inspector: next edge)", |a, _| with(a, |n, c| Ok(list_step(n, c, 1)))),
-    cmd!("page-up", [], None, "", Lists, "a page up in the active list (navigator rows, inspector edges)", |a, _| with(a, |n, c| Ok(list_step(n, c, -page(c))))),
-    cmd!("page-down", [], None, "", Lists, "a page down in the active list (navigator rows, inspector edges)", |a, _| with(a, |n, c| Ok(list_step(n, c, page(c))))),
-    cmd!("first", [], None, "", Lists, "first row", |a, _| with(a, |n, c| Ok(list_step(n, c, isize::MIN / 2)))),
-    cmd!("last", [], None, "", Lists, "last row", |a, _| with(a, |n, c| Ok(list_step(n, c, isize::MAX / 2)))),
-    cmd!("open", [], None, "", Lists, "operator: activate; node: centre (a group of 9+ members: also expand/collapse); edge: go to its other end", |a, _| {
-        with(a, |n, c| Ok(open(n, c)))
-    }),
-    cmd!("unfold", [], None, "", Lists, "inspector: show the whole description, or fold it to its first lines again", |a, _| {
-        a.inspector.toggle_fold();
-        Ok(())
-    }),
-    cmd!("goto", ["g"], Nodes, "NAME", Lists, "select and centre a node", |a, arg| with(a, |_, c| goto(c, arg))),
+    cmd!("up", [], None, "", Lists, "move up (inspector: previous edge)", @Navigator |n, c, _| Ok(list_step(n, c, -1))),
+    cmd!("down", [], None, "", Lists, "move down (inspector: next edge)", @Navigator |n, c, _| Ok(list_step(n, c, 1))),
+    cmd!("page-up", [], None, "", Lists, "a page up in the active list (navigator rows, inspector edges)", @Navigator |n, c, _| Ok(list_step(n, c, -page(c)))),
+    cmd!("page-down", [], None, "", Lists, "a page down in the active list (navigator rows, inspector edges)", @Navigator |n, c, _| Ok(list_step(n, c, page(c)))),
+    cmd!("first", [], None, "", Lists, "first row", @Navigator |n, c, _| Ok(list_step(n, c, isize::MIN / 2))),
+    cmd!("last", [], None, "", Lists, "last row", @Navigator |n, c, _| Ok(list_step(n, c, isize::MAX / 2))),
+    cmd!("open", [], None, "", Lists, "operator: activate; node: centre (a group of 9+ members: also expand/collapse); edge: go to its other end", @Navigator |n, c, _| Ok(open(n, c))),
+    cmd!("unfold", [], None, "", Lists, "inspector: show the whole description, or fold it to its first lines again", @Ctx |_, _| Ok(vec![Action::Navigator(NavigatorAction::ToggleFold)])),
+    cmd!("goto", ["g"], Nodes, "NAME", Lists, "select and centre a node", @Navigator |_, c, arg| goto(c, arg)),
 ];
 
 fn page(c: &Ctx) -> isize {

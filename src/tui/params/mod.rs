@@ -11,28 +11,26 @@ use crate::tui::action::{Action, ParamsAction};
 use crate::tui::ctx::Ctx;
 use crate::tui::update::row::{Command, cmd};
 
-use crate::tui::update::params::with;
-
 /// A threshold key's step, and the fine step.
 const STEP: f64 = 0.05;
 const FINE: f64 = 0.01;
 
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
-    cmd!("threshold-up", [], None, "", Recommendation hint "threshold" keys "+/-", "threshold + 0.05", |a, _| with(a, |c| Ok(nudge_threshold(c, STEP)))),
-    cmd!("threshold-down", [], None, "", Recommendation, "threshold - 0.05", |a, _| with(a, |c| Ok(nudge_threshold(c, -STEP)))),
-    cmd!("threshold-up-fine", [], None, "", Recommendation, "threshold + 0.01", |a, _| with(a, |c| Ok(nudge_threshold(c, FINE)))),
-    cmd!("threshold-down-fine", [], None, "", Recommendation, "threshold - 0.01", |a, _| with(a, |c| Ok(nudge_threshold(c, -FINE)))),
-    cmd!("hops-up", [], None, "", Recommendation hint "hops" keys "[/]", "one more hop", |a, _| with(a, |c| Ok(set_hops(c.params.hops.saturating_add(1))))),
-    cmd!("hops-down", [], None, "", Recommendation, "one hop fewer", |a, _| with(a, |c| Ok(set_hops(c.params.hops.saturating_sub(1))))),
-    cmd!("toggle-seed", [], None, "", Recommendation hint "seed", "seed / unseed the selected action", |a, _| {
-        with(a, |c| toggle_seed(c, c.selected.ok_or("no node selected")?))
+    cmd!("threshold-up", [], None, "", Recommendation hint "threshold" keys "+/-", "threshold + 0.05", @Params |c, _| Ok(nudge_threshold(c, STEP))),
+    cmd!("threshold-down", [], None, "", Recommendation, "threshold - 0.05", @Params |c, _| Ok(nudge_threshold(c, -STEP))),
+    cmd!("threshold-up-fine", [], None, "", Recommendation, "threshold + 0.01", @Params |c, _| Ok(nudge_threshold(c, FINE))),
+    cmd!("threshold-down-fine", [], None, "", Recommendation, "threshold - 0.01", @Params |c, _| Ok(nudge_threshold(c, -FINE))),
+    cmd!("hops-up", [], None, "", Recommendation hint "hops" keys "[/]", "one more hop", @Params |c, _| Ok(set_hops(c.params.hops.saturating_add(1)))),
+    cmd!("hops-down", [], None, "", Recommendation, "one hop fewer", @Params |c, _| Ok(set_hops(c.params.hops.saturating_sub(1)))),
+    cmd!("toggle-seed", [], None, "", Recommendation hint "seed", "seed / unseed the selected action", @Params |c, _| {
+        toggle_seed(c, c.selected.ok_or("no node selected")?)
     }),
-    cmd!("seed", [], Actions, "ACTION", Recommendation, "seed / unseed an action", |a, arg| with(a, |c| seed(c, arg))),
-    cmd!("clear-seeds", [], None, "", Recommendation, "clear all seeds", |a, _| with(a, |_| Ok(vec![Action::Params(ParamsAction::Seeds(Vec::new()))]))),
-    cmd!("next-operator", [], None, "", Recommendation hint "operator", "next operator (its seeds, threshold, hops)", |a, _| with(a, |c| Ok(cycle_operator(c, 1)))),
-    cmd!("prev-operator", [], None, "", Recommendation, "previous operator", |a, _| with(a, |c| Ok(cycle_operator(c, -1)))),
-    cmd!("operator", ["op"], Operators, "NAME", Recommendation, "make an operator active", |a, arg| with(a, |c| operator(c, arg))),
+    cmd!("seed", [], Actions, "ACTION", Recommendation, "seed / unseed an action", @Params seed),
+    cmd!("clear-seeds", [], None, "", Recommendation, "clear all seeds", @Params |_, _| Ok(vec![Action::Params(ParamsAction::Seeds(Vec::new()))])),
+    cmd!("next-operator", [], None, "", Recommendation hint "operator", "next operator (its seeds, threshold, hops)", @Params |c, _| Ok(cycle_operator(c, 1))),
+    cmd!("prev-operator", [], None, "", Recommendation, "previous operator", @Params |c, _| Ok(cycle_operator(c, -1))),
+    cmd!("operator", ["op"], Operators, "NAME", Recommendation, "make an operator active", @Params operator),
 ];
 
 fn nudge_threshold(c: &Ctx, delta: f64) -> Vec<Action> {

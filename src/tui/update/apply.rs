@@ -12,21 +12,7 @@ use crate::tui::action::{
     Action, EvidenceAction, GraphAction, InsightAction, NavigatorAction, ParamsAction, ReplayAction,
 };
 use crate::tui::app::{App, Level, Overlay};
-use crate::tui::ctx::Ctx;
 use crate::tui::msg::Msg;
-
-/// Runs a handler that reads only the context (no pane state of its own) and applies the
-/// actions it returns.
-pub fn with_ctx(app: &mut App, f: impl FnOnce(&Ctx) -> Vec<Action>) {
-    let actions = f(&app.ctx());
-    apply(app, actions);
-}
-
-/// A command row's one action, applied (rows of a pane's table name no app state).
-pub fn say(app: &mut App, a: Action) -> Result<(), String> {
-    one(app, a);
-    Ok(())
-}
 
 /// Applies actions in order.
 pub fn apply(app: &mut App, actions: Vec<Action>) {
@@ -116,6 +102,7 @@ fn navigator(app: &mut App, n: NavigatorAction) {
         }
         NavigatorAction::Centre => app.centre_on_selection(),
         NavigatorAction::Operator(i) => crate::tui::update::editing::choose_operator(app, i),
+        NavigatorAction::ToggleFold => app.inspector.toggle_fold(),
     }
 }
 
@@ -144,6 +131,13 @@ fn insight(app: &mut App, i: InsightAction) {
         }
         InsightAction::DiffPanel(on) => app.diff_panel = on,
         InsightAction::Preview => app.overlay = Some(Overlay::Preview { scroll: 0 }),
+        InsightAction::Export { arg, force } => {
+            let started = crate::tui::update::insight::export(app, &arg, force)
+                .and_then(|job| crate::tui::update::insight::start_export(app, job));
+            if let Err(e) = started {
+                app.set_status(Level::Error, e);
+            }
+        }
         InsightAction::Enable { tool, enabled } => {
             if app.session.ws.is_some() {
                 // The registry's `enabled`, as `:enabled` runs it: written on save, undoable.

@@ -4,7 +4,9 @@
 //! registry in `commands` puts the tables together. This file sits beside the shell, not in
 //! `commands/`, so that a feature naming its rows names no folder that names it back.
 
+use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::ctx::Ctx;
 
 /// What a command's argument completes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,13 +69,36 @@ pub struct Hint {
     pub keys: Option<&'static str>,
 }
 
-/// A command's handler: the app and the argument typed after its name (empty from a key).
+/// A shell command's handler: the app and the argument typed after its name (empty from a
+/// key). Only the shell's own rows (`update/`: editing, the general rows) take the app.
 pub type Run = fn(&mut App, &str) -> Result<(), String>;
 
-/// What runs a command: a handler of the TUI's, or an edit operation of the core's
-/// registry (the same arguments as `toolscope set`).
+/// A pane's command handler: the pane's state, the read-only context and the argument; it
+/// returns the actions `update` applies (or a refusal for the status line).
+pub type PaneRun<P> = fn(&mut P, &Ctx, &str) -> Result<Vec<Action>, String>;
+
+/// A command handler that reads only the context.
+pub type CtxRun = fn(&Ctx, &str) -> Result<Vec<Action>, String>;
+
+/// What runs a command: the shell's own handler, a pane's (its state and the context, run
+/// by `commands::run` through that pane's hook in `update/`), a replay key sent as pressed,
+/// or an edit operation of the core's registry (the same arguments as `toolscope set`).
+/// A pane's row names no app: it says what it wants as actions.
 pub enum Handler {
     Fn(Run),
+    /// Reads the context; its actions are applied as they come.
+    Ctx(CtxRun),
+    /// A recommendation parameter's row: as [`Handler::Ctx`], recorded as one view step
+    /// (`u` undoes it).
+    Params(CtxRun),
+    Navigator(PaneRun<crate::tui::navigator::Navigator>),
+    Evidence(PaneRun<crate::tui::evidence_panel::EvidencePane>),
+    Insight(PaneRun<crate::tui::insight::InsightState>),
+    Mcp(PaneRun<crate::tui::mcp_discovery::state::Discovery>),
+    Replay(PaneRun<crate::tui::replay::ReplayPane>),
+    /// A replay key row (`replay-next`): the key the keymap binds to it, sent to the
+    /// replay as pressed.
+    ReplayKey(&'static str),
     Edit(&'static toolscope_core::edit::ops::EditOp),
 }
 
@@ -92,29 +117,33 @@ pub struct Command {
 }
 
 /// A command row. `cmd!(name, [aliases], Args, "usage", Section, "doc", run)`, with an
-/// optional `hint "label"` (or `hint "label" keys "+/-"`) after the section.
+/// optional `hint "label"` (or `hint "label" keys "+/-"`) after the section. `run` is a
+/// shell handler ([`Run`]); a pane's row puts its kind before it: `@Navigator |n, ctx, arg|
+/// …` makes a [`Handler::Navigator`].
 macro_rules! cmd {
-    ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident, $doc:literal, $run:expr) => {
+    (@handler ; $run:expr) => { crate::tui::update::row::Handler::Fn($run) };
+    (@handler $kind:ident ; $run:expr) => { crate::tui::update::row::Handler::$kind($run) };
+    ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident, $doc:literal, $(@ $kind:ident)? $run:expr) => {
         crate::tui::update::row::Command {
             name: $name, aliases: &[$($alias),*],
             args: crate::tui::update::row::Args::$args, usage: $usage,
-            doc: $doc, section: crate::tui::update::row::Section::$sec, hint: None, handler: crate::tui::update::row::Handler::Fn($run),
+            doc: $doc, section: crate::tui::update::row::Section::$sec, hint: None, handler: cmd!(@handler $($kind)? ; $run),
         }
     };
-    ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal, $doc:literal, $run:expr) => {
+    ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal, $doc:literal, $(@ $kind:ident)? $run:expr) => {
         crate::tui::update::row::Command {
             name: $name, aliases: &[$($alias),*],
             args: crate::tui::update::row::Args::$args, usage: $usage,
             doc: $doc, section: crate::tui::update::row::Section::$sec,
-            hint: Some(crate::tui::update::row::Hint { label: $hint, keys: None }), handler: crate::tui::update::row::Handler::Fn($run),
+            hint: Some(crate::tui::update::row::Hint { label: $hint, keys: None }), handler: cmd!(@handler $($kind)? ; $run),
         }
     };
-    ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal keys $keys:literal, $doc:literal, $run:expr) => {
+    ($name:literal, [$($alias:literal),*], $args:ident, $usage:literal, $sec:ident hint $hint:literal keys $keys:literal, $doc:literal, $(@ $kind:ident)? $run:expr) => {
         crate::tui::update::row::Command {
             name: $name, aliases: &[$($alias),*],
             args: crate::tui::update::row::Args::$args, usage: $usage,
             doc: $doc, section: crate::tui::update::row::Section::$sec,
-            hint: Some(crate::tui::update::row::Hint { label: $hint, keys: Some($keys) }), handler: crate::tui::update::row::Handler::Fn($run),
+            hint: Some(crate::tui::update::row::Hint { label: $hint, keys: Some($keys) }), handler: cmd!(@handler $($kind)? ; $run),
         }
     };
 }

@@ -87,16 +87,34 @@ pub fn run(app: &mut App, line: &str) {
     let command = find(name);
     app.running = command.map_or("", |c| c.name);
     let result = match command {
-        Some(c) => match &c.handler {
-            Handler::Fn(f) => f(app, arg),
-            Handler::Edit(op) => crate::tui::update::editing::run_op(app, op, arg),
-        },
+        Some(c) => handle(app, &c.handler, arg),
         None => Err(format!(
             "unknown command `{name}` (? lists every command and its keys)"
         )),
     };
     if let Err(e) = result {
         app.set_status(Level::Error, e);
+    }
+}
+
+/// Runs one row's handler: a pane's through that pane's hook in `update/` (the pane taken
+/// out of the app, the context built, its actions applied), the shell's with the app.
+fn handle(app: &mut App, handler: &Handler, arg: &str) -> Result<(), String> {
+    match *handler {
+        Handler::Fn(f) => f(app, arg),
+        Handler::Ctx(f) => {
+            let actions = f(&app.ctx(), arg)?;
+            crate::tui::update::apply::apply(app, actions);
+            Ok(())
+        }
+        Handler::Params(f) => crate::tui::update::params::with(app, |c| f(c, arg)),
+        Handler::Navigator(f) => crate::tui::update::navigator::with(app, |n, c| f(n, c, arg)),
+        Handler::Evidence(f) => crate::tui::update::evidence::with(app, |p, c| f(p, c, arg)),
+        Handler::Insight(f) => crate::tui::update::insight::with(app, |s, c| f(s, c, arg)),
+        Handler::Mcp(f) => crate::tui::update::mcp::with(app, |d, c| f(d, c, arg)),
+        Handler::Replay(f) => crate::tui::update::replay::with(app, |r, c| f(r, c, arg)),
+        Handler::ReplayKey(name) => crate::tui::update::replay_keys::press(app, name),
+        Handler::Edit(op) => crate::tui::update::editing::run_op(app, op, arg),
     }
 }
 
