@@ -436,8 +436,9 @@ impl App {
         self.stale = true;
     }
 
-    /// Computes what the next frame reads but the draw does not compute: the routes of the
-    /// graph pane's window, kept by their input. Call after the updates, before each draw.
+    /// Computes what the next frame reads but the draw does not compute: the recommendation
+    /// if stale, then the routes of the graph pane's window, kept by their input. Call after
+    /// the updates, before each draw.
     pub fn prepare_draw(&mut self) {
         self.ensure_fresh();
         use crate::tui::{

@@ -231,8 +231,8 @@ impl Runner {
         B::Error: Send + Sync + 'static,
     {
         // What opening the session changed (a recovery, traces, a first replay step) is
-        // computed once, before the first frame; after it, each message leaves it fresh.
-        app.ensure_fresh();
+        // computed once, by `prepare_draw` before the first frame; after it, each message
+        // leaves it fresh.
         app.prepare_draw();
         terminal.draw(|f| view::draw(f, app))?;
         // Hidden switch for the terminal-restore test: panic with the TUI fully set up.
